@@ -1,0 +1,159 @@
+import pLimit from 'p-limit';
+import type { BuildMeta, LatestBuild, SiteData } from '../runtime/shared/contract.ts';
+import { createGraphQLClient, isGraphQLRequestError, type GraphQLClientHandle } from '../runtime/shared/graphql.ts';
+import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
+import { serializeJson } from '../runtime/shared/serialize.ts';
+import { siteInfoOf } from '../runtime/site-context.ts';
+import { createBuildId } from './build-id.ts';
+import { bundleClient } from './bundle.ts';
+import type { ResolvedConfig } from './config.ts';
+import { crawl } from './crawl.ts';
+import { startEmbeddedBackend, type Backend } from './embedded-backend.ts';
+import { BuildErrors, createBuildError, type PageFailure } from './errors.ts';
+import { describeCause } from './format-error.ts';
+import type { Logger } from './logger.ts';
+import { collectMediaUrls, copyMedia } from './media.ts';
+import { commitStagingDir, createStagingDir, discardStagingDir } from './output.ts';
+import { queryPages } from './query.ts';
+import { renderErrorPage, renderPage, type RenderContext } from './render.tsx';
+import { sanitizeData } from './sanitize.ts';
+import { loadSiteModules } from './site-modules.ts';
+import { renderRobots, renderSitemap, type SitemapEntry } from './sitemap.ts';
+import { loadShell } from './template.ts';
+import { writePage, writeSiteFile } from './write.ts';
+
+export interface BuildDeps {
+  logger: Logger;
+  /** @default () => new Date() */
+  now?: () => Date;
+}
+
+export interface BuildResult {
+  outDir: string;
+  buildId: string;
+  pages: number;
+  bytes: number;
+  media: number;
+  /** GraphQL requests sent. */
+  requests: number;
+  durationMs: number;
+}
+
+/**
+ * Builds the whole site into `config.outDir`: bundle, crawl, query, render, write; then the build
+ * meta and, last, latest.json. Everything goes to a staging folder that replaces the output only
+ * when every page succeeded, so a failed build leaves the previous output as it was.
+ */
+export async function build(config: ResolvedConfig, { logger, now = () => new Date() }: BuildDeps): Promise<BuildResult> {
+  const started = performance.now();
+  const staging = await createStagingDir(config.outDir);
+  let backend: Backend | null = null;
+  try {
+    if (!config.endpoint) {
+      backend = await startEmbeddedBackend();
+      logger.info('backend', `embedded sample backend at ${backend.url}`);
+    }
+    const endpoint = config.endpoint ?? backend!.url;
+    const client = createGraphQLClient({ endpoint, getToken: () => config.token, timeoutMs: config.timeoutMs, retries: config.retries });
+    const siteModules = await loadSiteModules();
+
+    const [assets, site, shell] = await Promise.all([
+      timed(logger, 'bundle', () => bundleClient(config.root, staging), (a) => `${Object.keys(a.pageChunks).length} route chunks`),
+      loadSiteData(client, siteModules.siteData.query),
+      loadShell(config.root),
+    ]);
+
+    const { jobs, failures: crawlFailures } = await timed(logger, 'crawl', () => crawl(siteModules.routes, siteModules.routeData, client), (r) => `${r.jobs.length} pages from ${siteModules.routes.length} routes`);
+    const { pages, failures: queryFailures } = await timed(logger, 'query', () => queryPages(jobs, siteModules.routeData, client, config.concurrency), (r) => `${r.pages.length} pages, ${client.requestCount()} requests`);
+    failIfAny([...crawlFailures, ...queryFailures], jobs.length);
+
+    const cleanPages = pages.map((p) => ({ ...p, data: sanitizeData(p.data) }));
+    const info = siteInfoOf(site);
+    const baseUrl = config.baseUrl ?? (info.url || 'http://localhost');
+    const buildId = createBuildId([assets.hash, serializeJson(site), ...cleanPages.flatMap((p) => [p.job.path, serializeJson(p.data)])]);
+    const timestamp = config.sourceDateEpoch !== null ? config.sourceDateEpoch * 1000 : now().getTime();
+
+    const mediaUrls = collectMediaUrls([site, ...cleanPages.map((p) => p.data)]);
+    const mediaFailures = await timed(logger, 'media', () => copyMedia(mediaUrls, new URL(endpoint).origin, staging, config.concurrency), () => `${mediaUrls.size} files`);
+    failIfAny(mediaFailures, mediaUrls.size);
+
+    const ctx: RenderContext = {
+      buildId,
+      prerenderedAt: new Date(timestamp).toISOString(),
+      site,
+      siteName: info.name,
+      language: info.language,
+      baseUrl,
+      routes: siteModules.routes,
+      layouts: siteModules.layouts,
+      modules: siteModules.modules,
+      assets,
+      shell,
+      client: { buildCheckInterval: config.buildCheckInterval },
+    };
+    const sitemap: SitemapEntry[] = [];
+    const writeLimit = pLimit(16);
+    const bytes = await timed(
+      logger,
+      'write',
+      async () => {
+        const sizes = await Promise.all(
+          cleanPages.map(({ job, data }) =>
+            writeLimit(async () => {
+              const rendered = renderPage(ctx, job.route, job.path, job.params, data);
+              if (!rendered.head.noindex) sitemap.push({ path: job.path, lastmod: siteModules.routeData[job.route.id]?.lastmod?.(data as never) });
+              return writePage(staging, job.path, rendered);
+            }),
+          ),
+        );
+        return sizes.reduce((a, b) => a + b, 0);
+      },
+      (b) => `${cleanPages.length} pages, ${(b / 1024 / 1024).toFixed(1)} MiB`,
+    );
+
+    await writeSiteFile(staging, '404.html', renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html);
+    sitemap.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    await writeSiteFile(staging, 'sitemap.xml', renderSitemap(sitemap, baseUrl));
+    await writeSiteFile(staging, 'robots.txt', renderRobots(baseUrl));
+
+    const meta: BuildMeta = { id: buildId, timestamp, matcher: {}, prerendered: cleanPages.map((p) => p.job.path) };
+    await writeSiteFile(staging, metaFileFor(buildId), JSON.stringify(meta));
+    // latest.json is the commit point for clients: written after everything it points to exists.
+    const latest: LatestBuild = { id: buildId, timestamp };
+    await writeSiteFile(staging, LATEST_FILE, JSON.stringify(latest));
+
+    await commitStagingDir(staging, config.outDir);
+    const result: BuildResult = { outDir: config.outDir, buildId, pages: cleanPages.length, bytes, media: mediaUrls.size, requests: client.requestCount(), durationMs: performance.now() - started };
+    logger.info('build', `wrote ${result.pages} pages to ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${buildId})`);
+    return result;
+  } catch (error) {
+    await discardStagingDir(staging);
+    throw error;
+  } finally {
+    await backend?.close();
+  }
+}
+
+// --- internal ---
+
+async function loadSiteData(client: GraphQLClientHandle, query: string): Promise<SiteData> {
+  try {
+    return sanitizeData(await client.request<SiteData>(query));
+  } catch (cause) {
+    if (isGraphQLRequestError(cause) && (cause.kind === 'network' || cause.kind === 'timeout')) {
+      throw createBuildError(BuildErrors.EndpointUnreachable, [client.endpoint, cause.reason], { cause });
+    }
+    throw createBuildError(BuildErrors.SiteQueryFailed, [isGraphQLRequestError(cause) ? cause.operation : 'site', describeCause(cause)], { cause });
+  }
+}
+
+function failIfAny(failures: readonly PageFailure[], total: number): void {
+  if (failures.length > 0) throw createBuildError(BuildErrors.PagesFailed, [failures.length, total], { failures });
+}
+
+async function timed<T>(logger: Logger, stage: string, run: () => Promise<T>, summary: (result: T) => string): Promise<T> {
+  const start = performance.now();
+  const result = await run();
+  logger.info(stage, `${summary(result)} in ${Math.round(performance.now() - start)} ms`);
+  return result;
+}

@@ -1,0 +1,73 @@
+import { renderToString } from 'react-dom/server';
+import { App } from '../runtime/app.tsx';
+import { createNavigation } from '../runtime/navigation.ts';
+import type { Layouts, PageHead, PageModule, RouteDefinition } from '../runtime/routes.ts';
+import { PAYLOAD_VERSION, type BootData, type ClientConfig, type PageError, type Payload, type SiteData } from '../runtime/shared/contract.ts';
+import { BOOT_ELEMENT_ID } from '../runtime/shared/document-ids.ts';
+import { serializeJson } from '../runtime/shared/serialize.ts';
+import type { AssetManifest } from './bundle.ts';
+import { renderHead } from './head.ts';
+import { escapeHtml } from './html.ts';
+import { fillShell, type DocumentShell } from './template.ts';
+
+/** Everything that is the same for every page of one build. */
+export interface RenderContext {
+  buildId: string;
+  /** ISO-8601 build time. */
+  prerenderedAt: string;
+  site: SiteData;
+  siteName: string;
+  language: string;
+  baseUrl: string;
+  routes: readonly RouteDefinition[];
+  layouts: Layouts;
+  modules: Map<string, PageModule>;
+  assets: AssetManifest;
+  shell: DocumentShell;
+  client: ClientConfig;
+}
+
+export interface RenderedPage {
+  html: string;
+  /** Serialised payload (escaped JSON), or null for error pages. */
+  payload: string | null;
+  head: PageHead;
+}
+
+/** Renders one page to its HTML document and payload. Pure: no file system, no network. */
+export function renderPage(ctx: RenderContext, route: RouteDefinition, path: string, params: Record<string, string>, data: unknown): RenderedPage {
+  const head = route.head(data, params, ctx.site);
+  const boot: BootData = { buildId: ctx.buildId, path, routeId: route.id, data, site: ctx.site, error: null, config: ctx.client };
+  const payload: Payload = { v: PAYLOAD_VERSION, buildId: ctx.buildId, path, data, prerenderedAt: ctx.prerenderedAt };
+  return {
+    head,
+    payload: serializeJson(payload),
+    html: renderDocument(ctx, boot, head, ctx.assets.pageChunks[route.page] ?? [], ctx.baseUrl + (path === '/' ? '/' : path)),
+  };
+}
+
+/** Renders an error page (404.html): the error screen with no route. */
+export function renderErrorPage(ctx: RenderContext, error: PageError): RenderedPage {
+  const boot: BootData = { buildId: ctx.buildId, path: null, routeId: null, data: null, site: ctx.site, error, config: ctx.client };
+  const head: PageHead = { title: error.status === 404 ? 'The page could not be found.' : error.message, description: error.message, noindex: true };
+  return { head, payload: null, html: renderDocument(ctx, boot, head, [], ctx.baseUrl + '/404') };
+}
+
+// --- internal ---
+
+function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, pageChunks: readonly string[], canonical: string): string {
+  const nav = createNavigation({
+    routes: ctx.routes,
+    boot,
+    modules: ctx.modules,
+    location: { pathname: boot.path ?? '/404', search: '', hash: '' },
+  });
+  const markup = renderToString(<App nav={nav} layouts={ctx.layouts} />);
+  return fillShell(ctx.shell, {
+    '<!--app-lang-->': escapeHtml(ctx.language),
+    '<!--app-head-->': renderHead({ head, siteName: ctx.siteName, canonical, baseUrl: ctx.baseUrl, assets: ctx.assets, pageChunks }),
+    '<!--app-html-->': markup,
+    '<!--app-boot-->': `<script type="application/json" id="${BOOT_ELEMENT_ID}">${serializeJson(boot)}</script>`,
+    '<!--app-scripts-->': `<script type="module" src="${escapeHtml(ctx.assets.entry)}"></script>`,
+  });
+}

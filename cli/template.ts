@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The placeholders templates/document.html must contain, each exactly once. */
+export const PLACEHOLDERS = ['<!--app-lang-->', '<!--app-head-->', '<!--app-html-->', '<!--app-boot-->', '<!--app-scripts-->'] as const;
+
+export type Placeholder = (typeof PLACEHOLDERS)[number];
+
+export interface DocumentShell {
+  /** The template split at its placeholders, so filling it is one join. */
+  parts: string[];
+  order: Placeholder[];
+}
+
+/** Reads the shell once per build and checks its placeholders. */
+export async function loadShell(root: string): Promise<DocumentShell> {
+  const file = join(root, 'templates/document.html');
+  return parseShell(await readFile(file, 'utf8'), file);
+}
+
+/** Splits a template at its placeholders; throws naming the file and the missing placeholder. */
+export function parseShell(template: string, file = 'templates/document.html'): DocumentShell {
+  for (const p of PLACEHOLDERS) {
+    const count = template.split(p).length - 1;
+    if (count !== 1) throw new Error(`${file} must contain ${p} exactly once (found ${count}). Restore the placeholder.`);
+  }
+  const pattern = new RegExp(`(${PLACEHOLDERS.join('|')})`);
+  const pieces = template.split(pattern);
+  const parts: string[] = [];
+  const order: Placeholder[] = [];
+  pieces.forEach((piece, i) => (i % 2 === 0 ? parts.push(piece) : order.push(piece as Placeholder)));
+  return { parts, order };
+}
+
+/** Fills every placeholder; values are inserted as they are (callers escape). */
+export function fillShell(shell: DocumentShell, values: Record<Placeholder, string>): string {
+  let out = shell.parts[0] ?? '';
+  shell.order.forEach((p, i) => {
+    out += values[p] + (shell.parts[i + 1] ?? '');
+  });
+  return out;
+}

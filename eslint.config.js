@@ -1,0 +1,32 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', '.site-cache/', '**/.*staging*/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    // Code shared by Node and the browser must not touch browser-only globals.
+    files: ['runtime/shared/**'],
+    rules: {
+      'no-restricted-globals': ['error', 'window', 'document', 'location', 'sessionStorage', 'localStorage', 'navigator'],
+    },
+  },
+  {
+    // The browser graph never reaches Node-only code (the rollup guard enforces it too).
+    files: ['runtime/**', 'site/**'],
+    ignores: ['site/**/*.build.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/cli/*', '**/backend/*'], message: 'Browser code must not import Node-only modules.' }] }],
+    },
+  },
+);

@@ -1,0 +1,68 @@
+import commonjs from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
+import type { Plugin, RollupOptions } from 'rollup';
+import esbuild, { minify } from 'rollup-plugin-esbuild';
+
+/**
+ * The client build: site/client.tsx plus the runtime, as one entry and one lazily loaded chunk per
+ * route (every page is a dynamic import), content-hashed and minified. cli/bundle.ts runs it through
+ * rollup's JS API; `npx rollup -c rollup.config.ts --configPlugin esbuild` runs it standalone.
+ */
+
+export interface ClientBuildOptions {
+  /** Folder the files are written to (the site's assets folder). */
+  outDir: string;
+  /** @default true */
+  minify?: boolean;
+}
+
+export const CLIENT_ENTRY = 'site/client.tsx';
+
+export function createClientConfig({ outDir, minify: shouldMinify = true }: ClientBuildOptions): RollupOptions {
+  return {
+    input: { entry: CLIENT_ENTRY },
+    preserveEntrySignatures: false,
+    plugins: [
+      forbidServerCode(),
+      replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+      nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
+      commonjs(),
+      esbuild({ target: 'es2020', jsx: 'automatic', tsconfig: 'tsconfig.json' }),
+      ...(shouldMinify ? [minify({ target: 'es2020', legalComments: 'none' })] : []),
+    ],
+    onwarn(warning, warn) {
+      // React's CommonJS build and "use client" directives are known-harmless noise.
+      if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || warning.code === 'THIS_IS_UNDEFINED') return;
+      warn(warning);
+    },
+    output: {
+      dir: outDir,
+      format: 'es',
+      entryFileNames: '[name]-[hash].js',
+      chunkFileNames: '[name]-[hash].js',
+      hashCharacters: 'base36',
+    },
+  };
+}
+
+export default createClientConfig({ outDir: 'dist/_assets' });
+
+// --- internal ---
+
+/**
+ * Fails the client build when Node-only code enters the browser graph (DESIGN.md: imports flow one
+ * way). Tree-shaking is not a correctness guarantee, so the import itself is the error.
+ */
+function forbidServerCode(): Plugin {
+  return {
+    name: 'forbid-server-code',
+    resolveId(source, importer) {
+      const serverOnly = source.startsWith('node:') || /(^|\/)cli\//.test(source) || /\.build(\.ts)?$/.test(source) || /(^|\/)backend\//.test(source);
+      if (serverOnly && importer) {
+        this.error(`${importer} imports '${source}', which is build-only code and must not reach the browser. Move the import into a *.build.ts file or cli/.`);
+      }
+      return null;
+    },
+  };
+}

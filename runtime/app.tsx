@@ -1,0 +1,83 @@
+import { Component, useLayoutEffect, useMemo, useSyncExternalStore, type ErrorInfo, type ReactElement, type ReactNode } from 'react';
+import { Route, Router, Switch } from 'wouter';
+import type { BaseLocationHook } from 'wouter';
+import { ErrorScreen } from './error-screen.tsx';
+import type { Navigation } from './navigation.ts';
+import { createPageError } from './page-error.ts';
+import type { Layouts } from './routes.ts';
+import { SiteContext } from './site-context.ts';
+
+export interface AppProps {
+  nav: Navigation;
+  layouts: Layouts;
+}
+
+/** The single application root: the error screen, or the routed page inside its layout (SPEC.md section 2). */
+export function App({ nav, layouts }: AppProps): ReactElement {
+  const state = useSyncExternalStore(nav.subscribe, nav.getState, nav.getState);
+  const hooks = useMemo(() => createLocationHooks(nav), [nav]);
+  // useLayoutEffect never runs on the server, and on the client runs before paint: scroll without a flash.
+  useLayoutEffect(() => nav.didRender(state), [nav, state]);
+
+  const route = state.routeId ? nav.routes.find((r) => r.id === state.routeId) : undefined;
+  const Layout = layouts[route?.layout ?? 'default'];
+  return (
+    <SiteContext.Provider value={nav.site}>
+      <Router hook={hooks.location} searchHook={hooks.search}>
+        {state.error || !route ? (
+          <ErrorScreen error={state.error ?? { status: 404, message: `Page not found: ${state.path}`, fatal: false }} />
+        ) : (
+          <Layout>
+            <PageBoundary key={state.path} nav={nav}>
+              <Switch>
+                {nav.routes.map((r) => (
+                  <Route key={r.id} path={r.path}>
+                    <PageHost nav={nav} routeId={r.id} />
+                  </Route>
+                ))}
+              </Switch>
+            </PageBoundary>
+          </Layout>
+        )}
+      </Router>
+    </SiteContext.Provider>
+  );
+}
+
+// --- internal ---
+
+function PageHost({ nav, routeId }: { nav: Navigation; routeId: string }): ReactElement {
+  const state = nav.getState();
+  const Page = nav.moduleFor(routeId)?.default;
+  if (!Page) throw new Error(`The page module for route '${routeId}' was rendered before it loaded.`);
+  return <Page data={state.data} params={state.params} />;
+}
+
+function createLocationHooks(nav: Navigation): { location: BaseLocationHook; search: () => string } {
+  const getPath = (): string => nav.getState().path;
+  const getSearch = (): string => nav.getState().search.replace(/^\?/, '');
+  const navigate = (to: string | URL, options?: { replace?: boolean }): void => {
+    void nav.navigate(String(to), { replace: options?.replace });
+  };
+  return {
+    location: () => [useSyncExternalStore(nav.subscribe, getPath, getPath), navigate],
+    search: () => useSyncExternalStore(nav.subscribe, getSearch, getSearch),
+  };
+}
+
+class PageBoundary extends Component<{ nav: Navigation; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    console.error('Page failed to render', error, info.componentStack);
+    this.props.nav.showError(createPageError(error));
+  }
+
+  override render(): ReactNode {
+    return this.state.failed ? null : this.props.children;
+  }
+}

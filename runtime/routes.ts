@@ -1,0 +1,103 @@
+import type { ComponentType, ReactNode } from 'react';
+import { parse as parsePattern } from 'regexparam';
+import type { SiteData } from './shared/contract.ts';
+
+/** Which layout wraps a page: `home` for the index page, `default` for every other page. */
+export type LayoutName = 'home' | 'default';
+
+export type RouteParams = Record<string, string>;
+
+/** Props every page component receives. */
+export interface PageProps<TData = unknown> {
+  data: TData;
+  params: RouteParams;
+}
+
+export interface PageModule {
+  // Pages are typed by their own data; the route table erases it at this boundary.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  default: ComponentType<PageProps<any>>;
+}
+
+/** Title and description of a page, for `<head>` on the server and `document.title` on navigation. */
+export interface PageHead {
+  title: string;
+  description: string;
+  /** Absolute or root-relative image URL for OpenGraph. */
+  image?: string;
+  /** Keep the page out of search engines. */
+  noindex?: boolean;
+}
+
+/** One entry of the client-safe route table (site/routes.ts). */
+export interface RouteDefinition {
+  /** Stable id, the key of the build-side route data (site/routes.build.ts). */
+  id: string;
+  /** File name (without extension) of the page module under site/pages/ that `load` imports; the build uses it to find the route's chunk. */
+  page: string;
+  /** wouter pattern, e.g. `/news/:slug`. */
+  path: string;
+  /** @default 'default' */
+  layout?: LayoutName;
+  /** Loads the page component; a dynamic import, so every page is its own chunk. */
+  load: () => Promise<PageModule>;
+  /** Checks the params before anything loads; false is a fatal 404 `Page Not Found: {path}`. */
+  validate?: (params: RouteParams, site: SiteData) => boolean;
+  /** Head fields from the page's data. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  head: (data: any, params: RouteParams, site: SiteData) => PageHead;
+}
+
+export interface LayoutProps {
+  children: ReactNode;
+}
+
+export type Layouts = Record<LayoutName, ComponentType<LayoutProps>>;
+
+/** Identity helper that types a route table. */
+export function defineRoutes<const T extends readonly RouteDefinition[]>(routes: T): T {
+  return routes;
+}
+
+export interface RouteMatch {
+  route: RouteDefinition;
+  params: RouteParams;
+}
+
+/** The first route whose pattern matches `pathname`, matched the way wouter's <Switch> matches. */
+export function findRoute(routes: readonly RouteDefinition[], pathname: string): RouteMatch | null {
+  for (const route of routes) {
+    const params = matchPattern(route.path, pathname);
+    if (params) return { route, params };
+  }
+  return null;
+}
+
+// --- internal ---
+
+// regexparam is wouter's default parser, so this agrees with <Switch> about which route matches.
+const compiled = new Map<string, { keys: string[]; pattern: RegExp }>();
+
+function matchPattern(pattern: string, pathname: string): RouteParams | null {
+  let parsed = compiled.get(pattern);
+  if (!parsed) {
+    parsed = parsePattern(pattern, false) as { keys: string[]; pattern: RegExp };
+    compiled.set(pattern, parsed);
+  }
+  const result = parsed.pattern.exec(pathname);
+  if (!result) return null;
+  const params: RouteParams = {};
+  parsed.keys.forEach((key: string, i: number) => {
+    const value = result[i + 1];
+    if (value !== undefined) params[key] = safeDecode(value);
+  });
+  return params;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

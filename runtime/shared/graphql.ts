@@ -1,0 +1,179 @@
+import { ClientError, GraphQLClient } from 'graphql-request';
+
+/**
+ * The one GraphQL transport, used by the build (Node) and the browser. It adds to graphql-request:
+ * a request timeout, retries with backoff for transient failures (network, 408, 429, 5xx, honouring
+ * Retry-After), de-duplication of identical in-flight queries, an optional Bearer token, and one
+ * error type that names the operation and never carries the token or the variables.
+ */
+
+export interface GraphQLClientOptions {
+  /** Absolute URL of the GraphQL endpoint. */
+  endpoint: string;
+  /** Client name, reported in errors. @default 'default' */
+  name?: string;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Returns the token to send as `Authorization: Bearer {token}`, or null for none. Sent only to `endpoint`. */
+  getToken?: () => string | null | undefined;
+  /** Milliseconds before one attempt is abandoned. @default 30000 */
+  timeoutMs?: number;
+  /** Extra attempts for transient failures. @default 3 */
+  retries?: number;
+  /** Delay before retry n (1-based) when the server gives no Retry-After. @default 250 ms × 2^(n-1) */
+  backoffMs?: (attempt: number) => number;
+  /** Share one request between identical in-flight queries. @default true */
+  dedupe?: boolean;
+  /** Called once for every failed operation (after retries), before the error is thrown. */
+  onError?: (error: GraphQLRequestError) => void;
+}
+
+export type GraphQLErrorKind = 'network' | 'timeout' | 'http' | 'graphql' | 'invalid-response';
+
+/** A failed GraphQL operation. `operation` is the operation name from the document. */
+export class GraphQLRequestError extends Error {
+  readonly kind: GraphQLErrorKind;
+  readonly operation: string;
+  readonly status: number | null;
+  readonly graphqlErrors: readonly { message: string }[];
+  readonly endpoint: string;
+  /** Short cause without the operation and endpoint, e.g. `ECONNREFUSED` or `HTTP 503`. */
+  readonly reason: string;
+  readonly isGraphQLRequestError = true;
+
+  constructor(init: { kind: GraphQLErrorKind; operation: string; status: number | null; endpoint: string; message: string; reason: string; graphqlErrors?: readonly { message: string }[]; cause?: unknown }) {
+    super(init.message, { cause: init.cause });
+    this.name = 'GraphQLRequestError';
+    this.kind = init.kind;
+    this.operation = init.operation;
+    this.status = init.status;
+    this.endpoint = init.endpoint;
+    this.reason = init.reason;
+    this.graphqlErrors = init.graphqlErrors ?? [];
+  }
+}
+
+/** Guard that works across bundles, where `instanceof` would not. */
+export function isGraphQLRequestError(value: unknown): value is GraphQLRequestError {
+  return typeof value === 'object' && value !== null && (value as { isGraphQLRequestError?: unknown }).isGraphQLRequestError === true;
+}
+
+export interface GraphQLClientHandle {
+  readonly name: string;
+  readonly endpoint: string;
+  /** Runs a query or mutation and resolves with its `data`; rejects with GraphQLRequestError. */
+  request<TData, TVars extends Record<string, unknown> = Record<string, unknown>>(document: string, variables?: TVars): Promise<TData>;
+  /** Number of HTTP requests actually sent (attempts included). */
+  requestCount(): number;
+}
+
+/** Creates a client. Nothing is sent until `request` is called. */
+export function createGraphQLClient(options: GraphQLClientOptions): GraphQLClientHandle {
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const retries = options.retries ?? 3;
+  const backoffMs = options.backoffMs ?? ((n: number) => 250 * 2 ** (n - 1));
+  const inFlight = new Map<string, Promise<unknown>>();
+  let sent = 0;
+
+  const client = new GraphQLClient(options.endpoint, {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      sent++;
+      return fetchImpl(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    },
+  });
+
+  async function attempt<TData>(document: string, variables: Record<string, unknown> | undefined, operation: string): Promise<TData> {
+    for (let n = 0; ; n++) {
+      try {
+        const token = options.getToken?.();
+        const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+        return await client.request<TData>({ document, variables, requestHeaders: headers });
+      } catch (cause) {
+        const error = toRequestError(cause, operation, options.endpoint, timeoutMs);
+        const wait = retryDelay(error, cause, n + 1, retries, backoffMs);
+        if (wait === null) throw error;
+        await sleep(wait);
+      }
+    }
+  }
+
+  return {
+    name: options.name ?? 'default',
+    endpoint: options.endpoint,
+    requestCount: () => sent,
+    async request<TData, TVars extends Record<string, unknown>>(document: string, variables?: TVars): Promise<TData> {
+      const operation = operationNameOf(document);
+      const key = options.dedupe === false ? null : JSON.stringify([document, variables ?? null, options.getToken?.() ?? null]);
+      const existing = key ? inFlight.get(key) : undefined;
+      if (existing) return existing as Promise<TData>;
+      const pending = attempt<TData>(document, variables, operation).catch((error: GraphQLRequestError) => {
+        options.onError?.(error);
+        throw error;
+      });
+      if (key) {
+        inFlight.set(key, pending);
+        const forget = (): void => void inFlight.delete(key);
+        pending.then(forget, forget);
+      }
+      return pending;
+    },
+  };
+}
+
+/** The first operation name in a document, or `anonymous`. */
+export function operationNameOf(document: string): string {
+  return /\b(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(document)?.[1] ?? 'anonymous';
+}
+
+// --- internal ---
+
+const TRANSIENT_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+
+function toRequestError(cause: unknown, operation: string, endpoint: string, timeoutMs: number): GraphQLRequestError {
+  const base = { operation, endpoint, cause };
+  if (cause instanceof ClientError) {
+    const status = cause.response.status;
+    const errors = (cause.response.errors ?? []).map((e) => ({ message: e.message }));
+    if (errors.length > 0 && status >= 200 && status < 300) {
+      return new GraphQLRequestError({ ...base, kind: 'graphql', status, graphqlErrors: errors, reason: errors.map((e) => e.message).join('; '), message: `${operation} returned GraphQL errors: ${errors.map((e) => e.message).join('; ')}` });
+    }
+    return new GraphQLRequestError({ ...base, kind: 'http', status, graphqlErrors: errors, reason: `HTTP ${status}`, message: `${operation} failed with HTTP ${status} from ${endpoint}` });
+  }
+  const err = cause as { name?: string; message?: string } | null;
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
+    return new GraphQLRequestError({ ...base, kind: 'timeout', status: null, reason: `no answer within ${timeoutMs} ms`, message: `${operation} got no answer from ${endpoint} within ${timeoutMs} ms` });
+  }
+  if (err?.name === 'TypeError' && /fetch|network|socket|ECONN/i.test(`${err.message} ${String((cause as { cause?: unknown }).cause ?? '')}`)) {
+    const reason = describeNetworkCause(cause) || 'connection failed';
+    return new GraphQLRequestError({ ...base, kind: 'network', status: null, reason, message: `${operation} could not reach ${endpoint} (${reason})` });
+  }
+  return new GraphQLRequestError({ ...base, kind: 'invalid-response', status: null, reason: err?.message ?? String(cause), message: `${operation} got an unreadable answer from ${endpoint}: ${err?.message ?? String(cause)}` });
+}
+
+function describeNetworkCause(cause: unknown): string {
+  const inner = (cause as { cause?: { code?: string; message?: string } }).cause;
+  return inner?.code ?? inner?.message ?? '';
+}
+
+/** Milliseconds to wait before the next attempt, or null when the failure is final. */
+function retryDelay(error: GraphQLRequestError, cause: unknown, attempt: number, retries: number, backoffMs: (n: number) => number): number | null {
+  if (attempt > retries) return null;
+  const transient = error.kind === 'network' || error.kind === 'timeout' || (error.kind === 'http' && error.status !== null && TRANSIENT_STATUS.has(error.status));
+  if (!transient) return null;
+  const retryAfter = cause instanceof ClientError ? parseRetryAfter(cause.response.headers) : null;
+  return retryAfter ?? backoffMs(attempt);
+}
+
+function parseRetryAfter(headers: unknown): number | null {
+  const value = headers instanceof Headers ? headers.get('retry-after') : null;
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.min(date - Date.now(), 60_000));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
