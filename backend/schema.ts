@@ -1,0 +1,123 @@
+/**
+ * The executable schema: the SDL from site/schema.graphql (read at runtime, never copied, so the backend
+ * cannot drift from the contract) joined with resolvers over a ContentStore. Resolvers that do not appear
+ * here use GraphQL's default (read the record's property of the same name).
+ */
+import { readFileSync } from 'node:fs';
+import type { GraphQLSchema } from 'graphql';
+import { createGraphQLError, createSchema } from 'graphql-yoga';
+import type { AuthService, Viewer } from './auth.ts';
+import type { HomeInfo, ProjectEntry, PublicationEntry, DocumentEntry } from './content/types.ts';
+import type { ContentStore } from './store.ts';
+import { checkFirst, paginate, type PageArgs } from './pagination.ts';
+import { DateScalar, DateTimeScalar } from './scalars.ts';
+
+/** Where the content schema lives, relative to this module. */
+export const SCHEMA_URL = new URL('../site/schema.graphql', import.meta.url);
+
+/** Per-request context: who is asking. */
+export interface RequestContext {
+  /** The Bearer token sent with the request, if any (valid or not). */
+  readonly token: string | null;
+  /** The editor when the token is valid; drafts are visible exactly when this is set. */
+  readonly viewer: Viewer | null;
+}
+
+/** What the schema needs to resolve fields. */
+export interface ContentSchemaOptions {
+  readonly store: ContentStore;
+  readonly auth: AuthService;
+  /** Clock for upcoming events. */
+  readonly now: () => Date;
+}
+
+/** Reads the content schema's SDL. */
+export function loadSchemaSource(): string {
+  return readFileSync(SCHEMA_URL, 'utf8');
+}
+
+/**
+ * Builds the executable schema. Fails at start-up (not per request) if a resolver names a field the
+ * SDL does not have.
+ */
+export function createContentSchema({ store, auth, now }: ContentSchemaOptions): GraphQLSchema {
+  return createSchema<RequestContext>({
+    typeDefs: loadSchemaSource(),
+    resolvers: {
+      DateTime: DateTimeScalar,
+      Date: DateScalar,
+      Query: {
+        site: () => store.site,
+        home: () => store.home,
+        viewer: (_: unknown, __: unknown, ctx: RequestContext) => ctx.viewer,
+        newsItems: (_: unknown, args: PageArgs, ctx: RequestContext) => paginate(store.news.list(drafts(ctx)), args),
+        newsItem: (_: unknown, { slug }: { slug: string }, ctx: RequestContext) => store.news.find(slug, drafts(ctx)),
+        eventCategories: () => store.eventCategories,
+        events: (_: unknown, args: CategoryPageArgs, ctx: RequestContext) =>
+          paginate(inCategory(store.events, store.eventsByCategory, args.category)?.list(drafts(ctx)) ?? [], args),
+        event: (_: unknown, args: { category: string; slug: string }, ctx: RequestContext) =>
+          store.eventsByCategory.get(args.category)?.find(args.slug, drafts(ctx)) ?? null,
+        publicationCategories: () => store.publicationCategories,
+        publications: (_: unknown, args: CategoryPageArgs, ctx: RequestContext) =>
+          paginate(inCategory(store.publications, store.publicationsByCategory, args.category)?.list(drafts(ctx)) ?? [], args),
+        publication: (_: unknown, args: { category: string; slug: string }, ctx: RequestContext) =>
+          store.publicationsByCategory.get(args.category)?.find(args.slug, drafts(ctx)) ?? null,
+        courses: (_: unknown, args: PageArgs, ctx: RequestContext) => paginate(store.courses.list(drafts(ctx)), args),
+        researchProjects: (_: unknown, args: PageArgs, ctx: RequestContext) => paginate(store.projects.list(drafts(ctx)), args),
+        researchProject: (_: unknown, { slug }: { slug: string }, ctx: RequestContext) => store.projects.find(slug, drafts(ctx)),
+        documents: (_: unknown, args: PageArgs, ctx: RequestContext) => paginate(store.documents.list(drafts(ctx)), args),
+        people: (_: unknown, args: PageArgs) => paginate(store.people.list(false), args),
+        podcastEpisodes: (_: unknown, args: PageArgs, ctx: RequestContext) => paginate(store.episodes.list(drafts(ctx)), args),
+        page: (_: unknown, { slug }: { slug: string }, ctx: RequestContext) => store.pages.find(slug, drafts(ctx)),
+      },
+      Mutation: {
+        login: (_: unknown, args: { email: string; password: string }) => {
+          const result = auth.login(args.email, args.password);
+          if (!result) throw createGraphQLError('Invalid email or password.', { extensions: { code: 'UNAUTHENTICATED' } });
+          return result;
+        },
+        logout: (_: unknown, __: unknown, ctx: RequestContext) => {
+          if (ctx.token) auth.logout(ctx.token);
+          return true;
+        },
+      },
+      Home: {
+        featuredNews: (_: HomeInfo, { first }: FirstArg, ctx: RequestContext) => store.news.list(drafts(ctx)).slice(0, checkFirst(first)),
+        upcomingEvents: (_: HomeInfo, { first }: FirstArg, ctx: RequestContext) =>
+          store.upcomingEvents(now().getTime(), checkFirst(first), drafts(ctx)),
+        latestPublications: (_: HomeInfo, { first }: FirstArg, ctx: RequestContext) =>
+          store.publications.list(drafts(ctx)).slice(0, checkFirst(first)),
+        researchHighlights: (_: HomeInfo, { first }: FirstArg, ctx: RequestContext) =>
+          store.projects.list(drafts(ctx)).slice(0, checkFirst(first)),
+      },
+      // Related items are stored as direct references; hide the drafts among them from anonymous requests.
+      ResearchProject: {
+        publications: (project: ProjectEntry, _: unknown, ctx: RequestContext) =>
+          drafts(ctx) ? project.publications : project.publications.filter((p) => p.status !== 'DRAFT'),
+      },
+      Publication: {
+        file: (publication: PublicationEntry, _: unknown, ctx: RequestContext): DocumentEntry | null =>
+          publication.file && (drafts(ctx) || publication.file.status !== 'DRAFT') ? publication.file : null,
+      },
+    },
+  });
+}
+
+// --- internal ---
+
+interface CategoryPageArgs extends PageArgs {
+  readonly category?: string | null;
+}
+
+interface FirstArg {
+  readonly first?: number | null;
+}
+
+function drafts(ctx: RequestContext): boolean {
+  return ctx.viewer !== null;
+}
+
+/** The whole collection without a category; the category's, or undefined for an unknown category. */
+function inCategory<T>(all: T, byCategory: ReadonlyMap<string, T>, category: string | null | undefined): T | undefined {
+  return category == null ? all : byCategory.get(category);
+}
