@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.{ts,tsx}', 'tests/backend/**/*.test.ts'],
     environment: 'node',
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Integration tests start real servers and write real folders; two cores do not gain from more.

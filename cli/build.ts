@@ -1,7 +1,10 @@
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { BuildMeta, LatestBuild, SiteData } from '../runtime/shared/contract.ts';
 import { createGraphQLClient, isGraphQLRequestError, type GraphQLClientHandle } from '../runtime/shared/graphql.ts';
 import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
+import type { OutputContext, OutputDefinition } from '../runtime/shared/route-data.ts';
 import { serializeJson } from '../runtime/shared/serialize.ts';
 import { siteInfoOf } from '../runtime/site-context.ts';
 import { createBuildId } from './build-id.ts';
@@ -57,14 +60,18 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const client = createGraphQLClient({ endpoint, getToken: () => config.token, timeoutMs: config.timeoutMs, retries: config.retries });
     const siteModules = await loadSiteModules();
 
-    const [assets, site, shell] = await Promise.all([
+    // The site query goes first: it is the cheapest way to learn that the endpoint is unreachable.
+    const site = await loadSiteData(client, siteModules.siteData.query);
+    // Bundling runs beside crawling and querying; settle both before anything can discard the staging folder.
+    const [assets, shell, { jobs, crawlFailures, pages, queryFailures }] = await settleAll([
       timed(logger, 'bundle', () => bundleClient(config.root, staging), (a) => `${Object.keys(a.pageChunks).length} route chunks`),
-      loadSiteData(client, siteModules.siteData.query),
       loadShell(config.root),
-    ]);
-
-    const { jobs, failures: crawlFailures } = await timed(logger, 'crawl', () => crawl(siteModules.routes, siteModules.routeData, client), (r) => `${r.jobs.length} pages from ${siteModules.routes.length} routes`);
-    const { pages, failures: queryFailures } = await timed(logger, 'query', () => queryPages(jobs, siteModules.routeData, client, config.concurrency), (r) => `${r.pages.length} pages, ${client.requestCount()} requests`);
+      (async () => {
+        const crawled = await timed(logger, 'crawl', () => crawl(siteModules.routes, siteModules.routeData, client), (r) => `${r.jobs.length} pages from ${siteModules.routes.length} routes`);
+        const queried = await timed(logger, 'query', () => queryPages(crawled.jobs, siteModules.routeData, client, config.concurrency), (r) => `${r.pages.length} pages, ${client.requestCount()} requests`);
+        return { jobs: crawled.jobs, crawlFailures: crawled.failures, pages: queried.pages, queryFailures: queried.failures };
+      })(),
+    ] as const);
     failIfAny([...crawlFailures, ...queryFailures], jobs.length);
 
     const cleanPages = pages.map((p) => ({ ...p, data: sanitizeData(p.data) }));
@@ -111,6 +118,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       (b) => `${cleanPages.length} pages, ${(b / 1024 / 1024).toFixed(1)} MiB`,
     );
 
+    await timed(logger, 'outputs', () => writeOutputs(siteModules.outputs, { pages: cleanPages.map(({ job, data }) => ({ path: job.path, routeId: job.route.id, params: job.params, data })), site, baseUrl, buildTime: ctx.prerenderedAt }, staging), (n) => `${n} files`);
+    await cp(join(config.root, 'site/public'), staging, { recursive: true });
     await writeSiteFile(staging, '404.html', renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html);
     sitemap.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     await writeSiteFile(staging, 'sitemap.xml', renderSitemap(sitemap, baseUrl));
@@ -145,6 +154,25 @@ async function loadSiteData(client: GraphQLClientHandle, query: string): Promise
     }
     throw createBuildError(BuildErrors.SiteQueryFailed, [isGraphQLRequestError(cause) ? cause.operation : 'site', describeCause(cause)], { cause });
   }
+}
+
+/** Like Promise.all, but waits for every promise to settle before rejecting with the first failure. */
+async function settleAll<const T extends readonly Promise<unknown>[]>(promises: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(promises);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
+
+async function writeOutputs(outputs: readonly OutputDefinition[], ctx: OutputContext, siteDir: string): Promise<number> {
+  let count = 0;
+  for (const output of outputs) {
+    for (const { file, content } of await output(ctx)) {
+      await writeSiteFile(siteDir, file, content);
+      count++;
+    }
+  }
+  return count;
 }
 
 function failIfAny(failures: readonly PageFailure[], total: number): void {

@@ -1,4 +1,4 @@
-import { Component, useLayoutEffect, useMemo, useSyncExternalStore, type ErrorInfo, type ReactElement, type ReactNode } from 'react';
+import { Component, useEffect, useLayoutEffect, useMemo, useSyncExternalStore, type ErrorInfo, type ReactElement, type ReactNode } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import type { BaseLocationHook } from 'wouter';
 import { ErrorScreen } from './error-screen.tsx';
@@ -18,6 +18,10 @@ export function App({ nav, layouts }: AppProps): ReactElement {
   const hooks = useMemo(() => createLocationHooks(nav), [nav]);
   // useLayoutEffect never runs on the server, and on the client runs before paint: scroll without a flash.
   useLayoutEffect(() => nav.didRender(state), [nav, state]);
+  // A marker for tests and tooling that React now owns the page (effects run only after hydration).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
 
   const route = state.routeId ? nav.routes.find((r) => r.id === state.routeId) : undefined;
   const Layout = layouts[route?.layout ?? 'default'];
@@ -27,17 +31,19 @@ export function App({ nav, layouts }: AppProps): ReactElement {
         {state.error || !route ? (
           <ErrorScreen error={state.error ?? { status: 404, message: `Page not found: ${state.path}`, fatal: false }} />
         ) : (
-          <Layout>
-            <PageBoundary key={state.path} nav={nav}>
-              <Switch>
-                {nav.routes.map((r) => (
-                  <Route key={r.id} path={r.path}>
-                    <PageHost nav={nav} routeId={r.id} />
-                  </Route>
-                ))}
-              </Switch>
-            </PageBoundary>
-          </Layout>
+          <div className="layout-root" data-layout={route.layout ?? 'default'} data-route={route.id}>
+            <Layout>
+              <PageBoundary key={state.path} nav={nav}>
+                <Switch>
+                  {nav.routes.map((r) => (
+                    <Route key={r.id} path={r.path}>
+                      <PageHost nav={nav} routeId={r.id} />
+                    </Route>
+                  ))}
+                </Switch>
+              </PageBoundary>
+            </Layout>
+          </div>
         )}
       </Router>
     </SiteContext.Provider>

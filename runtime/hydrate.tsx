@@ -3,6 +3,7 @@ import { App } from './app.tsx';
 import { createBrowserEffects } from './browser-effects.ts';
 import { createNavigation } from './navigation.ts';
 import { createPageError } from './page-error.ts';
+import { interceptLinks } from './intercept-links.ts';
 import { createPayloadLoader } from './payload.ts';
 import { createBrowserReloadEnv } from './reload-guard.ts';
 import type { Layouts, PageModule, RouteDefinition } from './routes.ts';
@@ -41,6 +42,7 @@ export async function hydrate({ routes, layouts }: HydrateOptions): Promise<void
 
   const container = document.getElementById(APP_ELEMENT_ID);
   if (!container) throw new Error(`The page has no #${APP_ELEMENT_ID} element to hydrate: check templates/document.html.`);
+  interceptLinks(container, (href) => void nav.navigate(href));
   hydrateRoot(container, <App nav={nav} layouts={layouts} />, {
     onUncaughtError: (error) => nav.showError(createPageError(error)),
     onRecoverableError: (error) => console.error('Recoverable render error:', error),

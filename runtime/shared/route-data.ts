@@ -39,3 +39,30 @@ export interface SiteDataDefinition {
 export function defineRouteData<const T extends Record<string, RouteDataDefinition>>(table: T): T {
   return table;
 }
+
+/** One built page as extra outputs see it. */
+export interface BuiltPage {
+  path: string;
+  routeId: string;
+  params: RouteParamsRecord;
+  data: unknown;
+}
+
+/** What an extra output (feeds, calendars…) gets: every page's data, after sanitising. */
+export interface OutputContext {
+  pages: readonly BuiltPage[];
+  site: Record<string, unknown>;
+  /** Absolute site URL without a trailing slash. */
+  baseUrl: string;
+  /** ISO-8601 build time (SOURCE_DATE_EPOCH when set). */
+  buildTime: string;
+}
+
+/** A file an extra output writes, relative to the site root. */
+export interface OutputFile {
+  file: string;
+  content: string;
+}
+
+/** Site-specific outputs beyond pages (site/outputs.build.ts): feeds, calendar files and the like. */
+export type OutputDefinition = (ctx: OutputContext) => Iterable<OutputFile> | Promise<Iterable<OutputFile>>;

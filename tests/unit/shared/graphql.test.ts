@@ -29,7 +29,7 @@ describe('the GraphQL client', () => {
   });
 
   it('shares one request between identical queries in flight', async () => {
-    server = await startTestServer((_req, res) => setTimeout(() => sendJson(res, 200, { data: { hello: 'hi' } }), 50));
+    server = await startTestServer((_req, res) => void setTimeout(() => sendJson(res, 200, { data: { hello: 'hi' } }), 50));
     const client = createGraphQLClient({ endpoint: `${server.url}/graphql` });
     const results = await Promise.all([client.request(QUERY, { name: 'a' }), client.request(QUERY, { name: 'a' }), client.request(QUERY, { name: 'b' })]);
     expect(results).toEqual([{ hello: 'hi' }, { hello: 'hi' }, { hello: 'hi' }]);

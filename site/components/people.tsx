@@ -1,0 +1,61 @@
+import type { ReactElement } from 'react';
+import type { PersonCardData, PersonRefData } from '../queries/common.ts';
+import { Picture } from './image.tsx';
+
+/** Names as a byline: `Ada Lovelace, Alan Turing and Grace Hopper`. */
+export function PeopleNames({ people }: { people: readonly PersonRefData[] }): ReactElement | null {
+  if (people.length === 0) return null;
+  const names = people.map((p) => p.name);
+  const last = names.pop();
+  return <span className="people-names">{names.length > 0 ? `${names.join(', ')} and ${last}` : last}</span>;
+}
+
+/** Names with their roles, for project teams and course teachers. */
+export function PeopleList({ people }: { people: readonly PersonRefData[] }): ReactElement | null {
+  if (people.length === 0) return null;
+  return (
+    <ul className="people-list">
+      {people.map((person) => (
+        <li key={person.id} className="people-list__item">
+          <span className="people-list__name">{person.name}</span>
+          {person.role ? <span className="people-list__role">{person.role}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One entry of the people directory. */
+export function PersonCard({ person }: { person: PersonCardData }): ReactElement {
+  return (
+    <article className="person-card" id={`person-${person.slug}`}>
+      {person.photo ? (
+        <Picture image={person.photo} fallbackAlt={`Portrait of ${person.name}`} className="person-card__photo" />
+      ) : (
+        <span className="person-card__initials" aria-hidden="true">
+          {initials(person.name)}
+        </span>
+      )}
+      <div className="person-card__body">
+        <h3 className="person-card__name">{person.name}</h3>
+        <p className="person-card__role">{person.role}</p>
+        <p className="person-card__department">{person.department}</p>
+        {person.email ? (
+          <p className="person-card__email">
+            <a href={`mailto:${person.email}`}>{person.email}</a>
+          </p>
+        ) : null}
+      </div>
+    </article>
+  );
+}
+
+// Up to two initials, so a missing photo still gives the card its visual anchor.
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((part) => part[0]?.toUpperCase() ?? '')
+    .filter((_, i, all) => i === 0 || i === all.length - 1)
+    .join('');
+}

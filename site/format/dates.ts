@@ -1,0 +1,71 @@
+/**
+ * Date formatting for pages that render twice, on the build machine and in the visitor's browser: the
+ * locale and time zone are fixed so both produce the same text and hydration never mismatches. Times are
+ * shown in UTC, the zone the API speaks, and say so.
+ */
+
+const LOCALE = 'en-GB';
+const TIME_ZONE = 'UTC';
+
+const dayFormat = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, day: 'numeric', month: 'long', year: 'numeric' });
+const shortDayFormat = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, day: 'numeric', month: 'short', year: 'numeric' });
+const monthFormat = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, month: 'long', year: 'numeric' });
+const weekdayFormat = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, weekday: 'long' });
+const shortMonthFormat = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, month: 'short' });
+const timeFormat = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+function toDate(iso: string): Date | null {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** `14 March 2026`; an unparseable value is shown as it came rather than as "Invalid Date". */
+export function formatDay(iso: string): string {
+  const date = toDate(iso);
+  return date ? dayFormat.format(date) : iso;
+}
+
+/** `14 Mar 2026`, for dense lists. */
+export function formatShortDay(iso: string): string {
+  const date = toDate(iso);
+  return date ? shortDayFormat.format(date) : iso;
+}
+
+/** `March 2026`, for project periods. */
+export function formatMonth(iso: string): string {
+  const date = toDate(iso);
+  return date ? monthFormat.format(date) : iso;
+}
+
+/** `Saturday`. */
+export function formatWeekday(iso: string): string {
+  const date = toDate(iso);
+  return date ? weekdayFormat.format(date) : '';
+}
+
+/** `09:30`, for the first half of a time span whose end names the zone. */
+export function formatClock(iso: string): string {
+  const date = toDate(iso);
+  return date ? timeFormat.format(date) : '';
+}
+
+/** `09:30 UTC`. */
+export function formatTime(iso: string): string {
+  const clock = formatClock(iso);
+  return clock ? `${clock} ${TIME_ZONE}` : '';
+}
+
+/** True when both instants fall on the same UTC calendar day. */
+export function isSameDay(a: string, b: string): boolean {
+  return a.slice(0, 10) === b.slice(0, 10);
+}
+
+/** The parts of an ISO date that a calendar-style date badge shows: day of month and short month. */
+export function dayAndMonth(iso: string): { day: string; month: string } {
+  const date = toDate(iso);
+  if (!date) return { day: '', month: '' };
+  return {
+    day: String(date.getUTCDate()),
+    month: shortMonthFormat.format(date),
+  };
+}

@@ -1,0 +1,71 @@
+import { defineFragment } from './document.ts';
+
+/**
+ * Fragments several areas share. Result types are written beside the selections they describe, and
+ * declared as type aliases (not interfaces) so that they stay assignable to the runtime's `SiteData`
+ * record type where they travel as site data.
+ */
+
+export type ImageData = {
+  url: string;
+  alt: string;
+  width: number;
+  height: number;
+};
+
+export const IMAGE_FRAGMENT = defineFragment(`
+fragment ImageFields on Image {
+  url
+  alt
+  width
+  height
+}`);
+
+export type CategoryData = {
+  slug: string;
+  title: string;
+  description: string;
+};
+
+export const CATEGORY_FRAGMENT = defineFragment(`
+fragment CategoryFields on Category {
+  slug
+  title
+  description
+}`);
+
+/** A person named in a byline or a team list; there are no person pages, so no slug-based links. */
+export type PersonRefData = {
+  id: string;
+  name: string;
+  role: string;
+};
+
+export const PERSON_REF_FRAGMENT = defineFragment(`
+fragment PersonRefFields on Person {
+  id
+  name
+  role
+}`);
+
+/** A person as the people directory shows them. */
+export type PersonCardData = PersonRefData & {
+  slug: string;
+  department: string;
+  email: string;
+  photo: ImageData | null;
+};
+
+export const PERSON_CARD_FRAGMENT = defineFragment(
+  `
+fragment PersonCardFields on Person {
+  ...PersonRefFields
+  slug
+  department
+  email
+  photo {
+    ...ImageFields
+  }
+}`,
+  [PERSON_REF_FRAGMENT, IMAGE_FRAGMENT],
+);

@@ -1,0 +1,44 @@
+import { PERSON_REF_FRAGMENT, type PersonRefData } from './common.ts';
+import { composeDocument, LIST_PAGE_SIZE, type ListPage } from './document.ts';
+
+export type CourseData = {
+  id: string;
+  slug: string;
+  title: string;
+  updatedAt: string;
+  code: string;
+  level: string;
+  credits: number;
+  period: string;
+  language: string;
+  description: string;
+  teachers: PersonRefData[];
+};
+
+/** /courses: the API sorts courses by code, which is how students look them up. */
+export const COURSES_QUERY = composeDocument(
+  `
+query Courses {
+  courses(first: ${LIST_PAGE_SIZE}) {
+    totalCount
+    nodes {
+      id
+      slug
+      title
+      updatedAt
+      code
+      level
+      credits
+      period
+      language
+      description
+      teachers {
+        ...PersonRefFields
+      }
+    }
+  }
+}`,
+  [PERSON_REF_FRAGMENT],
+);
+
+export type CoursesResult = { courses: ListPage<CourseData> };

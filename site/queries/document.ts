@@ -1,0 +1,64 @@
+/**
+ * Composition of GraphQL documents from named fragments.
+ *
+ * A document that spreads a fragment must contain it exactly once, and must not contain fragments it never
+ * uses (the `NoUnusedFragments` rule). Listing each fragment's own dependencies and collecting them here
+ * keeps every exported `*_QUERY` a complete, valid document without anyone counting fragments by hand.
+ */
+
+/** A GraphQL fragment and the fragments its selection spreads. */
+export interface Fragment {
+  readonly name: string;
+  readonly source: string;
+  readonly uses: readonly Fragment[];
+}
+
+/** Items per list page that the site embeds in a page's payload (the rest are reached through categories or detail pages). */
+export const LIST_PAGE_SIZE = 24;
+
+/** News cards carry images, so the news list embeds fewer of them to keep its payload small. */
+export const NEWS_PAGE_SIZE = 12;
+
+/**
+ * The people directory is the only way to reach a person (there are no person pages), so it embeds a whole
+ * batch rather than a list page: a directory that silently drops people is worse than a larger payload.
+ */
+export const DIRECTORY_SIZE = 100;
+
+/** Items per request when the build pages through a whole collection to enumerate detail pages. */
+export const ENTRY_BATCH_SIZE = 100;
+
+/** Declares a fragment; its name is read from the source so the two cannot disagree. */
+export function defineFragment(source: string, uses: readonly Fragment[] = []): Fragment {
+  const name = /fragment\s+(\w+)\s+on\s/.exec(source)?.[1];
+  if (!name) throw new Error(`Not a GraphQL fragment definition: ${source.slice(0, 60)}`);
+  return { name, source: source.trim(), uses };
+}
+
+/** An operation followed by every fragment it needs, transitively, each once. */
+export function composeDocument(operation: string, uses: readonly Fragment[] = []): string {
+  const byName = new Map<string, Fragment>();
+  const visit = (fragment: Fragment): void => {
+    const known = byName.get(fragment.name);
+    if (known) {
+      if (known.source !== fragment.source) throw new Error(`Two different fragments are named ${fragment.name}.`);
+      return;
+    }
+    byName.set(fragment.name, fragment);
+    fragment.uses.forEach(visit);
+  };
+  uses.forEach(visit);
+  return [operation.trim(), ...[...byName.values()].map((f) => f.source)].join('\n\n') + '\n';
+}
+
+/** The part of a Relay-style connection that list pages embed. */
+export interface ListPage<TNode> {
+  nodes: TNode[];
+  totalCount: number;
+}
+
+/** The part of a connection the build reads while paging through a collection. */
+export interface ConnectionPage<TNode> {
+  nodes: TNode[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}

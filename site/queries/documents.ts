@@ -1,0 +1,59 @@
+import { CATEGORY_FRAGMENT, type CategoryData } from './common.ts';
+import { composeDocument, defineFragment, LIST_PAGE_SIZE, type ListPage } from './document.ts';
+
+/** A downloadable file: enough for a link that says what it is and how big it is. */
+export type DocumentFileData = {
+  id: string;
+  title: string;
+  url: string;
+  mimeType: string;
+  size: number;
+};
+
+export const DOCUMENT_FILE_FRAGMENT = defineFragment(`
+fragment DocumentFileFields on Document {
+  id
+  title
+  url
+  mimeType
+  size
+}`);
+
+export type DocumentData = DocumentFileData & {
+  slug: string;
+  updatedAt: string;
+  description: string;
+  publishedAt: string;
+  category: CategoryData;
+};
+
+export const DOCUMENT_FRAGMENT = defineFragment(
+  `
+fragment DocumentFields on Document {
+  ...DocumentFileFields
+  slug
+  updatedAt
+  description
+  publishedAt
+  category {
+    ...CategoryFields
+  }
+}`,
+  [DOCUMENT_FILE_FRAGMENT, CATEGORY_FRAGMENT],
+);
+
+/** /documents: the API already orders by category, then newest first, so grouping keeps that order. */
+export const DOCUMENTS_QUERY = composeDocument(
+  `
+query Documents {
+  documents(first: ${LIST_PAGE_SIZE}) {
+    totalCount
+    nodes {
+      ...DocumentFields
+    }
+  }
+}`,
+  [DOCUMENT_FRAGMENT],
+);
+
+export type DocumentsResult = { documents: ListPage<DocumentData> };

@@ -1,0 +1,127 @@
+import { CATEGORY_FRAGMENT, PERSON_REF_FRAGMENT, type CategoryData, type PersonRefData } from './common.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type ListPage } from './document.ts';
+import { DOCUMENT_FILE_FRAGMENT, type DocumentFileData } from './documents.ts';
+
+export type PublicationCardData = {
+  id: string;
+  slug: string;
+  title: string;
+  updatedAt: string;
+  year: number;
+  publisher: string;
+  category: CategoryData;
+  authors: PersonRefData[];
+};
+
+export const PUBLICATION_CARD_FRAGMENT = defineFragment(
+  `
+fragment PublicationCardFields on Publication {
+  id
+  slug
+  title
+  updatedAt
+  year
+  publisher
+  category {
+    ...CategoryFields
+  }
+  authors {
+    ...PersonRefFields
+  }
+}`,
+  [CATEGORY_FRAGMENT, PERSON_REF_FRAGMENT],
+);
+
+export type PublicationDetailData = PublicationCardData & {
+  abstract: string;
+  doi: string | null;
+  file: DocumentFileData | null;
+};
+
+export const PUBLICATION_DETAIL_FRAGMENT = defineFragment(
+  `
+fragment PublicationDetailFields on Publication {
+  ...PublicationCardFields
+  abstract
+  doi
+  file {
+    ...DocumentFileFields
+  }
+}`,
+  [PUBLICATION_CARD_FRAGMENT, DOCUMENT_FILE_FRAGMENT],
+);
+
+/** /publications: the newest page (the API sorts by year, newest first), grouped by year on the page. */
+export const PUBLICATIONS_INDEX_QUERY = composeDocument(
+  `
+query PublicationsIndex {
+  publications(first: ${LIST_PAGE_SIZE}) {
+    totalCount
+    nodes {
+      ...PublicationCardFields
+    }
+  }
+}`,
+  [PUBLICATION_CARD_FRAGMENT],
+);
+
+export type PublicationsIndexResult = { publications: ListPage<PublicationCardData> };
+
+/** /publication/:category; the category's title comes from the site data. */
+export const PUBLICATION_CATEGORY_QUERY = composeDocument(
+  `
+query PublicationCategory($category: String!) {
+  publications(category: $category, first: ${LIST_PAGE_SIZE}) {
+    totalCount
+    nodes {
+      ...PublicationCardFields
+    }
+  }
+}`,
+  [PUBLICATION_CARD_FRAGMENT],
+);
+
+export type PublicationCategoryResult = { publications: ListPage<PublicationCardData> };
+
+/** /publication/:category/:slug */
+export const PUBLICATION_QUERY = composeDocument(
+  `
+query Publication($category: String!, $slug: String!) {
+  publication(category: $category, slug: $slug) {
+    ...PublicationDetailFields
+  }
+}`,
+  [PUBLICATION_DETAIL_FRAGMENT],
+);
+
+export type PublicationResult = { publication: PublicationDetailData | null };
+
+/** Every publication in full, page by page: the build's source for publication pages. */
+export const PUBLICATION_ENTRIES_QUERY = composeDocument(
+  `
+query PublicationEntries($first: Int = ${ENTRY_BATCH_SIZE}, $after: String) {
+  publications(first: $first, after: $after) {
+    nodes {
+      ...PublicationDetailFields
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}`,
+  [PUBLICATION_DETAIL_FRAGMENT],
+);
+
+export type PublicationEntriesResult = { publications: ConnectionPage<PublicationDetailData> };
+
+/** The slugs of every publication category: the build's source for category pages. */
+export const PUBLICATION_CATEGORIES_QUERY = `
+query PublicationCategorySlugs {
+  publicationCategories {
+    slug
+  }
+}
+`;
+
+export type PublicationCategoriesResult = { publicationCategories: { slug: string }[] };

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { RouteDataContext, RouteEntry } from '../../../runtime/shared/route-data.ts';
+import { paginate } from '../../../site/build/paginate.ts';
+import { routeData } from '../../../site/routes.build.ts';
+
+/**
+ * How the build enumerates dynamic routes: list queries paged with cursors, each entry carrying its page's
+ * data in the shape of the route's own query. The backend is a fake that serves canned connection pages.
+ */
+
+interface Call {
+  document: string;
+  variables: Record<string, unknown> | undefined;
+}
+
+/** A context whose list field serves `nodes` in pages of `pageSize`, with cursors `c1`, `c2`, ... */
+function fakeBackend(field: string, nodes: unknown[], pageSize = 2): { ctx: RouteDataContext; calls: Call[] } {
+  const calls: Call[] = [];
+  const ctx: RouteDataContext = {
+    async request<T>(document: string, variables?: Record<string, unknown>): Promise<T> {
+      calls.push({ document, variables });
+      const after = typeof variables?.after === 'string' ? Number(variables.after.slice(1)) : 0;
+      const page = nodes.slice(after, after + pageSize);
+      const end = after + page.length;
+      const connection = { nodes: page, pageInfo: { hasNextPage: end < nodes.length, endCursor: page.length ? `c${end}` : null } };
+      return { [field]: Array.isArray(nodes) && field.endsWith('Categories') ? nodes : connection } as T;
+    },
+  };
+  return { ctx, calls };
+}
+
+async function collect(entries: AsyncIterable<RouteEntry>): Promise<RouteEntry[]> {
+  const all: RouteEntry[] = [];
+  for await (const entry of entries) all.push(entry);
+  return all;
+}
+
+const news = (slug: string) => ({ id: slug, slug, title: slug, updatedAt: '2026-01-01T00:00:00Z' });
+const event = (category: string, slug: string) => ({ id: slug, slug, title: slug, category: { slug: category, title: category, description: '' } });
+
+describe('dynamic route entries', () => {
+  it('pages through news with cursors and yields each article as the article query would return it', async () => {
+    const items = [news('a'), news('b'), news('c')];
+    const { ctx, calls } = fakeBackend('newsItems', items);
+    const entries = await collect(routeData['news-article'].entries(ctx));
+    expect(entries).toEqual(items.map((item) => ({ params: { slug: item.slug }, data: { newsItem: item } })));
+    expect(calls.map((c) => c.variables?.after)).toEqual([null, 'c2']);
+    expect(calls[0]?.document).toMatch(/query NewsArticles/);
+  });
+
+  it('takes an event page’s category from the event itself', async () => {
+    const { ctx } = fakeBackend('events', [event('lectures', 'open-day'), event('concerts', 'spring')]);
+    const entries = await collect(routeData.event.entries(ctx));
+    expect(entries.map((e) => e.params)).toEqual([
+      { category: 'lectures', slug: 'open-day' },
+      { category: 'concerts', slug: 'spring' },
+    ]);
+    expect(entries[0]?.data).toEqual({ event: event('lectures', 'open-day') });
+  });
+
+  it('lists one category page per category, leaving their lists to the route query', async () => {
+    const { ctx } = fakeBackend('eventCategories', [{ slug: 'lectures' }, { slug: 'concerts' }]);
+    expect(await collect(routeData['event-category'].entries(ctx))).toEqual([{ params: { category: 'lectures' } }, { params: { category: 'concerts' } }]);
+  });
+
+  it('fails loudly on a slug the route table would reject, instead of building an unreachable page', async () => {
+    const { ctx } = fakeBackend('newsItems', [news('Not A Slug')]);
+    await expect(collect(routeData['news-article'].entries(ctx))).rejects.toThrow(/Not A Slug/);
+  });
+});
+
+describe('paginate', () => {
+  it('stops when the backend repeats a cursor rather than looping forever', async () => {
+    const ctx: RouteDataContext = {
+      request: async <T,>() => ({ list: { nodes: [1], pageInfo: { hasNextPage: true, endCursor: 'same' } } }) as T,
+    };
+    const run = collect(paginate(ctx, { document: 'query L { x }', select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list }) as AsyncIterable<never>);
+    await expect(run).rejects.toThrow(/cursor 'same' twice/);
+  });
+
+  it('asks for full batches of 100', async () => {
+    const { ctx, calls } = fakeBackend('list', [1, 2, 3], 100);
+    const nodes: unknown[] = [];
+    for await (const node of paginate(ctx, { document: 'query L { x }', select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list })) nodes.push(node);
+    expect(nodes).toEqual([1, 2, 3]);
+    expect(calls[0]?.variables).toEqual({ first: 100, after: null });
+  });
+});

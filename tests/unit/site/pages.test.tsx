@@ -1,0 +1,131 @@
+import type { ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { Router } from 'wouter';
+import type { RouteDefinition } from '../../../runtime/routes.ts';
+import { SiteContext } from '../../../runtime/site-context.ts';
+import { layouts } from '../../../site/layouts/index.ts';
+import { routes as siteRoutes } from '../../../site/routes.ts';
+import { routeSamples, site } from './fixtures.ts';
+
+/** Every page rendered on the server, the way the build renders it, from sample data in its query's shape. */
+
+const routes: readonly RouteDefinition[] = siteRoutes;
+
+function render(node: ReactNode, path: string): string {
+  return renderToString(
+    <SiteContext.Provider value={site}>
+      <Router ssrPath={path}>{node}</Router>
+    </SiteContext.Provider>,
+  );
+}
+
+async function renderRoute(route: RouteDefinition): Promise<string> {
+  const sample = routeSamples[route.id];
+  if (!sample) throw new Error(`no sample data for route ${route.id}`);
+  const { default: Page } = await route.load();
+  const Layout = layouts[route.layout ?? 'default'];
+  return render(
+    <Layout>
+      <Page data={sample.data} params={sample.params} />
+    </Layout>,
+    sample.path,
+  );
+}
+
+describe.each(routes.map((route) => [route.id, route] as const))('page %s', (_id, route) => {
+  it('renders exactly one h1 inside the main landmark', async () => {
+    const html = await renderRoute(route);
+    expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
+    expect(html).toMatch(/<main id="main"[^>]*tabindex="-1"/);
+  });
+
+  it('gives every image width, height and alt text', async () => {
+    const html = await renderRoute(route);
+    for (const img of html.match(/<img[^>]*>/g) ?? []) {
+      expect(img).toMatch(/ width="\d+"/);
+      expect(img).toMatch(/ height="\d+"/);
+      expect(img).toMatch(/ alt="/);
+    }
+  });
+
+  it('links internally without trailing slashes and never prints an invalid date', async () => {
+    const html = await renderRoute(route);
+    const internal = [...html.matchAll(/href="(\/[^"#]*)"/g)].map((m) => m[1] ?? '');
+    expect(internal.filter((href) => href.length > 1 && href.endsWith('/'))).toEqual([]);
+    expect(html).not.toMatch(/Invalid Date|NaN|undefined/);
+  });
+});
+
+describe('page content', () => {
+  const html = async (id: string): Promise<string> => renderRoute(routes.find((r) => r.id === id)!);
+
+  it('links a publication’s DOI through doi.org whatever form the editor typed', async () => {
+    expect(await html('publication')).toContain('href="https://doi.org/10.1234/abc"');
+  });
+
+  it('offers the publication file with its type and a human-readable size', async () => {
+    expect(await html('publication')).toMatch(/PDF<!-- -->, <!-- -->1.5 MB/);
+  });
+
+  it('plays podcast episodes in place', async () => {
+    expect(await html('about-podcast')).toMatch(/<audio[^>]*controls[^>]*src="\/media\/podcast\/8.mp3"/);
+  });
+
+  it('links the long about page’s contents to its sections by hash', async () => {
+    const page = await html('about-large');
+    expect(page).toContain('href="#section-2"');
+    expect(page).toContain('<section id="section-2"');
+  });
+
+  it('shows only artistic projects on the artistic research page', async () => {
+    const page = await html('about-artistic-research');
+    expect(page).toContain('Afterimages');
+    expect(page).not.toContain('Not artistic');
+  });
+
+  it('splits a category’s events into upcoming and past at the backend’s next event', async () => {
+    const page = await html('event-category');
+    expect(page.indexOf('Upcoming')).toBeLessThan(page.indexOf('Event future'));
+    expect(page.indexOf('Past events')).toBeLessThan(page.indexOf('Event past'));
+  });
+
+  it('formats dates in UTC with an English locale so server and browser agree', async () => {
+    expect(await html('news-article')).toContain('<time dateTime="2026-03-14">14 March 2026</time>');
+  });
+});
+
+describe('layouts', () => {
+  it('mark the section of a singular /publication path as the current one', () => {
+    const out = render(<layouts.default>page</layouts.default>, '/publication/articles/a-study');
+    expect(out).toMatch(/<a (?=[^>]*href="\/publications")(?=[^>]*aria-current="page")[^>]*>Publications<\/a>/);
+    expect(out.match(/aria-current="page"/g)).toHaveLength(1);
+  });
+
+  it('start with a skip link to the main content', () => {
+    const out = render(<layouts.default>page</layouts.default>, '/news');
+    expect(out.indexOf('href="#main"')).toBeLessThan(out.indexOf('<header'));
+    expect(out).toContain('Skip to content');
+  });
+
+  it('give the home page a hero with the tagline, which other pages do not have', () => {
+    expect(render(<layouts.home>page</layouts.home>, '/')).toContain('Where art meets technology</p>');
+    expect(render(<layouts.default>page</layouts.default>, '/news')).not.toContain('class="hero"');
+  });
+
+  it('show the contact details in the footer', () => {
+    const out = render(<layouts.default>page</layouts.default>, '/news');
+    expect(out).toContain('href="mailto:info@institute.example"');
+    expect(out).toContain('href="tel:+4722004100"');
+  });
+});
+
+describe('detail pages without their item', () => {
+  it('throw a 404 the runtime turns into the error screen', async () => {
+    const route = routes.find((r) => r.id === 'news-article')!;
+    const { default: Page } = await route.load();
+    expect(() => render(<Page data={{ newsItem: null }} params={{ slug: 'gone' }} />, '/news/gone')).toThrow(
+      expect.objectContaining({ status: 404 }),
+    );
+  });
+});
