@@ -42,6 +42,9 @@ export function createClientConfig({ outDir, minify: shouldMinify = true }: Clie
       entryFileNames: '[name]-[hash].js',
       chunkFileNames: '[name]-[hash].js',
       hashCharacters: 'base36',
+      // React changes less often than the site: its own chunk stays cached across deploys,
+      // and the size budget can tell the runtime's own code from the framework's.
+      manualChunks: (id) => (/[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/.test(id) ? 'react' : undefined),
     },
   };
 }

@@ -18,6 +18,7 @@ import type { Logger } from './logger.ts';
 import { collectMediaUrls, copyMedia } from './media.ts';
 import { commitStagingDir, createStagingDir, discardStagingDir } from './output.ts';
 import { queryPages } from './query.ts';
+import { renderRedirectPages } from './redirects.ts';
 import { renderErrorPage, renderPage, type RenderContext } from './render.tsx';
 import { sanitizeData } from './sanitize.ts';
 import { loadSiteModules } from './site-modules.ts';
@@ -120,12 +121,13 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 
     await timed(logger, 'outputs', () => writeOutputs(siteModules.outputs, { pages: cleanPages.map(({ job, data }) => ({ path: job.path, routeId: job.route.id, params: job.params, data })), site, baseUrl, buildTime: ctx.prerenderedAt }, staging), (n) => `${n} files`);
     await cp(join(config.root, 'site/public'), staging, { recursive: true });
+    for (const page of renderRedirectPages(siteModules.routeRules, baseUrl)) await writeSiteFile(staging, page.file, page.content);
     await writeSiteFile(staging, '404.html', renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html);
     sitemap.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     await writeSiteFile(staging, 'sitemap.xml', renderSitemap(sitemap, baseUrl));
     await writeSiteFile(staging, 'robots.txt', renderRobots(baseUrl));
 
-    const meta: BuildMeta = { id: buildId, timestamp, matcher: {}, prerendered: cleanPages.map((p) => p.job.path) };
+    const meta: BuildMeta = { id: buildId, timestamp, matcher: siteModules.routeRules, prerendered: cleanPages.map((p) => p.job.path) };
     await writeSiteFile(staging, metaFileFor(buildId), JSON.stringify(meta));
     // latest.json is the commit point for clients: written after everything it points to exists.
     const latest: LatestBuild = { id: buildId, timestamp };

@@ -1,27 +1,49 @@
-import type { NavigateOptions, NavigationEffects, NavigationState } from './navigation.ts';
+import { isBot } from './bots.ts';
+import type { BuildManifest } from './build-manifest.ts';
 import { errorMessageFor } from './error-screen.tsx';
+import type { NavigationEffects, NavigationState } from './navigation.ts';
 import { reloadOnce, type ReloadGuardEnv } from './reload-guard.ts';
 import type { RouteDefinition } from './routes.ts';
+import { createScrollMemory } from './scroll.ts';
 import type { SiteData } from './shared/contract.ts';
 import { siteInfoOf } from './site-context.ts';
 
-/** History, scrolling, focus and title updates for navigations in a real browser. */
-export function createBrowserEffects(routes: readonly RouteDefinition[], site: SiteData, reloadEnv: ReloadGuardEnv): NavigationEffects {
+export interface BrowserEffectsOptions {
+  routes: readonly RouteDefinition[];
+  site: SiteData;
+  reloadEnv: ReloadGuardEnv;
+  manifest: BuildManifest;
+  isStale: () => boolean;
+  /** Element whose text screen readers announce after a client navigation. */
+  announcer: HTMLElement;
+}
+
+/** History, scrolling, focus, title and announcements for navigations in a real browser. */
+export function createBrowserEffects({ routes, site, reloadEnv, manifest, isStale, announcer }: BrowserEffectsOptions): NavigationEffects {
+  const scroll = createScrollMemory();
   return {
     hardNavigate: (url) => reloadOnce(url, reloadEnv),
+    leave: (url) => reloadEnv.assign(url),
+    ruleFor: (path) => manifest.ruleFor(path),
+    isStale,
+    showsErrorScreen(error) {
+      if (!isBot(navigator.userAgent)) return true;
+      // Crawlers keep the prerendered page: an error screen would be indexed as the page's content.
+      console.error(`[site] Not rendering error page for bot with user agent \`${navigator.userAgent}\`:`, error.message);
+      return false;
+    },
     commitUrl(url, options) {
       if (options.pop) return;
-      if (options.replace) history.replaceState(null, '', url);
-      else history.pushState(null, '', url);
+      if (options.replace) history.replaceState(scroll.currentState(), '', url);
+      else history.pushState(scroll.beforePush(), '', url);
     },
-    afterCommit(state: NavigationState, options: NavigateOptions) {
+    afterCommit(state, previous, options) {
       document.title = titleFor(state, routes, site);
-      if (options.pop) return;
-      if (state.hash) {
-        document.getElementById(decodeURIComponent(state.hash.slice(1)))?.scrollIntoView();
-      } else {
-        window.scrollTo(0, 0);
-      }
+      scroll.apply(state, previous, options);
+      if (state.path === previous.path && state.error === previous.error) return;
+      // A new page: move focus to it and tell screen readers which page it is.
+      document.getElementById('main')?.focus({ preventScroll: true });
+      announcer.textContent = document.title;
     },
   };
 }

@@ -1,13 +1,17 @@
 import { hydrateRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import { createBrowserEffects } from './browser-effects.ts';
+import { createBuildManifest } from './build-manifest.ts';
+import { watchForNewBuild } from './build-updates.ts';
+import { interceptLinks } from './intercept-links.ts';
 import { createNavigation } from './navigation.ts';
 import { createPageError } from './page-error.ts';
-import { interceptLinks } from './intercept-links.ts';
 import { createPayloadLoader } from './payload.ts';
-import { createBrowserReloadEnv } from './reload-guard.ts';
+import { startPrefetch } from './prefetch.ts';
+import { createBrowserReloadEnv, reloadOnce } from './reload-guard.ts';
 import type { Layouts, PageModule, RouteDefinition } from './routes.ts';
-import { BOOT_ELEMENT_ID, APP_ELEMENT_ID } from './shared/document-ids.ts';
+import { scrollToHash } from './scroll.ts';
+import { APP_ELEMENT_ID, BOOT_ELEMENT_ID } from './shared/document-ids.ts';
 import { PAYLOAD_VERSION, type BootData } from './shared/contract.ts';
 
 export interface HydrateOptions {
@@ -17,36 +21,54 @@ export interface HydrateOptions {
 
 /**
  * Starts the app on a prerendered page: reads the inlined boot data, loads the current page's chunk
- * (so the first client render matches the server's markup), then hydrates.
+ * (so the first client render matches the server's markup), hydrates, then starts the background
+ * work: link prefetching, the route manifest (about 1 s later) and checks for a newer build.
  */
 export async function hydrate({ routes, layouts }: HydrateOptions): Promise<void> {
   const boot = readBootData();
+  const container = document.getElementById(APP_ELEMENT_ID);
+  if (!container) throw new Error(`The page has no #${APP_ELEMENT_ID} element to hydrate: check templates/document.html.`);
+
+  const reloadEnv = createBrowserReloadEnv();
   const modules = new Map<string, PageModule>();
   const current = routes.find((r) => r.id === boot.routeId);
-  if (current) modules.set(current.id, await current.load());
+  if (current) {
+    try {
+      modules.set(current.id, await current.load());
+    } catch {
+      // The prerendered page stays readable; one guarded reload may fetch a newer build's chunks.
+      reloadOnce(location.href, reloadEnv);
+      return;
+    }
+  }
 
   const payloads = createPayloadLoader(boot.buildId);
-  if (boot.path && !boot.error) {
-    payloads.prime({ v: PAYLOAD_VERSION, buildId: boot.buildId, path: boot.path, data: boot.data, prerenderedAt: '' });
-  }
+  if (boot.path && !boot.error) payloads.prime({ v: PAYLOAD_VERSION, buildId: boot.buildId, path: boot.path, data: boot.data, prerenderedAt: '' });
+  const manifest = createBuildManifest(boot.buildId);
+  let stale = false;
   const nav = createNavigation({
     routes,
     boot,
     modules,
     location: window.location,
     payloads,
-    effects: createBrowserEffects(routes, boot.site, createBrowserReloadEnv()),
+    effects: createBrowserEffects({ routes, site: boot.site, reloadEnv, manifest, isStale: () => stale, announcer: createAnnouncer() }),
   });
   // Back and Forward: the address bar already shows the target.
   window.addEventListener('popstate', () => void nav.navigate(location.pathname + location.search + location.hash, { pop: true }));
-
-  const container = document.getElementById(APP_ELEMENT_ID);
-  if (!container) throw new Error(`The page has no #${APP_ELEMENT_ID} element to hydrate: check templates/document.html.`);
   interceptLinks(container, (href) => void nav.navigate(href));
+
   hydrateRoot(container, <App nav={nav} layouts={layouts} />, {
     onUncaughtError: (error) => nav.showError(createPageError(error)),
     onRecoverableError: (error) => console.error('Recoverable render error:', error),
   });
+
+  if (location.hash) requestAnimationFrame(() => scrollToHash(location.hash, false));
+  whenIdle(() => {
+    startPrefetch({ root: container, preload: nav.preload });
+    manifest.schedulePrefetch();
+  });
+  watchForNewBuild({ buildId: boot.buildId, interval: boot.config.buildCheckInterval, onNewBuild: () => (stale = true) });
 }
 
 // --- internal ---
@@ -55,4 +77,20 @@ function readBootData(): BootData {
   const text = document.getElementById(BOOT_ELEMENT_ID)?.textContent;
   if (!text) throw new Error(`The page has no #${BOOT_ELEMENT_ID} data: it was not written by this site's build.`);
   return JSON.parse(text) as BootData;
+}
+
+/** A visually hidden live region outside React's tree, so announcing never touches hydrated markup. */
+function createAnnouncer(): HTMLElement {
+  const region = document.createElement('p');
+  region.id = 'route-announcer';
+  region.setAttribute('aria-live', 'assertive');
+  region.setAttribute('aria-atomic', 'true');
+  region.className = 'visually-hidden';
+  document.body.append(region);
+  return region;
+}
+
+function whenIdle(run: () => void): void {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 1);
 }

@@ -1,5 +1,6 @@
-import type { BootData, PageError, SiteData } from './shared/contract.ts';
+import type { BootData, PageError, RouteRule, SiteData } from './shared/contract.ts';
 import { normalizePath } from './shared/paths.ts';
+import { isExternalTarget } from './shared/route-rules.ts';
 import { createNotFoundError, createPageError, createValidationError } from './page-error.ts';
 import { PayloadError, type PayloadLoader } from './payload.ts';
 import { findRoute, type PageModule, type RouteDefinition, type RouteParams } from './routes.ts';
@@ -21,14 +22,22 @@ export interface NavigateOptions {
   pop?: boolean;
 }
 
-/** Side effects of a committed navigation, injected so the store itself stays testable. */
+/** Side effects of navigation, injected so the store itself stays testable. */
 export interface NavigationEffects {
   /** Loads `url` as a full document (guarded); returns false when the guard refused. */
   hardNavigate(url: string): boolean;
+  /** Leaves the site for an external redirect target. */
+  leave(url: string): void;
   /** Writes the URL to history after the new page is ready. */
   commitUrl(url: string, options: NavigateOptions): void;
   /** Runs after React rendered the committed state (scroll, focus, title). */
-  afterCommit(state: NavigationState, options: NavigateOptions): void;
+  afterCommit(state: NavigationState, previous: NavigationState, options: NavigateOptions): void;
+  /** Decides whether an error may replace the page; false for bots (the error is only logged). */
+  showsErrorScreen(error: PageError): boolean;
+  /** The route rule for a path (redirects), from the build's route manifest. */
+  ruleFor(path: string): Promise<RouteRule>;
+  /** True once a newer build was published: the next navigation becomes a full load. */
+  isStale(): boolean;
 }
 
 export interface Navigation {
@@ -41,7 +50,9 @@ export interface Navigation {
   moduleFor(routeId: string): PageModule | undefined;
   /** Loads the target's chunk and payload, then commits; superseded navigations are dropped. */
   navigate(to: string, options?: NavigateOptions): Promise<void>;
-  /** Replaces the state without loading anything (error screen, fatal errors). */
+  /** Loads a path's chunk and payload into the caches without navigating. */
+  preload(path: string, schedule: <T>(load: () => Promise<T>) => Promise<T>): Promise<void>;
+  /** Replaces the page with the error screen (unless the visitor is a bot). */
   showError(error: PageError): void;
   /** Called by the app once React has rendered a committed state; runs the after-commit effects once. */
   didRender(state: NavigationState): void;
@@ -58,28 +69,83 @@ export interface NavigationOptions {
   effects?: NavigationEffects;
 }
 
+const MAX_REDIRECTS = 5;
+
 /** Creates the navigation store. Without payloads/effects it is static (server render, tests). */
 export function createNavigation(options: NavigationOptions): Navigation {
   const { routes, boot, modules, payloads, effects } = options;
   const listeners = new Set<() => void>();
+  const loading = new Map<string, Promise<PageModule>>();
   let state = initialState(options);
   let latest = 0;
   // Effects wait for React to render the state they belong to (scrolling needs the new page's DOM).
-  let pendingEffects: { state: NavigationState; options: NavigateOptions } | null = null;
+  let pendingEffects: { state: NavigationState; previous: NavigationState; options: NavigateOptions } | null = null;
 
   const commit = (next: NavigationState, url: string | null, navOptions: NavigateOptions): void => {
+    if (next.error && effects && !effects.showsErrorScreen(next.error)) return;
     if (url !== null) effects?.commitUrl(url, navOptions);
+    pendingEffects = { state: next, previous: state, options: navOptions };
     state = next;
-    pendingEffects = { state: next, options: navOptions };
     listeners.forEach((l) => l());
   };
 
-  const loadModule = async (route: RouteDefinition): Promise<PageModule> => {
-    const existing = modules.get(route.id);
-    if (existing) return existing;
-    const loaded = await route.load();
-    modules.set(route.id, loaded);
-    return loaded;
+  const loadModule = (route: RouteDefinition): Promise<PageModule> => {
+    const loaded = modules.get(route.id);
+    if (loaded) return Promise.resolve(loaded);
+    let pending = loading.get(route.id);
+    if (!pending) {
+      pending = route.load().then((m) => {
+        modules.set(route.id, m);
+        return m;
+      });
+      // A failed chunk is not remembered: a later navigation tries again (or reloads).
+      pending.catch(() => loading.delete(route.id));
+      loading.set(route.id, pending);
+    }
+    return pending;
+  };
+
+  const navigate = async (to: string, navOptions: NavigateOptions = {}, redirects = 0): Promise<void> => {
+    const url = new URL(to, 'http://site.invalid' + state.path);
+    const target = { path: normalizePath(url.pathname), search: url.search, hash: url.hash };
+    const href = target.path + target.search + target.hash;
+    const token = ++latest;
+
+    // Same page, other query or hash: nothing to fetch (DESIGN.md decision 2).
+    if (target.path === state.path && !state.error) {
+      commit({ ...state, search: target.search, hash: target.hash }, href, navOptions);
+      return;
+    }
+    const rule = effects && !navOptions.pop ? await effects.ruleFor(target.path) : {};
+    if (token !== latest) return;
+    if (rule.redirect && redirects < MAX_REDIRECTS) {
+      const destination = rule.redirect.includes('#') ? rule.redirect : rule.redirect + target.hash;
+      if (isExternalTarget(destination)) effects?.leave(destination);
+      else await navigate(destination, navOptions, redirects + 1);
+      return;
+    }
+    // A newer build is live: load the target as a document; if the guard refuses, carry on here.
+    if (effects?.isStale() && effects.hardNavigate(href)) return;
+
+    const match = findRoute(routes, target.path);
+    if (!match) {
+      commit({ ...target, routeId: null, params: {}, data: null, error: createNotFoundError(target.path) }, href, navOptions);
+      return;
+    }
+    if (match.route.validate && !match.route.validate(match.params, boot.site)) {
+      commit({ ...target, routeId: match.route.id, params: match.params, data: null, error: createValidationError(target.path) }, href, navOptions);
+      return;
+    }
+    try {
+      const [, payload] = await Promise.all([loadModule(match.route), payloads ? payloads.load(target.path) : Promise.resolve(null)]);
+      if (token !== latest) return;
+      commit({ ...target, routeId: match.route.id, params: match.params, data: payload?.data ?? null, error: null }, href, navOptions);
+    } catch (error) {
+      if (token !== latest) return;
+      // A missing, unreadable or foreign payload, or a chunk that will not load: the server has the page.
+      if ((error instanceof PayloadError || isChunkLoadError(error)) && effects?.hardNavigate(href)) return;
+      commit({ ...target, routeId: match.route.id, params: match.params, data: null, error: createPageError(error) }, href, navOptions);
+    }
   };
 
   return {
@@ -92,47 +158,23 @@ export function createNavigation(options: NavigationOptions): Navigation {
       return () => listeners.delete(listener);
     },
     moduleFor: (routeId) => modules.get(routeId),
-    didRender(rendered) {
-      if (pendingEffects?.state !== rendered) return;
-      const { options: navOptions } = pendingEffects;
-      pendingEffects = null;
-      effects?.afterCommit(rendered, navOptions);
+    navigate: (to, navOptions) => navigate(to, navOptions),
+    async preload(path, schedule) {
+      const match = findRoute(routes, normalizePath(path));
+      if (!match || (match.route.validate && !match.route.validate(match.params, boot.site))) return;
+      const jobs: Promise<unknown>[] = [];
+      if (!modules.has(match.route.id)) jobs.push(schedule(() => loadModule(match.route)));
+      if (payloads) jobs.push(schedule(() => payloads.load(normalizePath(path))));
+      await Promise.allSettled(jobs);
     },
     showError(error) {
       commit({ ...state, error }, null, {});
     },
-    async navigate(to, navOptions = {}) {
-      const url = new URL(to, 'http://site.invalid' + state.path);
-      const target = { path: normalizePath(url.pathname), search: url.search, hash: url.hash };
-      const href = target.path + target.search + target.hash;
-      const token = ++latest;
-
-      // Same page, other query or hash: nothing to fetch (DESIGN.md decision 2).
-      if (target.path === state.path && !state.error) {
-        commit({ ...state, search: target.search, hash: target.hash }, href, navOptions);
-        return;
-      }
-      const match = findRoute(routes, target.path);
-      if (!match) {
-        commit({ ...target, routeId: null, params: {}, data: null, error: createNotFoundError(target.path) }, href, navOptions);
-        return;
-      }
-      if (match.route.validate && !match.route.validate(match.params, boot.site)) {
-        commit({ ...target, routeId: match.route.id, params: match.params, data: null, error: createValidationError(target.path) }, href, navOptions);
-        return;
-      }
-      try {
-        const [, payload] = await Promise.all([loadModule(match.route), payloads ? payloads.load(target.path) : Promise.resolve(null)]);
-        if (token !== latest) return;
-        commit({ ...target, routeId: match.route.id, params: match.params, data: payload?.data ?? null, error: null }, href, navOptions);
-      } catch (error) {
-        if (token !== latest) return;
-        // A missing, unreadable or foreign payload, or a chunk that will not load: the server has the page.
-        if (error instanceof PayloadError || isChunkLoadError(error)) {
-          if (effects?.hardNavigate(href)) return;
-        }
-        commit({ ...target, routeId: match.route.id, params: match.params, data: null, error: createPageError(error) }, href, navOptions);
-      }
+    didRender(rendered) {
+      if (pendingEffects?.state !== rendered) return;
+      const { previous, options: navOptions } = pendingEffects;
+      pendingEffects = null;
+      effects?.afterCommit(rendered, previous, navOptions);
     },
   };
 }
@@ -140,7 +182,7 @@ export function createNavigation(options: NavigationOptions): Navigation {
 /** True for the errors browsers raise when a dynamic import's file cannot be fetched or parsed. */
 export function isChunkLoadError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
-  return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Failed to fetch/i.test(message);
+  return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload/i.test(message);
 }
 
 // --- internal ---

@@ -50,3 +50,70 @@ export { expect };
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
 }
+
+/** Serves a private copy of the built site, for tests that publish another build into it. */
+export async function serveCopy(): Promise<{ url: string; dir: string; close: () => Promise<void> }> {
+  const { cp, mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const source = process.env.E2E_SITE_DIR;
+  if (!source) throw new Error('E2E_SITE_DIR is not set: run the browser tests through playwright.config.ts.');
+  const dir = join(await mkdtemp(join(tmpdir(), 'site-copy-')), 'site');
+  await cp(source, dir, { recursive: true });
+  const server = await startStaticServer({ root: dir });
+  return { url: server.url, dir, close: server.close };
+}
+
+/** Publishes the second e2e build into `dir` the way a deploy does: everything first, latest.json last. */
+export async function publishNextBuild(dir: string, only?: (file: string) => boolean): Promise<string> {
+  const { cp, readFile, stat } = await import('node:fs/promises');
+  const next = process.env.E2E_NEXT_SITE_DIR;
+  if (!next) throw new Error('E2E_NEXT_SITE_DIR is not set: run the browser tests through playwright.config.ts.');
+  await cp(next, dir, {
+    recursive: true,
+    filter: async (src) => (await stat(src)).isDirectory() || (!src.endsWith('latest.json') && (!only || only(src.slice(next.length)))),
+  });
+  if (!only) await cp(join(next, '_assets/builds/latest.json'), join(dir, '_assets/builds/latest.json'));
+  return (JSON.parse(await readFile(join(next, '_assets/builds/latest.json'), 'utf8')) as LatestBuild).id;
+}
+
+/** Makes the page check for new builds every `ms` instead of hourly, by rewriting the inlined boot config. */
+export async function shortenBuildChecks(page: Page, ms: number): Promise<void> {
+  await page.route('**/*', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.fallback();
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/"buildCheckInterval":\d+/, `"buildCheckInterval":${ms}`);
+    await route.fulfill({ response, body });
+  });
+}
+
+/** Pretends the visitor is on a connection with these Network Information API values. */
+export async function emulateConnection(page: Page, connection: { saveData?: boolean; effectiveType?: string }): Promise<void> {
+  await page.addInitScript((c) => {
+    Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => ({ saveData: false, effectiveType: '4g', ...c }) });
+  }, connection);
+}
+
+/** Records document (full page) loads. */
+export function recordDocuments(page: Page): string[] {
+  const documents: string[] = [];
+  page.on('request', (req) => {
+    if (req.resourceType() === 'document' && req.frame() === page.mainFrame()) documents.push(new URL(req.url()).pathname);
+  });
+  return documents;
+}
+
+/** Adds a plain link to the page's main content, as rich text from the CMS would contain, and returns its locator. */
+export async function addLink(page: Page, href: string, id = 'test-link'): Promise<ReturnType<Page['locator']>> {
+  await page.evaluate(
+    ([h, i]) => {
+      const a = document.createElement('a');
+      a.href = h!;
+      a.id = i!;
+      a.textContent = `Go to ${h}`;
+      a.style.display = 'block';
+      document.querySelector('main')?.prepend(a);
+    },
+    [href, id],
+  );
+  return page.locator(`#${id}`);
+}

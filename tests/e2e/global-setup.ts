@@ -3,10 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.ts';
 
-/** Builds the site once from the embedded backend, with the real CLI; tests serve the folder. */
+/**
+ * Builds the site twice from the embedded backend with the real CLI: the site the tests serve, and
+ * a second build of other inputs (another base URL, so another build id) that tests publish over
+ * the first while a page is open.
+ */
 export default async function globalSetup(): Promise<void> {
-  const out = join(await mkdtemp(join(tmpdir(), 'site-e2e-')), 'site');
-  const result = await runCli(['build', '--out', out, '--quiet']);
+  const root = await mkdtemp(join(tmpdir(), 'site-e2e-'));
+  const site = join(root, 'site');
+  const next = join(root, 'next');
+  await Promise.all([build(['--out', site]), build(['--out', next, '--base-url', 'https://next.institute.example'])]);
+  process.env.E2E_SITE_DIR = site;
+  process.env.E2E_NEXT_SITE_DIR = next;
+}
+
+async function build(args: string[]): Promise<void> {
+  const result = await runCli(['build', ...args, '--quiet']);
   if (result.code !== 0) throw new Error(`The e2e site build failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
-  process.env.E2E_SITE_DIR = out;
 }

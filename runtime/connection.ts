@@ -1,0 +1,20 @@
+/** Network Information API fields we read; absent in Firefox and Safari (then nothing is slow). */
+interface ConnectionInfo {
+  saveData?: boolean;
+  effectiveType?: string;
+}
+
+function connection(): ConnectionInfo | undefined {
+  return (navigator as Navigator & { connection?: ConnectionInfo }).connection;
+}
+
+/** Link prefetching is skipped on Save-Data and on any 2g connection (reference §6.2). */
+export function isSlowConnection(): boolean {
+  const c = connection();
+  return !!c && (c.saveData === true || String(c.effectiveType ?? '').includes('2g'));
+}
+
+/** The route manifest is fetched unless the connection is slow-2g (reference §1.4). */
+export function isVerySlowConnection(): boolean {
+  return connection()?.effectiveType === 'slow-2g';
+}
