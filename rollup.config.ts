@@ -23,14 +23,7 @@ export function createClientConfig({ outDir, minify: shouldMinify = true }: Clie
   return {
     input: { entry: CLIENT_ENTRY },
     preserveEntrySignatures: false,
-    plugins: [
-      forbidServerCode(),
-      replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
-      nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
-      commonjs(),
-      esbuild({ target: 'es2020', jsx: 'automatic', tsconfig: 'tsconfig.json' }),
-      ...(shouldMinify ? [minify({ target: 'es2020', legalComments: 'none' })] : []),
-    ],
+    plugins: createClientPlugins({ minify: shouldMinify }),
     onwarn(warning, warn) {
       // React's CommonJS build and "use client" directives are known-harmless noise.
       if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || warning.code === 'THIS_IS_UNDEFINED') return;
@@ -47,6 +40,18 @@ export function createClientConfig({ outDir, minify: shouldMinify = true }: Clie
       manualChunks: (id) => (/[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/.test(id) ? 'react' : undefined),
     },
   };
+}
+
+/** The browser build's plugins: the server-code guard, production React, TS/TSX, CommonJS interop, minification. */
+export function createClientPlugins({ minify: shouldMinify = true }: { minify?: boolean } = {}): Plugin[] {
+  return [
+    forbidServerCode(),
+    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+    nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
+    commonjs(),
+    esbuild({ target: 'es2020', jsx: 'automatic', tsconfig: 'tsconfig.json' }),
+    ...(shouldMinify ? [minify({ target: 'es2020', legalComments: 'none' })] : []),
+  ];
 }
 
 export default createClientConfig({ outDir: 'dist/_assets' });

@@ -78,7 +78,14 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const cleanPages = pages.map((p) => ({ ...p, data: sanitizeData(p.data) }));
     const info = siteInfoOf(site);
     const baseUrl = config.baseUrl ?? (info.url || 'http://localhost');
-    const buildId = createBuildId([assets.hash, serializeJson(site), ...cleanPages.flatMap((p) => [p.job.path, serializeJson(p.data)])]);
+    // Every input that changes the output is part of the id: code, shell, options, rules and content.
+    const buildId = createBuildId([
+      assets.hash,
+      shell.parts.join('\0'),
+      JSON.stringify({ baseUrl, buildCheckInterval: config.buildCheckInterval, routeRules: siteModules.routeRules }),
+      serializeJson(site),
+      ...cleanPages.flatMap((p) => [p.job.path, serializeJson(p.data)]),
+    ]);
     const timestamp = config.sourceDateEpoch !== null ? config.sourceDateEpoch * 1000 : now().getTime();
 
     const mediaUrls = collectMediaUrls([site, ...cleanPages.map((p) => p.data)]);
@@ -127,7 +134,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     await writeSiteFile(staging, 'sitemap.xml', renderSitemap(sitemap, baseUrl));
     await writeSiteFile(staging, 'robots.txt', renderRobots(baseUrl));
 
-    const meta: BuildMeta = { id: buildId, timestamp, matcher: siteModules.routeRules, prerendered: cleanPages.map((p) => p.job.path) };
+    const chunks = Object.fromEntries(siteModules.routes.map((r) => [r.id, assets.pageChunks[r.page] ?? []]));
+    const meta: BuildMeta = { id: buildId, timestamp, matcher: siteModules.routeRules, prerendered: cleanPages.map((p) => p.job.path), chunks };
     await writeSiteFile(staging, metaFileFor(buildId), JSON.stringify(meta));
     // latest.json is the commit point for clients: written after everything it points to exists.
     const latest: LatestBuild = { id: buildId, timestamp };

@@ -10,10 +10,12 @@ import { SiteContext } from './site-context.ts';
 export interface AppProps {
   nav: Navigation;
   layouts: Layouts;
+  /** The prerendered markup, kept for crawlers whose first page fails to render (browser only). */
+  staticMarkup?: string;
 }
 
 /** The single application root: the error screen, or the routed page inside its layout (SPEC.md section 2). */
-export function App({ nav, layouts }: AppProps): ReactElement {
+export function App({ nav, layouts, staticMarkup }: AppProps): ReactElement {
   const state = useSyncExternalStore(nav.subscribe, nav.getState, nav.getState);
   const hooks = useMemo(() => createLocationHooks(nav), [nav]);
   // useLayoutEffect never runs on the server, and on the client runs before paint: scroll without a flash.
@@ -23,6 +25,7 @@ export function App({ nav, layouts }: AppProps): ReactElement {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
 
+  if (state.staticFallback && staticMarkup !== undefined) return <div className="static-fallback" dangerouslySetInnerHTML={{ __html: staticMarkup }} />;
   const route = state.routeId ? nav.routes.find((r) => r.id === state.routeId) : undefined;
   const Layout = layouts[route?.layout ?? 'default'];
   return (

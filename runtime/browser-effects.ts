@@ -25,6 +25,7 @@ export function createBrowserEffects({ routes, site, reloadEnv, manifest, isStal
     hardNavigate: (url) => reloadOnce(url, reloadEnv),
     leave: (url) => reloadEnv.assign(url),
     ruleFor: (path) => manifest.ruleFor(path),
+    manifest: () => manifest.ready(),
     isStale,
     showsErrorScreen(error) {
       if (!isBot(navigator.userAgent)) return true;

@@ -6,6 +6,10 @@ import { isVerySlowConnection } from './connection.ts';
 export const MANIFEST_PREFETCH_DELAY_MS = 1000;
 
 export interface BuildManifest {
+  /** The manifest, or null when it cannot be loaded; fetches it now if needed. */
+  load(): Promise<BuildMeta | null>;
+  /** The manifest once its scheduled fetch (or an earlier navigation) loaded it: never fetches early. */
+  ready(): Promise<BuildMeta | null>;
   /** The route rule for a path; a manifest that cannot be loaded means no rules (DESIGN.md decision 1). */
   ruleFor(path: string): Promise<RouteRule>;
   /** Starts the delayed background fetch, unless the connection is slow-2g. */
@@ -15,6 +19,8 @@ export interface BuildManifest {
 /** Loads `builds/meta/{buildId}.json` once; a failed load is forgotten so a later call tries again. */
 export function createBuildManifest(buildId: string, fetchImpl: typeof fetch = (...args) => fetch(...args)): BuildManifest {
   let pending: Promise<BuildMeta | null> | null = null;
+  let settle: (meta: BuildMeta | null) => void = () => undefined;
+  const ready = new Promise<BuildMeta | null>((resolve) => (settle = resolve));
   const load = (): Promise<BuildMeta | null> => {
     pending ??= fetchImpl(`/${ASSETS_DIR}/builds/meta/${buildId}.json`)
       .then((r) => (r.ok ? r.json() : null))
@@ -22,11 +28,14 @@ export function createBuildManifest(buildId: string, fetchImpl: typeof fetch = (
       .catch(() => null)
       .then((meta) => {
         if (!meta) pending = null;
+        settle(meta);
         return meta;
       });
     return pending;
   };
   return {
+    load,
+    ready: () => ready,
     async ruleFor(path) {
       const meta = await load();
       return meta ? matchRouteRules(meta.matcher, path) : {};
@@ -42,5 +51,5 @@ export function createBuildManifest(buildId: string, fetchImpl: typeof fetch = (
 
 function isBuildMeta(value: unknown): value is BuildMeta {
   const m = value as Partial<BuildMeta> | null;
-  return !!m && typeof m === 'object' && typeof m.matcher === 'object' && m.matcher !== null && Array.isArray(m.prerendered);
+  return !!m && typeof m === 'object' && typeof m.matcher === 'object' && m.matcher !== null && Array.isArray(m.prerendered) && typeof m.chunks === 'object' && m.chunks !== null;
 }

@@ -57,8 +57,9 @@ export async function hydrate({ routes, layouts }: HydrateOptions): Promise<void
   // Back and Forward: the address bar already shows the target.
   window.addEventListener('popstate', () => void nav.navigate(location.pathname + location.search + location.hash, { pop: true }));
   interceptLinks(container, (href) => void nav.navigate(href));
+  const staticMarkup = container.innerHTML;
 
-  hydrateRoot(container, <App nav={nav} layouts={layouts} />, {
+  hydrateRoot(container, <App nav={nav} layouts={layouts} staticMarkup={staticMarkup} />, {
     onUncaughtError: (error) => nav.showError(createPageError(error)),
     onRecoverableError: (error) => console.error('Recoverable render error:', error),
   });

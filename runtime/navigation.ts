@@ -1,4 +1,4 @@
-import type { BootData, PageError, RouteRule, SiteData } from './shared/contract.ts';
+import type { BootData, BuildMeta, PageError, RouteRule, SiteData } from './shared/contract.ts';
 import { normalizePath } from './shared/paths.ts';
 import { isExternalTarget } from './shared/route-rules.ts';
 import { createNotFoundError, createPageError, createValidationError } from './page-error.ts';
@@ -14,6 +14,8 @@ export interface NavigationState {
   params: RouteParams;
   data: unknown;
   error: PageError | null;
+  /** Set when a bot's first page failed to render: the app shows the prerendered markup again. */
+  staticFallback?: boolean;
 }
 
 export interface NavigateOptions {
@@ -38,6 +40,8 @@ export interface NavigationEffects {
   ruleFor(path: string): Promise<RouteRule>;
   /** True once a newer build was published: the next navigation becomes a full load. */
   isStale(): boolean;
+  /** The build's route manifest once it has loaded (about 1 s after hydration), or null when it cannot be. */
+  manifest(): Promise<BuildMeta | null>;
 }
 
 export interface Navigation {
@@ -50,7 +54,10 @@ export interface Navigation {
   moduleFor(routeId: string): PageModule | undefined;
   /** Loads the target's chunk and payload, then commits; superseded navigations are dropped. */
   navigate(to: string, options?: NavigateOptions): Promise<void>;
-  /** Loads a path's chunk and payload into the caches without navigating. */
+  /**
+   * Warms the caches for a path without navigating: its route's script files (fetched one request
+   * per task, so the scheduler's limit holds per request) and its payload when it was prerendered.
+   */
   preload(path: string, schedule: <T>(load: () => Promise<T>) => Promise<T>): Promise<void>;
   /** Replaces the page with the error screen (unless the visitor is a bot). */
   showError(error: PageError): void;
@@ -76,7 +83,8 @@ export function createNavigation(options: NavigationOptions): Navigation {
   const { routes, boot, modules, payloads, effects } = options;
   const listeners = new Set<() => void>();
   const loading = new Map<string, Promise<PageModule>>();
-  let state = initialState(options);
+  const initial = initialState(options);
+  let state = initial;
   let latest = 0;
   // Effects wait for React to render the state they belong to (scrolling needs the new page's DOM).
   let pendingEffects: { state: NavigationState; previous: NavigationState; options: NavigateOptions } | null = null;
@@ -160,15 +168,30 @@ export function createNavigation(options: NavigationOptions): Navigation {
     moduleFor: (routeId) => modules.get(routeId),
     navigate: (to, navOptions) => navigate(to, navOptions),
     async preload(path, schedule) {
-      const match = findRoute(routes, normalizePath(path));
+      const target = normalizePath(path);
+      const match = findRoute(routes, target);
       if (!match || (match.route.validate && !match.route.validate(match.params, boot.site))) return;
+      const meta = effects ? await effects.manifest() : null;
       const jobs: Promise<unknown>[] = [];
-      if (!modules.has(match.route.id)) jobs.push(schedule(() => loadModule(match.route)));
-      if (payloads) jobs.push(schedule(() => payloads.load(normalizePath(path))));
+      if (!modules.has(match.route.id)) {
+        const files = meta?.chunks[match.route.id];
+        if (files) for (const file of files) jobs.push(warm(file, schedule));
+        else jobs.push(schedule(() => loadModule(match.route)));
+      }
+      // Only prerendered paths have payloads: asking for others would only collect 404s.
+      if (payloads && (!meta || meta.prerendered.includes(target))) jobs.push(schedule(() => payloads.load(target)));
       await Promise.allSettled(jobs);
     },
     showError(error) {
-      commit({ ...state, error }, null, {});
+      if (!effects || effects.showsErrorScreen(error)) {
+        commit({ ...state, error }, null, {});
+      } else if (state === initial) {
+        // A crawler keeps the prerendered page it loaded.
+        commit({ ...state, staticFallback: true }, null, {});
+      } else {
+        // A crawler that navigated gets the target's prerendered page from the server instead.
+        effects.hardNavigate(state.path + state.search + state.hash);
+      }
     },
     didRender(rendered) {
       if (pendingEffects?.state !== rendered) return;
@@ -177,6 +200,15 @@ export function createNavigation(options: NavigationOptions): Navigation {
       effects?.afterCommit(rendered, previous, navOptions);
     },
   };
+}
+
+const warmed = new Set<string>();
+
+/** Downloads a script into the HTTP cache without running it: one request, however many imports it has. */
+function warm(file: string, schedule: <T>(load: () => Promise<T>) => Promise<T>): Promise<unknown> {
+  if (warmed.has(file)) return Promise.resolve();
+  warmed.add(file);
+  return schedule(() => fetch(file).then((r) => r.arrayBuffer()));
 }
 
 /** True for the errors browsers raise when a dynamic import's file cannot be fetched or parsed. */

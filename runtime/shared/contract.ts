@@ -73,6 +73,8 @@ export interface BuildMeta {
   matcher: Record<string, RouteRule>;
   /** Every path that has a payload. */
   prerendered: string[];
+  /** Per route id, the script files its page needs (its chunk and the chunks that imports), for prefetching. */
+  chunks: Record<string, string[]>;
 }
 
 /** `{assets}/builds/latest.json`: written last; names the newest complete build. */

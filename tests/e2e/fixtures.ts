@@ -63,17 +63,18 @@ export async function serveCopy(): Promise<{ url: string; dir: string; close: ()
   return { url: server.url, dir, close: server.close };
 }
 
-/** Publishes the second e2e build into `dir` the way a deploy does: everything first, latest.json last. */
-export async function publishNextBuild(dir: string, only?: (file: string) => boolean): Promise<string> {
+/**
+ * Publishes the second e2e build into `dir` the way a deploy does: files first, latest.json last.
+ * `files` picks which files (paths relative to the site root, e.g. `/news/_payload.json`); `latest` false leaves latest.json alone.
+ */
+export async function publishNextBuild(dir: string, { files = () => true, latest = true }: { files?: (file: string) => boolean; latest?: boolean } = {}): Promise<string> {
   const { cp, readFile, stat } = await import('node:fs/promises');
   const next = process.env.E2E_NEXT_SITE_DIR;
   if (!next) throw new Error('E2E_NEXT_SITE_DIR is not set: run the browser tests through playwright.config.ts.');
-  await cp(next, dir, {
-    recursive: true,
-    filter: async (src) => (await stat(src)).isDirectory() || (!src.endsWith('latest.json') && (!only || only(src.slice(next.length)))),
-  });
-  if (!only) await cp(join(next, '_assets/builds/latest.json'), join(dir, '_assets/builds/latest.json'));
-  return (JSON.parse(await readFile(join(next, '_assets/builds/latest.json'), 'utf8')) as LatestBuild).id;
+  const latestFile = join(next, '_assets/builds/latest.json');
+  await cp(next, dir, { recursive: true, filter: async (src) => (await stat(src)).isDirectory() || (src !== latestFile && files(src.slice(next.length))) });
+  if (latest) await cp(latestFile, join(dir, '_assets/builds/latest.json'));
+  return (JSON.parse(await readFile(latestFile, 'utf8')) as LatestBuild).id;
 }
 
 /** Makes the page check for new builds every `ms` instead of hourly, by rewriting the inlined boot config. */

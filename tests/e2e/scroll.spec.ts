@@ -1,8 +1,8 @@
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { addLink, emulateConnection, expect, test, waitForHydration } from './fixtures.ts';
 
 /** The anchor's distance from the viewport top equals its scroll-margin-top when scrolled to. */
-async function anchorOffset(page: import('@playwright/test').Page, id: string): Promise<{ top: number; margin: number }> {
+async function anchorOffset(page: Page, id: string): Promise<{ top: number; margin: number }> {
   return page.evaluate((i) => {
     const el = document.getElementById(i)!;
     return { top: el.getBoundingClientRect().top, margin: parseFloat(getComputedStyle(el).scrollMarginTop) || 0 };

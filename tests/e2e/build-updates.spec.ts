@@ -1,0 +1,168 @@
+import { addLink, emulateConnection, expect, publishNextBuild, recordDocuments, serveCopy, shortenBuildChecks, test, waitForHydration } from './fixtures.ts';
+
+test.describe('route manifest', () => {
+  test('builds/meta/{buildId}.json is fetched about 1 s after hydration', async ({ page, site }) => {
+    let fetchedAt = 0;
+    page.on('request', (r) => {
+      if (r.url().includes(`/builds/meta/${site.meta.id}.json`)) fetchedAt = Date.now();
+    });
+    await page.goto(site.url + '/news');
+    await waitForHydration(page);
+    const hydratedAt = Date.now();
+    await expect.poll(() => fetchedAt, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(fetchedAt - hydratedAt).toBeGreaterThanOrEqual(700);
+    expect(fetchedAt - hydratedAt).toBeLessThan(3000);
+  });
+
+  test('it is not prefetched on a slow-2g connection', async ({ page, site }) => {
+    await emulateConnection(page, { effectiveType: 'slow-2g' });
+    const fetched: string[] = [];
+    page.on('request', (r) => r.url().includes('/builds/meta/') && fetched.push(r.url()));
+    await page.goto(site.url + '/news');
+    await waitForHydration(page);
+    await page.waitForTimeout(2500);
+    expect(fetched).toEqual([]);
+  });
+
+  test('a redirect rule to a site path redirects client-side', async ({ page, site }) => {
+    await page.goto(site.url + '/about');
+    await waitForHydration(page);
+    const documents = recordDocuments(page);
+    await (await addLink(page, '/about/team')).click();
+    await expect(page).toHaveURL(site.url + '/about/people');
+    await expect(page.locator('[data-route]')).toHaveAttribute('data-route', 'about-people');
+    expect(documents).toEqual([]);
+  });
+
+  test('a redirect rule to an external URL is a full browser redirect', async ({ page, site }) => {
+    await page.route('https://library.institute.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Library</title><h1>Library catalogue</h1>' }));
+    await page.goto(site.url + '/about');
+    await waitForHydration(page);
+    await (await addLink(page, '/library')).click();
+    await expect(page).toHaveURL('https://library.institute.example/');
+    await expect(page.locator('h1')).toHaveText('Library catalogue');
+  });
+
+  test('a first visit to a redirected path is redirected by the static page', async ({ page, site }) => {
+    await page.goto(site.url + '/contact');
+    await expect(page).toHaveURL(site.url + '/about/contact');
+  });
+
+  test('a missing or broken manifest means no rules, never the error screen', async ({ page, site }) => {
+    await page.route('**/builds/meta/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<html>not json</html>' }));
+    await page.goto(site.url + '/about');
+    await waitForHydration(page);
+    await page.waitForTimeout(1500);
+    await (await addLink(page, '/news')).click();
+    await expect(page.locator('[data-route]')).toHaveAttribute('data-route', 'news');
+    await expect(page.locator('.error-screen')).toHaveCount(0);
+  });
+});
+
+test.describe('stale builds', () => {
+  test('after a newer build is published, polling latest.json makes the next navigation exactly one full load, then stops', async ({ page }) => {
+    const served = await serveCopy();
+    try {
+      await shortenBuildChecks(page, 700);
+      await page.goto(served.url + '/news');
+      await waitForHydration(page);
+      const polls: string[] = [];
+      page.on('request', (r) => r.url().includes('/builds/latest.json') && polls.push(new URL(r.url()).search));
+      await expect.poll(() => polls.length, { timeout: 5000 }).toBeGreaterThan(0);
+      expect(polls[0]).toMatch(/^\?\d{13}$/);
+
+      const link = page.locator('main a[href^="/news/"]').first();
+      const href = (await link.getAttribute('href'))!;
+      // Everything of the new build except the target's payload: only latest.json can tell this tab it is stale.
+      const nextId = await publishNextBuild(served.dir, { files: (file) => file !== `${href}/_payload.json` });
+      const seen = polls.length;
+      await expect.poll(() => polls.length, { timeout: 5000 }).toBeGreaterThan(seen);
+      await page.waitForTimeout(300);
+      const afterDetection = polls.length;
+
+      const documents = recordDocuments(page);
+      await link.click();
+      await expect(page).toHaveURL(served.url + href);
+      await waitForHydration(page);
+      expect(documents).toEqual([href]);
+      const boot = JSON.parse((await page.locator('#__BOOT__').textContent())!) as { buildId: string };
+      expect(boot.buildId).toBe(nextId);
+      // The old page stopped polling once it saw the new build.
+      expect(afterDetection - seen).toBeLessThanOrEqual(1);
+      // On the new build, navigation is client-side again.
+      await (await addLink(page, '/news')).click();
+      await expect(page.locator('[data-route]')).toHaveAttribute('data-route', 'news');
+      expect(documents).toEqual([href]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  test("a payload from another build makes that navigation one full load", async ({ page }) => {
+    const served = await serveCopy();
+    try {
+      await emulateConnection(page, { saveData: true });
+      await page.goto(served.url + '/news');
+      await waitForHydration(page);
+      const href = (await page.locator('main a[href^="/news/"]').first().getAttribute('href'))!;
+      // Only that page's payload is replaced, as a half-finished deploy would leave it.
+      await publishNextBuild(served.dir, { files: (file) => file === `${href}/_payload.json`, latest: false });
+      const documents = recordDocuments(page);
+      await page.locator(`main a[href="${href}"]`).first().click();
+      await expect(page).toHaveURL(served.url + href);
+      await waitForHydration(page);
+      expect(documents).toEqual([href]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('a payload that 404s makes that navigation one full load', async ({ page, site }) => {
+    await emulateConnection(page, { saveData: true });
+    await page.goto(site.url + '/news');
+    await waitForHydration(page);
+    const href = (await page.locator('main a[href^="/news/"]').first().getAttribute('href'))!;
+    await page.route(`**${href}/_payload.json*`, (route) => route.fulfill({ status: 404, body: 'gone' }));
+    const documents = recordDocuments(page);
+    await page.locator(`main a[href="${href}"]`).first().click();
+    await expect(page).toHaveURL(site.url + href);
+    await waitForHydration(page);
+    expect(documents).toEqual([href]);
+  });
+});
+
+test.describe('chunk load failures', () => {
+  test('a route chunk that keeps failing gives one reload at the target, not a loop', async ({ page, site }) => {
+    await emulateConnection(page, { saveData: true });
+    await page.route(/\/_assets\/news-article-[^/]+\.js$/, (route) => route.abort('failed'));
+    await page.goto(site.url + '/news');
+    await waitForHydration(page);
+    const documents = recordDocuments(page);
+    const href = (await page.locator('main a[href^="/news/"]').first().getAttribute('href'))!;
+    await page.locator(`main a[href="${href}"]`).first().click();
+    await expect(page).toHaveURL(site.url + href);
+    await page.waitForTimeout(3000);
+    expect(documents).toEqual([href]);
+    // The prerendered page stays readable.
+    await expect(page.locator('main h1')).not.toBeEmpty();
+  });
+
+  test('without sessionStorage there is no automatic reload at all', async ({ page, site }) => {
+    await emulateConnection(page, { saveData: true });
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'sessionStorage', {
+        configurable: true,
+        get() {
+          throw new DOMException('The operation is insecure.', 'SecurityError');
+        },
+      });
+    });
+    await page.route(/\/_assets\/news-article-[^/]+\.js$/, (route) => route.abort('failed'));
+    await page.goto(site.url + '/news');
+    await waitForHydration(page);
+    const documents = recordDocuments(page);
+    await page.locator('main a[href^="/news/"]').first().click();
+    await page.waitForTimeout(2000);
+    expect(documents).toEqual([]);
+  });
+});
