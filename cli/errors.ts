@@ -76,6 +76,49 @@ export const BuildErrors = {
     message: (dir: string) => `There is no built site in ${dir}.`,
     hint: 'Run `site build` first, or pass the folder that holds the build with --out.',
   }),
+  StorageBucketMissing: define({
+    code: 'StorageBucketMissing',
+    exitCode: 1,
+    message: (bucket: string, endpoint: string) => `The bucket '${bucket}' does not exist at ${endpoint}.`,
+    hint: 'Create the bucket, or fix --bucket and --endpoint-url (env AWS_ENDPOINT_URL); latest.json was not changed.',
+  }),
+  StorageCredentialsRefused: define({
+    code: 'StorageCredentialsRefused',
+    exitCode: 1,
+    message: (endpoint: string, cause: string) => `The object storage at ${endpoint} refused the credentials: ${cause}.`,
+    hint: 'Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (plus AWS_SESSION_TOKEN for temporary keys) to a key that may list, read, write and delete objects under the prefix; latest.json still names the previous build.',
+  }),
+  StorageCredentialsMissing: define({
+    code: 'StorageCredentialsMissing',
+    exitCode: 1,
+    message: (cause: string) => `No credentials for the object storage were found: ${cause}.`,
+    hint: 'Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) in the environment of the publish step; nothing was uploaded.',
+  }),
+  StorageUnreachable: define({
+    code: 'StorageUnreachable',
+    exitCode: 1,
+    message: (endpoint: string, cause: string) => `The object storage at ${endpoint} could not be reached: ${cause}.`,
+    hint: 'Check --endpoint-url (env AWS_ENDPOINT_URL) and that the storage is running, then publish again: it uploads only what is missing, and latest.json still names the previous complete build.',
+  }),
+  StorageRequestFailed: define({
+    code: 'StorageRequestFailed',
+    exitCode: 1,
+    message: (operation: string, key: string, cause: string) => `${operation} ${key} failed: ${cause}.`,
+    hint: "Publish again: it uploads only what is missing, and latest.json names the previous complete build until a publish finishes. Run with --verbose for the storage's answer.",
+  }),
+  RollbackBuildMissing: define({
+    code: 'RollbackBuildMissing',
+    exitCode: 1,
+    message: (id: string, available: string) => `Build ${id} is not in the bucket; the builds there are: ${available}.`,
+    hint: "Roll back only to a build that publish kept (the last --keep-builds builds), or publish that build's output folder with `site publish --out DIR`.",
+  }),
+  RollbackNeedsOutput: define({
+    code: 'RollbackNeedsOutput',
+    exitCode: 1,
+    message: (id: string, stale: number, dir: string) =>
+      `Rolling back to build ${id} needs its own copy of ${stale} files (pages, payloads or others that later builds overwrite in place), and ${dir} does not hold build ${id}.`,
+    hint: "Pass --out with the folder that holds that build's output (for example its CI artifact); the bucket keeps only the newest page at each path. latest.json was not changed.",
+  }),
 } as const;
 
 export interface BuildErrorDetails {

@@ -1,0 +1,96 @@
+import pLimit from 'p-limit';
+import type { Logger } from '../logger.ts';
+import { contentOf } from './local.ts';
+import type { PlannedUpload, UploadReason } from './plan.ts';
+import { STAGES, type Stage } from './policy.ts';
+import { formatBytes, type Progress } from './progress.ts';
+import type { ObjectStore } from './s3-store.ts';
+import { describeSdkError } from './storage-errors.ts';
+
+/** One change made to the bucket, reported in the order it completed. */
+export type PublishAction = { kind: 'upload'; key: string; stage: Stage; bytes: number; reason: UploadReason } | { kind: 'delete'; key: string };
+
+/** What the upload and delete loops work with. */
+export interface ExecuteDeps {
+  store: ObjectStore;
+  logger: Logger;
+  concurrency: number;
+  progress: Progress;
+  onAction: (action: PublishAction) => void;
+}
+
+/**
+ * Uploads stage by stage (policy.ts STAGES): a stage starts only after every upload of the one
+ * before succeeded, and the first failure stops the run before the next stage, so latest.json, the
+ * last stage, is written only when everything it points to is in the bucket.
+ */
+export async function uploadInStages(uploads: readonly PlannedUpload[], deps: ExecuteDeps): Promise<void> {
+  const { store, logger, progress, onAction } = deps;
+  for (const stage of STAGES) {
+    const batch = uploads.filter((u) => u.file.stage === stage);
+    if (batch.length === 0) continue;
+    progress.startStage(stage, batch.length, batch.reduce((sum, u) => sum + u.file.size, 0));
+    await runAll(batch, deps.concurrency, async ({ file, reason }) => {
+      await store.put(file.key, await contentOf(file), file);
+      progress.step(file.size);
+      logger.debug?.('publish', `put ${file.key} (${reason}, ${formatBytes(file.size)}, ${file.contentType}, ${file.cacheControl})`);
+      onAction({ kind: 'upload', key: file.key, stage, bytes: file.size, reason });
+    });
+    progress.endStage();
+  }
+}
+
+/** How the deletions of a run went. */
+export interface DeleteOutcome {
+  deleted: number;
+  failed: { key: string; cause: string }[];
+}
+
+/**
+ * Deletes unreferenced keys after latest.json was written. A failed deletion does not fail the
+ * publish (the new build is live and complete); the key stays unreferenced and the next run retries.
+ */
+export async function deleteKeys(keys: readonly string[], deps: Omit<ExecuteDeps, 'progress'>): Promise<DeleteOutcome> {
+  const limit = pLimit(deps.concurrency);
+  const outcome: DeleteOutcome = { deleted: 0, failed: [] };
+  await Promise.all(
+    keys.map((key) =>
+      limit(async () => {
+        try {
+          await deps.store.delete(key);
+          outcome.deleted++;
+          deps.logger.debug?.('publish', `deleted ${key}`);
+          deps.onAction({ kind: 'delete', key });
+        } catch (error) {
+          outcome.failed.push({ key, cause: error instanceof Error ? error.message : describeSdkError(error) });
+        }
+      }),
+    ),
+  );
+  if (outcome.failed.length > 0) {
+    const first = outcome.failed[0]!;
+    deps.logger.warn('publish', `could not delete ${outcome.failed.length} unreferenced ${outcome.failed.length === 1 ? 'file' : 'files'} (first: ${first.key}: ${first.cause}); the next publish tries again`);
+  }
+  return outcome;
+}
+
+// --- internal ---
+
+/** Runs `task` over `items` with bounded concurrency; after the first failure, queued items are skipped and it rethrows. */
+async function runAll<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+  const limit = pLimit(concurrency);
+  let failure: { error: unknown } | null = null;
+  await Promise.all(
+    items.map((item) =>
+      limit(async () => {
+        if (failure) return;
+        try {
+          await task(item);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }),
+    ),
+  );
+  if (failure) throw (failure as { error: unknown }).error;
+}

@@ -1,0 +1,103 @@
+import { LATEST_FILE } from '../../runtime/shared/paths.ts';
+import type { Logger } from '../logger.ts';
+import type { PublishConfig } from './config.ts';
+import { deleteKeys, uploadInStages, type PublishAction } from './execute.ts';
+import { readLocalBuild, memoryFile } from './local.ts';
+import { createManifest, serializeManifest } from './manifest.ts';
+import { bytesOf, planUploads } from './plan.ts';
+import { manifestFileFor } from './policy.ts';
+import { createProgress } from './progress.ts';
+import { readBucketBuilds } from './remote-builds.ts';
+import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
+import { planRetention } from './retention.ts';
+import { createS3Store, type ObjectStore } from './s3-store.ts';
+
+export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from './config.ts';
+export { rollback } from './rollback.ts';
+export type { PublishAction } from './execute.ts';
+export type { PublishResult } from './report.ts';
+export type { ObjectStore } from './s3-store.ts';
+
+/** Side effects of publish and rollback, injectable for tests and other front ends. */
+export interface PublishDeps {
+  logger: Logger;
+  /** @default an S3 client for the config's endpoint, bucket and prefix */
+  store?: ObjectStore;
+  /** Called after each upload or deletion, in the order they complete. */
+  onAction?: (action: PublishAction) => void;
+  /** Milliseconds between progress lines. @default 2000 */
+  progressIntervalMs?: number;
+  /** @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * Publishes the build in `config.outDir` to the bucket, safely for visitors who have the site open:
+ * only changed files are uploaded, stage by stage (assets and media, payloads, pages, build
+ * records, latest.json last); files of the last `keepBuilds` builds stay, and older unreferenced
+ * ones are deleted only after latest.json names the new build. Any failure before that leaves
+ * latest.json naming the previous complete build.
+ */
+export async function publish(config: PublishConfig, deps: PublishDeps): Promise<PublishResult> {
+  const { logger, now = Date.now, onAction = () => {} } = deps;
+  const started = now();
+  const local = await readLocalBuild(config.outDir);
+  const id = local.latest.id;
+  const store = deps.store ?? createS3Store(config);
+  try {
+    logger.info('publish', `build ${id}: ${local.files.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
+    const remote = await store.list();
+    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency);
+    const previousBuildId = bucket.latest?.id ?? null;
+
+    // The manifest records every key of this build except latest.json (which names a build) and itself.
+    const manifest = createManifest(id, local.meta.timestamp, local.files.filter((f) => f.key !== LATEST_FILE).map((f) => [f.key, f] as const));
+    const files = [...local.files, memoryFile(manifestFileFor(id), Buffer.from(serializeManifest(manifest)))];
+    const plan = await planUploads(files, remote, (key) => store.headSha256(key), config.concurrency);
+    const retention = planRetention({ live: manifest, stored: bucket.manifests, keepBuilds: config.keepBuilds, remoteKeys: remote.keys(), maxDeletes: config.maxDeletes });
+    const base = {
+      buildId: id,
+      previousBuildId,
+      dryRun: config.dryRun,
+      unchanged: plan.unchanged.length,
+      deferredDeletes: retention.deferred,
+      keptBuilds: retention.kept,
+    };
+    logger.info('publish', `latest.json names ${previousBuildId ? `build ${previousBuildId}` : 'no build yet'}; ${plan.uploads.length} to upload, ${plan.unchanged.length} unchanged, ${retention.deletes.length} to delete`);
+
+    if (config.dryRun) {
+      logRetention(logger, retention.kept, retention.dropped, retention.deferred, config.maxDeletes);
+      const actions = reportDryRun(logger, plan.uploads, retention.deletes, plan.unchanged.length);
+      return { ...base, uploaded: 0, deleted: 0, bytes: 0, actions, durationMs: now() - started };
+    }
+
+    const actions: PublishAction[] = [];
+    const record = (action: PublishAction): void => {
+      actions.push(action);
+      onAction(action);
+    };
+    const progress = createProgress(logger, { total: plan.uploads.length, totalBytes: bytesOf(plan.uploads), intervalMs: deps.progressIntervalMs, now });
+    try {
+      await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record });
+    } catch (error) {
+      logger.warn('publish', `stopped during ${progress.stage ?? 'upload'} after ${progress.done} of ${plan.uploads.length} uploads; latest.json still names ${previousBuildId ? `build ${previousBuildId}` : 'no build'}`);
+      throw error;
+    }
+
+    logRetention(logger, retention.kept, retention.dropped, retention.deferred, config.maxDeletes);
+    const deletion = await deleteKeys(retention.deletes, { store, logger, concurrency: config.concurrency, onAction: record });
+    const result: PublishResult = {
+      ...base,
+      uploaded: plan.uploads.length,
+      deleted: deletion.deleted,
+      deferredDeletes: retention.deferred + deletion.failed.length,
+      bytes: bytesOf(plan.uploads),
+      actions,
+      durationMs: now() - started,
+    };
+    logger.info('publish', summaryLine('published', result, store.location));
+    return result;
+  } finally {
+    if (!deps.store) store.close();
+  }
+}

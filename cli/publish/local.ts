@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import pLimit from 'p-limit';
+import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
+import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
+import { BuildErrors, createBuildError } from '../errors.ts';
+import { isSiteOutput } from '../output.ts';
+import type { ManifestEntry } from './manifest.ts';
+import { FILES_DIR, isBuildId, policyFor, type ObjectPolicy } from './policy.ts';
+
+/** One file of the local build, hashed, with the headers it will be stored with. */
+export interface LocalFile extends ManifestEntry, ObjectPolicy {
+  /** Relative to the site root with `/` separators: the key without the bucket prefix. */
+  key: string;
+  /** Absolute path on disk, or null for content made by publish itself (the file manifest). */
+  path: string | null;
+  /** The bytes, for content made by publish itself; files on disk are read when uploaded. */
+  body: Uint8Array | null;
+}
+
+/** A build output folder: its latest.json, its meta and every file, hashed. */
+export interface LocalBuild {
+  dir: string;
+  latest: LatestBuild;
+  meta: BuildMeta;
+  /** Every file of the folder, sorted by key; latest.json among them. */
+  files: LocalFile[];
+}
+
+/** Reads and hashes a folder written by `site build`. Throws OutputMissing when it holds no complete build. */
+export async function readLocalBuild(dir: string): Promise<LocalBuild> {
+  if (!(await isSiteOutput(dir))) throw createBuildError(BuildErrors.OutputMissing, [dir]);
+  const latest = await readJson<LatestBuild>(join(dir, LATEST_FILE));
+  const meta = latest && isBuildId(latest.id) ? await readJson<BuildMeta>(join(dir, metaFileFor(latest.id))) : null;
+  if (!latest || !meta || meta.id !== latest.id) throw createBuildError(BuildErrors.OutputMissing, [dir]);
+
+  const limit = pLimit(16);
+  const paths = (await listFiles(dir)).filter((path) => !toKey(dir, path).startsWith(`${FILES_DIR}/`));
+  const files = await Promise.all(paths.map((path) => limit(() => hashFile(toKey(dir, path), path))));
+  files.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { dir, latest, meta, files };
+}
+
+/** A LocalFile for bytes made in memory. */
+export function memoryFile(key: string, body: Uint8Array): LocalFile {
+  return { key, path: null, body, size: body.byteLength, ...digests(body), ...policyFor(key) };
+}
+
+/** Hex MD5 and SHA-256 of some bytes. */
+export function digests(body: Uint8Array): { md5: string; sha256: string } {
+  return { md5: createHash('md5').update(body).digest('hex'), sha256: createHash('sha256').update(body).digest('hex') };
+}
+
+/** The bytes to upload for a file. */
+export async function contentOf(file: LocalFile): Promise<Uint8Array> {
+  if (file.body) return file.body;
+  return readFile(file.path!);
+}
+
+// --- internal ---
+
+async function hashFile(key: string, path: string): Promise<LocalFile> {
+  // Streamed, so large media never sit in memory all at once.
+  const md5 = createHash('md5');
+  const sha256 = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    md5.update(chunk);
+    sha256.update(chunk);
+    size += chunk.byteLength;
+  }
+  return { key, path, body: null, size, md5: md5.digest('hex'), sha256: sha256.digest('hex'), ...policyFor(key) };
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+function toKey(dir: string, path: string): string {
+  return relative(dir, path).split(sep).join('/');
+}
+
+async function readJson<T>(path: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}

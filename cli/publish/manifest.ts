@@ -1,0 +1,64 @@
+import { isBuildId } from './policy.ts';
+
+/**
+ * The per-build file manifest, `_assets/builds/files/{buildId}.json`. Pages and payloads are
+ * overwritten in place by every build, so the bucket alone cannot tell which build a key belongs
+ * to; this record can. Retention keeps the union of the last builds' manifests, and rollback checks
+ * the bucket against the target build's hashes.
+ */
+
+/** One file as the build wrote it. */
+export interface ManifestEntry {
+  size: number;
+  /** Hex MD5: what S3 reports as the ETag of a single-part upload. */
+  md5: string;
+  /** Hex SHA-256: also stored as the object's `x-amz-meta-sha256`, for stores whose ETag is not an MD5. */
+  sha256: string;
+}
+
+/** `_assets/builds/files/{buildId}.json`. */
+export interface FileManifest {
+  v: 1;
+  id: string;
+  /** The build meta's timestamp (ms since the epoch); retention orders builds by it. */
+  timestamp: number;
+  /** Every key of the build relative to the site root, except latest.json and this manifest. */
+  files: Record<string, ManifestEntry>;
+}
+
+/** Builds the manifest with its keys sorted, so the same build always serialises to the same bytes. */
+export function createManifest(id: string, timestamp: number, entries: Iterable<[string, ManifestEntry]>): FileManifest {
+  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const files: Record<string, ManifestEntry> = {};
+  for (const [key, { size, md5, sha256 }] of sorted) files[key] = { size, md5, sha256 };
+  return { v: 1, id, timestamp, files };
+}
+
+/** The manifest as stored in the bucket. */
+export function serializeManifest(manifest: FileManifest): string {
+  return JSON.stringify(manifest);
+}
+
+/** Reads a stored manifest; null when the text is not one (a foreign or damaged object is never trusted). */
+export function parseManifest(text: string): FileManifest | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(value) || value.v !== 1 || typeof value.id !== 'string' || !isBuildId(value.id)) return null;
+  if (typeof value.timestamp !== 'number' || !isRecord(value.files)) return null;
+  const files: Record<string, ManifestEntry> = {};
+  for (const [key, entry] of Object.entries(value.files)) {
+    if (!isRecord(entry) || typeof entry.size !== 'number' || typeof entry.md5 !== 'string' || typeof entry.sha256 !== 'string') return null;
+    files[key] = { size: entry.size, md5: entry.md5, sha256: entry.sha256 };
+  }
+  return { v: 1, id: value.id, timestamp: value.timestamp, files };
+}
+
+// --- internal ---
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

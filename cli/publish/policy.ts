@@ -1,0 +1,62 @@
+import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
+import { LATEST_FILE } from '../../runtime/shared/paths.ts';
+import { contentTypeFor } from '../content-types.ts';
+
+/**
+ * Where each file of a build goes in the publish order, and the headers it is stored with. Pure: the
+ * rules depend only on the key, so the same key gets the same headers in every build.
+ */
+
+/**
+ * Upload stages, in order. A stage starts only when every upload of the one before has finished, so
+ * whatever a visitor can reach from a newer file (chunks from a page, a build from latest.json) is
+ * already in the bucket when that file appears.
+ */
+export const STAGES = ['assets', 'payloads', 'pages', 'meta', 'latest'] as const;
+/** One of STAGES. */
+export type Stage = (typeof STAGES)[number];
+
+/** Content-addressed files: their name changes whenever their bytes do, so caches may keep them for a year. */
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Files that keep their name across builds: caches must ask the bucket before reusing them. */
+export const CACHE_REVALIDATE = 'no-cache';
+/** Media keep the URL the content gave them and are rarely replaced: an hour balances freshness and traffic. */
+export const CACHE_MEDIA = 'public, max-age=3600';
+
+/** Per-build list of every key and content hash; immutable like the build meta. */
+export const FILES_DIR = `${ASSETS_DIR}/builds/files`;
+const META_DIR = `${ASSETS_DIR}/builds/meta`;
+
+/** Relative key of a build's file manifest. */
+export function manifestFileFor(buildId: string): string {
+  return `${FILES_DIR}/${buildId}.json`;
+}
+
+/** How one key is stored: when it goes up and with which headers. */
+export interface ObjectPolicy {
+  stage: Stage;
+  contentType: string;
+  cacheControl: string;
+}
+
+/** Stage, Content-Type and Cache-Control for a key relative to the site root (`news/index.html`). */
+export function policyFor(key: string): ObjectPolicy {
+  const contentType = contentTypeFor(key);
+  if (key === LATEST_FILE) return { stage: 'latest', contentType, cacheControl: CACHE_REVALIDATE };
+  if (key.startsWith(`${META_DIR}/`) || key.startsWith(`${FILES_DIR}/`)) return { stage: 'meta', contentType, cacheControl: CACHE_IMMUTABLE };
+  if (key.startsWith(`${ASSETS_DIR}/`)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
+  if (key.startsWith('media/')) return { stage: 'assets', contentType, cacheControl: CACHE_MEDIA };
+  if (key === '_payload.json' || key.endsWith('/_payload.json')) return { stage: 'payloads', contentType, cacheControl: CACHE_REVALIDATE };
+  // HTML, 404.html, sitemap.xml, robots.txt and feeds keep their names across builds.
+  return { stage: 'pages', contentType, cacheControl: CACHE_REVALIDATE };
+}
+
+/** Position of a stage in the publish order, for sorting. */
+export function stageIndex(stage: Stage): number {
+  return STAGES.indexOf(stage);
+}
+
+/** Build ids name keys in the bucket, so only the characters the build itself produces are accepted. */
+export function isBuildId(value: string): boolean {
+  return /^[A-Za-z0-9_-]{1,128}$/.test(value);
+}

@@ -1,0 +1,110 @@
+import pLimit from 'p-limit';
+import { LATEST_FILE } from '../../runtime/shared/paths.ts';
+import { BuildErrors, createBuildError, isBuildError } from '../errors.ts';
+import type { PublishConfig } from './config.ts';
+import { uploadInStages, type PublishAction } from './execute.ts';
+import type { PublishDeps } from './index.ts';
+import { memoryFile, readLocalBuild, type LocalBuild } from './local.ts';
+import type { FileManifest } from './manifest.ts';
+import { bytesOf, compareWithRemote, type PlannedUpload } from './plan.ts';
+import { stageIndex } from './policy.ts';
+import { createProgress } from './progress.ts';
+import { latestJson, readBucketBuilds, readBucketMeta } from './remote-builds.ts';
+import { reportDryRun, summaryLine, type PublishResult } from './report.ts';
+import { newestFirst } from './retention.ts';
+import { createS3Store, type ObjectStore, type RemoteObject } from './s3-store.ts';
+
+/**
+ * Points latest.json back to an earlier build that is still in the bucket. Its hashed assets and
+ * records are there (retention kept them), but pages and payloads live at keys every build
+ * overwrites, so the bucket holds only the newest build's copy. Rollback checks every key against
+ * the target build's file manifest and restores the ones that differ from `config.outDir` when that
+ * folder holds the target build; otherwise it refuses and changes nothing, because a latest.json
+ * that names one build while the pages are another's would roll back nothing a visitor sees.
+ * It deletes nothing: the newer builds stay, so rolling forward again is one command.
+ */
+export async function rollback(config: PublishConfig, deps: PublishDeps): Promise<PublishResult> {
+  const { logger, now = Date.now, onAction = () => {} } = deps;
+  const id = config.rollback;
+  if (id === null) throw createBuildError(BuildErrors.InvalidOption, ['--rollback', '', 'a build id']);
+  const started = now();
+  const store = deps.store ?? createS3Store(config);
+  try {
+    logger.info('publish', `rollback to build ${id} at ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
+    const remote = await store.list();
+    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency);
+    const manifest = bucket.manifests.find((m) => m.id === id);
+    const meta = manifest ? await readBucketMeta(store, id) : null;
+    if (!manifest || !meta) throw createBuildError(BuildErrors.RollbackBuildMissing, [id, describeBuilds(bucket.manifests)]);
+
+    const stale = await staleKeys(manifest, remote, store, config.concurrency);
+    const uploads = stale.length > 0 ? await restoreFrom(config.outDir, id, stale, remote) : [];
+    const latest = memoryFile(LATEST_FILE, Buffer.from(latestJson(meta)));
+    const latestVerdict = compareWithRemote(latest, remote.get(LATEST_FILE));
+    if (latestVerdict !== 'unchanged') uploads.push({ file: latest, reason: latestVerdict === 'new' ? 'new' : 'changed' });
+    uploads.sort((a, b) => stageIndex(a.file.stage) - stageIndex(b.file.stage));
+
+    const fileCount = Object.keys(manifest.files).length + 1;
+    const base = { buildId: id, previousBuildId: bucket.latest?.id ?? null, dryRun: config.dryRun, unchanged: fileCount - uploads.length, deleted: 0, deferredDeletes: 0, keptBuilds: newestFirst(bucket.manifests).map((m) => m.id) };
+    logger.info('publish', `latest.json names ${base.previousBuildId ? `build ${base.previousBuildId}` : 'no build'}; ${stale.length} of build ${id}'s files differ in the bucket`);
+    if (config.dryRun) {
+      const actions = reportDryRun(logger, uploads, [], base.unchanged);
+      return { ...base, uploaded: 0, bytes: 0, actions, durationMs: now() - started };
+    }
+
+    const actions: PublishAction[] = [];
+    const progress = createProgress(logger, { total: uploads.length, totalBytes: bytesOf(uploads), intervalMs: deps.progressIntervalMs, now });
+    const record = (action: PublishAction): void => {
+      actions.push(action);
+      onAction(action);
+    };
+    try {
+      await uploadInStages(uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record });
+    } catch (error) {
+      logger.warn('publish', `rollback stopped after ${progress.done} of ${uploads.length} uploads; latest.json still names ${base.previousBuildId ?? 'no build'}`);
+      throw error;
+    }
+    const result: PublishResult = { ...base, uploaded: uploads.length, bytes: bytesOf(uploads), actions, durationMs: now() - started };
+    logger.info('publish', summaryLine('rolled back to', result, store.location));
+    return result;
+  } finally {
+    if (!deps.store) store.close();
+  }
+}
+
+// --- internal ---
+
+/** Keys of the target build whose object is missing or holds other bytes. */
+async function staleKeys(manifest: FileManifest, remote: ReadonlyMap<string, RemoteObject>, store: ObjectStore, concurrency: number): Promise<string[]> {
+  const limit = pLimit(concurrency);
+  const entries = Object.entries(manifest.files);
+  const same = await Promise.all(
+    entries.map(([key, entry]) =>
+      limit(async () => {
+        const verdict = compareWithRemote(entry, remote.get(key));
+        if (verdict === 'check') return (await store.headSha256(key)) === entry.sha256;
+        return verdict === 'unchanged';
+      }),
+    ),
+  );
+  return entries.filter((_, i) => !same[i]).map(([key]) => key);
+}
+
+/** Uploads that restore the stale keys from a local copy of the target build; refuses without one. */
+async function restoreFrom(dir: string, id: string, stale: readonly string[], remote: ReadonlyMap<string, RemoteObject>): Promise<PlannedUpload[]> {
+  let local: LocalBuild | null = null;
+  try {
+    local = await readLocalBuild(dir);
+  } catch (error) {
+    if (!isBuildError(error)) throw error;
+  }
+  const byKey = new Map(local?.latest.id === id ? local.files.map((f) => [f.key, f]) : []);
+  const files = stale.map((key) => byKey.get(key));
+  if (files.some((f) => f === undefined)) throw createBuildError(BuildErrors.RollbackNeedsOutput, [id, stale.length, dir]);
+  return files.map((file) => ({ file: file!, reason: remote.has(file!.key) ? 'changed' : 'new' }));
+}
+
+function describeBuilds(manifests: readonly FileManifest[]): string {
+  const builds = newestFirst(manifests).map((m) => `${m.id} (${new Date(m.timestamp).toISOString()})`);
+  return builds.length > 0 ? builds.join(', ') : 'none';
+}

@@ -1,0 +1,123 @@
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { PublishConfig } from './config.ts';
+import { isMissingKey, toStorageError } from './storage-errors.ts';
+
+/**
+ * The bucket as publish sees it: keys relative to the site root, so nothing outside `{prefix}/` can
+ * be listed, written or deleted. Every failure is already a catalogue error.
+ */
+export interface ObjectStore {
+  /** `s3://bucket/prefix`, for messages. */
+  readonly location: string;
+  /** Every object under the prefix, by relative key. */
+  list(): Promise<Map<string, RemoteObject>>;
+  /** An object's text, or null when the key does not exist. */
+  getText(key: string): Promise<string | null>;
+  /** The `x-amz-meta-sha256` publish stored with the object, or null (no object, or stored by something else). */
+  headSha256(key: string): Promise<string | null>;
+  put(key: string, body: Uint8Array, headers: PutHeaders): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Closes the client's sockets. */
+  close(): void;
+}
+
+/** One object as a listing shows it. */
+export interface RemoteObject {
+  key: string;
+  size: number;
+  /** Without quotes; the hex MD5 for single-part uploads on most stores. */
+  etag: string;
+}
+
+/** Headers and hashes an upload is stored with. */
+export interface PutHeaders {
+  contentType: string;
+  cacheControl: string;
+  md5: string;
+  sha256: string;
+}
+
+/**
+ * An ObjectStore over the AWS SDK v3 S3 client. Credentials and region come from the standard AWS
+ * environment; a custom endpoint uses path-style URLs, which every S3-compatible server understands.
+ */
+export function createS3Store(config: PublishConfig): ObjectStore {
+  // The SDK version is pinned and supports the Node versions this project does; its notice about
+  // future releases needing Node 22 would only clutter every CI log.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const client = new S3Client({
+    region: config.region,
+    endpoint: config.endpointUrl ?? undefined,
+    forcePathStyle: config.endpointUrl !== null,
+    // The SDK's default CRC checksums (and aws-chunked bodies) are not understood by many
+    // S3-compatible servers; publish sends Content-MD5 itself, which all of them verify.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 4,
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+  });
+  const base = config.prefix === '' ? '' : `${config.prefix}/`;
+  const endpoint = config.endpointUrl ?? `AWS S3 (${config.region})`;
+  const fail = (operation: string, key: string, error: unknown): never => {
+    throw toStorageError(error, { operation, key: key && base + key, bucket: config.bucket, endpoint });
+  };
+
+  return {
+    location: `s3://${config.bucket}/${base}`,
+    async list() {
+      const found = new Map<string, RemoteObject>();
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: base || undefined, ContinuationToken: token })).catch((e: unknown) => fail('ListObjectsV2', '', e));
+        for (const item of page.Contents ?? []) {
+          if (!item.Key || !item.Key.startsWith(base) || item.Key === base) continue;
+          const key = item.Key.slice(base.length);
+          found.set(key, { key, size: item.Size ?? -1, etag: (item.ETag ?? '').replaceAll('"', '') });
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return found;
+    },
+    async getText(key) {
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: base + key }));
+        return (await answer.Body?.transformToString('utf-8')) ?? '';
+      } catch (error) {
+        if (isMissingKey(error)) return null;
+        return fail('GetObject', key, error);
+      }
+    },
+    async headSha256(key) {
+      try {
+        const answer = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: base + key }));
+        return answer.Metadata?.sha256 ?? null;
+      } catch (error) {
+        if (isMissingKey(error)) return null;
+        return fail('HeadObject', key, error);
+      }
+    },
+    async put(key, body, headers) {
+      await client
+        .send(
+          new PutObjectCommand({
+            Bucket: config.bucket,
+            Key: base + key,
+            Body: body,
+            ContentLength: body.byteLength,
+            ContentType: headers.contentType,
+            CacheControl: headers.cacheControl,
+            ContentMD5: Buffer.from(headers.md5, 'hex').toString('base64'),
+            Metadata: { sha256: headers.sha256 },
+          }),
+        )
+        .catch((e: unknown) => fail('PutObject', key, e));
+    },
+    async delete(key) {
+      // One DeleteObject per key: DeleteObjects needs checksum headers some S3-compatible stores reject.
+      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: base + key })).catch((e: unknown) => fail('DeleteObject', key, e));
+    },
+    close() {
+      client.destroy();
+    },
+  };
+}

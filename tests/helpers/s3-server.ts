@@ -1,0 +1,217 @@
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/**
+ * A real S3-compatible server (s3rver) on 127.0.0.1 for the publish tests, with a record of every
+ * request in the order its answer finished, a way to stop it mid-publish, and a website front that
+ * serves the bucket the way object storage with website hosting does; plus small synthetic builds
+ * for tests that need builds with different hashed assets.
+ */
+
+/** The AWS environment the tests publish with: s3rver's credentials, and no lookups beyond 127.0.0.1. */
+export const S3_ENV = {
+  AWS_ACCESS_KEY_ID: 'S3RVER',
+  AWS_SECRET_ACCESS_KEY: 'S3RVER',
+  AWS_REGION: 'us-east-1',
+  AWS_EC2_METADATA_DISABLED: 'true',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+} as const;
+
+/** One request the test server answered. */
+export interface S3Request {
+  method: string;
+  /** Key inside the bucket ('' for bucket-wide requests). */
+  key: string;
+  status: number;
+}
+
+/** A running s3rver with its request record. */
+export interface S3TestServer {
+  endpoint: string;
+  port: number;
+  /** s3rver's storage folder: restart a server on it to get the same objects. */
+  directory: string;
+  bucket: string;
+  requests: S3Request[];
+  /** Drops every connection and stops listening right after the n-th successful PUT from now. */
+  stopAfterPuts(n: number): void;
+  /** Resolves once the server has stopped, whether by stop() or stopAfterPuts. */
+  stopped: Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface S3rverInstance {
+  run(): Promise<AddressInfo>;
+  httpServer?: Server;
+}
+type S3rverConstructor = new (options: Record<string, unknown>) => S3rverInstance;
+// s3rver ships CommonJS without types; the few members used here are typed above.
+const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverConstructor;
+
+/** Starts s3rver with `bucket` created, on a free port (or `port`), storing under `directory`. */
+export async function startS3Server(options: { bucket?: string; directory?: string; port?: number } = {}): Promise<S3TestServer> {
+  const bucket = options.bucket ?? 'site';
+  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 's3rver-')));
+  // s3rver signs bucket-level requests as `/bucket` while SDK v3 signs `/bucket/`, so it would refuse
+  // every listing; signatures are therefore not compared, but access key ids still are.
+  const s3 = new S3rver({ address: '127.0.0.1', port: options.port ?? 0, silent: true, directory, allowMismatchedSignatures: true, configureBuckets: [{ name: bucket }] });
+  const { port } = await s3.run();
+  const server = s3.httpServer!;
+  const requests: S3Request[] = [];
+  let putsLeft = Number.POSITIVE_INFINITY;
+  let stopping: Promise<void> | null = null;
+  let markStopped: () => void = () => {};
+  const stopped = new Promise<void>((ok) => (markStopped = ok));
+  const stop = (): Promise<void> =>
+    (stopping ??= new Promise<void>((ok) => {
+      // s3rver closes its logger on 'close' while cut-off requests may still log; its logger holds
+      // no handlers worth releasing, so it is left open rather than warned about.
+      server.removeAllListeners('close');
+      server.closeAllConnections();
+      server.close(() => ok());
+    }).then(markStopped));
+
+  server.prependListener('request', (req, res) => {
+    res.on('finish', () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname.split('/').slice(2).join('/');
+      requests.push({ method: req.method ?? 'GET', key: decodeURIComponent(path), status: res.statusCode });
+      if (req.method === 'PUT' && res.statusCode === 200 && --putsLeft === 0) void stop();
+    });
+  });
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    port,
+    directory,
+    bucket,
+    requests,
+    stopAfterPuts: (n) => void (putsLeft = n),
+    stopped,
+    stop,
+  };
+}
+
+/** An S3 client for the test server, for reading objects back. */
+export function s3Client(endpoint: string): S3Client {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= S3_ENV.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+  return new S3Client({ endpoint, region: S3_ENV.AWS_REGION, forcePathStyle: true, credentials: { accessKeyId: S3_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: S3_ENV.AWS_SECRET_ACCESS_KEY } });
+}
+
+/** An object with the headers stored with it. */
+export interface ServedObject {
+  status: number;
+  body: Buffer;
+  contentType: string | undefined;
+  cacheControl: string | undefined;
+}
+
+/** GET of one key: the object with its stored headers, or null when the key does not exist. */
+export async function getObject(client: S3Client, bucket: string, key: string): Promise<ServedObject | null> {
+  try {
+    const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return { status: 200, body: Buffer.from(await answer.Body!.transformToByteArray()), contentType: answer.ContentType, cacheControl: answer.CacheControl };
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return null;
+    throw error;
+  }
+}
+
+/** The website front of a bucket. */
+export interface BucketWebsite {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the bucket over HTTP like website hosting: `/path` → `{prefix}/path`, else
+ * `{prefix}/path/index.html`; a miss answers `404.html` with status 404; every answer carries the
+ * Content-Type and Cache-Control stored with the object.
+ */
+export async function startBucketWebsite(options: { endpoint: string; bucket: string; prefix?: string }): Promise<BucketWebsite> {
+  const client = s3Client(options.endpoint);
+  const base = options.prefix ? `${options.prefix}/` : '';
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '');
+    const candidates = path === '' || path.endsWith('/') ? [`${path}index.html`] : [path, `${path}/index.html`];
+    void (async () => {
+      for (const key of candidates) {
+        const found = await getObject(client, options.bucket, base + key);
+        if (found) return send(found, 200);
+      }
+      const missing = await getObject(client, options.bucket, `${base}404.html`);
+      return missing ? send(missing, 404) : res.writeHead(404).end('Not found');
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    function send(object: ServedObject, status: number): void {
+      const headers: Record<string, string> = { 'content-length': String(object.body.byteLength) };
+      if (object.contentType) headers['content-type'] = object.contentType;
+      if (object.cacheControl) headers['cache-control'] = object.cacheControl;
+      res.writeHead(status, headers).end(req.method === 'HEAD' ? undefined : object.body);
+    }
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((ok) => {
+        client.destroy();
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+/** Every object under `prefix/` with its ETag, to show a run changed nothing. */
+export async function bucketSnapshot(client: S3Client, bucket: string, prefix = ''): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  let token: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix ? `${prefix}/` : undefined, ContinuationToken: token }));
+    for (const item of page.Contents ?? []) out[item.Key!.slice(prefix ? prefix.length + 1 : 0)] = item.ETag ?? '';
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return out;
+}
+
+/**
+ * A small build output in the layout `site build` writes, for publish tests that need builds which
+ * differ in their hashed assets: build n has its own entry, stylesheet and two chunks, its own page
+ * `/only-{n}`, the shared pages with build-specific bytes, and files every build shares unchanged.
+ */
+export async function writeFakeBuild(dir: string, n: number): Promise<{ id: string; files: Record<string, string> }> {
+  const id = `build-${n}`;
+  const assets = [`_assets/entry-v${n}.js`, `_assets/site-v${n}.css`, `_assets/chunk-a-v${n}.js`, `_assets/chunk-b-v${n}.js`];
+  const page = (path: string): string =>
+    `<!doctype html><title>${path}</title><link rel="stylesheet" href="/${assets[1]}"><script type="module" src="/${assets[0]}"></script><h1>${path} of ${id}</h1>`;
+  const payload = (path: string): string => JSON.stringify({ v: 1, buildId: id, path, data: { title: path }, prerenderedAt: new Date(n * 1000).toISOString() });
+  const paths = ['/', '/news', '/news/first', `/only-${n}`];
+  const files: Record<string, string> = {
+    [assets[0]!]: `import './chunk-a-v${n}.js'; console.log(${n});`,
+    [assets[1]!]: `h1 { color: #${n}${n}${n}; }`,
+    [assets[2]!]: `export const a = ${n};`,
+    [assets[3]!]: `export const b = ${n};`,
+    '_assets/shared-0000.js': 'export const shared = true;',
+    'media/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    '404.html': page('/404'),
+    'robots.txt': 'User-agent: *\n',
+    'sitemap.xml': '<?xml version="1.0"?><urlset/>',
+    [`_assets/builds/meta/${id}.json`]: JSON.stringify({ id, timestamp: n * 1000, matcher: {}, prerendered: paths }),
+    '_assets/builds/latest.json': JSON.stringify({ id, timestamp: n * 1000 }),
+  };
+  for (const path of paths) {
+    const folder = path === '/' ? '' : `${path.slice(1)}/`;
+    files[`${folder}index.html`] = page(path);
+    files[`${folder}_payload.json`] = payload(path);
+  }
+  for (const [key, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, key)), { recursive: true });
+    await writeFile(join(dir, key), content);
+  }
+  return { id, files };
+}

@@ -1,0 +1,171 @@
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BuildErrors, createBuildError, isBuildError } from '../../cli/errors.ts';
+import { createMemoryLogger } from '../../cli/logger.ts';
+import { publish, resolvePublishConfig, type ObjectStore } from '../../cli/publish/index.ts';
+import { memoryFile } from '../../cli/publish/local.ts';
+import { createManifest, parseManifest, serializeManifest, type FileManifest } from '../../cli/publish/manifest.ts';
+import { compareWithRemote, planUploads } from '../../cli/publish/plan.ts';
+import { CACHE_IMMUTABLE, CACHE_MEDIA, CACHE_REVALIDATE, policyFor } from '../../cli/publish/policy.ts';
+import { planRetention } from '../../cli/publish/retention.ts';
+import { createS3Store } from '../../cli/publish/s3-store.ts';
+import { toStorageError } from '../../cli/publish/storage-errors.ts';
+import { bucketSnapshot, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
+
+const entry = (text: string): { size: number; md5: string; sha256: string } => ({
+  size: Buffer.byteLength(text),
+  md5: createHash('md5').update(text).digest('hex'),
+  sha256: createHash('sha256').update(text).digest('hex'),
+});
+const manifest = (id: string, timestamp: number, keys: string[]): FileManifest => createManifest(id, timestamp, keys.map((k) => [k, entry(k)]));
+
+describe('publish planning', () => {
+  it('files an object by its key: stage, Content-Type and Cache-Control', () => {
+    expect(policyFor('_assets/entry-abc123.js')).toEqual({ stage: 'assets', contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('media/news/photo.jpg')).toEqual({ stage: 'assets', contentType: 'image/jpeg', cacheControl: CACHE_MEDIA });
+    expect(policyFor('news/_payload.json')).toMatchObject({ stage: 'payloads', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('_payload.json')).toMatchObject({ stage: 'payloads' });
+    expect(policyFor('news/index.html')).toMatchObject({ stage: 'pages', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('events.ics')).toEqual({ stage: 'pages', contentType: 'text/calendar; charset=utf-8', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('_assets/builds/meta/abc.json')).toMatchObject({ stage: 'meta', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('_assets/builds/files/abc.json')).toMatchObject({ stage: 'meta', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('_assets/builds/latest.json')).toEqual({ stage: 'latest', contentType: 'application/json; charset=utf-8', cacheControl: CACHE_REVALIDATE });
+  });
+
+  it('skips a file only on proof that the bucket holds its bytes', () => {
+    const local = entry('<h1>hello</h1>');
+    expect(compareWithRemote(local, undefined)).toBe('new');
+    expect(compareWithRemote(local, { key: 'k', size: local.size, etag: local.md5 })).toBe('unchanged');
+    expect(compareWithRemote(local, { key: 'k', size: local.size, etag: local.md5.toUpperCase() })).toBe('unchanged');
+    expect(compareWithRemote(local, { key: 'k', size: local.size + 1, etag: local.md5 })).toBe('changed');
+    expect(compareWithRemote(local, { key: 'k', size: local.size, etag: 'f'.repeat(32) })).toBe('changed');
+    // A multipart ETag is not an MD5 of the bytes: the stored SHA-256 decides.
+    expect(compareWithRemote(local, { key: 'k', size: local.size, etag: `${'a'.repeat(32)}-2` })).toBe('check');
+  });
+
+  it('orders uploads by stage, then key, and asks for a stored hash only when the listing cannot tell', async () => {
+    const files = ['_assets/builds/latest.json', 'news/index.html', '_assets/builds/meta/b.json', 'news/_payload.json', 'media/a.png', '_assets/z.js'].map((k) => memoryFile(k, Buffer.from(k)));
+    const asked: string[] = [];
+    const remote = new Map([['media/a.png', { key: 'media/a.png', size: files[4]!.size, etag: 'x-1' }]]);
+    const plan = await planUploads(files, remote, async (key) => (asked.push(key), files[4]!.sha256), 4);
+    expect(plan.uploads.map((u) => u.file.key)).toEqual(['_assets/z.js', 'news/_payload.json', 'news/index.html', '_assets/builds/meta/b.json', '_assets/builds/latest.json']);
+    expect(plan.unchanged.map((f) => f.key)).toEqual(['media/a.png']);
+    expect(asked).toEqual(['media/a.png']);
+  });
+
+  it('keeps the live build and the newest others by timestamp, and never deletes latest.json or a kept record', () => {
+    const stored = [manifest('old', 1, ['a.js', 'shared.js']), manifest('mid', 2, ['b.js', 'shared.js']), manifest('new', 3, ['c.js']), manifest('tie', 2, ['t.js'])];
+    const live = manifest('live', 0, ['l.js', 'shared.js']);
+    const remote = ['a.js', 'b.js', 'c.js', 't.js', 'l.js', 'shared.js', 'stray.txt', '_assets/builds/latest.json', ...stored.map((m) => `_assets/builds/files/${m.id}.json`)];
+    const plan = planRetention({ live, stored, keepBuilds: 3, remoteKeys: remote, maxDeletes: 100 });
+    expect(plan.kept).toEqual(['live', 'new', 'tie']);
+    expect(plan.dropped).toEqual(['mid', 'old']);
+    expect(plan.deletes).toEqual(['_assets/builds/files/mid.json', '_assets/builds/files/old.json', 'a.js', 'b.js', 'stray.txt']);
+    const capped = planRetention({ live, stored, keepBuilds: 1, remoteKeys: remote, maxDeletes: 2 });
+    expect(capped.deletes).toHaveLength(2);
+    expect(capped.deferred).toBe(capped.dropped.length + 5 - 2);
+  });
+
+  it('round-trips a file manifest and trusts no other JSON as one', () => {
+    const m = manifest('abc', 5, ['b', 'a']);
+    expect(Object.keys(m.files)).toEqual(['a', 'b']);
+    expect(parseManifest(serializeManifest(m))).toEqual(m);
+    for (const text of ['nope', '[]', '{"v":1,"id":"../x","timestamp":1,"files":{}}', '{"v":1,"id":"a","timestamp":1,"files":{"k":{"size":1}}}']) expect(parseManifest(text)).toBeNull();
+  });
+
+  it('resolves options once: prefix without slashes, endpoint and region from the AWS environment, usage errors with exit 2', () => {
+    const config = resolvePublishConfig({ bucket: 'site', prefix: '/www/en/' }, { AWS_ENDPOINT_URL: 'http://127.0.0.1:9000/', AWS_DEFAULT_REGION: 'eu-north-1' }, '/tmp');
+    expect(config).toMatchObject({ bucket: 'site', prefix: 'www/en', endpointUrl: 'http://127.0.0.1:9000', region: 'eu-north-1', outDir: '/tmp/dist', keepBuilds: 3, maxDeletes: 256, concurrency: 8, dryRun: false, rollback: null });
+    expect(Object.isFrozen(config)).toBe(true);
+    for (const bad of [{ bucket: 'A_B' }, { bucket: 'site', prefix: 'a/../b' }, { bucket: 'site', endpointUrl: 'ftp://x' }, { bucket: 'site', concurrency: '0' }]) {
+      const error = (() => {
+        try {
+          resolvePublishConfig(bad, {});
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(isBuildError(error) && error.exitCode, JSON.stringify(bad)).toBe(2);
+    }
+  });
+
+  it('names a missing bucket, refused credentials, an unreachable endpoint and other failures apart', () => {
+    const op = { operation: 'PutObject', key: 'www/a.js', bucket: 'site', endpoint: 'http://127.0.0.1:1' };
+    const sdk = (name: string, status?: number): unknown => Object.assign(new Error(`${name} happened`), { name, $metadata: { httpStatusCode: status } });
+    expect(toStorageError(sdk('NoSuchBucket', 404), op).code).toBe('StorageBucketMissing');
+    expect(toStorageError(sdk('InvalidAccessKeyId', 403), op).code).toBe('StorageCredentialsRefused');
+    expect(toStorageError(sdk('Forbidden', 403), op).code).toBe('StorageCredentialsRefused');
+    expect(toStorageError(sdk('CredentialsProviderError'), op).code).toBe('StorageCredentialsMissing');
+    expect(toStorageError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), op).message).toContain('ECONNREFUSED');
+    expect(toStorageError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), op).code).toBe('StorageUnreachable');
+    const failed = toStorageError(sdk('InternalError', 500), op);
+    expect(failed.code).toBe('StorageRequestFailed');
+    expect(failed.message).toBe('PutObject www/a.js failed: InternalError: InternalError happened (HTTP 500).');
+    const already = createBuildError(BuildErrors.OutputMissing, ['/x']);
+    expect(toStorageError(already, op)).toBe(already);
+  });
+});
+
+describe('publish against objects it did not write', () => {
+  let s3: S3TestServer;
+  let client: S3Client;
+  let dirs: string[];
+
+  beforeAll(async () => {
+    Object.assign(process.env, S3_ENV);
+    s3 = await startS3Server();
+    client = s3Client(s3.endpoint);
+    const root = await mkdtemp(join(tmpdir(), 'site-plan-'));
+    dirs = [join(root, 'one'), join(root, 'two')];
+    await writeFakeBuild(dirs[0]!, 1);
+    await writeFakeBuild(dirs[1]!, 2);
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await s3?.stop();
+  });
+
+  const put = (key: string, body: string): Promise<unknown> => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body }));
+
+  it('compares objects whose ETag is not an MD5 by the SHA-256 stored with them, and re-uploads those without one', async () => {
+    const config = resolvePublishConfig({ outDir: dirs[0], bucket: s3.bucket, prefix: 'kms', endpointUrl: s3.endpoint });
+    await publish(config, { logger: createMemoryLogger() });
+    // Stores with SSE-KMS or multipart uploads report ETags that are not the MD5 of the bytes.
+    const real = createS3Store(config);
+    const opaque: ObjectStore = {
+      ...real,
+      list: async () => new Map([...(await real.list())].map(([key, o]) => [key, { ...o, etag: `${o.etag}-1` }])),
+    };
+    const headsBefore = s3.requests.filter((r) => r.method === 'HEAD').length;
+    const same = await publish(config, { logger: createMemoryLogger(), store: opaque });
+    expect(same).toMatchObject({ uploaded: 0, unchanged: 20 });
+    expect(s3.requests.filter((r) => r.method === 'HEAD').length - headsBefore).toBe(20);
+
+    await put('kms/sitemap.xml', '<?xml version="1.0"?><urlset/>');
+    const again = await publish(config, { logger: createMemoryLogger(), store: opaque });
+    expect(again.actions.map((a) => a.key)).toEqual(['sitemap.xml']);
+    real.close();
+  });
+
+  it('never lists, writes or deletes anything outside its prefix', async () => {
+    await put('site-old/index.html', 'older site');
+    await put('siteextra.txt', 'beside the prefix');
+    await put('other/robots.txt', 'another site');
+    const run = (dir: string): ReturnType<typeof publish> =>
+      publish(resolvePublishConfig({ outDir: dir, bucket: s3.bucket, prefix: 'site', endpointUrl: s3.endpoint, keepBuilds: 1 }), { logger: createMemoryLogger() });
+    const from = s3.requests.length;
+    await run(dirs[0]!);
+    await put('site/stray.txt', 'inside the prefix, in no build');
+    const second = await run(dirs[1]!);
+    expect(second.actions.filter((a) => a.kind === 'delete').map((a) => a.key)).toContain('stray.txt');
+    const writes = s3.requests.slice(from).filter((r) => r.method !== 'GET' && r.key !== 'site/stray.txt');
+    expect(writes.length).toBeGreaterThan(0);
+    for (const r of writes) expect(r.key, `${r.method} ${r.key}`).toMatch(/^site\//);
+    const everything = Object.keys(await bucketSnapshot(client, s3.bucket));
+    expect(everything).toEqual(expect.arrayContaining(['site-old/index.html', 'siteextra.txt', 'other/robots.txt']));
+  });
+});

@@ -1,0 +1,107 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../cli/logger.ts';
+import { publish, resolvePublishConfig, type PublishOptions, type PublishResult } from '../../cli/publish/index.ts';
+import { bucketSnapshot, getObject, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
+
+describe('site publish keeps the files of the last N builds', () => {
+  let s3: S3TestServer;
+  let client: S3Client;
+  const dirs: string[] = [];
+
+  const run = (n: number, prefix: string, extra: PublishOptions = {}): Promise<PublishResult> =>
+    publish(resolvePublishConfig({ outDir: dirs[n], bucket: s3.bucket, prefix, endpointUrl: s3.endpoint, ...extra }), { logger: createMemoryLogger() });
+  const keys = async (prefix: string): Promise<string[]> => Object.keys(await bucketSnapshot(client, s3.bucket, prefix)).sort();
+  const latestId = async (prefix: string): Promise<string> => (JSON.parse((await getObject(client, s3.bucket, `${prefix}/_assets/builds/latest.json`))!.body.toString()) as { id: string }).id;
+  /** Keys that belong to build n alone. */
+  const ownKeys = (n: number): string[] =>
+    [`_assets/entry-v${n}.js`, `_assets/site-v${n}.css`, `_assets/chunk-a-v${n}.js`, `_assets/chunk-b-v${n}.js`, `only-${n}/index.html`, `only-${n}/_payload.json`, `_assets/builds/meta/build-${n}.json`, `_assets/builds/files/build-${n}.json`].sort();
+
+  beforeAll(async () => {
+    Object.assign(process.env, S3_ENV);
+    s3 = await startS3Server();
+    client = s3Client(s3.endpoint);
+    const root = await mkdtemp(join(tmpdir(), 'site-retention-'));
+    for (let n = 1; n <= 4; n++) {
+      dirs[n] = join(root, `build-${n}`);
+      await writeFakeBuild(dirs[n]!, n);
+    }
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await s3?.stop();
+  });
+
+  it('keeps every file of builds 2, 3 and 4 after the fourth publish with N=3, and deletes only what build 1 alone referenced', async () => {
+    for (const n of [1, 2, 3]) {
+      const result = await run(n, 'four', { keepBuilds: 3 });
+      expect(result.deleted, `publish ${n}`).toBe(0);
+    }
+    for (const n of [1, 2, 3]) for (const key of ownKeys(n)) expect(await keys('four'), key).toContain(key);
+
+    const requestsBefore = s3.requests.length;
+    const fourth = await run(4, 'four', { keepBuilds: 3 });
+    const stored = await keys('four');
+
+    expect(fourth.keptBuilds).toEqual(['build-4', 'build-3', 'build-2']);
+    expect(fourth.deleted).toBe(ownKeys(1).length);
+    for (const key of ownKeys(1)) expect(stored, key).not.toContain(key);
+    for (const n of [2, 3, 4]) for (const key of ownKeys(n)) expect(stored, key).toContain(key);
+    for (const shared of ['_assets/shared-0000.js', 'media/logo.svg', 'index.html', 'news/first/_payload.json', '404.html', 'robots.txt']) expect(stored).toContain(shared);
+    expect(await latestId('four')).toBe('build-4');
+
+    // Deletions come only after latest.json names the new build.
+    const requests = s3.requests.slice(requestsBefore);
+    const latestPut = requests.findIndex((r) => r.method === 'PUT' && r.key === 'four/_assets/builds/latest.json');
+    const firstDelete = requests.findIndex((r) => r.method === 'DELETE');
+    expect(latestPut).toBeGreaterThan(-1);
+    expect(firstDelete).toBeGreaterThan(latestPut);
+  });
+
+  it('keeps the live build when an older build is published again, with the newest others', async () => {
+    const again = await run(2, 'four', { keepBuilds: 2 });
+    expect(again.keptBuilds).toEqual(['build-2', 'build-4']);
+    const stored = await keys('four');
+    for (const key of ownKeys(3)) expect(stored, key).not.toContain(key);
+    for (const n of [2, 4]) for (const key of ownKeys(n)) expect(stored, key).toContain(key);
+    expect(await latestId('four')).toBe('build-2');
+    expect((await getObject(client, s3.bucket, 'four/index.html'))!.body.toString()).toContain('of build-2');
+  });
+
+  it('deletes at most --max-deletes files per run and leaves the rest for the next run', async () => {
+    await run(1, 'capped', { keepBuilds: 1 });
+    const capped = await run(2, 'capped', { keepBuilds: 1, maxDeletes: 3 });
+    expect(capped).toMatchObject({ deleted: 3, deferredDeletes: ownKeys(1).length - 3 });
+    // Build records go first, so the dropped build is no longer offered to rollback.
+    expect(await keys('capped')).not.toContain('_assets/builds/files/build-1.json');
+
+    const next = await run(2, 'capped', { keepBuilds: 1, maxDeletes: 100 });
+    expect(next).toMatchObject({ uploaded: 0, deleted: ownKeys(1).length - 3, deferredDeletes: 0 });
+    for (const key of ownKeys(1)) expect(await keys('capped'), key).not.toContain(key);
+
+    const none = await run(3, 'capped', { keepBuilds: 1, maxDeletes: 0 });
+    expect(none).toMatchObject({ deleted: 0, deferredDeletes: ownKeys(2).length });
+  });
+
+  it('lists every upload and deletion in a dry run and changes nothing in the bucket', async () => {
+    await run(1, 'dry', { keepBuilds: 1 });
+    const before = await bucketSnapshot(client, s3.bucket, 'dry');
+    const putsBefore = s3.requests.filter((r) => r.method !== 'GET').length;
+    const logger = createMemoryLogger();
+    const dry = await publish(resolvePublishConfig({ outDir: dirs[2], bucket: s3.bucket, prefix: 'dry', endpointUrl: s3.endpoint, keepBuilds: 1, dryRun: true }), { logger });
+
+    expect(await bucketSnapshot(client, s3.bucket, 'dry')).toEqual(before);
+    expect(s3.requests.filter((r) => r.method !== 'GET').length).toBe(putsBefore);
+    const wouldUpload = logger.lines.filter((l) => l.startsWith('[publish] would upload '));
+    const wouldDelete = logger.lines.filter((l) => l.startsWith('[publish] would delete '));
+    expect(wouldUpload.length).toBe(dry.actions.filter((a) => a.kind === 'upload').length);
+    expect(wouldDelete.map((l) => l.slice('[publish] would delete '.length)).sort()).toEqual(ownKeys(1));
+    expect(wouldUpload).toContain('[publish] would upload _assets/entry-v2.js (new, 41 B, text/javascript; charset=utf-8, public, max-age=31536000, immutable)');
+    expect(wouldUpload.at(-1)).toMatch(/^\[publish\] would upload _assets\/builds\/latest\.json \(changed, /);
+    expect(logger.lines.at(-1)).toMatch(/^\[publish\] dry run: \d+ to upload, 4 unchanged, 8 to delete, [\d.]+ (B|KiB); nothing was changed$/);
+    expect(dry).toMatchObject({ dryRun: true, uploaded: 0, deleted: 0, buildId: 'build-2', previousBuildId: 'build-1' });
+  });
+});
