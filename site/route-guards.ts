@@ -1,5 +1,6 @@
 import type { RouteParams } from '../runtime/index.ts';
 import type { SiteData } from '../runtime/shared/contract.ts';
+import { isLaterPage } from './data/paging.ts';
 import { categoriesOf } from './queries/site.ts';
 
 /**
@@ -38,3 +39,10 @@ export const validatePublication = (params: RouteParams, site: SiteData): boolea
   hasSlugParams(params, ['category', 'slug']) && isKnownCategory(params, site, 'publicationCategories');
 
 export const validateSlug = (params: RouteParams): boolean => hasSlugParams(params, ['slug']);
+
+/** Later pages of a list: `/news/page/2`; page 1 is the list's own path, so `/news/page/1` does not exist. */
+export const validatePage = (params: RouteParams): boolean => isLaterPage(params.page);
+
+export const validateEventCategoryPage = (params: RouteParams, site: SiteData): boolean => validatePage(params) && validateEventCategory(params, site);
+
+export const validatePublicationCategoryPage = (params: RouteParams, site: SiteData): boolean => validatePage(params) && validatePublicationCategory(params, site);

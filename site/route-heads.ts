@@ -1,5 +1,9 @@
 import type { PageHead, RouteParams } from '../runtime/index.ts';
 import type { SiteData } from '../runtime/shared/contract.ts';
+import { categoryCalendarHref, EVENTS_FEED, NEWS_FEED, type FeedLink } from './data/feeds.ts';
+import { pageHref, pageNumber } from './data/paging.ts';
+import { ABOUT_CRUMB, EVENTS_CRUMB, listTrail, NEWS_CRUMB, PUBLICATIONS_CRUMB, RESEARCH_CRUMB, type Crumb } from './data/trails.ts';
+import type { CoursesResult } from './queries/courses.ts';
 import type { EventResult } from './queries/events.ts';
 import type { HomeResult } from './queries/home.ts';
 import type { NewsArticleResult } from './queries/news.ts';
@@ -7,10 +11,12 @@ import type { PageData } from './queries/pages.ts';
 import type { PublicationResult } from './queries/publications.ts';
 import type { ResearchProjectResult } from './queries/research.ts';
 import { categoriesOf, siteInfo } from './queries/site.ts';
+import { breadcrumbList, courseList, event as eventLd, newsArticle, organization, scholarlyArticle, type JsonLd } from './structured-data.ts';
 
 /**
- * `<head>` fields per route. The runtime also calls these on client navigation with whatever data it has,
- * so each tolerates missing data and falls back to a generic title rather than throwing mid-navigation.
+ * `<head>` fields per route: title, description, feeds and structured data. The runtime also calls these on
+ * client navigation with whatever data it has, so each tolerates missing data and falls back to a generic
+ * title rather than throwing mid-navigation.
  */
 
 const DESCRIPTION_LENGTH = 160;
@@ -24,52 +30,134 @@ export function excerpt(text: string | undefined, max = DESCRIPTION_LENGTH): str
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
-/** A fixed head for list pages, whose text does not depend on the data. */
-export function staticHead(title: string, description: string): () => PageHead {
-  return () => ({ title, description });
+export interface ListHeadOptions {
+  /** Path of page 1, e.g. `/news`. */
+  base: string;
+  alternates?: readonly FeedLink[];
+  /** Structured data from the page's items (the course list). */
+  items?: (data: never, site: SiteData) => JsonLd | null;
+}
+
+/** A list page and its later pages: `News`, `News · Page 2`, each with its place in the breadcrumb trail. */
+export function listHead(title: string, description: string, { base, alternates, items }: ListHeadOptions): (data: unknown, params: RouteParams, site: SiteData) => PageHead {
+  return (data, params, site) => {
+    const page = pageNumber(params);
+    const trail = listTrail(title, base, page);
+    const listed = data ? items?.(data as never, site) : null;
+    return {
+      title: page > 1 ? `${title} · Page ${page}` : title,
+      description,
+      ...(alternates ? { alternates } : {}),
+      structuredData: [breadcrumbList(trail), ...(listed ? [listed] : [])],
+    };
+  };
 }
 
 export function homeHead(data: HomeResult | null, _params: RouteParams, site: SiteData): PageHead {
   const info = siteInfo(site);
-  return { title: info.name ?? data?.home?.title ?? 'Home', description: excerpt(info.description ?? data?.home?.intro) };
+  return {
+    title: info.name ?? data?.home?.title ?? 'Home',
+    description: excerpt(info.description ?? data?.home?.intro),
+    alternates: [NEWS_FEED, EVENTS_FEED],
+    structuredData: [organization(info, { full: true })],
+  };
+}
+
+export interface EditorialHeadOptions {
+  /** /about itself, the top of the about pages' trail. */
+  top?: boolean;
+  /** The contact page: also publishes the institute's details. */
+  describesInstitute?: boolean;
 }
 
 /** About pages: any data whose `page` is an editorial page. */
-export function editorialHead(fallbackTitle: string): (data: { page: PageData | null } | null) => PageHead {
-  return (data) => ({ title: data?.page?.title ?? fallbackTitle, description: excerpt(data?.page?.summary) });
+export function editorialHead(fallbackTitle: string, { top = false, describesInstitute = false }: EditorialHeadOptions = {}): (data: { page: PageData | null } | null, params: RouteParams, site: SiteData) => PageHead {
+  return (data, _params, site) => {
+    const title = data?.page?.title ?? fallbackTitle;
+    const trail: Crumb[] = top ? [{ label: title }] : [ABOUT_CRUMB, { label: title }];
+    return {
+      title,
+      description: excerpt(data?.page?.summary),
+      structuredData: [breadcrumbList(trail), ...(describesInstitute ? [organization(siteInfo(site), { full: true })] : [])],
+    };
+  };
 }
 
-export function newsArticleHead(data: NewsArticleResult | null): PageHead {
+export function newsArticleHead(data: NewsArticleResult | null, _params: RouteParams, site: SiteData): PageHead {
   const item = data?.newsItem;
-  return { title: item?.title ?? 'News', description: excerpt(item?.summary), ...(item?.image ? { image: item.image.url } : {}) };
+  if (!item) return { title: 'News', description: '' };
+  const path = `/news/${item.slug}`;
+  return {
+    title: item.title,
+    description: excerpt(item.summary),
+    ...(item.image ? { image: item.image.url } : {}),
+    alternates: [NEWS_FEED],
+    structuredData: [newsArticle(item, path, siteInfo(site)), breadcrumbList([NEWS_CRUMB, { label: item.title }])],
+  };
 }
 
-export function eventHead(data: EventResult | null): PageHead {
+export function eventHead(data: EventResult | null, _params: RouteParams, site: SiteData): PageHead {
   const event = data?.event;
-  return { title: event?.title ?? 'Event', description: excerpt(event?.summary), ...(event?.image ? { image: event.image.url } : {}) };
+  if (!event) return { title: 'Event', description: '' };
+  const path = `/events/${event.category.slug}/${event.slug}`;
+  return {
+    title: event.title,
+    description: excerpt(event.summary),
+    ...(event.image ? { image: event.image.url } : {}),
+    alternates: [EVENTS_FEED],
+    structuredData: [
+      eventLd(event, path, siteInfo(site)),
+      breadcrumbList([EVENTS_CRUMB, { label: event.category.title, href: `/events/${event.category.slug}` }, { label: event.title }]),
+    ],
+  };
 }
 
 export function publicationHead(data: PublicationResult | null): PageHead {
   const publication = data?.publication;
-  return { title: publication?.title ?? 'Publication', description: excerpt(publication?.abstract) };
+  if (!publication) return { title: 'Publication', description: '' };
+  const categoryHref = `/publication/${publication.category.slug}`;
+  return {
+    title: publication.title,
+    description: excerpt(publication.abstract),
+    structuredData: [
+      scholarlyArticle(publication, `${categoryHref}/${publication.slug}`),
+      breadcrumbList([PUBLICATIONS_CRUMB, { label: publication.category.title, href: categoryHref }, { label: publication.title }]),
+    ],
+  };
 }
 
 export function researchProjectHead(data: ResearchProjectResult | null): PageHead {
   const project = data?.researchProject;
+  if (!project) return { title: 'Research project', description: '' };
   return {
-    title: project?.title ?? 'Research project',
-    description: excerpt(project?.summary),
-    ...(project?.image ? { image: project.image.url } : {}),
+    title: project.title,
+    description: excerpt(project.summary),
+    ...(project.image ? { image: project.image.url } : {}),
+    structuredData: [breadcrumbList([RESEARCH_CRUMB, { label: project.title }])],
   };
 }
 
-/** Category pages take their title and description from the site data, which lists every category. */
+/** The course list also describes each course. */
+export const coursesItems = (data: CoursesResult, site: SiteData): JsonLd => courseList(data.courses.nodes, siteInfo(site));
+
+/** Category pages (and their later pages) take their title and description from the site data, which lists every category. */
 export function categoryHead(
   key: 'eventCategories' | 'publicationCategories',
-  section: string,
+  section: Crumb & { href: string },
 ): (data: unknown, params: RouteParams, site: SiteData) => PageHead {
   return (_data: unknown, params: RouteParams, site: SiteData): PageHead => {
     const category = categoriesOf(site, key).find((c) => c.slug === params.category);
-    return { title: category ? `${category.title} · ${section}` : section, description: excerpt(category?.description) };
+    const page = pageNumber(params);
+    if (!category) return { title: section.label, description: '' };
+    const base = `${key === 'eventCategories' ? '/events' : '/publication'}/${category.slug}`;
+    const trail: Crumb[] = [section, page > 1 ? { label: category.title, href: pageHref(base, 1) } : { label: category.title }, ...(page > 1 ? [{ label: `Page ${page}` }] : [])];
+    return {
+      title: `${category.title} · ${section.label}${page > 1 ? ` · Page ${page}` : ''}`,
+      description: excerpt(category.description),
+      ...(key === 'eventCategories'
+        ? { alternates: [EVENTS_FEED, { href: categoryCalendarHref(category.slug), type: 'text/calendar', title: `${category.title} (iCalendar)` }] }
+        : {}),
+      structuredData: [breadcrumbList(trail)],
+    };
   };
 }

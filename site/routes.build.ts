@@ -1,24 +1,34 @@
 import { defineRouteData, type RouteDataDefinition, type SiteDataDefinition } from '../runtime/shared/route-data.ts';
 import {
-  eventCategoryEntries,
   eventEntries,
   newsArticleEntries,
   publicationCategoryEntries,
+  publicationCategorySlugs,
   publicationEntries,
   researchProjectEntries,
 } from './build/entries.ts';
+import { eventCategoryEntries, eventCategoryPageEntries, eventsPageEntries } from './build/event-pages.ts';
+import { laterCategoryPages, laterPages } from './build/list-entries.ts';
 import { COURSES_QUERY, type CoursesResult } from './queries/courses.ts';
+import { LIST_PAGE_SIZE, NEWS_PAGE_SIZE } from './queries/document.ts';
 import { DOCUMENTS_QUERY, type DocumentsResult } from './queries/documents.ts';
-import { EVENT_CATEGORY_QUERY, EVENT_QUERY, EVENTS_INDEX_QUERY, type EventCategoryResult, type EventResult, type EventsIndexResult } from './queries/events.ts';
-import { HOME_QUERY, type HomeResult } from './queries/home.ts';
-import { NEWS_ARTICLE_QUERY, NEWS_INDEX_QUERY, type NewsArticleResult, type NewsIndexResult } from './queries/news.ts';
-import { PAGE_QUERY, PAGE_SLUGS, type PageData } from './queries/pages.ts';
-import { ABOUT_PEOPLE_QUERY } from './queries/people.ts';
-import { ABOUT_PODCAST_QUERY } from './queries/podcast.ts';
-import { PUBLICATION_CATEGORY_QUERY, PUBLICATION_QUERY, PUBLICATIONS_INDEX_QUERY, type PublicationCategoryResult, type PublicationResult, type PublicationsIndexResult } from './queries/publications.ts';
-import { ARTISTIC_RESEARCH_QUERY, RESEARCH_INDEX_QUERY, RESEARCH_PROJECT_QUERY, type ResearchIndexResult, type ResearchProjectResult } from './queries/research.ts';
+import {
+  EVENT_CATEGORY_QUERY,
+  EVENTS_PAGE_QUERY,
+  type EventCategoryResult,
+  type EventResult,
+  type EventsIndexResult,
+  type EventsPageResult,
+} from './queries/events.ts';
+import type { HomeResult } from './queries/home.ts';
+import { NEWS_INDEX_QUERY, type NewsArticleResult, type NewsIndexResult } from './queries/news.ts';
+import type { PageData } from './queries/pages.ts';
+import { PUBLICATION_CATEGORY_QUERY, PUBLICATIONS_INDEX_QUERY, type PublicationCategoryResult, type PublicationResult, type PublicationsIndexResult } from './queries/publications.ts';
+import { RESEARCH_INDEX_QUERY, type ResearchIndexResult, type ResearchProjectResult } from './queries/research.ts';
 import { SITE_QUERY } from './queries/site.ts';
+import { liveQueries } from './route-queries.ts';
 import type { RouteId } from './routes.ts';
+import type { LiveQuery } from '../runtime/routes.ts';
 
 /**
  * The build-only half of the route table (DESIGN.md "The shape"): how each route of site/routes.ts gets
@@ -28,17 +38,15 @@ import type { RouteId } from './routes.ts';
 /** The layout-level data every page shares; `useSite()` returns its result. */
 export const siteData: SiteDataDefinition = { query: SITE_QUERY };
 
-type Params = Record<string, string>;
 type EditorialResult = { page: PageData | null };
 
 /**
- * An about route: one editorial page, which must exist for the route to be built. Routes that only show the
- * page use the shared PAGE_QUERY with its slug; the others name their page inside their own query.
+ * An about route: one editorial page, which must exist for the route to be built. Its query (route-queries.ts)
+ * is the shared PAGE_QUERY with its slug, or one of its own that names the page.
  */
-function editorial(query: string, variables?: { slug: string }): RouteDataDefinition {
+function editorial(live: LiveQuery): RouteDataDefinition {
   return {
-    query,
-    ...(variables ? { variables: () => variables } : {}),
+    ...live,
     exists: (data: EditorialResult) => data.page !== null,
     lastmod: (data: EditorialResult) => data.page?.updatedAt,
   };
@@ -49,66 +57,95 @@ function newest(items: readonly { updatedAt: string }[]): string | undefined {
   return items.reduce<string | undefined>((max, item) => (!max || item.updatedAt > max ? item.updatedAt : max), undefined);
 }
 
+/**
+ * A later page of a list (`…/page/:page`). Its data always comes with its entry, cut from a walk of the
+ * list query: the cursor that would fetch it alone is opaque and never part of a URL.
+ */
+function laterPage<TData>(query: string, entries: RouteDataDefinition['entries'], nodes: (data: TData) => readonly { updatedAt: string }[]): RouteDataDefinition {
+  return {
+    query,
+    entries,
+    exists: (data: TData) => nodes(data).length > 0,
+    lastmod: (data: TData) => newest(nodes(data)),
+  };
+}
+
+const newsList = { document: NEWS_INDEX_QUERY, select: (r: NewsIndexResult) => r.newsItems, pageSize: NEWS_PAGE_SIZE };
+const publicationsList = { document: PUBLICATIONS_INDEX_QUERY, select: (r: PublicationsIndexResult) => r.publications, pageSize: LIST_PAGE_SIZE };
+const publicationCategoryList = { document: PUBLICATION_CATEGORY_QUERY, select: (r: PublicationCategoryResult) => r.publications, pageSize: LIST_PAGE_SIZE };
+const coursesList = { document: COURSES_QUERY, select: (r: CoursesResult) => r.courses, pageSize: LIST_PAGE_SIZE };
+const researchList = { document: RESEARCH_INDEX_QUERY, select: (r: ResearchIndexResult) => r.researchProjects, pageSize: LIST_PAGE_SIZE };
+const documentsList = { document: DOCUMENTS_QUERY, select: (r: DocumentsResult) => r.documents, pageSize: LIST_PAGE_SIZE };
+
 // `satisfies` turns a route of site/routes.ts without data here into a type error rather than a failed build.
 export const routeData = defineRouteData({
-  home: { query: HOME_QUERY, lastmod: (data: HomeResult) => data.home.updatedAt },
+  home: { ...liveQueries.home, lastmod: (data: HomeResult) => data.home.updatedAt },
 
-  news: { query: NEWS_INDEX_QUERY, lastmod: (data: NewsIndexResult) => newest(data.newsItems.nodes) },
+  news: { ...liveQueries.news, lastmod: (data: NewsIndexResult) => newest(data.newsItems.nodes) },
+  'news-page': laterPage(NEWS_INDEX_QUERY, laterPages(newsList), (data: NewsIndexResult) => data.newsItems.nodes),
   'news-article': {
-    query: NEWS_ARTICLE_QUERY,
-    variables: (params: Params) => ({ slug: params.slug }),
+    ...liveQueries['news-article'],
     entries: newsArticleEntries,
     exists: (data: NewsArticleResult) => data.newsItem !== null,
     lastmod: (data: NewsArticleResult) => data.newsItem?.updatedAt,
   },
 
-  about: editorial(PAGE_QUERY, { slug: PAGE_SLUGS.about }),
-  'about-people': editorial(ABOUT_PEOPLE_QUERY),
-  'about-contact': editorial(PAGE_QUERY, { slug: PAGE_SLUGS.contact }),
-  'about-podcast': editorial(ABOUT_PODCAST_QUERY),
-  'about-large': editorial(PAGE_QUERY, { slug: PAGE_SLUGS.aboutLarge }),
-  'about-artistic-research': editorial(ARTISTIC_RESEARCH_QUERY),
+  about: editorial(liveQueries.about),
+  'about-people': editorial(liveQueries['about-people']),
+  'about-contact': editorial(liveQueries['about-contact']),
+  'about-podcast': editorial(liveQueries['about-podcast']),
+  'about-large': editorial(liveQueries['about-large']),
+  'about-artistic-research': editorial(liveQueries['about-artistic-research']),
 
-  events: { query: EVENTS_INDEX_QUERY, lastmod: (data: EventsIndexResult) => newest(data.events.nodes) },
+  events: { ...liveQueries.events, lastmod: (data: EventsIndexResult) => newest(data.home.upcomingEvents) },
+  'events-page': laterPage(EVENTS_PAGE_QUERY, eventsPageEntries, (data: EventsPageResult) => data.events.nodes),
   'event-category': {
-    query: EVENT_CATEGORY_QUERY,
-    variables: (params: Params) => ({ category: params.category }),
+    ...liveQueries['event-category'],
     entries: eventCategoryEntries,
     lastmod: (data: EventCategoryResult) => newest(data.events.nodes),
   },
+  'event-category-page': laterPage(EVENT_CATEGORY_QUERY, eventCategoryPageEntries, (data: EventCategoryResult) => data.events.nodes),
   event: {
-    query: EVENT_QUERY,
-    variables: (params: Params) => ({ category: params.category, slug: params.slug }),
+    ...liveQueries.event,
     entries: eventEntries,
     exists: (data: EventResult) => data.event !== null,
     lastmod: (data: EventResult) => data.event?.updatedAt,
   },
 
-  publications: { query: PUBLICATIONS_INDEX_QUERY, lastmod: (data: PublicationsIndexResult) => newest(data.publications.nodes) },
+  publications: { ...liveQueries.publications, lastmod: (data: PublicationsIndexResult) => newest(data.publications.nodes) },
+  'publications-page': laterPage(PUBLICATIONS_INDEX_QUERY, laterPages(publicationsList), (data: PublicationsIndexResult) => data.publications.nodes),
   'publication-category': {
-    query: PUBLICATION_CATEGORY_QUERY,
-    variables: (params: Params) => ({ category: params.category }),
+    ...liveQueries['publication-category'],
     entries: publicationCategoryEntries,
     lastmod: (data: PublicationCategoryResult) => newest(data.publications.nodes),
   },
+  'publication-category-page': laterPage(
+    PUBLICATION_CATEGORY_QUERY,
+    laterCategoryPages(publicationCategoryList, publicationCategorySlugs),
+    (data: PublicationCategoryResult) => data.publications.nodes,
+  ),
   publication: {
-    query: PUBLICATION_QUERY,
-    variables: (params: Params) => ({ category: params.category, slug: params.slug }),
+    ...liveQueries.publication,
     entries: publicationEntries,
     exists: (data: PublicationResult) => data.publication !== null,
     lastmod: (data: PublicationResult) => data.publication?.updatedAt,
   },
 
-  courses: { query: COURSES_QUERY, lastmod: (data: CoursesResult) => newest(data.courses.nodes) },
+  courses: { ...liveQueries.courses, lastmod: (data: CoursesResult) => newest(data.courses.nodes) },
+  'courses-page': laterPage(COURSES_QUERY, laterPages(coursesList), (data: CoursesResult) => data.courses.nodes),
 
-  research: { query: RESEARCH_INDEX_QUERY, lastmod: (data: ResearchIndexResult) => newest(data.researchProjects.nodes) },
+  research: { ...liveQueries.research, lastmod: (data: ResearchIndexResult) => newest(data.researchProjects.nodes) },
+  'research-page': laterPage(RESEARCH_INDEX_QUERY, laterPages(researchList), (data: ResearchIndexResult) => data.researchProjects.nodes),
   'research-project': {
-    query: RESEARCH_PROJECT_QUERY,
-    variables: (params: Params) => ({ slug: params.slug }),
+    ...liveQueries['research-project'],
     entries: researchProjectEntries,
     exists: (data: ResearchProjectResult) => data.researchProject !== null,
     lastmod: (data: ResearchProjectResult) => data.researchProject?.updatedAt,
   },
 
-  documents: { query: DOCUMENTS_QUERY, lastmod: (data: DocumentsResult) => newest(data.documents.nodes) },
+  documents: { ...liveQueries.documents, lastmod: (data: DocumentsResult) => newest(data.documents.nodes) },
+  'documents-page': laterPage(DOCUMENTS_QUERY, laterPages(documentsList), (data: DocumentsResult) => data.documents.nodes),
+
+  // The login form has no content; its page still needs a (trivial, token-free) query.
+  login: { query: 'query LoginPage { __typename }' },
 }) satisfies Record<RouteId, RouteDataDefinition>;

@@ -14,3 +14,45 @@ export const routeRules: Readonly<Record<string, RouteRule>> = {
   // The library catalogue is a separate system.
   '/library': { redirect: 'https://library.institute.example/' },
 };
+
+/**
+ * How the site is built. Every field is optional; a missing one takes the default named here. The
+ * environment variables named beside a field override it, and command-line flags override both
+ * (`site build --help` lists the flags). Relative paths are relative to the project root.
+ */
+export interface SiteBuildOptions {
+  /** GraphQL endpoint the build queries. Env GRAPHQL_ENDPOINT, flag --endpoint. @default the embedded sample backend on a free 127.0.0.1 port */
+  endpoint?: string;
+  /**
+   * GraphQL endpoint browsers call for editor preview, login and live data. Env PUBLIC_GRAPHQL_ENDPOINT, flag --public-endpoint.
+   * @default `endpoint` when one is set; none with the embedded backend (it stops after the build)
+   */
+  publicEndpoint?: string;
+  /** Absolute URL the site is published at (canonical URLs, sitemap, feeds). Env SITE_URL, flag --base-url. @default the backend's `site.url` */
+  baseUrl?: string;
+  /** Sentry DSN for error reporting in the browser. Env SENTRY_DSN. @default none: no reporting */
+  sentryDsn?: string;
+  /** Output folder. Flag --out. @default 'dist' */
+  outDir?: string;
+  /** GraphQL requests in flight at once. Flag --concurrency. @default 8 */
+  concurrency?: number;
+  /** Milliseconds before one GraphQL request is abandoned. Flag --timeout. @default 30000 */
+  timeoutMs?: number;
+  /** Extra attempts for transient GraphQL failures (network, 408, 429, 5xx). Flag --retries. @default 3 */
+  retries?: number;
+  /** Milliseconds before the first retry, doubling per attempt (a server's Retry-After wins). Flag --retry-delay. @default 250 */
+  retryDelayMs?: number;
+  /** Milliseconds between an open page's checks for a newer build. Flag --build-check-interval. @default 3600000 (one hour) */
+  buildCheckInterval?: number;
+  /** Build cache folder (the client bundle, reused while the code is unchanged). Flag --cache-dir. @default '.site-cache' */
+  cacheDir?: string;
+  /** Content-check warnings (broken links and anchors, missing alt text, duplicate titles, payloads over budget) fail the build. Flag --strict. @default false */
+  strict?: boolean;
+  /** Largest `_payload.json` in bytes before a page gets a payload-budget warning. Flag --payload-budget. @default 131072 (128 KiB) */
+  payloadBudget?: number;
+  /** Where the JSON build report goes; false writes none. Flag --report, --no-report. @default 'build-report.json' beside the output folder */
+  report?: string | false;
+}
+
+/** The institute site builds with the defaults; set a field here to change it for every build. */
+export const build: SiteBuildOptions = {};

@@ -1,12 +1,6 @@
 import type { RouteDataContext, RouteEntry } from '../../runtime/shared/route-data.ts';
-import {
-  EVENT_CATEGORIES_QUERY,
-  EVENT_ENTRIES_QUERY,
-  type EventCategoriesResult,
-  type EventEntriesResult,
-  type EventResult,
-} from '../queries/events.ts';
-import { NEWS_ARTICLES_QUERY, type NewsArticleResult, type NewsArticlesResult } from '../queries/news.ts';
+import { EVENT_ENTRIES_QUERY, type EventEntriesResult, type EventResult } from '../queries/events.ts';
+import { NEWS_ARTICLES_QUERY, RELATED_NEWS_SIZE, type NewsArticleResult, type NewsArticlesResult } from '../queries/news.ts';
 import {
   PUBLICATION_CATEGORIES_QUERY,
   PUBLICATION_ENTRIES_QUERY,
@@ -15,31 +9,22 @@ import {
   type PublicationResult,
 } from '../queries/publications.ts';
 import { RESEARCH_PROJECT_ENTRIES_QUERY, type ResearchProjectEntriesResult, type ResearchProjectResult } from '../queries/research.ts';
-import { isSlug, SLUG_PATTERN } from '../route-guards.ts';
-import { paginate } from './paginate.ts';
+import { entry } from './entry.ts';
+import { collectAll, paginate } from './paginate.ts';
+import { relatedArticles } from './related-news.ts';
 
 /**
- * The pages of each dynamic route. Item routes page through the full list query, whose nodes use the same
+ * The pages of each item route. Item routes page through the full list query, whose nodes use the same
  * fragment as the route's own query, so each entry carries its page's data in exactly the shape the page
- * query returns and the build needs no request per item.
+ * query returns and the build needs no request per item. (List pages: list-entries.ts, event-pages.ts.)
  */
 
-/**
- * Typed so that an entry's data cannot drift from the route query's result type. A slug the route table's
- * `validate` would reject gives a page no visitor could navigate to, so it fails the build instead.
- */
-function entry<TData>(params: Record<string, string>, data?: TData): RouteEntry {
-  for (const [name, value] of Object.entries(params)) {
-    if (!isSlug(value)) {
-      throw new Error(`The backend returned the ${name} '${value}', which is not a valid slug (${SLUG_PATTERN}); fix it in the content.`);
-    }
-  }
-  return data === undefined ? { params } : { params, data };
-}
-
+/** Articles are collected first: each one's related articles come from the whole collection. */
 export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const item of paginate(ctx, { document: NEWS_ARTICLES_QUERY, select: (r: NewsArticlesResult) => r.newsItems })) {
-    yield entry<NewsArticleResult>({ slug: item.slug }, { newsItem: item });
+  const articles = await collectAll(ctx, { document: NEWS_ARTICLES_QUERY, select: (r: NewsArticlesResult) => r.newsItems });
+  const related = relatedArticles(articles, RELATED_NEWS_SIZE);
+  for (const item of articles) {
+    yield entry<NewsArticleResult>({ slug: item.slug }, { newsItem: item, related: { nodes: related.get(item.id) ?? [] } });
   }
 }
 
@@ -61,14 +46,13 @@ export async function* researchProjectEntries(ctx: RouteDataContext): AsyncGener
   }
 }
 
-// Category pages list a category's first page of items; the build runs their own query for each.
-
-export async function* eventCategoryEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  const { eventCategories } = await ctx.request<EventCategoriesResult>(EVENT_CATEGORIES_QUERY);
-  for (const category of eventCategories) yield entry({ category: category.slug });
+/** The slugs of every publication category. */
+export async function publicationCategorySlugs(ctx: RouteDataContext): Promise<string[]> {
+  const { publicationCategories } = await ctx.request<PublicationCategoriesResult>(PUBLICATION_CATEGORIES_QUERY);
+  return publicationCategories.map((category) => category.slug);
 }
 
+/** Category pages list a category's first page of items; the build runs their own query for each. */
 export async function* publicationCategoryEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  const { publicationCategories } = await ctx.request<PublicationCategoriesResult>(PUBLICATION_CATEGORIES_QUERY);
-  for (const category of publicationCategories) yield entry({ category: category.slug });
+  for (const category of await publicationCategorySlugs(ctx)) yield entry({ category });
 }

@@ -18,14 +18,21 @@ export interface PaginateOptions<TResult, TNode> {
   batchSize?: number;
 }
 
-/** Every node of a connection, in the API's order. */
-export async function* paginate<TResult, TNode>(ctx: RouteDataContext, options: PaginateOptions<TResult, TNode>): AsyncGenerator<TNode> {
+/** One response of the walk: the whole query result, and its 1-based position. */
+export interface ConnectionBatch<TResult> {
+  number: number;
+  result: TResult;
+}
+
+/** Every response of a connection walk, in order; list pages are built from whole responses. */
+export async function* connectionBatches<TResult, TNode>(ctx: RouteDataContext, options: PaginateOptions<TResult, TNode>): AsyncGenerator<ConnectionBatch<TResult>> {
   const { document, select, variables = {}, batchSize = ENTRY_BATCH_SIZE } = options;
   const seen = new Set<string>();
   let after: string | null = null;
-  for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    const page = select(await ctx.request<TResult>(document, { ...variables, first: batchSize, after }));
-    yield* page.nodes;
+  for (let batch = 1; batch <= MAX_BATCHES; batch++) {
+    const result = await ctx.request<TResult>(document, { ...variables, first: batchSize, after });
+    yield { number: batch, result };
+    const page = select(result);
     const next = page.pageInfo.endCursor;
     if (!page.pageInfo.hasNextPage || next === null) return;
     // A cursor seen before would restart the same pages forever: fail loudly instead of building duplicates.
@@ -34,4 +41,16 @@ export async function* paginate<TResult, TNode>(ctx: RouteDataContext, options: 
     after = next;
   }
   throw new Error(`Paging stopped after ${MAX_BATCHES} batches; the backend's pageInfo never reported the end.`);
+}
+
+/** Every node of a connection, in the API's order. */
+export async function* paginate<TResult, TNode>(ctx: RouteDataContext, options: PaginateOptions<TResult, TNode>): AsyncGenerator<TNode> {
+  for await (const { result } of connectionBatches(ctx, options)) yield* options.select(result).nodes;
+}
+
+/** Every node of a connection, collected: for lists the build has to reorder or cross-reference. */
+export async function collectAll<TResult, TNode>(ctx: RouteDataContext, options: PaginateOptions<TResult, TNode>): Promise<TNode[]> {
+  const all: TNode[] = [];
+  for await (const node of paginate(ctx, options)) all.push(node);
+  return all;
 }

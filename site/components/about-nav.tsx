@@ -31,4 +31,4 @@ export function AboutNav({ current }: { current: AboutHref }): ReactElement {
 }
 
 /** Breadcrumbs for the pages below /about. */
-export const ABOUT_CRUMB = { label: 'About', href: '/about' } as const;
+export { ABOUT_CRUMB } from '../data/trails.ts';

@@ -1,11 +1,8 @@
 import type { ReactElement } from 'react';
 import { Link } from '../../runtime/index.ts';
+import type { Crumb } from '../data/trails.ts';
 
-export interface Crumb {
-  label: string;
-  /** Omitted for the current page, which is the last crumb. */
-  href?: string;
-}
+export type { Crumb };
 
 /** The trail from the home page to the current one, for pages deeper than one level. */
 export function Breadcrumbs({ items }: { items: readonly Crumb[] }): ReactElement {

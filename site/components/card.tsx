@@ -11,6 +11,8 @@ export interface CardProps {
   image?: ImageData | null;
   /** Cards sit under a section's `<h2>` on the home page and directly under the `<h1>` elsewhere. */
   headingLevel?: 2 | 3;
+  /** Load the image straight away: for the first card of a page, whose image is often its largest paint. */
+  eager?: boolean;
   children?: ReactNode;
 }
 
@@ -18,11 +20,11 @@ export interface CardProps {
  * A teaser for an item with its own page. The title is the only link (one tab stop per card); CSS
  * stretches its hit area over the whole card.
  */
-export function Card({ href, title, meta, image, headingLevel = 2, children }: CardProps): ReactElement {
+export function Card({ href, title, meta, image, headingLevel = 2, eager = false, children }: CardProps): ReactElement {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={image ? 'card card--with-image' : 'card'}>
-      {image ? <Picture image={image} className="card__image" /> : null}
+      {image ? <Picture image={image} className="card__image" eager={eager} /> : null}
       <div className="card__body">
         <Heading className="card__title">
           <Link href={href} className="card__link">

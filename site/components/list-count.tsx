@@ -7,12 +7,16 @@ export interface ListCountProps {
   /** Singular noun, e.g. "article". */
   noun: string;
   pluralNoun?: string;
+  /** 1-based position of the first item shown, on later pages of a list. @default 1 */
+  first?: number;
 }
 
-/** Says how much of a collection the page shows, since list pages embed only their first page. */
-export function ListCount({ shown, total, noun, pluralNoun }: ListCountProps): ReactElement {
+/** Says which part of a collection the page shows, since list pages embed one page of it. */
+export function ListCount({ shown, total, noun, pluralNoun, first = 1 }: ListCountProps): ReactElement {
   const all = plural(total, noun, pluralNoun);
-  return <p className="list-count">{shown < total ? `Showing ${shown} of ${all}.` : `${all}.`}</p>;
+  if (shown >= total) return <p className="list-count">{all}.</p>;
+  const last = first + shown - 1;
+  return <p className="list-count">{`Showing ${shown === 1 ? first : `${first}–${last}`} of ${all}.`}</p>;
 }
 
 /** The sentence an empty list shows instead of nothing. */

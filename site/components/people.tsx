@@ -1,13 +1,28 @@
-import type { ReactElement } from 'react';
+import { Fragment, type ReactElement } from 'react';
+import { Link } from '../../runtime/index.ts';
+import { personAnchor, personHref } from '../data/people-links.ts';
 import type { PersonCardData, PersonRefData } from '../queries/common.ts';
 import { Picture } from './image.tsx';
 
+export interface PeopleNamesProps {
+  people: readonly PersonRefData[];
+  /** Link each name to the person's entry in the people directory. */
+  linked?: boolean;
+}
+
 /** Names as a byline: `Ada Lovelace, Alan Turing and Grace Hopper`. */
-export function PeopleNames({ people }: { people: readonly PersonRefData[] }): ReactElement | null {
+export function PeopleNames({ people, linked = false }: PeopleNamesProps): ReactElement | null {
   if (people.length === 0) return null;
-  const names = people.map((p) => p.name);
-  const last = names.pop();
-  return <span className="people-names">{names.length > 0 ? `${names.join(', ')} and ${last}` : last}</span>;
+  return (
+    <span className="people-names">
+      {people.map((person, i) => (
+        <Fragment key={person.id}>
+          {i === 0 ? '' : i === people.length - 1 ? ' and ' : ', '}
+          {linked ? <Link href={personHref(person)}>{person.name}</Link> : person.name}
+        </Fragment>
+      ))}
+    </span>
+  );
 }
 
 /** Names with their roles, for project teams and course teachers. */
@@ -17,7 +32,9 @@ export function PeopleList({ people }: { people: readonly PersonRefData[] }): Re
     <ul className="people-list">
       {people.map((person) => (
         <li key={person.id} className="people-list__item">
-          <span className="people-list__name">{person.name}</span>
+          <Link href={personHref(person)} className="people-list__name">
+            {person.name}
+          </Link>
           {person.role ? <span className="people-list__role">{person.role}</span> : null}
         </li>
       ))}
@@ -28,7 +45,7 @@ export function PeopleList({ people }: { people: readonly PersonRefData[] }): Re
 /** One entry of the people directory. */
 export function PersonCard({ person }: { person: PersonCardData }): ReactElement {
   return (
-    <article className="person-card" id={`person-${person.slug}`}>
+    <article className="person-card" id={personAnchor(person)}>
       {person.photo ? (
         <Picture image={person.photo} fallbackAlt={`Portrait of ${person.name}`} className="person-card__photo" />
       ) : (

@@ -1,9 +1,10 @@
 import type { ReactElement } from 'react';
 import { useSite } from '../../runtime/index.ts';
+import { EVENTS_FEED, NEWS_FEED } from '../data/feeds.ts';
 import type { SiteQueryResult } from '../queries/site.ts';
 import { NavLink } from './site-header.tsx';
 
-/** Contact details and secondary links, the same on every page. */
+/** Contact details, secondary links and the feeds, the same on every page. */
 export function SiteFooter(): ReactElement {
   const { site } = useSite<SiteQueryResult>();
   const { contact } = site;
@@ -39,6 +40,21 @@ export function SiteFooter(): ReactElement {
             </ul>
           </nav>
         ) : null}
+        <section className="site-footer__follow" aria-labelledby="footer-follow-title">
+          <h2 id="footer-follow-title" className="site-footer__title">
+            Follow
+          </h2>
+          {/* Plain links: feeds are files, which the runtime leaves to the browser. */}
+          <ul className="site-footer__links">
+            {[NEWS_FEED, EVENTS_FEED].map((feed) => (
+              <li key={feed.href}>
+                <a href={feed.href} type={feed.type} className="feed-link">
+                  {feed.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
         <p className="site-footer__tagline">{site.tagline}</p>
       </div>
     </footer>

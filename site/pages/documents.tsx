@@ -3,22 +3,31 @@ import type { PageProps } from '../../runtime/index.ts';
 import { FormattedDate } from '../components/date.tsx';
 import { EmptyState, ListCount } from '../components/list-count.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { Pagination } from '../components/pagination.tsx';
 import { groupBy } from '../data/grouping.ts';
+import { pageCount, pageNumber } from '../data/paging.ts';
+import { listTrail } from '../data/trails.ts';
+import { LIST_PAGE_SIZE } from '../queries/document.ts';
 import { fileTypeLabel, formatFileSize } from '../format/numbers.ts';
 import type { DocumentData, DocumentsResult } from '../queries/documents.ts';
 
-/** `/documents`: downloadable files under one heading per category (the API orders them that way). */
-export default function DocumentsPage({ data }: PageProps<DocumentsResult>): ReactElement {
+/** `/documents` and its later pages: downloadable files under one heading per category (the API orders them that way). */
+export default function DocumentsPage({ data, params }: PageProps<DocumentsResult>): ReactElement {
   const { nodes, totalCount } = data.documents;
+  const page = pageNumber(params);
   const categories = groupBy(nodes, (doc) => doc.category.slug);
   return (
     <div className="list-page">
-      <PageHeader title="Documents" lead="Annual reports, regulations, forms and other documents to download." />
+      <PageHeader
+        title="Documents"
+        lead="Annual reports, regulations, forms and other documents to download."
+        breadcrumbs={page > 1 ? listTrail('Documents', '/documents', page) : undefined}
+      />
       {nodes.length === 0 ? (
         <EmptyState>No documents have been published yet.</EmptyState>
       ) : (
         <>
-          <ListCount shown={nodes.length} total={totalCount} noun="document" />
+          <ListCount shown={nodes.length} total={totalCount} noun="document" first={(page - 1) * LIST_PAGE_SIZE + 1} />
           {categories.map(({ key, items }) => {
             const category = items[0]?.category;
             return (
@@ -37,6 +46,7 @@ export default function DocumentsPage({ data }: PageProps<DocumentsResult>): Rea
               </section>
             );
           })}
+          <Pagination base="/documents" page={page} pageCount={pageCount(totalCount, LIST_PAGE_SIZE)} label="Document pages" />
         </>
       )}
     </div>

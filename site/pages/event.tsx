@@ -4,10 +4,12 @@ import { EventWhen } from '../components/date.tsx';
 import { Picture } from '../components/image.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { RichText } from '../components/rich-text.tsx';
+import { eventCalendarHref } from '../data/feeds.ts';
 import { requireItem } from '../data/require-item.ts';
+import { EVENTS_CRUMB } from '../data/trails.ts';
 import type { EventResult } from '../queries/events.ts';
 
-/** `/events/:category/:slug`: one event: when, where, how to register, and the full description. */
+/** `/events/:category/:slug`: one event: when, where, how to register, an .ics to add it to a calendar, and the full description. */
 export default function EventPage({ data }: PageProps<EventResult>): ReactElement {
   const event = requireItem(data.event, 'The event');
   const categoryHref = `/events/${event.category.slug}`;
@@ -18,7 +20,7 @@ export default function EventPage({ data }: PageProps<EventResult>): ReactElemen
         kicker={<Link href={categoryHref}>{event.category.title}</Link>}
         lead={event.summary}
         breadcrumbs={[
-          { label: 'Events', href: '/events' },
+          EVENTS_CRUMB,
           { label: event.category.title, href: categoryHref },
           { label: event.title },
         ]}
@@ -41,13 +43,17 @@ export default function EventPage({ data }: PageProps<EventResult>): ReactElemen
             </div>
           ) : null}
         </dl>
-        {event.registrationUrl ? (
-          <p className="fact-sheet__action">
+        <p className="fact-sheet__actions">
+          {event.registrationUrl ? (
             <a className="button" href={event.registrationUrl} rel="noopener noreferrer">
               Register<span className="visually-hidden"> for {event.title}</span>
             </a>
-          </p>
-        ) : null}
+          ) : null}
+          {/* A plain link: the runtime leaves files to the browser, which hands .ics to the calendar app. */}
+          <a className="button button--quiet" href={eventCalendarHref(event.category.slug, event.slug)} download={`${event.slug}.ics`}>
+            Add to calendar<span className="visually-hidden"> (iCalendar file)</span>
+          </a>
+        </p>
       </section>
       {event.image ? (
         <figure className="article__figure">

@@ -1,23 +1,22 @@
 import type { ReactElement } from 'react';
 import type { PageProps } from '../../runtime/index.ts';
+import { Card, CardGrid } from '../components/card.tsx';
 import { FormattedDate } from '../components/date.tsx';
 import { Picture } from '../components/image.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { RichText } from '../components/rich-text.tsx';
 import { requireItem } from '../data/require-item.ts';
-import type { NewsArticleResult } from '../queries/news.ts';
+import { NEWS_CRUMB } from '../data/trails.ts';
+import { RELATED_NEWS_SIZE, type NewsArticleResult } from '../queries/news.ts';
 
-/** `/news/:slug`: one article. */
+/** `/news/:slug`: one article, its tags, and related articles. */
 export default function NewsArticlePage({ data }: PageProps<NewsArticleResult>): ReactElement {
   const article = requireItem(data.newsItem, 'The news article');
+  // The build picks related articles by tag; the query alone returns the newest, which may include this one.
+  const related = (data.related?.nodes ?? []).filter((item) => item.id !== article.id).slice(0, RELATED_NEWS_SIZE);
   return (
     <article className="article">
-      <PageHeader
-        title={article.title}
-        kicker={<FormattedDate value={article.date} />}
-        lead={article.summary}
-        breadcrumbs={[{ label: 'News', href: '/news' }, { label: article.title }]}
-      />
+      <PageHeader title={article.title} kicker={<FormattedDate value={article.date} />} lead={article.summary} breadcrumbs={[NEWS_CRUMB, { label: article.title }]} />
       {article.image ? (
         <figure className="article__figure">
           <Picture image={article.image} className="article__image" eager />
@@ -35,6 +34,18 @@ export default function NewsArticlePage({ data }: PageProps<NewsArticleResult>):
             ))}
           </ul>
         </footer>
+      ) : null}
+      {related.length > 0 ? (
+        <aside className="related related--news" aria-labelledby="related-title">
+          <h2 id="related-title">Related news</h2>
+          <CardGrid>
+            {related.map((item) => (
+              <Card key={item.id} href={`/news/${item.slug}`} title={item.title} image={item.image} headingLevel={3} meta={<FormattedDate value={item.date} />}>
+                {item.summary}
+              </Card>
+            ))}
+          </CardGrid>
+        </aside>
       ) : null}
     </article>
   );

@@ -3,12 +3,16 @@ import { useSite, type PageProps } from '../../runtime/index.ts';
 import { CategoryNav } from '../components/category-nav.tsx';
 import { EmptyState, ListCount } from '../components/list-count.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { Pagination } from '../components/pagination.tsx';
 import { PublicationsByYear } from '../components/publication-list.tsx';
+import { pageCount, pageHref, pageNumber } from '../data/paging.ts';
 import { requireItem } from '../data/require-item.ts';
+import { PUBLICATIONS_CRUMB } from '../data/trails.ts';
+import { LIST_PAGE_SIZE } from '../queries/document.ts';
 import type { PublicationCategoryResult } from '../queries/publications.ts';
 import type { SiteQueryResult } from '../queries/site.ts';
 
-/** `/publication/:category`: one category's publications by year. */
+/** `/publication/:category` and its later pages: one category's publications by year. */
 export default function PublicationCategoryPage({ data, params }: PageProps<PublicationCategoryResult>): ReactElement {
   const { publicationCategories } = useSite<SiteQueryResult>();
   const category = requireItem(
@@ -16,13 +20,15 @@ export default function PublicationCategoryPage({ data, params }: PageProps<Publ
     'The publication category',
   );
   const { nodes, totalCount } = data.publications;
+  const page = pageNumber(params);
+  const base = `/publication/${category.slug}`;
   return (
     <div className="list-page">
       <PageHeader
         title={category.title}
         kicker="Publications"
         lead={category.description}
-        breadcrumbs={[{ label: 'Publications', href: '/publications' }, { label: category.title }]}
+        breadcrumbs={[PUBLICATIONS_CRUMB, page > 1 ? { label: category.title, href: pageHref(base, 1) } : { label: category.title }, ...(page > 1 ? [{ label: `Page ${page}` }] : [])]}
       />
       <CategoryNav
         label="Publication categories"
@@ -35,8 +41,9 @@ export default function PublicationCategoryPage({ data, params }: PageProps<Publ
         <EmptyState>There are no publications in this category yet.</EmptyState>
       ) : (
         <>
-          <ListCount shown={nodes.length} total={totalCount} noun="publication" />
+          <ListCount shown={nodes.length} total={totalCount} noun="publication" first={(page - 1) * LIST_PAGE_SIZE + 1} />
           <PublicationsByYear publications={nodes} showCategory={false} />
+          <Pagination base={base} page={page} pageCount={pageCount(totalCount, LIST_PAGE_SIZE)} label={`${category.title} pages`} />
         </>
       )}
     </div>

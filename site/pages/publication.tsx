@@ -1,13 +1,16 @@
 import type { ReactElement } from 'react';
 import { Link, type PageProps } from '../../runtime/index.ts';
+import { Citation } from '../components/citation.tsx';
 import { Paragraphs } from '../components/editorial.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { PeopleNames } from '../components/people.tsx';
-import { fileTypeLabel, formatFileSize } from '../format/numbers.ts';
 import { requireItem } from '../data/require-item.ts';
+import { PUBLICATIONS_CRUMB } from '../data/trails.ts';
+import { bareDoi, doiUrl } from '../format/citation.ts';
+import { fileTypeLabel, formatFileSize } from '../format/numbers.ts';
 import type { PublicationResult } from '../queries/publications.ts';
 
-/** `/publication/:category/:slug`: one publication: who wrote it, where it appeared, and how to read it. */
+/** `/publication/:category/:slug`: one publication: who wrote it, where it appeared, how to read it and how to cite it. */
 export default function PublicationPage({ data }: PageProps<PublicationResult>): ReactElement {
   const publication = requireItem(data.publication, 'The publication');
   const categoryHref = `/publication/${publication.category.slug}`;
@@ -17,14 +20,14 @@ export default function PublicationPage({ data }: PageProps<PublicationResult>):
         title={publication.title}
         kicker={<Link href={categoryHref}>{publication.category.title}</Link>}
         breadcrumbs={[
-          { label: 'Publications', href: '/publications' },
+          PUBLICATIONS_CRUMB,
           { label: publication.category.title, href: categoryHref },
           { label: publication.title },
         ]}
       >
         {publication.authors.length > 0 ? (
           <p className="byline">
-            By <PeopleNames people={publication.authors} />
+            By <PeopleNames people={publication.authors} linked />
           </p>
         ) : null}
       </PageHeader>
@@ -43,7 +46,7 @@ export default function PublicationPage({ data }: PageProps<PublicationResult>):
           <div className="details__row">
             <dt>DOI</dt>
             <dd>
-              <a href={`https://doi.org/${bareDoi(publication.doi)}`} rel="noopener noreferrer">
+              <a href={doiUrl(publication.doi)} rel="noopener noreferrer">
                 {bareDoi(publication.doi)}
               </a>
             </dd>
@@ -66,11 +69,7 @@ export default function PublicationPage({ data }: PageProps<PublicationResult>):
           </span>
         </p>
       ) : null}
+      <Citation item={publication} />
     </article>
   );
-}
-
-// Editors paste DOIs in every form (`10.1234/x`, `doi:10.1234/x`, `https://doi.org/10.1234/x`); link them all the same way.
-function bareDoi(doi: string): string {
-  return doi.trim().replace(/^(?:doi:|https?:\/\/(?:dx\.)?doi\.org\/)/i, '');
 }

@@ -4,32 +4,43 @@ import { Card, CardGrid } from '../components/card.tsx';
 import { Period } from '../components/date.tsx';
 import { EmptyState, ListCount } from '../components/list-count.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { Pagination } from '../components/pagination.tsx';
+import { pageCount, pageNumber } from '../data/paging.ts';
+import { listTrail } from '../data/trails.ts';
+import { LIST_PAGE_SIZE } from '../queries/document.ts';
 import type { ResearchIndexResult } from '../queries/research.ts';
 
-/** `/research`: research projects, most recently started first (the API's order). */
-export default function ResearchIndexPage({ data }: PageProps<ResearchIndexResult>): ReactElement {
+/** `/research` and its later pages: research projects, most recently started first (the API's order). */
+export default function ResearchIndexPage({ data, params }: PageProps<ResearchIndexResult>): ReactElement {
   const { nodes, totalCount } = data.researchProjects;
+  const page = pageNumber(params);
   return (
     <div className="list-page">
-      <PageHeader title="Research" lead="Projects in which the institute's researchers and artists work with partners at home and abroad." />
+      <PageHeader
+        title="Research"
+        lead="Projects in which the institute's researchers and artists work with partners at home and abroad."
+        breadcrumbs={page > 1 ? listTrail('Research', '/research', page) : undefined}
+      />
       {nodes.length === 0 ? (
         <EmptyState>No research projects are listed yet.</EmptyState>
       ) : (
         <>
-          <ListCount shown={nodes.length} total={totalCount} noun="project" />
+          <ListCount shown={nodes.length} total={totalCount} noun="project" first={(page - 1) * LIST_PAGE_SIZE + 1} />
           <CardGrid>
-            {nodes.map((project) => (
+            {nodes.map((project, i) => (
               <Card
                 key={project.id}
                 href={`/research/${project.slug}`}
                 title={project.title}
                 image={project.image}
+                eager={i === 0}
                 meta={<Period startDate={project.startDate} endDate={project.endDate} />}
               >
                 {project.summary}
               </Card>
             ))}
           </CardGrid>
+          <Pagination base="/research" page={page} pageCount={pageCount(totalCount, LIST_PAGE_SIZE)} label="Research pages" />
         </>
       )}
     </div>

@@ -7,6 +7,7 @@ import { PeopleList } from '../components/people.tsx';
 import { PublicationList } from '../components/publication-list.tsx';
 import { RichText } from '../components/rich-text.tsx';
 import { requireItem } from '../data/require-item.ts';
+import { RESEARCH_CRUMB } from '../data/trails.ts';
 import type { ResearchProjectResult } from '../queries/research.ts';
 
 /** `/research/:slug`: one project: its period, description, team and what it has published. */
@@ -18,7 +19,7 @@ export default function ResearchProjectPage({ data }: PageProps<ResearchProjectR
         title={project.title}
         kicker={<Period startDate={project.startDate} endDate={project.endDate} />}
         lead={project.summary}
-        breadcrumbs={[{ label: 'Research', href: '/research' }, { label: project.title }]}
+        breadcrumbs={[RESEARCH_CRUMB, { label: project.title }]}
       />
       {project.image ? (
         <figure className="article__figure">

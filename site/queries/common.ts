@@ -34,9 +34,13 @@ fragment CategoryFields on Category {
   description
 }`);
 
-/** A person named in a byline or a team list; there are no person pages, so no slug-based links. */
+/**
+ * A person named in a byline or a team list. There are no person pages: `slug` links the name to the
+ * person's entry in the people directory (`/about/people#person-{slug}`).
+ */
 export type PersonRefData = {
   id: string;
+  slug: string;
   name: string;
   role: string;
 };
@@ -44,13 +48,13 @@ export type PersonRefData = {
 export const PERSON_REF_FRAGMENT = defineFragment(`
 fragment PersonRefFields on Person {
   id
+  slug
   name
   role
 }`);
 
 /** A person as the people directory shows them. */
 export type PersonCardData = PersonRefData & {
-  slug: string;
   department: string;
   email: string;
   photo: ImageData | null;
@@ -60,7 +64,6 @@ export const PERSON_CARD_FRAGMENT = defineFragment(
   `
 fragment PersonCardFields on Person {
   ...PersonRefFields
-  slug
   department
   email
   photo {

@@ -1,5 +1,5 @@
 import { PERSON_REF_FRAGMENT, type PersonRefData } from './common.ts';
-import { composeDocument, LIST_PAGE_SIZE, type ListPage } from './document.ts';
+import { composeDocument, LIST_PAGE_SIZE, type PagedList } from './document.ts';
 
 export type CourseData = {
   id: string;
@@ -15,12 +15,16 @@ export type CourseData = {
   teachers: PersonRefData[];
 };
 
-/** /courses: the API sorts courses by code, which is how students look them up. */
+/** /courses and its later pages: the API sorts courses by code, which is how students look them up. */
 export const COURSES_QUERY = composeDocument(
   `
-query Courses {
-  courses(first: ${LIST_PAGE_SIZE}) {
+query Courses($first: Int = ${LIST_PAGE_SIZE}, $after: String) {
+  courses(first: $first, after: $after) {
     totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
     nodes {
       id
       slug
@@ -41,4 +45,4 @@ query Courses {
   [PERSON_REF_FRAGMENT],
 );
 
-export type CoursesResult = { courses: ListPage<CourseData> };
+export type CoursesResult = { courses: PagedList<CourseData> };

@@ -13,7 +13,10 @@ export interface Fragment {
   readonly uses: readonly Fragment[];
 }
 
-/** Items per list page that the site embeds in a page's payload (the rest are reached through categories or detail pages). */
+/**
+ * Items per list page. A list page embeds exactly one page of its collection; the rest are prerendered as
+ * `{list}/page/{n}` (site/build/list-entries.ts), so every item is one link away without the API or JavaScript.
+ */
 export const LIST_PAGE_SIZE = 24;
 
 /** News cards carry images, so the news list embeds fewer of them to keep its payload small. */
@@ -62,3 +65,7 @@ export interface ConnectionPage<TNode> {
   nodes: TNode[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
+
+/** A list page as its query returns it: the page's items, the collection's size, and the cursor to the next page. */
+export type PagedList<TNode> = ListPage<TNode> & ConnectionPage<TNode>;
+

@@ -1,5 +1,5 @@
 import { CATEGORY_FRAGMENT, type CategoryData } from './common.ts';
-import { composeDocument, defineFragment, LIST_PAGE_SIZE, type ListPage } from './document.ts';
+import { composeDocument, defineFragment, LIST_PAGE_SIZE, type PagedList } from './document.ts';
 
 /** A downloadable file: enough for a link that says what it is and how big it is. */
 export type DocumentFileData = {
@@ -42,18 +42,22 @@ fragment DocumentFields on Document {
   [DOCUMENT_FILE_FRAGMENT, CATEGORY_FRAGMENT],
 );
 
-/** /documents: the API already orders by category, then newest first, so grouping keeps that order. */
+/** /documents and its later pages: the API orders by category, then newest first, so grouping keeps that order. */
 export const DOCUMENTS_QUERY = composeDocument(
   `
-query Documents {
-  documents(first: ${LIST_PAGE_SIZE}) {
-    totalCount
+query Documents($first: Int = ${LIST_PAGE_SIZE}, $after: String) {
+  documents(first: $first, after: $after) {
     nodes {
       ...DocumentFields
+    }
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
     }
   }
 }`,
   [DOCUMENT_FRAGMENT],
 );
 
-export type DocumentsResult = { documents: ListPage<DocumentData> };
+export type DocumentsResult = { documents: PagedList<DocumentData> };

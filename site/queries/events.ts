@@ -53,8 +53,11 @@ fragment EventDetailFields on Event {
 /**
  * The API has no "upcoming" filter on `events`, and a prerendered page must not read the clock while it
  * renders (server and browser would disagree). The backend's own notion of "now" is exposed through
- * `home.upcomingEvents`, so the pages use it: upcoming events come from there, and its soonest start
- * is the line between past and upcoming in a category's list.
+ * `home.upcomingEvents`, so the pages use it: its soonest start is the line between past and upcoming.
+ *
+ * Event lists are paged in archive order, upcoming events first (soonest first) and then past ones (most
+ * recent first), which the API cannot sort by; so the build walks the whole list and cuts the pages itself
+ * (site/build/event-pages.ts). Page 1 of /events is the backend's upcoming list, straight from this query.
  */
 export const EVENTS_INDEX_QUERY = composeDocument(
   `
@@ -64,11 +67,8 @@ query EventsIndex {
       ...EventCardFields
     }
   }
-  events(first: ${LIST_PAGE_SIZE}) {
+  events(first: 0) {
     totalCount
-    nodes {
-      ...EventCardFields
-    }
   }
 }`,
   [EVENT_CARD_FRAGMENT],
@@ -76,20 +76,26 @@ query EventsIndex {
 
 export type EventsIndexResult = {
   home: { upcomingEvents: EventCardData[] };
-  events: ListPage<EventCardData>;
+  events: { totalCount: number };
 };
 
-/** /events/:category; the category's title comes from the site data, which lists every category. */
-export const EVENT_CATEGORY_QUERY = composeDocument(
+/** The upcoming events of page 1 of /events, by id: later pages leave them out and split at the first one. */
+export type UpcomingRefs = { upcomingEvents: { id: string; startsAt: string }[] };
+
+/**
+ * /events/page/:page: a later page of /events. Its events are cut by the build from the whole list in
+ * archive order; run on its own, the query returns them in the API's order, which the page sorts all the same.
+ */
+export const EVENTS_PAGE_QUERY = composeDocument(
   `
-query EventCategory($category: String!) {
+query EventsPage($first: Int = ${LIST_PAGE_SIZE}, $after: String) {
   home {
-    upcomingEvents(first: 1) {
+    upcomingEvents(first: ${LIST_PAGE_SIZE}) {
       id
       startsAt
     }
   }
-  events(category: $category, first: ${LIST_PAGE_SIZE}) {
+  events(first: $first, after: $after) {
     totalCount
     nodes {
       ...EventCardFields
@@ -99,10 +105,62 @@ query EventCategory($category: String!) {
   [EVENT_CARD_FRAGMENT],
 );
 
-export type EventCategoryResult = {
-  home: { upcomingEvents: { id: string; startsAt: string }[] };
-  events: ListPage<EventCardData>;
-};
+export type EventsPageResult = { home: UpcomingRefs; events: ListPage<EventCardData> };
+
+/** /events/:category and /events/:category/page/:page; the category's title comes from the site data. */
+export const EVENT_CATEGORY_QUERY = composeDocument(
+  `
+query EventCategory($category: String!, $first: Int = ${LIST_PAGE_SIZE}, $after: String) {
+  home {
+    upcomingEvents(first: 1) {
+      id
+      startsAt
+    }
+  }
+  events(category: $category, first: $first, after: $after) {
+    totalCount
+    nodes {
+      ...EventCardFields
+    }
+  }
+}`,
+  [EVENT_CARD_FRAGMENT],
+);
+
+export type EventCategoryResult = { home: UpcomingRefs; events: ListPage<EventCardData> };
+
+/** Every event as a list shows it, page by page: the build cuts the event list pages from it. */
+export const EVENT_CARDS_QUERY = composeDocument(
+  `
+query EventCards($first: Int = ${ENTRY_BATCH_SIZE}, $after: String) {
+  events(first: $first, after: $after) {
+    nodes {
+      ...EventCardFields
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}`,
+  [EVENT_CARD_FRAGMENT],
+);
+
+export type EventCardsResult = { events: ConnectionPage<EventCardData> };
+
+/** The backend's upcoming events of page 1 of /events, by id. */
+export const UPCOMING_EVENTS_QUERY = `
+query UpcomingEventRefs {
+  home {
+    upcomingEvents(first: ${LIST_PAGE_SIZE}) {
+      id
+      startsAt
+    }
+  }
+}
+`;
+
+export type UpcomingEventsResult = { home: UpcomingRefs };
 
 /** /events/:category/:slug */
 export const EVENT_QUERY = composeDocument(

@@ -1,5 +1,5 @@
 import { IMAGE_FRAGMENT, type ImageData } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, NEWS_PAGE_SIZE, type ConnectionPage, type ListPage } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, NEWS_PAGE_SIZE, type ConnectionPage, type PagedList } from './document.ts';
 
 export type NewsCardData = {
   id: string;
@@ -42,34 +42,53 @@ fragment NewsArticleFields on NewsItem {
   [NEWS_CARD_FRAGMENT],
 );
 
-/** /news: the newest page of articles (the API sorts newest first). */
+/**
+ * /news and /news/page/:page: one page of articles, newest first (the API's order). Without variables it is
+ * the first page; the build walks the later ones with `after`.
+ */
 export const NEWS_INDEX_QUERY = composeDocument(
   `
-query NewsIndex {
-  newsItems(first: ${NEWS_PAGE_SIZE}) {
-    totalCount
+query NewsIndex($first: Int = ${NEWS_PAGE_SIZE}, $after: String) {
+  newsItems(first: $first, after: $after) {
     nodes {
       ...NewsCardFields
+    }
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
     }
   }
 }`,
   [NEWS_CARD_FRAGMENT],
 );
 
-export type NewsIndexResult = { newsItems: ListPage<NewsCardData> };
+export type NewsIndexResult = { newsItems: PagedList<NewsCardData> };
 
-/** /news/:slug */
+/** How many related articles an article links to. */
+export const RELATED_NEWS_SIZE = 3;
+
+/**
+ * /news/:slug: the article, and `related` articles under it. The API knows nothing of relatedness, so the
+ * build replaces `related` with articles that share the article's tags (site/build/related-news.ts); run on
+ * its own, the query gives the newest articles instead, in the same shape.
+ */
 export const NEWS_ARTICLE_QUERY = composeDocument(
   `
 query NewsArticle($slug: String!) {
   newsItem(slug: $slug) {
     ...NewsArticleFields
   }
+  related: newsItems(first: ${RELATED_NEWS_SIZE + 1}) {
+    nodes {
+      ...NewsCardFields
+    }
+  }
 }`,
-  [NEWS_ARTICLE_FRAGMENT],
+  [NEWS_ARTICLE_FRAGMENT, NEWS_CARD_FRAGMENT],
 );
 
-export type NewsArticleResult = { newsItem: NewsArticleData | null };
+export type NewsArticleResult = { newsItem: NewsArticleData | null; related: { nodes: NewsCardData[] } };
 
 /** Every article in full, page by page: the build's source for /news/:slug pages. */
 export const NEWS_ARTICLES_QUERY = composeDocument(

@@ -1,5 +1,5 @@
 import { CATEGORY_FRAGMENT, PERSON_REF_FRAGMENT, type CategoryData, type PersonRefData } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type ListPage } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type PagedList } from './document.ts';
 import { DOCUMENT_FILE_FRAGMENT, type DocumentFileData } from './documents.ts';
 
 export type PublicationCardData = {
@@ -51,37 +51,45 @@ fragment PublicationDetailFields on Publication {
   [PUBLICATION_CARD_FRAGMENT, DOCUMENT_FILE_FRAGMENT],
 );
 
-/** /publications: the newest page (the API sorts by year, newest first), grouped by year on the page. */
+/** /publications and its later pages (the API sorts by year, newest first), grouped by year on the page. */
 export const PUBLICATIONS_INDEX_QUERY = composeDocument(
   `
-query PublicationsIndex {
-  publications(first: ${LIST_PAGE_SIZE}) {
-    totalCount
+query PublicationsIndex($first: Int = ${LIST_PAGE_SIZE}, $after: String) {
+  publications(first: $first, after: $after) {
     nodes {
       ...PublicationCardFields
+    }
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
     }
   }
 }`,
   [PUBLICATION_CARD_FRAGMENT],
 );
 
-export type PublicationsIndexResult = { publications: ListPage<PublicationCardData> };
+export type PublicationsIndexResult = { publications: PagedList<PublicationCardData> };
 
-/** /publication/:category; the category's title comes from the site data. */
+/** /publication/:category and its later pages; the category's title comes from the site data. */
 export const PUBLICATION_CATEGORY_QUERY = composeDocument(
   `
-query PublicationCategory($category: String!) {
-  publications(category: $category, first: ${LIST_PAGE_SIZE}) {
-    totalCount
+query PublicationCategory($category: String!, $first: Int = ${LIST_PAGE_SIZE}, $after: String) {
+  publications(category: $category, first: $first, after: $after) {
     nodes {
       ...PublicationCardFields
+    }
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
     }
   }
 }`,
   [PUBLICATION_CARD_FRAGMENT],
 );
 
-export type PublicationCategoryResult = { publications: ListPage<PublicationCardData> };
+export type PublicationCategoryResult = { publications: PagedList<PublicationCardData> };
 
 /** /publication/:category/:slug */
 export const PUBLICATION_QUERY = composeDocument(

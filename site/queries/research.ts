@@ -1,5 +1,5 @@
 import { IMAGE_FRAGMENT, PERSON_REF_FRAGMENT, type ImageData, type PersonRefData } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type ListPage } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type PagedList } from './document.ts';
 import { PAGE_FRAGMENT, PAGE_SLUGS, type PageData } from './pages.ts';
 import { PUBLICATION_CARD_FRAGMENT, type PublicationCardData } from './publications.ts';
 
@@ -52,21 +52,25 @@ fragment ProjectDetailFields on ResearchProject {
   [PROJECT_CARD_FRAGMENT, PERSON_REF_FRAGMENT, PUBLICATION_CARD_FRAGMENT],
 );
 
-/** /research: the newest projects first (the API sorts by start date). */
+/** /research and its later pages: the newest projects first (the API sorts by start date). */
 export const RESEARCH_INDEX_QUERY = composeDocument(
   `
-query ResearchIndex {
-  researchProjects(first: ${LIST_PAGE_SIZE}) {
-    totalCount
+query ResearchIndex($first: Int = ${LIST_PAGE_SIZE}, $after: String) {
+  researchProjects(first: $first, after: $after) {
     nodes {
       ...ProjectCardFields
+    }
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
     }
   }
 }`,
   [PROJECT_CARD_FRAGMENT],
 );
 
-export type ResearchIndexResult = { researchProjects: ListPage<ProjectCardData> };
+export type ResearchIndexResult = { researchProjects: PagedList<ProjectCardData> };
 
 /** /research/:slug */
 export const RESEARCH_PROJECT_QUERY = composeDocument(

@@ -35,7 +35,7 @@ async function collect(entries: AsyncIterable<RouteEntry>): Promise<RouteEntry[]
   return all;
 }
 
-const news = (slug: string) => ({ id: slug, slug, title: slug, updatedAt: '2026-01-01T00:00:00Z' });
+const news = (slug: string, tags: string[] = []) => ({ id: slug, slug, title: slug, updatedAt: '2026-01-01T00:00:00Z', date: '2026-01-01', summary: '', image: null, body: '', tags });
 const event = (category: string, slug: string) => ({ id: slug, slug, title: slug, category: { slug: category, title: category, description: '' } });
 
 describe('dynamic route entries', () => {
@@ -43,7 +43,8 @@ describe('dynamic route entries', () => {
     const items = [news('a'), news('b'), news('c')];
     const { ctx, calls } = fakeBackend('newsItems', items);
     const entries = await collect(routeData['news-article'].entries(ctx));
-    expect(entries).toEqual(items.map((item) => ({ params: { slug: item.slug }, data: { newsItem: item } })));
+    expect(entries.map((e) => e.params)).toEqual(items.map((item) => ({ slug: item.slug })));
+    expect(entries.map((e) => (e.data as { newsItem: unknown }).newsItem)).toEqual(items);
     expect(calls.map((c) => c.variables?.after)).toEqual([null, 'c2']);
     expect(calls[0]?.document).toMatch(/query NewsArticles/);
   });
@@ -58,9 +59,20 @@ describe('dynamic route entries', () => {
     expect(entries[0]?.data).toEqual({ event: event('lectures', 'open-day') });
   });
 
-  it('lists one category page per category, leaving their lists to the route query', async () => {
-    const { ctx } = fakeBackend('eventCategories', [{ slug: 'lectures' }, { slug: 'concerts' }]);
-    expect(await collect(routeData['event-category'].entries(ctx))).toEqual([{ params: { category: 'lectures' } }, { params: { category: 'concerts' } }]);
+  it('gives each article the articles that share its tags as related ones, in the shape of the article query', async () => {
+    const items = [news('a', ['sound']), news('b', ['video']), news('c', ['sound']), news('d', [])];
+    const { ctx } = fakeBackend('newsItems', items);
+    const entries = await collect(routeData['news-article'].entries(ctx));
+    const relatedOf = (slug: string) => (entries.find((e) => e.params.slug === slug)?.data as { related: { nodes: { slug: string }[] } }).related.nodes.map((n) => n.slug);
+    expect(relatedOf('a')[0]).toBe('c');
+    expect(relatedOf('c')[0]).toBe('a');
+    expect(relatedOf('a')).not.toContain('a');
+    expect(relatedOf('d')).toHaveLength(3);
+  });
+
+  it('lists one publication category page per category, leaving their lists to the route query', async () => {
+    const { ctx } = fakeBackend('publicationCategories', [{ slug: 'articles' }, { slug: 'books' }]);
+    expect(await collect(routeData['publication-category'].entries(ctx))).toEqual([{ params: { category: 'articles' } }, { params: { category: 'books' } }]);
   });
 
   it('fails loudly on a slug the route table would reject, instead of building an unreachable page', async () => {

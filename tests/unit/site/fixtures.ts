@@ -1,5 +1,6 @@
 import type { SiteData } from '../../../runtime/shared/contract.ts';
 import type { CategoryData, ImageData, PersonCardData } from '../../../site/queries/common.ts';
+import type { CourseData } from '../../../site/queries/courses.ts';
 import type { DocumentData } from '../../../site/queries/documents.ts';
 import type { EventDetailData } from '../../../site/queries/events.ts';
 import type { NewsArticleData } from '../../../site/queries/news.ts';
@@ -131,6 +132,10 @@ export const episode: PodcastEpisodeData = {
   summary: 'A walk.',
 };
 
+export function course(slug: string, level: string): CourseData {
+  return { id: slug, slug, title: `Course ${slug}`, updatedAt, code: slug.toUpperCase(), level, credits: 10, period: 'Autumn 2026', language: 'English', description: 'Intro.', teachers: [person] };
+}
+
 export const documentItem: DocumentData = {
   id: 'doc1',
   slug: 'annual-report-2025',
@@ -144,7 +149,9 @@ export const documentItem: DocumentData = {
   category: { slug: 'reports', title: 'Annual reports', description: 'Yearly reports.' },
 };
 
-const list = <T,>(nodes: T[]) => ({ nodes, totalCount: nodes.length + 10 });
+/** A list page's connection: more items than it shows, so the page has later pages. */
+const list = <T,>(nodes: T[]) => ({ nodes, totalCount: nodes.length + 30, pageInfo: { hasNextPage: true, endCursor: 'c1' } });
+const upcomingRefs = { upcomingEvents: [{ id: 'future', startsAt: '2026-11-24T18:30:00Z' }] };
 
 /** One data sample per route id, with the params a visitor's URL would give it. */
 export const routeSamples: Record<string, { path: string; params: Record<string, string>; data: unknown }> = {
@@ -156,7 +163,12 @@ export const routeSamples: Record<string, { path: string; params: Record<string,
     },
   },
   news: { path: '/news', params: {}, data: { newsItems: list([newsItem]) } },
-  'news-article': { path: '/news/open-day', params: { slug: 'open-day' }, data: { newsItem } },
+  'news-page': { path: '/news/page/2', params: { page: '2' }, data: { newsItems: list([newsItem]) } },
+  'news-article': {
+    path: '/news/open-day',
+    params: { slug: 'open-day' },
+    data: { newsItem, related: { nodes: [{ ...newsItem, id: 'n2', slug: 'summer-school', title: 'Summer school' }] } },
+  },
   about: { path: '/about', params: {}, data: { page: page('about', 2) } },
   'about-people': { path: '/about/people', params: {}, data: { page: page('people'), people: list([person]) } },
   'about-contact': { path: '/about/contact', params: {}, data: { page: page('contact') } },
@@ -170,23 +182,35 @@ export const routeSamples: Record<string, { path: string; params: Record<string,
   events: {
     path: '/events',
     params: {},
-    data: { home: { upcomingEvents: [event('future', '2026-11-24T18:30:00Z')] }, events: list([event('past', '2025-01-10T18:00:00Z'), event('future', '2026-11-24T18:30:00Z')]) },
+    data: { home: { upcomingEvents: [event('future', '2026-11-24T18:30:00Z')] }, events: { totalCount: 12 } },
+  },
+  'events-page': {
+    path: '/events/page/2',
+    params: { page: '2' },
+    data: { home: upcomingRefs, events: list([event('later', '2027-01-10T18:00:00Z'), event('past', '2025-01-10T18:00:00Z')]) },
   },
   'event-category': {
     path: '/events/lectures',
     params: { category: 'lectures' },
-    data: { home: { upcomingEvents: [{ id: 'future', startsAt: '2026-11-24T18:30:00Z' }] }, events: list([event('past', '2025-01-10T18:00:00Z'), event('future', '2026-11-24T18:30:00Z')]) },
+    data: { home: upcomingRefs, events: list([event('past', '2025-01-10T18:00:00Z'), event('future', '2026-11-24T18:30:00Z')]) },
+  },
+  'event-category-page': {
+    path: '/events/lectures/page/2',
+    params: { category: 'lectures', page: '2' },
+    data: { home: upcomingRefs, events: list([event('past', '2025-01-10T18:00:00Z')]) },
   },
   event: { path: '/events/lectures/talk', params: { category: 'lectures', slug: 'talk' }, data: { event: event('talk', '2026-11-24T18:30:00Z') } },
   publications: { path: '/publications', params: {}, data: { publications: list([publication, { ...publication, id: 'pub2', year: 2024 }]) } },
+  'publications-page': { path: '/publications/page/2', params: { page: '2' }, data: { publications: list([{ ...publication, id: 'pub3', year: 2019 }]) } },
   'publication-category': { path: '/publication/articles', params: { category: 'articles' }, data: { publications: list([publication]) } },
+  'publication-category-page': { path: '/publication/articles/page/2', params: { category: 'articles', page: '2' }, data: { publications: list([publication]) } },
   publication: { path: '/publication/articles/a-study', params: { category: 'articles', slug: 'a-study' }, data: { publication } },
-  courses: {
-    path: '/courses',
-    params: {},
-    data: { courses: list([{ id: 'c1', slug: 'nli-b110', title: 'Creative coding', updatedAt, code: 'NLI-B110', level: 'Bachelor', credits: 10, period: 'Autumn 2026', language: 'English', description: 'Intro.', teachers: [person] }]) },
-  },
+  courses: { path: '/courses', params: {}, data: { courses: list([course('nli-b110', 'Bachelor'), course('nli-m210', 'Master')]) } },
+  'courses-page': { path: '/courses/page/2', params: { page: '2' }, data: { courses: list([course('nli-p310', 'PhD')]) } },
   research: { path: '/research', params: {}, data: { researchProjects: list([project]) } },
+  'research-page': { path: '/research/page/2', params: { page: '2' }, data: { researchProjects: list([project]) } },
   'research-project': { path: '/research/afterimages', params: { slug: 'afterimages' }, data: { researchProject: project } },
   documents: { path: '/documents', params: {}, data: { documents: list([documentItem]) } },
+  'documents-page': { path: '/documents/page/2', params: { page: '2' }, data: { documents: list([documentItem]) } },
+  login: { path: '/login', params: {}, data: { __typename: 'Query' } },
 };

@@ -90,6 +90,46 @@ describe('page content', () => {
     expect(page.indexOf('Past events')).toBeLessThan(page.indexOf('Event past'));
   });
 
+  it('links a list’s pages with plain links: page 1 at the list’s own path, the next and previous pages marked', async () => {
+    const first = await html('news');
+    expect(first).toMatch(/<a[^>]*href="\/news\/page\/2"[^>]*rel="next"|<a[^>]*rel="next"[^>]*href="\/news\/page\/2"/);
+    expect(first).toContain('Showing 1');
+    const second = await html('news-page');
+    expect(second).toMatch(/rel="prev"[^>]*>Previous page|href="\/news"[^>]*rel="prev"/);
+    expect(second).toMatch(/<span class="pagination__page" aria-current="page"><span class="visually-hidden">Page <\/span>2<\/span>/);
+    expect(second).toContain('Showing 13');
+  });
+
+  it('links /events to its later pages, which continue with the past, most recent first', async () => {
+    expect(await html('events')).toMatch(/href="\/events\/page\/2"[^>]*>Past events/);
+    const later = await html('events-page');
+    expect(later.indexOf('Upcoming')).toBeLessThan(later.indexOf('Event later'));
+    expect(later.indexOf('Past events')).toBeLessThan(later.indexOf('Event past'));
+  });
+
+  it('offers an event as an .ics file and a category as a calendar to subscribe to', async () => {
+    expect(await html('event')).toMatch(/href="\/events\/lectures\/talk\.ics"[^>]*>Add to calendar/);
+    expect(await html('event-category')).toContain('href="/events/lectures.ics"');
+  });
+
+  it('links a publication’s authors to their entries in the people directory and offers a citation to copy', async () => {
+    const page = await html('publication');
+    expect(page).toContain('href="/about/people#person-ada-berg"');
+    expect(page).toContain('Berg, A.');
+    expect(page).toMatch(/<button type="button"[^>]*>Copy citation<\/button>/);
+  });
+
+  it('shows related articles under a news article', async () => {
+    expect(await html('news-article')).toMatch(/Related news[\s\S]*href="\/news\/summer-school"/);
+  });
+
+  it('renders every course and the level filter on the server, so hydration sees the same markup', async () => {
+    const page = await html('courses');
+    expect(page).toContain('href="/courses?level=Master"');
+    expect(page.match(/<article class="course"/g)).toHaveLength(2);
+    expect(page).toMatch(/aria-current="true"[^>]*>All levels/);
+  });
+
   it('formats dates in UTC with an English locale so server and browser agree', async () => {
     expect(await html('news-article')).toContain('<time dateTime="2026-03-14">14 March 2026</time>');
   });

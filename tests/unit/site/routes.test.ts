@@ -8,11 +8,15 @@ import { routes as siteRoutes } from '../../../site/routes.ts';
 import { routeData as siteRouteData, siteData } from '../../../site/routes.build.ts';
 import { SITE_QUERY } from '../../../site/queries/site.ts';
 
-/** The route table against SPEC.md section 2: every path, in an order where static paths win, with its layout. */
+/**
+ * The route table against SPEC.md section 2: every path, in an order where static paths win, with its layout;
+ * plus the later pages of every list (`…/page/:page`) and the editors' login page.
+ */
 
 const SPEC_ROUTES: Array<[path: string, layout: 'home' | 'default']> = [
   ['/', 'home'],
   ['/news', 'default'],
+  ['/news/page/:page', 'default'],
   ['/news/:slug', 'default'],
   ['/about', 'default'],
   ['/about/people', 'default'],
@@ -21,15 +25,23 @@ const SPEC_ROUTES: Array<[path: string, layout: 'home' | 'default']> = [
   ['/about/about-large', 'default'],
   ['/about/artistic-research', 'default'],
   ['/events', 'default'],
+  ['/events/page/:page', 'default'],
   ['/events/:category', 'default'],
+  ['/events/:category/page/:page', 'default'],
   ['/events/:category/:slug', 'default'],
   ['/publications', 'default'],
+  ['/publications/page/:page', 'default'],
   ['/publication/:category', 'default'],
+  ['/publication/:category/page/:page', 'default'],
   ['/publication/:category/:slug', 'default'],
   ['/courses', 'default'],
+  ['/courses/page/:page', 'default'],
   ['/research', 'default'],
+  ['/research/page/:page', 'default'],
   ['/research/:slug', 'default'],
   ['/documents', 'default'],
+  ['/documents/page/:page', 'default'],
+  ['/login', 'default'],
 ];
 
 // Seen as the runtime and the build see them: the literal types of the tables do not matter here.
@@ -104,13 +116,13 @@ describe('site route table', () => {
     expect(home?.head({ home: { title: 'Welcome', intro: 'Hello.' } }, {}, site).title).toBe('Institute');
     const article = routes.find((r) => r.id === 'news-article');
     const image = { url: '/media/a.svg', alt: '', width: 4, height: 3 };
-    expect(article?.head({ newsItem: { title: 'Hello', summary: 'World', image } }, { slug: 'hello' }, site)).toEqual({
+    expect(article?.head({ newsItem: { slug: 'hello', title: 'Hello', summary: 'World', image, tags: [] } }, { slug: 'hello' }, site)).toMatchObject({
       title: 'Hello',
       description: 'World',
       image: '/media/a.svg',
     });
     const category = routes.find((r) => r.id === 'event-category');
-    expect(category?.head(null, { category: 'lectures' }, site)).toEqual({ title: 'Lectures · Events', description: 'Talks.' });
+    expect(category?.head(null, { category: 'lectures' }, site)).toMatchObject({ title: 'Lectures · Events', description: 'Talks.' });
   });
 
   it('falls back to a generic head when a page has no data yet', () => {

@@ -1,0 +1,158 @@
+/**
+ * Lighthouse scores of the built site: `npm run bench:lighthouse` builds the site from the embedded backend
+ * (or takes `--site DIR`), serves it with the preview server (cli/static-server.ts) on 127.0.0.1, and audits
+ * `/`, `/news`, a news article, an event and `/about/about-large` in Debian's Chromium (`CHROMIUM_PATH` to
+ * override) with Lighthouse's default mobile profile (simulated slow 4G, 4× CPU slowdown). Each page is
+ * audited `--runs` times (default 3) and the median run per category is reported, as Lighthouse recommends
+ * for variable machines. Exits 1 when a score misses its target: 100 for accessibility, best practices and
+ * SEO, 95 for performance.
+ *
+ * The preview server sends files uncompressed, which no production host does (CDNs and web servers gzip
+ * text), and Lighthouse's simulated slow 4G makes every uncompressed byte count. So by default a gzip layer
+ * sits in front of the preview server, as a CDN sits in front of the bucket; `--raw` measures the preview
+ * server as it is. `--desktop` uses the desktop profile; `--json FILE` writes the scores.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, request, type Server } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import lighthouse, { desktopConfig } from 'lighthouse';
+import { startStaticServer } from '../cli/static-server.ts';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
+import { runCli } from '../tests/helpers/cli.ts';
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+type Category = (typeof CATEGORIES)[number];
+const TARGETS: Record<Category, number> = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 };
+
+const { values } = parseArgs({
+  options: {
+    site: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    desktop: { type: 'boolean', default: false },
+    raw: { type: 'boolean', default: false },
+    json: { type: 'string' },
+  },
+});
+const runs = Math.max(1, Number(values.runs) || 1);
+
+const built = values.site ? null : await buildSite();
+const siteDir = values.site ? resolve(values.site) : built!.dir;
+const server = await startStaticServer({ root: siteDir });
+const gzip = values.raw ? null : await startGzipLayer(server.url);
+const siteUrl = gzip?.url ?? server.url;
+const setup = `${values.desktop ? 'desktop' : 'mobile'} profile, ${values.raw ? 'uncompressed' : 'gzip'} responses`;
+console.log(`Lighthouse, ${setup}, ${runs} run${runs > 1 ? 's' : ''} per page`);
+const port = await freePort();
+// Lighthouse drives the browser over the DevTools protocol on this port; Playwright only starts and stops it.
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
+const results: { path: string; scores: Record<Category, number> }[] = [];
+try {
+  for (const path of await pagesToAudit(siteDir)) {
+    const samples: Record<Category, number>[] = [];
+    for (let run = 0; run < runs; run++) samples.push(await audit(siteUrl + path));
+    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, median(samples.map((s) => s[c]))])) as Record<Category, number>;
+    results.push({ path, scores });
+    console.log(`${path.padEnd(52)} ${CATEGORIES.map((c) => `${c} ${String(scores[c]).padStart(3)}`).join('  ')}${runs > 1 ? `  (median of ${runs})` : ''}`);
+  }
+} finally {
+  await browser.close();
+  await new Promise((done) => (gzip ? gzip.server.close(done) : done(undefined)));
+  await server.close();
+  if (built) await rm(built.root, { recursive: true, force: true });
+}
+
+if (values.json) await writeFile(values.json, JSON.stringify({ profile: values.desktop ? 'desktop' : 'mobile', compressed: !values.raw, runs, results }, null, 2) + '\n');
+const misses = results.flatMap(({ path, scores }) => CATEGORIES.filter((c) => scores[c] < TARGETS[c]).map((c) => `${path}: ${c} ${scores[c]} < ${TARGETS[c]}`));
+if (misses.length > 0) {
+  console.error(`Below target:\n  ${misses.join('\n  ')}`);
+  process.exitCode = 1;
+} else {
+  console.log(`Every page meets its targets (${setup}).`);
+}
+
+// --- helpers ---
+
+async function audit(url: string): Promise<Record<Category, number>> {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] }, values.desktop ? desktopConfig : undefined);
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}.`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.message}`);
+  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<Category, number>;
+  // Name what cost points, so a miss says where to look.
+  for (const c of CATEGORIES) {
+    if (scores[c] >= TARGETS[c]) continue;
+    const failing = (lhr.categories[c]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => `${ref.id} (${lhr.audits[ref.id]?.displayValue ?? lhr.audits[ref.id]?.score})`);
+    console.log(`  ${url} ${c} ${scores[c]}: ${failing.join(', ')}`);
+  }
+  return scores;
+}
+
+/** `/`, `/news`, the first news article and event the build wrote, and the long about page. */
+async function pagesToAudit(dir: string): Promise<string[]> {
+  const latest = JSON.parse(await readFile(join(dir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
+  const meta = JSON.parse(await readFile(join(dir, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
+  const first = (pattern: RegExp): string => {
+    const path = [...meta.prerendered].sort().find((p) => pattern.test(p));
+    if (!path) throw new Error(`The build has no page matching ${pattern}.`);
+    return path;
+  };
+  return ['/', '/news', first(/^\/news\/(?!page\/)[^/]+$/), first(/^\/events\/(?!page\/)[^/]+\/[^/]+$/), '/about/about-large'];
+}
+
+async function buildSite(): Promise<{ root: string; dir: string }> {
+  const root = await mkdtemp(join(tmpdir(), 'site-lighthouse-'));
+  const dir = join(root, 'site');
+  const result = await runCli(['build', '--out', dir, '--quiet']);
+  if (result.code !== 0) throw new Error(`The site build failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+  return { root, dir };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+}
+
+/** Proxies to the preview server and gzips text responses for clients that accept it, as a CDN does. */
+async function startGzipLayer(upstream: string): Promise<{ url: string; server: Server }> {
+  const target = new URL(upstream);
+  const proxy = createHttpServer((req, res) => {
+    const forward = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const compressible = /^(text\/|application\/(javascript|json|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/.test(String(answer.headers['content-type'] ?? ''));
+        if (!compressible || !/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
+          return;
+        }
+        const zipped = gzipSync(body);
+        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-encoding': 'gzip', 'content-length': String(zipped.length), vary: 'Accept-Encoding' }).end(zipped);
+      });
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', () => ok()));
+  const address = proxy.address();
+  if (typeof address !== 'object' || !address) throw new Error('The gzip layer did not start.');
+  return { url: `http://127.0.0.1:${address.port}`, server: proxy };
+}
+
+/** A port nothing listens on, for the browser's DevTools endpoint. */
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? ok(address.port) : fail(new Error('No free port.'))));
+    });
+  });
+}

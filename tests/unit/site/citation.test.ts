@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { levelFromSearch, levelHref, levelsOf } from '../../../site/data/course-levels.ts';
+import { relatedArticles } from '../../../site/build/related-news.ts';
+import { bareDoi, citationName, formatCitation } from '../../../site/format/citation.ts';
+import { newsItem } from './fixtures.ts';
+
+describe('citations', () => {
+  const item = { title: 'Listening to machines', year: 2025, publisher: 'Northlight Press', doi: 'https://doi.org/10.1234/abc', authors: [{ name: 'Ada Berg' }, { name: 'Ingrid van Dijk' }, { name: 'Jean-Luc Moreau' }] };
+
+  it('reads as a reference: authors, year, title, publisher and DOI link', () => {
+    expect(formatCitation(item)).toBe('Berg, A., van Dijk, I., & Moreau, J.-L. (2025). Listening to machines. Northlight Press. https://doi.org/10.1234/abc');
+  });
+
+  it('handles one author, no DOI and no authors at all', () => {
+    expect(formatCitation({ ...item, authors: [{ name: 'Ada Berg' }], doi: null })).toBe('Berg, A. (2025). Listening to machines. Northlight Press.');
+    expect(formatCitation({ ...item, authors: [], publisher: '' })).toBe('Listening to machines. (2025). https://doi.org/10.1234/abc');
+  });
+
+  it('accepts DOIs in every form editors paste them', () => {
+    expect(['10.1234/abc', 'doi:10.1234/abc', 'DOI: 10.1234/abc', 'http://dx.doi.org/10.1234/abc'].map(bareDoi)).toEqual(Array(4).fill('10.1234/abc'));
+    expect(citationName('Plato')).toBe('Plato');
+  });
+});
+
+describe('course levels', () => {
+  const courses = ['Master', 'Open', 'Bachelor', 'Master', 'PhD'].map((level) => ({ level }));
+
+  it('lists each level once, in the order students progress through them', () => {
+    expect(levelsOf(courses)).toEqual(['Bachelor', 'Master', 'PhD', 'Open']);
+  });
+
+  it('reads the level from the query string, ignoring levels the list does not have', () => {
+    expect(levelFromSearch('level=Master', levelsOf(courses))).toBe('Master');
+    expect(levelFromSearch('level=Unknown', levelsOf(courses))).toBeNull();
+    expect(levelFromSearch('', levelsOf(courses))).toBeNull();
+    expect(levelHref('/courses', 'PhD')).toBe('/courses?level=PhD');
+    expect(levelHref('/courses/page/2', null)).toBe('/courses/page/2');
+  });
+});
+
+describe('related news', () => {
+  const article = (id: string, tags: string[]) => ({ ...newsItem, id, slug: id, tags });
+
+  it('prefers articles sharing more tags, then the nearest in time, and never the article itself', () => {
+    const articles = [article('a', ['x', 'y']), article('b', ['x']), article('c', ['z']), article('d', ['x', 'y']), article('e', [])];
+    const related = relatedArticles(articles, 3);
+    expect(related.get('a')?.map((n) => n.id)).toEqual(['d', 'b', 'c']);
+    expect(related.get('e')?.map((n) => n.id)).toEqual(['d', 'c', 'b']);
+    expect(related.get('a')?.[0]).not.toHaveProperty('body');
+  });
+
+  it('stays linear when one tag is on every article', () => {
+    const articles = Array.from({ length: 20_000 }, (_, i) => article(`n${i}`, ['common']));
+    const started = performance.now();
+    const related = relatedArticles(articles, 3);
+    expect(related.get('n500')?.map((n) => n.id)).toEqual(['n499', 'n501', 'n498']);
+    // Generous: a quadratic pass over 20,000 articles takes minutes; the windowed one well under a second.
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { findRoute, type RouteDefinition } from '../../../runtime/routes.ts';
+import type { RouteDataContext, RouteEntry } from '../../../runtime/shared/route-data.ts';
+import { categoryPages, eventsArchivePages, type EventLists } from '../../../site/build/event-pages.ts';
+import { eventsPageCount, eventsPageStart } from '../../../site/data/event-timeline.ts';
+import { isLaterPage, pageCount, pageHref, pageNumber, pageWindow } from '../../../site/data/paging.ts';
+import { LIST_PAGE_SIZE, NEWS_PAGE_SIZE } from '../../../site/queries/document.ts';
+import type { EventCardData } from '../../../site/queries/events.ts';
+import { routeData } from '../../../site/routes.build.ts';
+import { routes as siteRoutes } from '../../../site/routes.ts';
+import { site } from './fixtures.ts';
+
+/**
+ * Lists scale: a list page embeds one page of items, later pages are prerendered at `{list}/page/{n}` from
+ * a walk of the list query, and together the pages hold every item exactly once.
+ */
+
+const routes: readonly RouteDefinition[] = siteRoutes;
+
+/** A backend whose list fields serve `count` numbered nodes per category, with offset cursors. */
+function listBackend(field: string, count: number, categories: string[] = []): { ctx: RouteDataContext; calls: Record<string, unknown>[] } {
+  const calls: Record<string, unknown>[] = [];
+  const ctx: RouteDataContext = {
+    async request<T>(document: string, variables: Record<string, unknown> = {}): Promise<T> {
+      calls.push(variables);
+      if (/Categor(y|ies)Slugs/.test(document)) return { publicationCategories: categories.map((slug) => ({ slug })) } as T;
+      const prefix = typeof variables.category === 'string' ? `${variables.category}-` : '';
+      const all = Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, updatedAt: `2026-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z` }));
+      const start = typeof variables.after === 'string' ? Number(variables.after) : 0;
+      const first = Number(variables.first ?? 20);
+      const nodes = all.slice(start, start + first);
+      const end = start + nodes.length;
+      return { [field]: { nodes, totalCount: all.length, pageInfo: { hasNextPage: end < all.length, endCursor: String(end) } } } as T;
+    },
+  };
+  return { ctx, calls };
+}
+
+async function collect(entries: AsyncIterable<RouteEntry>): Promise<RouteEntry[]> {
+  const all: RouteEntry[] = [];
+  for await (const entry of entries) all.push(entry);
+  return all;
+}
+
+const nodesOf = (entry: RouteEntry | undefined, field: string): { id: string }[] => (entry?.data as Record<string, { nodes: { id: string }[] }>)[field]?.nodes ?? [];
+
+describe('later pages of a list', () => {
+  it('asks for many pages of the list at once and prerenders every page after the first', async () => {
+    const { ctx, calls } = listBackend('newsItems', 30);
+    const entries = await collect(routeData['news-page'].entries!(ctx));
+    expect(entries.map((e) => e.params)).toEqual([{ page: '2' }, { page: '3' }]);
+    // One request for all 30 items, in a multiple of the page size.
+    expect(calls).toHaveLength(1);
+    expect(Number(calls[0]!.first) % NEWS_PAGE_SIZE).toBe(0);
+    expect(nodesOf(entries[0], 'newsItems').map((n) => n.id)).toEqual(Array.from({ length: 12 }, (_, i) => String(12 + i)));
+    expect(nodesOf(entries[1], 'newsItems')).toHaveLength(30 - 2 * NEWS_PAGE_SIZE);
+  });
+
+  it('has no later pages for a list that fits on one page', async () => {
+    const { ctx } = listBackend('documents', LIST_PAGE_SIZE);
+    expect(await collect(routeData['documents-page'].entries!(ctx))).toEqual([]);
+  });
+
+  it('pages each publication category on its own', async () => {
+    const { ctx } = listBackend('publications', LIST_PAGE_SIZE + 1, ['articles', 'books']);
+    const entries = await collect(routeData['publication-category-page'].entries!(ctx));
+    expect(entries.map((e) => e.params)).toEqual([
+      { category: 'articles', page: '2' },
+      { category: 'books', page: '2' },
+    ]);
+    expect(nodesOf(entries[1], 'publications').map((n) => n.id)).toEqual([`books-${LIST_PAGE_SIZE}`]);
+  });
+
+  it('dates a later page in the sitemap by its newest item', () => {
+    const data = { newsItems: { nodes: [{ updatedAt: '2026-01-02T00:00:00Z' }, { updatedAt: '2026-03-01T00:00:00Z' }], totalCount: 2 } };
+    expect(routeData['news-page'].lastmod!(data as never)).toBe('2026-03-01T00:00:00Z');
+  });
+});
+
+describe('page numbers', () => {
+  it('keeps page 1 at the list’s own path and puts later pages below it', () => {
+    expect(pageHref('/news', 1)).toBe('/news');
+    expect(pageHref('/news', 3)).toBe('/news/page/3');
+    expect(pageNumber({})).toBe(1);
+    expect(pageNumber({ page: '4' })).toBe(4);
+  });
+
+  it('accepts one spelling per later page, so no two URLs show the same page', () => {
+    expect(['2', '10', '999999'].map(isLaterPage)).toEqual([true, true, true]);
+    expect(['1', '0', '02', '-2', '2.5', 'two', '1000000', undefined].map(isLaterPage)).toEqual(Array(8).fill(false));
+  });
+
+  it('counts pages, an empty list still having its first', () => {
+    expect([0, 1, 12, 13, 42].map((n) => pageCount(n, 12))).toEqual([1, 1, 1, 2, 4]);
+  });
+
+  it('shows the first, last and nearby pages, with a gap for the rest', () => {
+    expect(pageWindow(1, 4)).toEqual([1, 2, 3, 4]);
+    expect(pageWindow(6, 12)).toEqual([1, null, 5, 6, 7, null, 12]);
+    expect(pageWindow(3, 12)).toEqual([1, 2, 3, 4, null, 12]);
+  });
+
+  it('routes later pages to their list and rejects page 1 and unknown categories', () => {
+    const validate = (path: string): [string | undefined, boolean] => {
+      const match = findRoute(routes, path);
+      return [match?.route.id, match?.route.validate ? match.route.validate(match.params, site) : true];
+    };
+    expect(validate('/news/page/2')).toEqual(['news-page', true]);
+    expect(validate('/events/page/2')).toEqual(['events-page', true]);
+    expect(validate('/events/lectures/page/2')).toEqual(['event-category-page', true]);
+    expect(validate('/publication/articles/page/3')).toEqual(['publication-category-page', true]);
+    expect(validate('/news/page/1')).toEqual(['news-page', false]);
+    expect(validate('/events/nope/page/2')).toEqual(['event-category-page', false]);
+  });
+});
+
+describe('event list pages', () => {
+  const category = (slug: string) => ({ slug, title: slug, description: '' });
+  const event = (id: string, startsAt: string, cat = 'lectures'): EventCardData => ({
+    id,
+    slug: id,
+    title: id,
+    updatedAt: startsAt,
+    startsAt,
+    endsAt: startsAt,
+    location: '',
+    summary: '',
+    category: category(cat),
+  });
+  // The API's order: soonest first. "Now" is between e4 and e5.
+  const events = Array.from({ length: 10 }, (_, i) => event(`e${i}`, `2026-0${Math.floor(i / 2) + 1}-1${i % 2}T10:00:00Z`, i % 3 === 0 ? 'concerts' : 'lectures'));
+  const upcoming = events.slice(5, 7).map(({ id, startsAt }) => ({ id, startsAt }));
+  const lists: EventLists = { events, upcoming, categories: ['lectures', 'concerts', 'symposia'] };
+
+  it('continues /events after the backend’s upcoming list: later upcoming events soonest first, then the past most recent first', () => {
+    const pages = eventsArchivePages(lists, 3);
+    expect(pages.map((p) => p.events.nodes.map((e) => e.id))).toEqual([
+      ['e7', 'e8', 'e9'],
+      ['e4', 'e3', 'e2'],
+      ['e1', 'e0'],
+    ]);
+  });
+
+  it('shows every event exactly once across the pages of /events, and counts the pages the same way the page does', () => {
+    const pages = eventsArchivePages(lists, 3);
+    const ids = [...upcoming.map((e) => e.id), ...pages.flatMap((p) => p.events.nodes.map((e) => e.id))];
+    expect(ids.sort()).toEqual(events.map((e) => e.id).sort());
+    expect(eventsPageCount(events.length, upcoming.length, 3)).toBe(1 + pages.length);
+    expect(eventsPageStart(3, upcoming.length, 3)).toBe(upcoming.length + 3 + 1);
+  });
+
+  it('pages a category in the same order, and gives an empty category its first page', () => {
+    const lectures = categoryPages(lists, 'lectures', 4);
+    expect(lectures.map((p) => p.events.nodes.map((e) => e.id))).toEqual([['e5', 'e7', 'e8', 'e4'], ['e2', 'e1']]);
+    expect(lectures[0]?.events.totalCount).toBe(6);
+    expect(lectures[0]?.home.upcomingEvents).toEqual(upcoming.slice(0, 1));
+    expect(categoryPages(lists, 'symposia', 4)).toEqual([{ home: { upcomingEvents: upcoming.slice(0, 1) }, events: { nodes: [], totalCount: 0 } }]);
+  });
+});

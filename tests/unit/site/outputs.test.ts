@@ -1,0 +1,110 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import ICAL from 'ical.js';
+import { describe, expect, it } from 'vitest';
+import type { BuiltPage, OutputContext, OutputFile } from '../../../runtime/shared/route-data.ts';
+import { escapeText, fold, icalDateTime, renderCalendar } from '../../../site/build/ical.ts';
+import { eventCalendars, eventsFeed, FEED_SIZE, newsFeed, outputs } from '../../../site/outputs.build.ts';
+import { event, newsItem, site } from './fixtures.ts';
+
+/** The files the site writes beside its pages: RSS feeds and iCalendar files, checked with real parsers. */
+
+const baseUrl = 'https://institute.example';
+const page = (routeId: string, path: string, data: unknown): BuiltPage => ({ path, routeId, params: {}, data });
+const talk = { ...event('talk', '2026-11-24T18:30:00Z'), title: 'Talk; with, commas & <angle> brackets', summary: 'Line one.\nLine two.', body: '<p>See <a href="/about">us</a> <img src="/media/a.svg" alt=""></p>' };
+const ctx: OutputContext = {
+  site,
+  baseUrl,
+  buildTime: '2026-11-01T00:00:00.000Z',
+  pages: [
+    page('news-article', '/news/open-day', { newsItem, related: { nodes: [] } }),
+    page('news-article', '/news/older', { newsItem: { ...newsItem, id: 'n0', slug: 'older', title: 'Older', date: '2025-01-01' }, related: { nodes: [] } }),
+    page('event', '/events/lectures/talk', { event: talk }),
+    page('event', '/events/lectures/early', { event: event('early', '2025-01-10T18:00:00Z') }),
+    page('news', '/news', { newsItems: { nodes: [], totalCount: 0 } }),
+  ],
+};
+
+const xml = new XMLParser({ ignoreAttributes: false });
+const fileOf = (files: OutputFile[], name: string): string => {
+  const file = files.find((f) => f.file === name);
+  if (!file) throw new Error(`no ${name} among ${files.map((f) => f.file).join(', ')}`);
+  return file.content;
+};
+
+describe('RSS feeds', () => {
+  it('lists news articles newest first with absolute links, full text and tags, in a document that parses', () => {
+    const content = fileOf(newsFeed(ctx), 'feeds/news.xml');
+    expect(XMLValidator.validate(content)).toBe(true);
+    const channel = xml.parse(content).rss.channel;
+    expect(channel['atom:link']['@_href']).toBe(`${baseUrl}/feeds/news.xml`);
+    const items = [channel.item].flat();
+    expect(items.map((i: { link: string }) => i.link)).toEqual([`${baseUrl}/news/open-day`, `${baseUrl}/news/older`]);
+    expect(items[0].pubDate).toBe('Sat, 14 Mar 2026 00:00:00 GMT');
+    expect(items[0].category).toEqual(['studios', 'public']);
+    expect(items[0]['content:encoded']).toContain('Everyone is welcome.');
+  });
+
+  it('describes each event with its date and place, and makes links inside the text absolute', () => {
+    const content = fileOf(eventsFeed(ctx), 'feeds/events.xml');
+    expect(XMLValidator.validate(content)).toBe(true);
+    const items = [xml.parse(content).rss.channel.item].flat();
+    expect(items[0].title).toBe('Talk; with, commas & <angle> brackets (24 November 2026)');
+    expect(items[0].description).toMatch(/^24 November 2026, 18:30 UTC, Auditorium\. Line one/);
+    expect(items[0]['content:encoded']).toContain(`href="${baseUrl}/about"`);
+    expect(items[0]['content:encoded']).toContain(`src="${baseUrl}/media/a.svg"`);
+  });
+
+  it('holds at most a feed’s worth of items', () => {
+    const many = Array.from({ length: FEED_SIZE + 5 }, (_, i) => page('news-article', `/news/n${i}`, { newsItem: { ...newsItem, id: `n${i}`, slug: `n${i}` }, related: { nodes: [] } }));
+    const items = [xml.parse(fileOf(newsFeed({ ...ctx, pages: many }), 'feeds/news.xml')).rss.channel.item].flat();
+    expect(items).toHaveLength(FEED_SIZE);
+  });
+});
+
+describe('iCalendar files', () => {
+  const files = eventCalendars(ctx);
+
+  it('writes one file per event beside its page and one per category', () => {
+    expect(files.map((f) => f.file).sort()).toEqual(['events/lectures.ics', 'events/lectures/early.ics', 'events/lectures/talk.ics']);
+  });
+
+  it('gives calendar apps the event’s title, times, place and page, with the special characters intact', () => {
+    const calendar = new ICAL.Component(ICAL.parse(fileOf(files, 'events/lectures/talk.ics')));
+    const [vevent] = calendar.getAllSubcomponents('vevent');
+    const parsed = new ICAL.Event(vevent);
+    expect(parsed.summary).toBe(talk.title);
+    expect(parsed.description).toBe('Line one.\nLine two.');
+    expect(parsed.location).toBe('Auditorium');
+    expect(parsed.startDate.toJSDate().toISOString()).toBe('2026-11-24T18:30:00.000Z');
+    expect(parsed.endDate.toJSDate().toISOString()).toBe('2026-11-24T20:30:00.000Z');
+    expect(parsed.uid).toBe('talk@institute.example');
+    expect(vevent?.getFirstPropertyValue('url')).toBe(`${baseUrl}/events/lectures/talk`);
+  });
+
+  it('subscribes to a whole category in start order', () => {
+    const calendar = new ICAL.Component(ICAL.parse(fileOf(files, 'events/lectures.ics')));
+    expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Lectures · Northlight Institute');
+    expect(calendar.getAllSubcomponents('vevent').map((v) => v.getFirstPropertyValue('uid'))).toEqual(['early@institute.example', 'talk@institute.example']);
+  });
+
+  it('ends lines with CRLF and folds long ones at 75 octets without splitting a character', () => {
+    const content = renderCalendar({ name: 'x', producer: 'p', events: [{ uid: 'u', title: 'Å'.repeat(100), startsAt: talk.startsAt, endsAt: talk.endsAt, updatedAt: talk.updatedAt, location: '', description: '', url: 'https://x' }] });
+    const lines = content.split('\r\n');
+    expect(content.replace(/\r\n/g, '')).not.toContain('\n');
+    for (const line of lines) expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
+    expect(new TextDecoder('utf-8', { fatal: true }).decode(new TextEncoder().encode(content))).toContain('ÅÅ');
+    expect(fold('a'.repeat(80))).toBe(`${'a'.repeat(75)}\r\n ${'a'.repeat(5)}`);
+  });
+
+  it('escapes text values and writes UTC date-times', () => {
+    expect(escapeText('a;b,c\\d\ne')).toBe('a\\;b\\,c\\\\d\\ne');
+    expect(icalDateTime('2026-11-24T18:30:00Z')).toBe('20261124T183000Z');
+  });
+});
+
+describe('site outputs', () => {
+  it('are the feeds and the calendars', async () => {
+    const names = (await Promise.all(outputs.map(async (output) => [...(await output(ctx))]))).flat().map((f) => f.file);
+    expect(names).toEqual(expect.arrayContaining(['feeds/news.xml', 'feeds/events.xml', 'events/lectures.ics', 'events/lectures/talk.ics']));
+  });
+});
