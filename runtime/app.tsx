@@ -3,7 +3,7 @@ import { Route, Router, Switch } from 'wouter';
 import type { BaseLocationHook } from 'wouter';
 import { ErrorScreen } from './error-screen.tsx';
 import type { Navigation } from './navigation.ts';
-import { createPageError } from './page-error.ts';
+import { PreviewBanner, usePreview, type PreviewState } from './preview.tsx';
 import type { Layouts } from './routes.ts';
 import { SiteContext } from './site-context.ts';
 
@@ -12,11 +12,14 @@ export interface AppProps {
   layouts: Layouts;
   /** The prerendered markup, kept for crawlers whose first page fails to render (browser only). */
   staticMarkup?: string;
+  /** Editor preview (browser only): the banner shows while it is on. */
+  preview?: PreviewState;
 }
 
 /** The single application root: the error screen, or the routed page inside its layout (SPEC.md section 2). */
-export function App({ nav, layouts, staticMarkup }: AppProps): ReactElement {
+export function App({ nav, layouts, staticMarkup, preview }: AppProps): ReactElement {
   const state = useSyncExternalStore(nav.subscribe, nav.getState, nav.getState);
+  const previewOn = usePreview(preview);
   const hooks = useMemo(() => createLocationHooks(nav), [nav]);
   // useLayoutEffect never runs on the server, and on the client runs before paint: scroll without a flash.
   useLayoutEffect(() => nav.didRender(state), [nav, state]);
@@ -30,6 +33,7 @@ export function App({ nav, layouts, staticMarkup }: AppProps): ReactElement {
   const Layout = layouts[route?.layout ?? 'default'];
   return (
     <SiteContext.Provider value={nav.site}>
+      {previewOn && preview ? <PreviewBanner preview={preview} /> : null}
       <Router hook={hooks.location} searchHook={hooks.search}>
         {state.error || !route ? (
           <ErrorScreen error={state.error ?? { status: 404, message: `Page not found: ${state.path}`, fatal: false }} />
@@ -83,7 +87,7 @@ class PageBoundary extends Component<{ nav: Navigation; children: ReactNode }, {
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error('Page failed to render', error, info.componentStack);
-    this.props.nav.showError(createPageError(error));
+    this.props.nav.fail(error);
   }
 
   override render(): ReactNode {

@@ -1,6 +1,7 @@
 import { isBot } from './bots.ts';
 import type { BuildManifest } from './build-manifest.ts';
 import { errorMessageFor } from './error-screen.tsx';
+import { reportError } from './error-reporting.ts';
 import type { NavigationEffects, NavigationState } from './navigation.ts';
 import { reloadOnce, type ReloadGuardEnv } from './reload-guard.ts';
 import type { RouteDefinition } from './routes.ts';
@@ -27,6 +28,7 @@ export function createBrowserEffects({ routes, site, reloadEnv, manifest, isStal
     ruleFor: (path) => manifest.ruleFor(path),
     manifest: () => manifest.ready(),
     isStale,
+    report: (error) => reportError(error),
     showsErrorScreen(error) {
       if (!isBot(navigator.userAgent)) return true;
       // Crawlers keep the prerendered page: an error screen would be indexed as the page's content.
@@ -40,6 +42,8 @@ export function createBrowserEffects({ routes, site, reloadEnv, manifest, isStal
     },
     afterCommit(state, previous, options) {
       document.title = titleFor(state, routes, site);
+      // New data for the same page (editor login or logout): the visitor stays where they are.
+      if (options.refresh) return;
       scroll.apply(state, previous, options);
       if (state.path === previous.path && state.error === previous.error) return;
       // A new page: move focus to it and tell screen readers which page it is.

@@ -2,6 +2,7 @@ import type { BootData, BuildMeta, PageError, RouteRule, SiteData } from './shar
 import { normalizePath } from './shared/paths.ts';
 import { isExternalTarget } from './shared/route-rules.ts';
 import { createNotFoundError, createPageError, createValidationError } from './page-error.ts';
+import { createPageDataLoader, type LiveDataSource } from './page-data.ts';
 import { PayloadError, type PayloadLoader } from './payload.ts';
 import { findRoute, type PageModule, type RouteDefinition, type RouteParams } from './routes.ts';
 
@@ -22,6 +23,8 @@ export interface NavigateOptions {
   replace?: boolean;
   /** Set for Back/Forward: the URL is already in the address bar. */
   pop?: boolean;
+  /** Set when only the current page's data changed (editor login or logout): no scrolling, no focus move. */
+  refresh?: boolean;
 }
 
 /** Side effects of navigation, injected so the store itself stays testable. */
@@ -42,6 +45,8 @@ export interface NavigationEffects {
   isStale(): boolean;
   /** The build's route manifest once it has loaded (about 1 s after hydration), or null when it cannot be. */
   manifest(): Promise<BuildMeta | null>;
+  /** Hands an error that broke a page to error reporting; runs for bots too, whose screen stays as it was. */
+  report(error: unknown): void;
 }
 
 export interface Navigation {
@@ -61,6 +66,10 @@ export interface Navigation {
   preload(path: string, schedule: <T>(load: () => Promise<T>) => Promise<T>): Promise<void>;
   /** Replaces the page with the error screen (unless the visitor is a bot). */
   showError(error: PageError): void;
+  /** Reports an error thrown while rendering or hydrating, then shows it on the error screen. */
+  fail(error: unknown): void;
+  /** Fetches the current page's data again (editor preview turned on or off) and re-renders it; the page stays on failure. */
+  refresh(): Promise<void>;
   /** Called by the app once React has rendered a committed state; runs the after-commit effects once. */
   didRender(state: NavigationState): void;
 }
@@ -73,6 +82,8 @@ export interface NavigationOptions {
   /** The URL the page was loaded at. */
   location: { pathname: string; search: string; hash: string };
   payloads?: PayloadLoader;
+  /** Live data from the API: editor preview, and the fallback when a payload cannot be loaded. */
+  live?: LiveDataSource;
   effects?: NavigationEffects;
 }
 
@@ -81,6 +92,7 @@ const MAX_REDIRECTS = 5;
 /** Creates the navigation store. Without payloads/effects it is static (server render, tests). */
 export function createNavigation(options: NavigationOptions): Navigation {
   const { routes, boot, modules, payloads, effects } = options;
+  const pageData = createPageDataLoader(payloads, options.live);
   const listeners = new Set<() => void>();
   const loading = new Map<string, Promise<PageModule>>();
   const initial = initialState(options);
@@ -145,14 +157,28 @@ export function createNavigation(options: NavigationOptions): Navigation {
       return;
     }
     try {
-      const [, payload] = await Promise.all([loadModule(match.route), payloads ? payloads.load(target.path) : Promise.resolve(null)]);
+      const [, data] = await Promise.all([loadModule(match.route), pageData.load(match.route, match.params, target.path)]);
       if (token !== latest) return;
-      commit({ ...target, routeId: match.route.id, params: match.params, data: payload?.data ?? null, error: null }, href, navOptions);
+      commit({ ...target, routeId: match.route.id, params: match.params, data: data ?? null, error: null }, href, navOptions);
     } catch (error) {
       if (token !== latest) return;
-      // A missing, unreadable or foreign payload, or a chunk that will not load: the server has the page.
+      // A payload that neither the build nor the API could replace, or a chunk that will not load: the server has the page.
       if ((error instanceof PayloadError || isChunkLoadError(error)) && effects?.hardNavigate(href)) return;
-      commit({ ...target, routeId: match.route.id, params: match.params, data: null, error: createPageError(error) }, href, navOptions);
+      const pageError = createPageError(error);
+      if (pageError.status >= 500) effects?.report(error);
+      commit({ ...target, routeId: match.route.id, params: match.params, data: null, error: pageError }, href, navOptions);
+    }
+  };
+
+  const showError = (error: PageError): void => {
+    if (!effects || effects.showsErrorScreen(error)) {
+      commit({ ...state, error }, null, {});
+    } else if (state === initial) {
+      // A crawler keeps the prerendered page it loaded.
+      commit({ ...state, staticFallback: true }, null, {});
+    } else {
+      // A crawler that navigated gets the target's prerendered page from the server instead.
+      effects.hardNavigate(state.path + state.search + state.hash);
     }
   };
 
@@ -182,17 +208,25 @@ export function createNavigation(options: NavigationOptions): Navigation {
       if (payloads && (!meta || meta.prerendered.includes(target))) jobs.push(schedule(() => payloads.load(target)));
       await Promise.allSettled(jobs);
     },
-    showError(error) {
-      if (!effects || effects.showsErrorScreen(error)) {
-        commit({ ...state, error }, null, {});
-      } else if (state === initial) {
-        // A crawler keeps the prerendered page it loaded.
-        commit({ ...state, staticFallback: true }, null, {});
-      } else {
-        // A crawler that navigated gets the target's prerendered page from the server instead.
-        effects.hardNavigate(state.path + state.search + state.hash);
+    fail(error) {
+      const pageError = createPageError(error);
+      if (pageError.status >= 500) effects?.report(error);
+      showError(pageError);
+    },
+    async refresh() {
+      const current = state;
+      const route = current.routeId && !current.error ? routes.find((r) => r.id === current.routeId) : undefined;
+      if (!route) return;
+      const token = latest;
+      try {
+        const data = await pageData.load(route, current.params, current.path);
+        // A navigation that started meanwhile owns the page now.
+        if (token === latest && state.path === current.path && !state.error) commit({ ...state, data: data ?? null }, null, { refresh: true });
+      } catch {
+        // The page keeps the data it shows; the error hook has heard of the failure.
       }
     },
+    showError,
     didRender(rendered) {
       if (pendingEffects?.state !== rendered) return;
       const { previous, options: navOptions } = pendingEffects;

@@ -1,5 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import { parse as parsePattern } from 'regexparam';
+import type { ErrorReportingModule } from './error-reporting.ts';
+import type { RuntimeGraphQLClient, RuntimeClientOptions } from './graphql-client.ts';
 import type { SiteData } from './shared/contract.ts';
 
 /** Which layout wraps a page: `home` for the index page, `default` for every other page. */
@@ -27,6 +29,13 @@ export interface PageHead {
   image?: string;
   /** Keep the page out of search engines. */
   noindex?: boolean;
+  /** Other formats of the page's content (RSS feeds), as `<link rel="alternate">`; root-relative `href`s. */
+  alternates?: readonly { href: string; type: string; title: string }[];
+  /**
+   * schema.org JSON-LD objects, each rendered as `<script type="application/ld+json">`. Root-relative URLs in
+   * the keys `url`, `@id`, `item`, `image`, `logo`, `contentUrl` and `mainEntityOfPage` become absolute.
+   */
+  structuredData?: readonly Record<string, unknown>[];
 }
 
 /** One entry of the client-safe route table (site/routes.ts). */
@@ -48,15 +57,44 @@ export interface RouteDefinition {
   head: (data: any, params: RouteParams, site: SiteData) => PageHead;
 }
 
+/** A route's GraphQL query as the browser runs it (editor preview, live data when a payload fails). */
+export interface LiveQuery {
+  /** The same document the build runs for the route. */
+  query: string;
+  /** Variables from the route params. @default no variables */
+  variables?: (params: RouteParams) => Record<string, unknown>;
+}
+
+/**
+ * What the browser loads on first use to fetch page data from the API: the site's route queries and the
+ * runtime's GraphQL client and rich-text sanitiser. One lazily loaded chunk, so none of it (graphql-request,
+ * graphql, DOMPurify) is first-load JavaScript.
+ */
+export interface LiveDataModule {
+  /** Route queries by route id; a route without one always shows the build's data. */
+  liveQueries: Readonly<Record<string, LiveQuery | undefined>>;
+  createRuntimeClient: (options: RuntimeClientOptions) => RuntimeGraphQLClient;
+  /** Cleans the rich-text fields of a result as the build cleans its own, and points `/media/…` URLs at `mediaOrigin`. */
+  sanitizeLiveData: <T>(data: T, mediaOrigin?: string) => T;
+}
+
+/** Options of a whole route table: the runtime's optional parts, each a dynamic import of its own chunk. */
+export interface RouteTableOptions {
+  /** Loads the live-data module. Without it pages only ever show the build's data. */
+  readonly live?: () => Promise<LiveDataModule>;
+  /** Loads error reporting (runtime/sentry.ts), started only when the build has a DSN. Without it nothing is reported. */
+  readonly errorReporting?: () => Promise<ErrorReportingModule>;
+}
+
 export interface LayoutProps {
   children: ReactNode;
 }
 
 export type Layouts = Record<LayoutName, ComponentType<LayoutProps>>;
 
-/** Identity helper that types a route table. */
-export function defineRoutes<const T extends readonly RouteDefinition[]>(routes: T): T {
-  return routes;
+/** Types a route table, and attaches the table's options (the live-data loader) to it. */
+export function defineRoutes<const T extends readonly RouteDefinition[]>(routes: T, options: RouteTableOptions = {}): T & RouteTableOptions {
+  return Object.assign(routes, options);
 }
 
 export interface RouteMatch {

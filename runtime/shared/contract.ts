@@ -54,6 +54,13 @@ export interface BootData {
 export interface ClientConfig {
   /** Milliseconds between checks of builds/latest.json. */
   buildCheckInterval: number;
+  /**
+   * The public GraphQL endpoint the browser calls (editor preview, login, live data when a payload cannot
+   * be loaded), or null: pages then only ever show the build's data. Never the build's own token.
+   */
+  graphqlEndpoint: string | null;
+  /** Sentry DSN for error reporting, or null: nothing is reported and the Sentry SDK is never loaded. */
+  sentryDsn: string | null;
 }
 
 /** Route rules: what navigation to a matching path does instead of loading a page. */

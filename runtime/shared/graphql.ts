@@ -3,8 +3,10 @@ import { ClientError, GraphQLClient } from 'graphql-request';
 /**
  * The one GraphQL transport, used by the build (Node) and the browser. It adds to graphql-request:
  * a request timeout, retries with backoff for transient failures (network, 408, 429, 5xx, honouring
- * Retry-After), de-duplication of identical in-flight queries, an optional Bearer token, and one
- * error type that names the operation and never carries the token or the variables.
+ * Retry-After; and, at most twice, a 2xx answer that is not GraphQL JSON, which is what a proxy's
+ * error page or a cut-off body looks like), de-duplication of identical in-flight queries, an
+ * optional Bearer token, and one error type that names the operation and never carries the token or
+ * the variables.
  */
 
 export interface GraphQLClientOptions {
@@ -20,7 +22,7 @@ export interface GraphQLClientOptions {
   timeoutMs?: number;
   /** Extra attempts for transient failures. @default 3 */
   retries?: number;
-  /** Delay before retry n (1-based) when the server gives no Retry-After. @default 250 ms × 2^(n-1) */
+  /** Delay before retry n (1-based) when the server gives no Retry-After. @default backoffDelay(n) */
   backoffMs?: (attempt: number) => number;
   /** Share one request between identical in-flight queries. @default true */
   dedupe?: boolean;
@@ -72,26 +74,37 @@ export function createGraphQLClient(options: GraphQLClientOptions): GraphQLClien
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const retries = options.retries ?? 3;
-  const backoffMs = options.backoffMs ?? ((n: number) => 250 * 2 ** (n - 1));
+  const backoffMs = options.backoffMs ?? ((n: number) => backoffDelay(n));
   const inFlight = new Map<string, Promise<unknown>>();
   let sent = 0;
 
-  const client = new GraphQLClient(options.endpoint, {
-    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
-      sent++;
-      return fetchImpl(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    },
-  });
+  /** One HTTP request; the answer's status and type are kept to explain a body graphql-request cannot read. */
+  async function send<TData>(document: string, variables: Record<string, unknown> | undefined, operation: string): Promise<TData> {
+    let answer: Answer | null = null;
+    const client = new GraphQLClient(options.endpoint, {
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        sent++;
+        // The signal covers the body too: an answer that stalls half-way times out like one that never starts.
+        const response = await fetchImpl(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        answer = { status: response.status, contentType: response.headers.get('content-type') ?? 'no content type' };
+        return response;
+      },
+    });
+    const token = options.getToken?.();
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    try {
+      return await client.request<TData>({ document, variables, requestHeaders: headers });
+    } catch (cause) {
+      throw toRequestError(cause, operation, options.endpoint, timeoutMs, answer);
+    }
+  }
 
   async function attempt<TData>(document: string, variables: Record<string, unknown> | undefined, operation: string): Promise<TData> {
-    for (let n = 0; ; n++) {
+    for (let n = 1; ; n++) {
       try {
-        const token = options.getToken?.();
-        const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-        return await client.request<TData>({ document, variables, requestHeaders: headers });
-      } catch (cause) {
-        const error = toRequestError(cause, operation, options.endpoint, timeoutMs);
-        const wait = retryDelay(error, cause, n + 1, retries, backoffMs);
+        return await send<TData>(document, variables, operation);
+      } catch (error) {
+        const wait = retryDelay(error as GraphQLRequestError, n, retries, backoffMs);
         if (wait === null) throw error;
         await sleep(wait);
       }
@@ -121,6 +134,15 @@ export function createGraphQLClient(options: GraphQLClientOptions): GraphQLClien
   };
 }
 
+/**
+ * The default delay before retry n (1-based): 250 ms doubling per attempt (`base` for the first),
+ * at most 8 s, with jitter in its upper half so many pages failing together do not retry in step.
+ */
+export function backoffDelay(attempt: number, base = 250, random: () => number = Math.random): number {
+  const full = Math.min(base * 2 ** (attempt - 1), 8000);
+  return Math.round(full / 2 + (random() * full) / 2);
+}
+
 /** The first operation name in a document, or `anonymous`. */
 export function operationNameOf(document: string): string {
   return /\b(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(document)?.[1] ?? 'anonymous';
@@ -129,8 +151,17 @@ export function operationNameOf(document: string): string {
 // --- internal ---
 
 const TRANSIENT_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+/** A 2xx answer that is not GraphQL JSON is retried at most this often, however many retries are allowed. */
+const INVALID_RESPONSE_RETRIES = 2;
 
-function toRequestError(cause: unknown, operation: string, endpoint: string, timeoutMs: number): GraphQLRequestError {
+/** What the server answered, as far as the headers tell. */
+interface Answer {
+  status: number;
+  contentType: string;
+}
+
+/** A GraphQLRequestError keeps its cause; Retry-After is read from it. */
+function toRequestError(cause: unknown, operation: string, endpoint: string, timeoutMs: number, answer: Answer | null): GraphQLRequestError {
   const base = { operation, endpoint, cause };
   if (cause instanceof ClientError) {
     const status = cause.response.status;
@@ -148,7 +179,16 @@ function toRequestError(cause: unknown, operation: string, endpoint: string, tim
     const reason = describeNetworkCause(cause) || 'connection failed';
     return new GraphQLRequestError({ ...base, kind: 'network', status: null, reason, message: `${operation} could not reach ${endpoint} (${reason})` });
   }
-  return new GraphQLRequestError({ ...base, kind: 'invalid-response', status: null, reason: err?.message ?? String(cause), message: `${operation} got an unreadable answer from ${endpoint}: ${err?.message ?? String(cause)}` });
+  const reason = describeInvalidAnswer(err?.message ?? String(cause), answer);
+  return new GraphQLRequestError({ ...base, kind: 'invalid-response', status: answer?.status ?? null, reason, message: `${operation} got an unreadable answer from ${endpoint}: ${reason}` });
+}
+
+/** One short line: graphql-request's message quotes the whole body, which may be a page of HTML. */
+function describeInvalidAnswer(message: string, answer: Answer | null): string {
+  const got = /Got:\s*([\s\S]*)$/.exec(message)?.[1];
+  const detail = got === undefined ? message : `body starts ${JSON.stringify(got.replace(/\s+/g, ' ').trim().slice(0, 60))}`;
+  const what = got === undefined ? 'not valid JSON' : 'not a GraphQL JSON answer';
+  return answer ? `HTTP ${answer.status} (${answer.contentType}) was ${what}: ${detail}` : `${what}: ${detail}`;
 }
 
 function describeNetworkCause(cause: unknown): string {
@@ -156,12 +196,16 @@ function describeNetworkCause(cause: unknown): string {
   return inner?.code ?? inner?.message ?? '';
 }
 
-/** Milliseconds to wait before the next attempt, or null when the failure is final. */
-function retryDelay(error: GraphQLRequestError, cause: unknown, attempt: number, retries: number, backoffMs: (n: number) => number): number | null {
+/** Milliseconds to wait before attempt `attempt + 1`, or null when the failure is final. */
+function retryDelay(error: GraphQLRequestError, attempt: number, retries: number, backoffMs: (n: number) => number): number | null {
   if (attempt > retries) return null;
-  const transient = error.kind === 'network' || error.kind === 'timeout' || (error.kind === 'http' && error.status !== null && TRANSIENT_STATUS.has(error.status));
+  const transient =
+    error.kind === 'network' ||
+    error.kind === 'timeout' ||
+    (error.kind === 'http' && error.status !== null && TRANSIENT_STATUS.has(error.status)) ||
+    (error.kind === 'invalid-response' && attempt <= INVALID_RESPONSE_RETRIES && (error.status === null || (error.status >= 200 && error.status < 300)));
   if (!transient) return null;
-  const retryAfter = cause instanceof ClientError ? parseRetryAfter(cause.response.headers) : null;
+  const retryAfter = error.cause instanceof ClientError ? parseRetryAfter(error.cause.response.headers) : null;
   return retryAfter ?? backoffMs(attempt);
 }
 
@@ -169,7 +213,7 @@ function parseRetryAfter(headers: unknown): number | null {
   const value = headers instanceof Headers ? headers.get('retry-after') : null;
   if (!value) return null;
   const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.min(seconds * 1000, 60_000));
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, Math.min(date - Date.now(), 60_000));
 }

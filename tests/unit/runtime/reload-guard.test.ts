@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { RELOAD_GUARD_MS, reloadOnce, type ReloadGuardEnv } from '../../../runtime/reload-guard.ts';
+
+/** A sessionStorage stand-in; `fail` picks which calls throw, as private modes and full quotas do. */
+function storage(fail: { get?: boolean; set?: boolean } = {}): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    key: (i) => [...items.keys()][i] ?? null,
+    removeItem: (k) => void items.delete(k),
+    getItem: (k) => {
+      if (fail.get) throw new DOMException('The operation is insecure.', 'SecurityError');
+      return items.get(k) ?? null;
+    },
+    setItem: (k, v) => {
+      if (fail.set) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      items.set(k, v);
+    },
+  };
+}
+
+function env(store: () => Storage, clock: { now: number }): ReloadGuardEnv & { loads: string[] } {
+  const loads: string[] = [];
+  return { storage: store, now: () => clock.now, assign: (url) => void loads.push(url), loads };
+}
+
+describe('the reload guard', () => {
+  it('loads a target at most once per 10 s, then again after the window', () => {
+    const clock = { now: 1_000_000 };
+    const s = storage();
+    const e = env(() => s, clock);
+    expect(reloadOnce('/news/a', e)).toBe(true);
+    clock.now += RELOAD_GUARD_MS - 1;
+    expect(reloadOnce('/news/a?x=1', e)).toBe(false);
+    expect(reloadOnce('/news/b', e)).toBe(true);
+    clock.now += 1;
+    expect(reloadOnce('/news/a', e)).toBe(true);
+    expect(e.loads).toEqual(['/news/a', '/news/b', '/news/a']);
+  });
+
+  it.each([
+    ['sessionStorage itself throws on access', () => storage({}), true],
+    ['getItem throws', () => storage({ get: true }), false],
+    ['setItem throws (quota exceeded)', () => storage({ set: true }), false],
+  ])('never reloads when %s: without a stored guard a reload could loop', (_name, make, throwOnAccess) => {
+    const clock = { now: 1_000_000 };
+    const s = make();
+    const e = env(() => {
+      if (throwOnAccess) throw new DOMException('The operation is insecure.', 'SecurityError');
+      return s;
+    }, clock);
+    for (let i = 0; i < 5; i++) {
+      expect(reloadOnce('/news/a', e)).toBe(false);
+      clock.now += RELOAD_GUARD_MS * 2;
+    }
+    expect(e.loads).toEqual([]);
+  });
+});
