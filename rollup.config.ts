@@ -27,6 +27,8 @@ export function createClientConfig({ outDir, minify: shouldMinify = true }: Clie
     onwarn(warning, warn) {
       // React's CommonJS build and "use client" directives are known-harmless noise.
       if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || warning.code === 'THIS_IS_UNDEFINED') return;
+      // graphql-request's legacy classes import each other; harmless, and not ours to fix.
+      if (warning.code === 'CIRCULAR_DEPENDENCY' && warning.ids?.every((id) => id.includes('node_modules'))) return;
       warn(warning);
     },
     output: {
@@ -46,6 +48,7 @@ export function createClientConfig({ outDir, minify: shouldMinify = true }: Clie
 export function createClientPlugins({ minify: shouldMinify = true }: { minify?: boolean } = {}): Plugin[] {
   return [
     forbidServerCode(),
+    nativeSyncExternalStore(),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
     nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
     commonjs(),
@@ -57,6 +60,19 @@ export function createClientPlugins({ minify: shouldMinify = true }: { minify?: 
 export default createClientConfig({ outDir: 'dist/_assets' });
 
 // --- internal ---
+
+/**
+ * wouter imports the useSyncExternalStore shim for React 16/17; React 19 has the hook built in, so the
+ * shim (and its CommonJS wrapper) would only add bytes to every page's first load.
+ */
+function nativeSyncExternalStore(): Plugin {
+  const id = '\0native-sync-external-store';
+  return {
+    name: 'native-sync-external-store',
+    resolveId: (source) => (source.startsWith('use-sync-external-store/shim') ? id : null),
+    load: (source) => (source === id ? "export { useSyncExternalStore } from 'react';" : null),
+  };
+}
 
 /**
  * Fails the client build when Node-only code enters the browser graph (DESIGN.md: imports flow one

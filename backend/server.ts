@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { createAuthService, readBearerToken, resolveEditor } from './auth.ts';
+import { applyContentOverrides, readContentOverrides } from './content-overrides.ts';
 import { loadSampleContent } from './content/sample.ts';
 import { renderMedia } from './media.ts';
 import { createScaledContent } from './scale.ts';
@@ -30,6 +31,8 @@ export interface ContentServerOptions {
   now?: () => Date;
   /** Editor account; defaults from env CONTENT_EDITOR_EMAIL / CONTENT_EDITOR_PASSWORD, else editor@institute.example / preview-editor */
   editor?: { email: string; password: string; name?: string };
+  /** JSON file of content overrides (content-overrides.ts); a missing file means none. @default env CONTENT_OVERRIDES_FILE */
+  overridesFile?: string;
   /** Called with each incoming GraphQL request (for tests and benchmarks counting requests). */
   onRequest?: (info: { operationName: string | null; authorization: string | null }) => void;
 }
@@ -54,7 +57,8 @@ export interface ContentServer {
  * await server.close();
  */
 export async function startContentServer(options: ContentServerOptions = {}): Promise<ContentServer> {
-  const content = options.scale === undefined ? loadSampleContent() : createScaledContent(options.scale);
+  const base = options.scale === undefined ? loadSampleContent() : createScaledContent(options.scale);
+  const content = applyContentOverrides(base, readContentOverrides(options.overridesFile ?? process.env.CONTENT_OVERRIDES_FILE));
   const store = createContentStore(content);
   const auth = createAuthService(resolveEditor(options.editor));
   let requests = 0;

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { ClientConfig } from '../runtime/shared/contract.ts';
+import { build as siteBuildOptions, type SiteBuildOptions } from '../site/site.config.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import type { LogLevel } from './logger.ts';
 
@@ -8,6 +10,13 @@ export interface UserConfig {
   endpoint?: string;
   /** Bearer token sent to the endpoint at build time. Env: GRAPHQL_TOKEN. @default none */
   token?: string;
+  /**
+   * GraphQL endpoint the browser calls for editor preview, login and live data. Env: PUBLIC_GRAPHQL_ENDPOINT.
+   * @default `endpoint` when one is set; none with the embedded backend (it stops after the build)
+   */
+  publicEndpoint?: string;
+  /** Sentry DSN for error reporting in the browser. Env: SENTRY_DSN. @default none: no reporting */
+  sentryDsn?: string;
   /** Output folder. @default 'dist' */
   outDir?: string;
   /** Absolute URL the site is published at, for canonical URLs, sitemap and feeds. Env: SITE_URL. @default the backend's `site.url` */
@@ -18,27 +27,51 @@ export interface UserConfig {
   timeoutMs?: number | string;
   /** Extra attempts for transient GraphQL failures. @default 3 */
   retries?: number | string;
+  /** Milliseconds before the first retry; each next one waits twice as long (at most 8 s, with jitter). Retry-After wins. @default 250 */
+  retryDelayMs?: number | string;
+  /** Accept a build with more than 20% fewer pages than the previous one in the output folder. @default false */
+  allowShrink?: boolean;
   /** Milliseconds between the browser's checks for a newer build. @default 3600000 (one hour) */
   buildCheckInterval?: number | string;
   /** @default 'info' */
   logLevel?: LogLevel;
+  /** Folder for the build cache (the client bundle, keyed by its inputs). @default '.site-cache' in the project root */
+  cacheDir?: string;
+  /** Content-check warnings fail the build. @default false */
+  strict?: boolean;
+  /** Largest page payload in bytes before a payload-budget warning. @default 131072 */
+  payloadBudget?: number | string;
+  /** JSON build report file; false: none. @default 'build-report.json' beside the output folder */
+  report?: string | false;
 }
 
 /** Fully-defaulted, validated, frozen configuration; stages take only this. */
 export interface ResolvedConfig {
   readonly endpoint: string | null;
   readonly token: string | null;
+  /** The browser's GraphQL endpoint; null: no editor preview and no live data. */
+  readonly publicEndpoint: string | null;
+  readonly sentryDsn: string | null;
   readonly outDir: string;
   readonly baseUrl: string | null;
   readonly concurrency: number;
   readonly timeoutMs: number;
   readonly retries: number;
+  readonly retryDelayMs: number;
+  readonly allowShrink: boolean;
   readonly buildCheckInterval: number;
   readonly logLevel: LogLevel;
   /** Seconds since the epoch from SOURCE_DATE_EPOCH, for reproducible builds; null → the clock. */
   readonly sourceDateEpoch: number | null;
   /** Repository root (site/, templates/, runtime/). */
   readonly root: string;
+  readonly cacheDir: string;
+  /** Content-check warnings fail the build (before the output is replaced). */
+  readonly strict: boolean;
+  /** Payload size in bytes above which a page gets a warning. */
+  readonly payloadBudget: number;
+  /** Absolute path of build-report.json; null: no report. */
+  readonly reportFile: string | null;
 }
 
 export const DEFAULTS = {
@@ -46,28 +79,55 @@ export const DEFAULTS = {
   concurrency: 8,
   timeoutMs: 30_000,
   retries: 3,
+  retryDelayMs: 250,
+  allowShrink: false,
   buildCheckInterval: 3_600_000,
   logLevel: 'info',
+  strict: false,
+  payloadBudget: 128 * 1024,
 } as const satisfies Partial<ResolvedConfig>;
 
-/** Validates user options and the environment once, and fills in defaults. Throws InvalidOption (exit 2). */
-export function resolveConfig(user: UserConfig, env: Record<string, string | undefined> = process.env, cwd = process.cwd()): ResolvedConfig {
+/** The build report's file name; it goes beside the output folder unless --report says otherwise. */
+export const REPORT_FILE_NAME = 'build-report.json';
+
+/**
+ * Validates user options, the environment and the `build` options of site/site.config.ts once, and fills
+ * in defaults. Precedence: flags (`user`) > environment > `file` > DEFAULTS. Throws InvalidOption (exit 2).
+ */
+export function resolveConfig(user: UserConfig, env: Record<string, string | undefined> = process.env, cwd = process.cwd(), file: SiteBuildOptions = siteBuildOptions): ResolvedConfig {
+  const root = resolve(new URL('..', import.meta.url).pathname);
+  user = withFileOptions(user, env, file, root);
   const endpoint = user.endpoint ?? env.GRAPHQL_ENDPOINT;
   const baseUrl = user.baseUrl ?? env.SITE_URL;
   const epoch = env.SOURCE_DATE_EPOCH;
+  const dsn = user.sentryDsn || env.SENTRY_DSN;
+  const outDir = resolve(cwd, user.outDir ?? DEFAULTS.outDir);
   return Object.freeze({
     endpoint: endpoint ? checkUrl(user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', endpoint) : null,
     token: user.token ?? env.GRAPHQL_TOKEN ?? null,
-    outDir: resolve(cwd, user.outDir ?? DEFAULTS.outDir),
+    publicEndpoint: resolvePublicEndpoint(user, env, endpoint),
+    sentryDsn: dsn ? checkDsn(dsn) : null,
+    outDir,
     baseUrl: baseUrl ? checkUrl(user.baseUrl ? '--base-url' : 'SITE_URL', baseUrl).replace(/\/+$/, '') : null,
     concurrency: checkInteger('--concurrency', user.concurrency ?? DEFAULTS.concurrency, 1, 256),
     timeoutMs: checkInteger('--timeout', user.timeoutMs ?? DEFAULTS.timeoutMs, 1, 600_000),
     retries: checkInteger('--retries', user.retries ?? DEFAULTS.retries, 0, 20),
+    retryDelayMs: checkInteger('--retry-delay', user.retryDelayMs ?? DEFAULTS.retryDelayMs, 0, 60_000),
+    allowShrink: user.allowShrink ?? DEFAULTS.allowShrink,
     buildCheckInterval: checkInteger('--build-check-interval', user.buildCheckInterval ?? DEFAULTS.buildCheckInterval, 1000, 2 ** 31 - 1),
     logLevel: user.logLevel ?? DEFAULTS.logLevel,
     sourceDateEpoch: epoch === undefined || epoch === '' ? null : checkInteger('SOURCE_DATE_EPOCH', epoch, 0, 2 ** 40),
-    root: resolve(new URL('..', import.meta.url).pathname),
+    root,
+    cacheDir: resolve(cwd, user.cacheDir ?? join(root, '.site-cache')),
+    strict: user.strict ?? DEFAULTS.strict,
+    payloadBudget: checkInteger('--payload-budget', user.payloadBudget ?? DEFAULTS.payloadBudget, 1, 2 ** 31 - 1),
+    reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),
   });
+}
+
+/** The options every page's boot data carries to the browser; the build's token is never among them. */
+export function clientConfigOf(config: ResolvedConfig): ClientConfig {
+  return { buildCheckInterval: config.buildCheckInterval, graphqlEndpoint: config.publicEndpoint, sentryDsn: config.sentryDsn };
 }
 
 /** Validates an integer option in p-limit's style. */
@@ -80,6 +140,41 @@ export function checkInteger(name: string, value: number | string, min: number, 
 }
 
 // --- internal ---
+
+/** Environment variables that override a field of site.config.ts (flags override both). */
+const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN' };
+const PATH_FIELDS: ReadonlySet<string> = new Set(['outDir', 'cacheDir', 'report']);
+const URL_FIELDS: ReadonlySet<string> = new Set(['endpoint', 'publicEndpoint', 'baseUrl']);
+
+/** Fills the fields no flag and no environment variable sets from site.config.ts, its paths made absolute against the project root. */
+function withFileOptions(user: UserConfig, env: Record<string, string | undefined>, file: SiteBuildOptions, root: string): UserConfig {
+  const merged: Record<string, unknown> = { ...user };
+  for (const [key, value] of Object.entries(file) as [keyof SiteBuildOptions, unknown][]) {
+    const envName = ENV_OF[key];
+    if (value === undefined || merged[key] !== undefined || (envName && env[envName])) continue;
+    const name = `build.${key} in site/site.config.ts`;
+    if (typeof value === 'number') checkInteger(name, value, 0, 2 ** 31 - 1);
+    if (URL_FIELDS.has(key)) checkUrl(name, String(value));
+    merged[key] = PATH_FIELDS.has(key) && typeof value === 'string' && !isAbsolute(value) ? join(root, value) : value;
+  }
+  return merged as UserConfig;
+}
+
+function resolvePublicEndpoint(user: UserConfig, env: Record<string, string | undefined>, endpoint: string | undefined): string | null {
+  if (user.publicEndpoint) return checkUrl('--public-endpoint', user.publicEndpoint);
+  if (env.PUBLIC_GRAPHQL_ENDPOINT) return checkUrl('PUBLIC_GRAPHQL_ENDPOINT', env.PUBLIC_GRAPHQL_ENDPOINT);
+  // The build endpoint is what the browser calls too, unless it is the embedded backend, which stops after the build.
+  return endpoint ? checkUrl(user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', endpoint) : null;
+}
+
+/** A Sentry DSN: `https://{publicKey}@{host}/{projectId}`. */
+function checkDsn(value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.username || !/^\/(?:.*\/)?\d+$/.test(url.pathname)) {
+    throw createBuildError(BuildErrors.InvalidOption, ['SENTRY_DSN', value, 'a Sentry DSN such as https://publickey@o0.ingest.sentry.io/1']);
+  }
+  return value;
+}
 
 function checkUrl(name: string, value: string): string {
   const url = URL.canParse(value) ? new URL(value) : null;

@@ -3,6 +3,8 @@ import type { RouteDataContext, RouteDataDefinition } from '../runtime/shared/ro
 import { htmlFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, type PageFailure } from './errors.ts';
 import { describeCause } from './format-error.ts';
+import { fixFor } from './query.ts';
+import { findBadSlug, findItemId, quoteSlug } from './slugs.ts';
 
 /** One page to build. */
 export interface PageJob {
@@ -13,46 +15,44 @@ export interface PageJob {
   data?: unknown;
 }
 
-export interface CrawlResult {
-  jobs: PageJob[];
-  failures: PageFailure[];
+/**
+ * Expands the route table into pages, as they are found: one per static route, one per entry of a
+ * dynamic route (whose list queries usually bring each page's data along). A route whose entries
+ * cannot be listed is reported through `onFailure`; an unsafe slug fails the build.
+ */
+export async function* crawl(
+  routes: readonly RouteDefinition[],
+  routeData: Readonly<Record<string, RouteDataDefinition>>,
+  ctx: RouteDataContext,
+  onFailure: (failure: PageFailure) => void,
+): AsyncGenerator<PageJob> {
+  for (const route of routes) {
+    const def = routeData[route.id];
+    if (!def) throw new Error(`Route '${route.id}' (${route.path}) has no entry in site/routes.build.ts. Add one with its query.`);
+    if (!route.path.includes(':')) {
+      yield { route, path: route.path, params: {} };
+      continue;
+    }
+    if (!def.entries) throw new Error(`Route '${route.id}' (${route.path}) has params but no entries() in site/routes.build.ts. Add entries() listing its pages.`);
+    try {
+      for await (const entry of def.entries(checkingSlugs(ctx, route))) yield { route, path: pathFor(route, entry.params, entry.data), params: entry.params, data: entry.data };
+    } catch (cause) {
+      if (isSlugError(cause)) throw cause;
+      onFailure({ page: route.path, route: route.id, operation: (cause as { operation?: string })?.operation ?? 'entries', cause: describeCause(cause), fix: isRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.' });
+    }
+  }
 }
 
 /**
- * Expands the route table into pages: one per static route, one per entry of a dynamic route.
- * Fails on unsafe slugs and on two pages that map to the same file before any page query runs.
+ * Builds a page path from a route pattern, rejecting params that could escape the output folder.
+ * `data` is the entry's data: the error names the item whose slug it is, when the data has its id.
  */
-export async function crawl(routes: readonly RouteDefinition[], routeData: Readonly<Record<string, RouteDataDefinition>>, ctx: RouteDataContext): Promise<CrawlResult> {
-  const jobs: PageJob[] = [];
-  const failures: PageFailure[] = [];
-  await Promise.all(
-    routes.map(async (route) => {
-      const def = routeData[route.id];
-      if (!def) throw new Error(`Route '${route.id}' (${route.path}) has no entry in site/routes.build.ts. Add one with its query.`);
-      if (!route.path.includes(':')) {
-        jobs.push({ route, path: route.path, params: {} });
-        return;
-      }
-      if (!def.entries) throw new Error(`Route '${route.id}' (${route.path}) has params but no entries() in site/routes.build.ts. Add entries() listing its pages.`);
-      try {
-        for await (const entry of def.entries(ctx)) jobs.push({ route, path: pathFor(route, entry.params), params: entry.params, data: entry.data });
-      } catch (cause) {
-        if (isUnsafe(cause)) throw cause;
-        failures.push({ page: route.path, route: route.id, operation: operationOf(cause), cause: describeCause(cause), fix: 'Check the list query of this route in site/queries against the backend.' });
-      }
-    }),
-  );
-  const order = new Map(routes.map((r, i) => [r.id, i]));
-  jobs.sort((a, b) => (order.get(a.route.id) ?? 0) - (order.get(b.route.id) ?? 0) || compare(a.path, b.path));
-  checkDuplicates(jobs);
-  return { jobs, failures };
-}
-
-/** Builds a page path from a route pattern, rejecting params that could escape the output folder. */
-export function pathFor(route: Pick<RouteDefinition, 'id' | 'path'>, params: RouteParams): string {
+export function pathFor(route: Pick<RouteDefinition, 'id' | 'path'>, params: RouteParams, data?: unknown): string {
   return route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined || !isSafeSegment(value)) {
+      const id = value === undefined ? null : findItemId(data, value);
+      if (id !== null) throw createBuildError(BuildErrors.UnsafeSlug, [id, quoteSlug(value!), `${route.id} (${route.path})`, `it is not a safe '${name}' path segment`]);
       throw createBuildError(BuildErrors.UnsafePath, [String(value), `${route.id} (${route.path}), param '${name}'`]);
     }
     return value;
@@ -64,26 +64,39 @@ export function isSafeSegment(value: string): boolean {
   return /^[a-z0-9][a-z0-9._~-]{0,199}$/i.test(value) && !value.includes('..');
 }
 
-// --- internal ---
-
-function checkDuplicates(jobs: readonly PageJob[]): void {
+/** Fails when two pages map to the same file, or to files that differ only by case. */
+export function checkDuplicates(paths: Iterable<string>): void {
   const seen = new Map<string, string>();
-  for (const job of jobs) {
-    const key = htmlFileFor(job.path).toLowerCase();
+  for (const path of paths) {
+    const key = htmlFileFor(path).toLowerCase();
     const other = seen.get(key);
-    if (other !== undefined) throw createBuildError(BuildErrors.DuplicateOutput, [htmlFileFor(job.path), other, job.path]);
-    seen.set(key, job.path);
+    if (other !== undefined) throw createBuildError(BuildErrors.DuplicateOutput, [htmlFileFor(path), other, path]);
+    seen.set(key, path);
   }
 }
 
-function isUnsafe(error: unknown): boolean {
-  return (error as { code?: string })?.code === BuildErrors.UnsafePath.code;
+// --- internal ---
+
+/**
+ * The entries' client, checking every slug in every answer before the route's code sees it: that is
+ * where the item's id is still beside its slug, so the error can say which item to fix.
+ */
+function checkingSlugs(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>): RouteDataContext {
+  return {
+    async request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData> {
+      const data = await ctx.request<TData>(document, variables);
+      const bad = findBadSlug(data);
+      if (bad) throw createBuildError(BuildErrors.UnsafeSlug, [bad.id, quoteSlug(bad.slug), `${route.id} (${route.path})`, bad.problem]);
+      return data;
+    },
+  };
 }
 
-function operationOf(error: unknown): string {
-  return (error as { operation?: string })?.operation ?? 'entries';
+function isRequestError(error: unknown): boolean {
+  return typeof (error as { kind?: unknown } | null)?.kind === 'string';
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function isSlugError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === BuildErrors.UnsafePath.code || code === BuildErrors.UnsafeSlug.code;
 }

@@ -119,6 +119,58 @@ export const BuildErrors = {
       `Rolling back to build ${id} needs its own copy of ${stale} files (pages, payloads or others that later builds overwrite in place), and ${dir} does not hold build ${id}.`,
     hint: "Pass --out with the folder that holds that build's output (for example its CI artifact); the bucket keeps only the newest page at each path. latest.json was not changed.",
   }),
+  UnsafeSlug: define({
+    code: 'UnsafeSlug',
+    exitCode: 1,
+    message: (id: string, slug: string, route: string, reason: string) => `The item ${id} has the slug ${slug}, which cannot be the page path of route ${route}: ${reason}.`,
+    hint: 'Give the item a slug of lowercase letters, digits and hyphens (such as annual-report-2024) in the content backend, then build again; the previous output was kept unchanged.',
+  }),
+  PageCountDropped: define({
+    code: 'PageCountDropped',
+    exitCode: 1,
+    message: (dir: string, previous: number, current: number) =>
+      `This build has ${current} pages, ${Math.round((1 - current / previous) * 100)}% fewer than the ${previous} of the previous build in ${dir}; the previous output was kept unchanged.`,
+    hint: 'If the content really shrank (items unpublished or deleted), build again with --allow-shrink; otherwise check that the backend returned every list in full.',
+  }),
+  OutputLocked: define({
+    code: 'OutputLocked',
+    exitCode: 1,
+    message: (dir: string, owner: string) => `Another build (${owner}) is writing to ${dir}.`,
+    hint: 'Wait for that build to finish, or give this one another --out. If no build is running, delete the lock file named above.',
+  }),
+  ContentChecksFailed: define({
+    code: 'ContentChecksFailed',
+    exitCode: 1,
+    message: (problems: number, pages: number) => `${problems} content ${problems === 1 ? 'problem' : 'problems'} on ${pages} ${pages === 1 ? 'page' : 'pages'} fail the build under --strict; the previous output was kept unchanged.`,
+    hint: 'Fix each problem listed above (in the content backend, or in site/ for problems on every page), or build without --strict to publish with warnings; build-report.json lists them all.',
+  }),
+  UsageError: define({
+    code: 'UsageError',
+    exitCode: 2,
+    message: (problem: string) => {
+      const text = problem.replace(/^error:\s*/, '').replace(/\s*\n\s*/g, ' ');
+      return `The command line is not valid: ${text}${/[.?!)]$/.test(text) ? '' : '.'}`;
+    },
+    hint: 'Run `site --help`, or `site <command> --help` for every option of a command with its default.',
+  }),
+  PortInUse: define({
+    code: 'PortInUse',
+    exitCode: 1,
+    message: (host: string, port: number) => `Port ${port} on ${host} is already in use.`,
+    hint: 'Stop the program using it, or pass another --port (0 picks any free port).',
+  }),
+  BackendFailed: define({
+    code: 'BackendFailed',
+    exitCode: 1,
+    message: (what: string, cause: string) => `The embedded content backend ${what}: ${cause}.`,
+    hint: 'Check the backend output above (a content file under backend/content/ or CONTENT_OVERRIDES_FILE may not load), or pass --endpoint to use another backend.',
+  }),
+  UnexpectedError: define({
+    code: 'UnexpectedError',
+    exitCode: 1,
+    message: (cause: string) => `The command failed unexpectedly: ${cause}`,
+    hint: 'Run again with --verbose for the stack trace; if the cause is not in your site code or content, report it with the command you ran.',
+  }),
 } as const;
 
 export interface BuildErrorDetails {

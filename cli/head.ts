@@ -1,5 +1,6 @@
 import { joinTitle } from '../runtime/browser-effects.ts';
 import type { PageHead } from '../runtime/routes.ts';
+import { serializeJson } from '../runtime/shared/serialize.ts';
 import type { AssetManifest } from './bundle.ts';
 import { escapeHtml } from './html.ts';
 
@@ -32,8 +33,24 @@ export function renderHead({ head, siteName, canonical, baseUrl, assets, pageChu
     `<meta property="og:site_name" content="${escapeHtml(siteName)}">`,
     ...(image ? [`<meta property="og:image" content="${escapeHtml(image)}">`] : []),
     `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`,
+    ...(head.alternates ?? []).map((a) => `<link rel="alternate" type="${escapeHtml(a.type)}" title="${escapeHtml(a.title)}" href="${escapeHtml(new URL(a.href, baseUrl + '/').href)}">`),
     `<link rel="stylesheet" href="${escapeHtml(assets.css)}">`,
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
+    // serializeJson escapes `<`, so no string in the data can close the script element.
+    ...(head.structuredData ?? []).map((data) => `<script type="application/ld+json">${serializeJson(absoluteUrls(data, baseUrl))}</script>`),
   ];
   return lines.join('\n    ');
+}
+
+// --- internal ---
+
+/** The JSON-LD keys whose root-relative values are URLs (PageHead.structuredData). */
+const URL_KEYS: ReadonlySet<string> = new Set(['url', '@id', 'item', 'image', 'logo', 'contentUrl', 'mainEntityOfPage']);
+
+/** A copy of JSON-LD with root-relative URLs under URL_KEYS made absolute against the site's base URL. */
+function absoluteUrls(value: unknown, baseUrl: string, key = ''): unknown {
+  if (typeof value === 'string') return URL_KEYS.has(key) && value.startsWith('/') && !value.startsWith('//') ? new URL(value, baseUrl + '/').href : value;
+  if (Array.isArray(value)) return value.map((v) => absoluteUrls(v, baseUrl, key));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, absoluteUrls(v, baseUrl, k)]));
 }

@@ -1,13 +1,15 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { build } from './build.ts';
 import { checkInteger, DEFAULTS, resolveConfig, type UserConfig } from './config.ts';
 import { startEmbeddedBackend } from './embedded-backend.ts';
 import { BuildErrors, createBuildError, isBuildError } from './errors.ts';
-import { formatError } from './format-error.ts';
+import { describeCause, formatError } from './format-error.ts';
 import { createLogger, type LogLevel } from './logger.ts';
+import { createBuildProgress } from './progress.ts';
+import { progressModeFor, startProgressDisplay } from './progress-display.ts';
 import { isSiteOutput } from './output.ts';
 import { startStaticServer } from './static-server.ts';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /**
  * The `site` command: a thin shell over the programmatic API. Flags become a UserConfig; errors are
@@ -23,37 +25,78 @@ function logLevelOf(flags: CommonFlags): LogLevel {
   return flags.quiet ? 'warn' : flags.verbose ? 'debug' : 'info';
 }
 
+/** Commander's values minus those it filled from an option's default, so site.config.ts and the environment can set them. */
+function explicitFlags<T extends object>(flags: T, command: Command): Partial<T> {
+  return Object.fromEntries(Object.entries(flags).filter(([key]) => command.getOptionValueSource(key) !== 'default')) as Partial<T>;
+}
+
+/** Every option's help names its default: a switch without one is off unless given. */
+function optionDescription(this: Help, option: Option): string {
+  const text = Help.prototype.optionDescription.call(this, option);
+  const isSwitch = !option.required && !option.optional && !option.negate && option.long !== '--help' && option.long !== '--version';
+  return isSwitch && option.defaultValue === undefined && !/default/i.test(text) ? `${text} (default: off)` : text;
+}
+
+const PRECEDENCE = '\nFlags override the environment variables named above, which override `build` in site/site.config.ts, which overrides the defaults shown.';
+
 const program = new Command()
   .name('site')
   .description('Builds the institute website from a GraphQL content backend, previews it, and serves the sample backend.')
-  .showHelpAfterError('(run with --help for every option)')
+  .configureHelp({ optionDescription })
+  .configureOutput({
+    // Usage errors read like every other error: a code, what is wrong, and what to do.
+    outputError: (message, write) => write(formatError(createBuildError(BuildErrors.UsageError, [message.trim()])) + '\n'),
+  })
   .exitOverride();
 
 program
   .command('build')
   .description('Query the content backend, render every page and write the static site.')
   .option('--endpoint <url>', 'GraphQL endpoint (env GRAPHQL_ENDPOINT); default: the embedded sample backend')
+  .option('--public-endpoint <url>', 'GraphQL endpoint browsers call for editor preview and live data (env PUBLIC_GRAPHQL_ENDPOINT); default: --endpoint, none with the embedded backend')
   .option('--out <dir>', 'output folder', DEFAULTS.outDir)
   .option('--base-url <url>', "absolute URL the site is published at (env SITE_URL); default: the backend's site.url")
   .option('--concurrency <n>', 'GraphQL requests in flight at once', String(DEFAULTS.concurrency))
   .option('--timeout <ms>', 'milliseconds before one GraphQL request is abandoned', String(DEFAULTS.timeoutMs))
   .option('--retries <n>', 'extra attempts for transient GraphQL failures', String(DEFAULTS.retries))
+  .option('--retry-delay <ms>', "milliseconds before the first retry, doubling per attempt (a server's Retry-After wins)", String(DEFAULTS.retryDelayMs))
+  .option('--allow-shrink', 'accept a build with more than 20% fewer pages than the previous one in the output folder')
   .option('--build-check-interval <ms>', "milliseconds between the browser's checks for a newer build", String(DEFAULTS.buildCheckInterval))
+  .option('--cache-dir <dir>', 'build cache folder (the client bundle, reused while the code is unchanged); default: .site-cache in the project')
+  .option('--strict', 'content-check warnings (broken links and anchors, missing alt text, duplicate titles, payloads over budget) fail the build')
+  .option('--payload-budget <bytes>', 'largest _payload.json before a page gets a warning', String(DEFAULTS.payloadBudget))
+  .option('--report <file>', 'write the JSON build report here; default: build-report.json beside the output folder')
+  .option('--no-report', 'write no build report (default: a report is written)')
   .option('--quiet', 'print warnings and errors only')
   .option('--verbose', 'print debug lines and stack traces')
-  .action(async (flags: { endpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; buildCheckInterval: string } & CommonFlags) => {
+  .addHelpText('after', PRECEDENCE)
+  .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; report?: string | false } & CommonFlags, command: Command) => {
+    const flags = explicitFlags(allFlags, command);
     const user: UserConfig = {
       endpoint: flags.endpoint,
+      publicEndpoint: flags.publicEndpoint,
       outDir: flags.out,
       baseUrl: flags.baseUrl,
       concurrency: flags.concurrency,
       timeoutMs: flags.timeout,
       retries: flags.retries,
+      retryDelayMs: flags.retryDelay,
+      allowShrink: flags.allowShrink,
       buildCheckInterval: flags.buildCheckInterval,
       logLevel: logLevelOf(flags),
+      cacheDir: flags.cacheDir,
+      strict: flags.strict,
+      payloadBudget: flags.payloadBudget,
+      report: flags.report,
     };
     const config = resolveConfig(user);
-    await build(config, { logger: createLogger(config.logLevel) });
+    const progress = createBuildProgress();
+    const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), process.env));
+    try {
+      await build(config, { logger: createLogger(config.logLevel, display.streams), progress });
+    } finally {
+      display.stop();
+    }
   });
 
 program
@@ -65,7 +108,8 @@ program
   .action(async (flags: { out: string; port: string; host: string }) => {
     const root = resolve(flags.out);
     if (!(await isSiteOutput(root))) throw createBuildError(BuildErrors.OutputMissing, [root]);
-    const server = await startStaticServer({ root, port: checkInteger('--port', flags.port, 0, 65535), host: flags.host });
+    const port = checkInteger('--port', flags.port, 0, 65535);
+    const server = await startStaticServer({ root, port, host: flags.host }).catch(portInUse(flags.host, port));
     console.log(`Previewing ${root} at ${server.url}/ (Ctrl-C to stop)`);
     await waitForSignal();
     await server.close();
@@ -82,7 +126,7 @@ program
   .option('--max-deletes <n>', 'at most this many deletions per run (0: none)', '256')
   .option('--concurrency <n>', 'requests in flight at once', '8')
   .option('--dry-run', 'list every action and change nothing')
-  .option('--rollback <buildId>', 'point latest.json back to an earlier build still in the bucket (restores its pages from --out)')
+  .option('--rollback <buildId>', 'point latest.json back to an earlier build still in the bucket (restores its pages from --out); default: none, the build in --out is published')
   .option('--quiet', 'print warnings and errors only')
   .option('--verbose', 'print a line per file, debug lines and stack traces')
   .action(async (flags: { out: string; bucket?: string; prefix?: string; endpointUrl?: string; keepBuilds: string; maxDeletes: string; concurrency: string; dryRun?: boolean; rollback?: string } & CommonFlags) => {
@@ -93,32 +137,101 @@ program
     await (config.rollback === null ? publish(config, deps) : rollback(config, deps));
   });
 
+program
+  .command('dev')
+  .description('Build and serve the site, rebuild when site/, runtime/, templates/ or the content change, and reload open pages.')
+  .option('--endpoint <url>', 'GraphQL endpoint (env GRAPHQL_ENDPOINT); default: the embedded sample backend, restarted when backend/ or the file in CONTENT_OVERRIDES_FILE changes')
+  .option('--out <dir>', 'folder for the dev build; default: dev-site in the cache folder (never the production output)')
+  .option('--cache-dir <dir>', 'build cache folder; default: .site-cache in the project')
+  .option('--port <n>', 'port to listen on (0 for any free port)', '3000')
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--quiet', 'print warnings and errors only')
+  .option('--verbose', 'print debug lines and stack traces')
+  .addHelpText('after', PRECEDENCE)
+  .action(async (allFlags: { endpoint?: string; out?: string; cacheDir?: string; port: string; host: string } & CommonFlags, command: Command) => {
+    const flags = explicitFlags(allFlags, command);
+    // Other build options (base URL, concurrency, …) reach each build through the environment and site.config.ts.
+    const config = resolveConfig({ endpoint: flags.endpoint, cacheDir: flags.cacheDir, logLevel: logLevelOf(allFlags) });
+    const logger = createLogger(config.logLevel);
+    const { startDev } = await import('./dev.ts');
+    const session = await startDev({
+      root: config.root,
+      endpoint: config.endpoint,
+      outDir: flags.out ? resolve(flags.out) : join(config.cacheDir, 'dev-site'),
+      cacheDir: config.cacheDir,
+      port: checkInteger('--port', allFlags.port, 0, 65535),
+      host: allFlags.host,
+      buildFlags: [allFlags.quiet ? '--quiet' : '', allFlags.verbose ? '--verbose' : ''].filter(Boolean),
+      overridesFile: process.env.CONTENT_OVERRIDES_FILE || null,
+      logger,
+    });
+    await waitForSignal();
+    await session.close();
+  });
+
 const content = program.command('content').description('The embedded sample content backend.');
 content
   .command('serve')
   .description('Run the embedded GraphQL content backend with its sample content.')
   .option('--port <n>', 'port to listen on (0 for any free port)', '4000')
-  .addOption(new Option('--scale <n>', 'serve a synthetic site of about N pages instead of the sample content'))
+  .addOption(new Option('--scale <n>', 'serve a synthetic site of about N pages instead of the sample content; default: the sample content'))
   .action(async (flags: { port: string; scale?: string }) => {
+    const port = checkInteger('--port', flags.port, 0, 65535);
     const backend = await startEmbeddedBackend({
-      port: checkInteger('--port', flags.port, 0, 65535),
+      port,
       scale: flags.scale === undefined ? undefined : checkInteger('--scale', flags.scale, 1, 1_000_000),
-    });
+    })
+      .catch(portInUse('127.0.0.1', port))
+      .catch((cause: unknown) => {
+        throw isBuildError(cause) ? cause : createBuildError(BuildErrors.BackendFailed, ['could not be started', describeCause(cause)], { cause });
+      });
     console.log(`Content backend at ${backend.url} (Ctrl-C to stop)`);
     await waitForSignal();
     await backend.close();
   });
 
+program.addHelpText('after', () => `${everyOption(program)}\n${PRECEDENCE}`);
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    // Commander already printed the message and the help hint.
+    // Commander already printed the message (through outputError) or the help.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else {
-    console.error(formatError(error, { verbose: process.argv.includes('--verbose') }));
-    process.exitCode = isBuildError(error) ? error.exitCode : 1;
+    const verbose = process.argv.includes('--verbose');
+    const shown = isBuildError(error) ? error : createBuildError(BuildErrors.UnexpectedError, [describeCause(error)], { cause: error });
+    console.error(formatError(shown, { verbose }));
+    if (verbose && !isBuildError(error) && error instanceof Error && error.stack) console.error(error.stack);
+    process.exitCode = shown.exitCode;
   }
+}
+
+/** The end of `site --help`: every option of every command, each with its default, as in the command's own help. */
+function everyOption(root: Command): string {
+  const helper = root.createHelp();
+  helper.helpWidth = process.stdout.columns || 100;
+  const out: string[] = [];
+  const visit = (command: Command, path: string): void => {
+    for (const sub of command.commands) {
+      const name = `${path} ${sub.name()}`;
+      const options = helper.visibleOptions(sub).filter((o) => o.long !== '--help');
+      if (options.length > 0) {
+        const width = Math.max(...options.map((o) => helper.optionTerm(o).length));
+        out.push('', `Options of ${name}:`, ...options.map((o) => helper.formatItem(helper.optionTerm(o), width, helper.optionDescription(o), helper)));
+      }
+      visit(sub, name);
+    }
+  };
+  visit(root, root.name());
+  return out.join('\n');
+}
+
+/** Turns a listen error on a taken port into PortInUse; rethrows anything else. */
+function portInUse(host: string, port: number): (error: unknown) => never {
+  return (error) => {
+    throw (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ? createBuildError(BuildErrors.PortInUse, [host, port], { cause: error }) : error;
+  };
 }
 
 function waitForSignal(): Promise<void> {

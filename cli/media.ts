@@ -1,22 +1,16 @@
+import { posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from './errors.ts';
 import { writeSiteFile } from './write.ts';
 
-/** Root-relative media URLs of the embedded content (`/media/...`); absolute URLs are kept as they are. */
-const MEDIA_PREFIX = '/media/';
-
-/** Every `/media/...` URL found in any string of the given values. */
-export function collectMediaUrls(values: Iterable<unknown>): Set<string> {
+/** Every `/media/...` URL in the given JSON texts (page data, site data), rich-text HTML included. */
+export function collectMediaUrls(jsonTexts: Iterable<string>): Set<string> {
   const found = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (typeof value === 'string') {
-      if (value.startsWith(MEDIA_PREFIX)) found.add(value.split(/[?#]/)[0] ?? value);
-      // Rich text may reference media inside its HTML.
-      else if (value.includes(`"${MEDIA_PREFIX}`)) for (const m of value.matchAll(/"(\/media\/[^"?#]+)/g)) if (m[1]) found.add(m[1]);
-    } else if (Array.isArray(value)) value.forEach(visit);
-    else if (value && typeof value === 'object') Object.values(value).forEach(visit);
-  };
-  for (const v of values) visit(v);
+  // In JSON a media URL is either a whole string ("/media/...") or an attribute inside HTML (=\"/media/...).
+  const pattern = /"(\/media\/[^"\\?#]+)|\\"(\/media\/[^"\\?#]+)/g;
+  for (const text of jsonTexts) {
+    for (const m of text.matchAll(pattern)) found.add((m[1] ?? m[2])!);
+  }
   return found;
 }
 
@@ -31,7 +25,10 @@ export async function copyMedia(urls: Iterable<string>, origin: string, siteDir:
         try {
           const response = await fetchImpl(source, { signal: AbortSignal.timeout(30_000) });
           if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          await writeSiteFile(siteDir, decodeURIComponent(url.slice(1)), new Uint8Array(await response.arrayBuffer()));
+          // An encoded slash or dot segment must not move a file out of media/ (e.g. over the site's own scripts).
+          const file = posix.normalize(decodeURIComponent(url.slice(1)));
+          if (!file.startsWith('media/')) throw new Error(`the media URL resolves outside media/ (${file})`);
+          await writeSiteFile(siteDir, file, new Uint8Array(await response.arrayBuffer()));
         } catch (cause) {
           failures.push({ page: url, route: 'media', operation: 'GET ' + source, cause: (cause as Error).message, fix: 'Check that the backend serves this file, or remove the reference from the content.' });
         }

@@ -1,24 +1,40 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { LATEST_FILE } from '../runtime/shared/paths.ts';
+import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
+import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
+import { lockOutput, type OutputLock } from './output-lock.ts';
 
 /**
  * All-or-nothing output (DESIGN.md decision 9): the build writes into a temporary folder beside the
  * output and swaps it in only when every page succeeded. A failed build leaves the output untouched.
+ * From createStagingDir to commit or discard the build holds the output's lock (output-lock.ts).
  */
 
-/** Creates the temporary folder for a build of `outDir`, after checking the swap will be allowed. */
+/** A page count below this share of the previous build's fails the build (unless allowed). */
+export const SHRINK_LIMIT = 0.8;
+
+const locks = new Map<string, OutputLock>();
+
+/** Locks `outDir` and creates the temporary folder for its build, after checking the swap will be allowed. */
 export async function createStagingDir(outDir: string): Promise<string> {
-  await checkReplaceable(outDir);
-  const staging = join(dirname(outDir), `.${basename(outDir)}.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const lock = await lockOutput(outDir);
   try {
-    await mkdir(staging, { recursive: true });
-  } catch (cause) {
-    throw createBuildError(BuildErrors.OutputNotWritable, [dirname(outDir), (cause as Error).message], { cause });
+    await checkReplaceable(outDir);
+    await removeAbandonedStaging(outDir);
+    const staging = join(dirname(outDir), `.${basename(outDir)}.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
+    try {
+      await mkdir(staging, { recursive: true });
+    } catch (cause) {
+      throw createBuildError(BuildErrors.OutputNotWritable, [dirname(outDir), (cause as Error).message], { cause });
+    }
+    locks.set(staging, lock);
+    return staging;
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
-  return staging;
 }
 
 /** Replaces `outDir` with the finished staging folder; the old output is removed only after the swap. */
@@ -34,11 +50,34 @@ export async function commitStagingDir(staging: string, outDir: string): Promise
     throw createBuildError(BuildErrors.OutputNotWritable, [outDir, (cause as Error).message], { cause });
   }
   if (hadOutput) await rm(retired, { recursive: true, force: true });
+  await releaseLock(staging);
 }
 
 /** Removes a staging folder after a failed build. */
 export async function discardStagingDir(staging: string): Promise<void> {
   await rm(staging, { recursive: true, force: true });
+  await releaseLock(staging);
+}
+
+/** The number of pages the build in `outDir` prerendered, or null when there is none (or it cannot be read). */
+export async function previousPageCount(outDir: string): Promise<number | null> {
+  try {
+    const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as LatestBuild;
+    const meta = JSON.parse(await readFile(join(outDir, metaFileFor(latest.id)), 'utf8')) as BuildMeta;
+    return Array.isArray(meta.prerendered) ? meta.prerendered.length : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * No silent loss: a build with more than 20% fewer pages than the one it replaces fails, because a
+ * list that suddenly comes back empty looks exactly like that. `allowShrink` says the drop is intended.
+ */
+export async function checkPageCount(outDir: string, pages: number, allowShrink: boolean): Promise<void> {
+  if (allowShrink) return;
+  const previous = await previousPageCount(outDir);
+  if (previous !== null && pages < previous * SHRINK_LIMIT) throw createBuildError(BuildErrors.PageCountDropped, [outDir, previous, pages]);
 }
 
 /** True when `dir` holds a build written by this tool (it has builds/latest.json). */
@@ -58,6 +97,19 @@ async function checkReplaceable(outDir: string): Promise<void> {
     throw createBuildError(BuildErrors.OutputNotWritable, [outDir, (cause as Error).message], { cause });
   }
   if (entries.length > 0 && !(await isSiteOutput(outDir))) throw createBuildError(BuildErrors.OutputNotASite, [outDir]);
+}
+
+async function releaseLock(staging: string): Promise<void> {
+  const lock = locks.get(staging);
+  locks.delete(staging);
+  await lock?.release();
+}
+
+/** Staging folders of builds that were killed; only this build can be writing one while it holds the lock. */
+async function removeAbandonedStaging(outDir: string): Promise<void> {
+  const prefix = `.${basename(outDir)}.staging-`;
+  const siblings = await readdir(dirname(outDir)).catch(() => [] as string[]);
+  await Promise.all(siblings.filter((name) => name.startsWith(prefix)).map((name) => rm(join(dirname(outDir), name), { recursive: true, force: true })));
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import { renderToString } from 'react-dom/server';
 import { App } from '../runtime/app.tsx';
 import { createNavigation } from '../runtime/navigation.ts';
 import type { Layouts, PageHead, PageModule, RouteDefinition } from '../runtime/routes.ts';
-import { PAYLOAD_VERSION, type BootData, type ClientConfig, type PageError, type Payload, type SiteData } from '../runtime/shared/contract.ts';
+import { PAYLOAD_VERSION, type BootData, type ClientConfig, type PageError, type SiteData } from '../runtime/shared/contract.ts';
 import { BOOT_ELEMENT_ID } from '../runtime/shared/document-ids.ts';
 import { serializeJson } from '../runtime/shared/serialize.ts';
 import type { AssetManifest } from './bundle.ts';
@@ -16,6 +16,8 @@ export interface RenderContext {
   /** ISO-8601 build time. */
   prerenderedAt: string;
   site: SiteData;
+  /** serializeJson(site), computed once per build. */
+  siteJson: string;
   siteName: string;
   language: string;
   baseUrl: string;
@@ -34,15 +36,20 @@ export interface RenderedPage {
   head: PageHead;
 }
 
-/** Renders one page to its HTML document and payload. Pure: no file system, no network. */
-export function renderPage(ctx: RenderContext, route: RouteDefinition, path: string, params: Record<string, string>, data: unknown): RenderedPage {
+/**
+ * Renders one page to its HTML document and payload from the page's serialised data. Pure: no file
+ * system, no network. The data JSON is spliced into the payload and the boot data as it is, so each
+ * page's data is serialised once per build.
+ */
+export function renderPage(ctx: RenderContext, route: RouteDefinition, path: string, params: Record<string, string>, dataJson: string): RenderedPage {
+  const data: unknown = JSON.parse(dataJson);
   const head = route.head(data, params, ctx.site);
   const boot: BootData = { buildId: ctx.buildId, path, routeId: route.id, data, site: ctx.site, error: null, config: ctx.client };
-  const payload: Payload = { v: PAYLOAD_VERSION, buildId: ctx.buildId, path, data, prerenderedAt: ctx.prerenderedAt };
+  const payload = `{"v":${PAYLOAD_VERSION},"buildId":${serializeJson(ctx.buildId)},"path":${serializeJson(path)},"data":${dataJson},"prerenderedAt":${serializeJson(ctx.prerenderedAt)}}`;
   return {
     head,
-    payload: serializeJson(payload),
-    html: renderDocument(ctx, boot, head, ctx.assets.pageChunks[route.page] ?? [], ctx.baseUrl + (path === '/' ? '/' : path)),
+    payload,
+    html: renderDocument(ctx, boot, head, ctx.assets.pageChunks[route.page] ?? [], ctx.baseUrl + (path === '/' ? '/' : path), dataJson),
   };
 }
 
@@ -50,12 +57,12 @@ export function renderPage(ctx: RenderContext, route: RouteDefinition, path: str
 export function renderErrorPage(ctx: RenderContext, error: PageError): RenderedPage {
   const boot: BootData = { buildId: ctx.buildId, path: null, routeId: null, data: null, site: ctx.site, error, config: ctx.client };
   const head: PageHead = { title: error.status === 404 ? 'The page could not be found.' : error.message, description: error.message, noindex: true };
-  return { head, payload: null, html: renderDocument(ctx, boot, head, [], ctx.baseUrl + '/404') };
+  return { head, payload: null, html: renderDocument(ctx, boot, head, [], ctx.baseUrl + '/404', 'null') };
 }
 
 // --- internal ---
 
-function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, pageChunks: readonly string[], canonical: string): string {
+function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, pageChunks: readonly string[], canonical: string, dataJson: string): string {
   const nav = createNavigation({
     routes: ctx.routes,
     boot,
@@ -67,7 +74,13 @@ function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, page
     '<!--app-lang-->': escapeHtml(ctx.language),
     '<!--app-head-->': renderHead({ head, siteName: ctx.siteName, canonical, baseUrl: ctx.baseUrl, assets: ctx.assets, pageChunks }),
     '<!--app-html-->': markup,
-    '<!--app-boot-->': `<script type="application/json" id="${BOOT_ELEMENT_ID}">${serializeJson(boot)}</script>`,
+    '<!--app-boot-->': `<script type="application/json" id="${BOOT_ELEMENT_ID}">${bootJson(ctx, boot, dataJson)}</script>`,
     '<!--app-scripts-->': `<script type="module" src="${escapeHtml(ctx.assets.entry)}"></script>`,
   });
+}
+
+/** The boot data as HTML-safe JSON, with the page's and the site's JSON spliced in unchanged. */
+function bootJson(ctx: RenderContext, boot: BootData, dataJson: string): string {
+  const { data: _data, site: _site, ...rest } = boot;
+  return serializeJson(rest).slice(0, -1) + `,"data":${dataJson},"site":${ctx.siteJson}}`;
 }

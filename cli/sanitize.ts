@@ -3,10 +3,24 @@ import sanitizeHtml from 'sanitize-html';
 /**
  * Rich text from the backend is untrusted HTML (DESIGN.md decision 6). Every field named `body`
  * (the rich-text fields of site/schema.graphql) is cleaned with an allowlist before it is rendered
- * or written into a payload: no scripts, no event handlers, no iframes, no javascript: URLs.
+ * or written into a payload: no scripts, no event handlers, no iframes, no javascript: URLs, and no
+ * ids that could stand in for the page's own elements. Plain URL fields (`url`, `href`, `…Url`)
+ * keep only http(s), mailto, tel and relative URLs.
  */
 
 export const RICH_TEXT_FIELDS: ReadonlySet<string> = new Set(['body']);
+
+/** Fields holding one URL that pages put into href or src. */
+export const URL_FIELD = /^(?:url|href|[a-z]+Url)$/;
+
+/** What an unsafe URL field becomes: a link to nowhere rather than a missing string the page expects. */
+export const BLOCKED_URL = '#';
+
+/**
+ * Ids rich text may keep: anchor-like names. Others (`__BOOT__`, say) could clobber elements the
+ * runtime looks up by id, because the body comes before them in the document.
+ */
+const SAFE_ID = /^[a-z][a-z0-9-]{0,63}$/;
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ['p', 'br', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'a', 'strong', 'em', 'b', 'i', 'blockquote', 'code', 'pre', 'figure', 'figcaption', 'img', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'abbr', 'cite'],
@@ -21,6 +35,13 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
+  transformTags: {
+    '*': (tagName, attribs) => {
+      if (attribs.id === undefined || SAFE_ID.test(attribs.id)) return { tagName, attribs };
+      const { id: _dropped, ...rest } = attribs;
+      return { tagName, attribs: rest };
+    },
+  },
 };
 
 /** Cleans one rich-text HTML string. */
@@ -28,7 +49,16 @@ export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, OPTIONS);
 }
 
-/** Returns a copy of a query result with every rich-text field cleaned. */
+/** A URL a link or image may point at: http(s), mailto, tel, or relative (never `//host` or `/\\host`). */
+export function isSafeUrl(url: string): boolean {
+  // Browsers drop tabs and newlines inside URLs and ignore leading spaces and controls: check what they would see.
+  const seen = url.replace(/[\t\n\r]/g, '').replace(/^[\p{Cc} ]+/u, '');
+  if (/^[/\\]{2}/.test(seen) || /^\/\\/.test(seen)) return false;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(seen)?.[1];
+  return scheme === undefined || /^(?:https?|mailto|tel)$/i.test(scheme);
+}
+
+/** Returns a copy of a query result with every rich-text field cleaned and every unsafe URL field blocked. */
 export function sanitizeData<T>(value: T): T {
   return walk(value) as T;
 }
@@ -40,7 +70,9 @@ function walk(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] = RICH_TEXT_FIELDS.has(key) && typeof v === 'string' ? sanitizeRichText(v) : walk(v);
+    if (typeof v === 'string' && RICH_TEXT_FIELDS.has(key)) out[key] = sanitizeRichText(v);
+    else if (typeof v === 'string' && URL_FIELD.test(key)) out[key] = isSafeUrl(v) ? v : BLOCKED_URL;
+    else out[key] = walk(v);
   }
   return out;
 }

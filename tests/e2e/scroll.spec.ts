@@ -21,7 +21,7 @@ test.describe('scrolling', () => {
     await page.goto(site.url + '/news');
     await waitForHydration(page);
     await page.evaluate(() => window.scrollTo(0, 700));
-    const link = page.locator('main a[href^="/news/"]').last();
+    const link = page.locator('main .card__link').last();
     await link.click();
     await expect(page.locator('[data-route]')).toHaveAttribute('data-route', 'news-article');
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
@@ -52,7 +52,7 @@ test.describe('scrolling', () => {
     await waitForHydration(page);
     await page.evaluate(() => window.scrollTo(0, 650));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(650);
-    const article = (await page.locator('main a[href^="/news/"]').last().getAttribute('href'))!;
+    const article = (await page.locator('main .card__link').last().getAttribute('href'))!;
     const link = await addLink(page, article);
     await pin(link, 0);
     // Adding the link may shift the content, and scroll anchoring with it: remember where we really are.
@@ -95,7 +95,7 @@ test.describe('scrolling', () => {
   test('a navigation superseded by a newer one neither commits nor scrolls', async ({ page, site }) => {
     await page.goto(site.url + '/news');
     await waitForHydration(page);
-    const slow = (await page.locator('main a[href^="/news/"]').last().getAttribute('href'))!;
+    const slow = (await page.locator('main .card__link').last().getAttribute('href'))!;
     await page.route(`**${slow}/_payload.json*`, async (route) => {
       await new Promise((r) => setTimeout(r, 1500));
       await route.fallback();

@@ -1,0 +1,108 @@
+/**
+ * What visitors get (issue 9, target 6):  npm run bench:client [-- --out DIR]
+ * Builds the sample site (unless --out names a built one), then prints for one page of every route
+ * the first-load JavaScript (every script the HTML loads or preloads, each gzipped as it is served)
+ * split into React and the rest, payload sizes (p50, p95), and the time a client navigation to a
+ * prefetched page takes to render in Chromium (median of 20).
+ */
+import { readFile, readdir, stat, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { startStaticServer } from '../cli/static-server.ts';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
+import { htmlFileFor } from '../runtime/shared/paths.ts';
+import { median, printTable } from './measure.ts';
+import { spawnSync } from 'node:child_process';
+
+const FIRST_LOAD_BUDGET = 75 * 1024;
+const outArg = process.argv.indexOf('--out');
+const out = outArg > 0 ? process.argv[outArg + 1]! : join(await mkdtemp(join(tmpdir(), 'bench-client-')), 'site');
+if (outArg < 0) {
+  const built = spawnSync(process.execPath, [join(import.meta.dirname, '../bin/site.js'), 'build', '--out', out, '--quiet'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('the sample build failed');
+}
+
+const latest = JSON.parse(await readFile(join(out, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
+const meta = JSON.parse(await readFile(join(out, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
+
+// One page per route: the first prerendered path whose route id is new.
+const routeOfPath = new Map<string, string>();
+for (const path of meta.prerendered) {
+  const html = await readFile(join(out, htmlFileFor(path)), 'utf8');
+  const route = /"routeId":"([^"]+)"/.exec(html)?.[1] ?? '?';
+  if (![...routeOfPath.values()].includes(route)) routeOfPath.set(path, route);
+}
+const gzipCache = new Map<string, number>();
+const gz = async (file: string): Promise<number> => {
+  if (!gzipCache.has(file)) gzipCache.set(file, gzipSync(await readFile(join(out, file)), { level: 9 }).length);
+  return gzipCache.get(file)!;
+};
+const rows: (string | number)[][] = [['route', 'page', 'React kB', 'rest kB', 'first-load kB']];
+let worst = 0;
+for (const [path, route] of routeOfPath) {
+  const html = await readFile(join(out, htmlFileFor(path)), 'utf8');
+  const scripts = new Set([...html.matchAll(/<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+\.js)"/g)].map((m) => m[1]!));
+  let react = 0;
+  let rest = 0;
+  for (const s of scripts) {
+    if (/\/react-[^/]+\.js$/.test(s)) react += await gz(s);
+    else rest += await gz(s);
+  }
+  worst = Math.max(worst, react + rest);
+  rows.push([route, path.length > 40 ? path.slice(0, 37) + '...' : path, kB(react), kB(rest), kB(react + rest)]);
+}
+console.log('\nFirst-load JavaScript per route (gzip -9, each file as served):');
+printTable(rows);
+console.log(`largest first load: ${kB(worst)} kB   (budget: ${kB(FIRST_LOAD_BUDGET)} kB, React and ReactDOM included)`);
+
+const sizes: number[] = [];
+const walk = async (d: string): Promise<void> => {
+  for (const e of await readdir(d, { withFileTypes: true })) {
+    if (e.isDirectory()) await walk(join(d, e.name));
+    else if (e.name === '_payload.json') sizes.push((await stat(join(d, e.name))).size);
+  }
+};
+await walk(out);
+sizes.sort((a, b) => a - b);
+console.log(`payloads: p50 ${kB(sizes[Math.floor(sizes.length * 0.5)]!)} kB, p95 ${kB(sizes[Math.floor(sizes.length * 0.95)]!)} kB, max ${kB(sizes.at(-1)!)} kB over ${sizes.length}`);
+
+const server = await startStaticServer({ root: out });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+try {
+  const page = await browser.newPage();
+  const timings: number[] = [];
+  await page.goto(server.url + '/news');
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  const links = (await page.locator('main a[href^="/news/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))).filter((h) => /^\/news\/[^/]+$/.test(h) && !h.startsWith('/news/page'));
+  for (let i = 0; i < 20; i++) {
+    const href = links[i % links.length]!;
+    const link = page.locator(`main a[href="${href}"]`).first();
+    // Hovering prefetches (visible links were prefetched already); wait until the payload is in.
+    await link.hover();
+    await page.waitForFunction((h) => performance.getEntriesByType('resource').some((e) => e.name.includes(`${h}/_payload.json`)), href, { timeout: 5000 }).catch(() => undefined);
+    await page.waitForTimeout(100);
+    // A string, not a function: tsx's name-keeping helpers do not exist inside the page.
+    const ms = (await page.evaluate(`new Promise((resolve) => {
+      const t0 = performance.now();
+      const check = () => location.pathname === ${JSON.stringify(href)} && document.querySelector('[data-route="news-article"]')
+        ? requestAnimationFrame(() => resolve(performance.now() - t0))
+        : requestAnimationFrame(check);
+      document.querySelector('main a[href=${JSON.stringify(JSON.stringify(href)).slice(1, -1)}]').click();
+      check();
+    })`)) as number;
+    timings.push(ms);
+    await page.goBack();
+    await page.waitForSelector('[data-route="news"]');
+  }
+  console.log(`navigation to a prefetched page, click to rendered frame: median ${median(timings).toFixed(1)} ms, max ${Math.max(...timings).toFixed(1)} ms over 20   (target: 50 ms)`);
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+function kB(bytes: number): string {
+  return (bytes / 1024).toFixed(1);
+}

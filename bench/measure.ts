@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+
+/** What one command cost: wall time, peak resident memory, and its output. */
+export interface Measurement {
+  ms: number;
+  peakMiB: number;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command and samples its peak resident set size (VmHWM, the kernel's own high-water mark,
+ * so a short spike between samples is still counted) until it exits.
+ */
+export function measure(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Measurement> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    let peakKiB = 0;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const sample = setInterval(() => {
+      void readFile(`/proc/${child.pid}/status`, 'utf8')
+        .then((status) => {
+          const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+          peakKiB = Math.max(peakKiB, hwm);
+        })
+        .catch(() => undefined);
+    }, 20);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(sample);
+      resolve({ ms: performance.now() - started, peakMiB: peakKiB / 1024, code, stdout, stderr });
+    });
+  });
+}
+
+/** The median of some numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Fixed-width table rows for the terminal. */
+export function printTable(rows: (string | number)[][]): void {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  for (const row of rows) console.log(row.map((cell, i) => String(cell).padEnd(widths[i]!)).join('  '));
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { ASSETS_DIR } from '../runtime/shared/contract.ts';
+import { bundleClient, type AssetManifest } from './bundle.ts';
+
+/** Everything the client bundle is made from: when none of it changed, the previous bundle is reused. */
+const INPUT_DIRS = ['site', 'runtime', 'templates'];
+const INPUT_FILES = ['package-lock.json', 'rollup.config.ts', 'tsconfig.json', 'cli/bundle.ts'];
+
+export interface CachedBundle {
+  manifest: AssetManifest;
+  /** True when the bundle came from the cache. */
+  cached: boolean;
+}
+
+/**
+ * Bundles the client into `{siteDir}/_assets`, or copies the identical bundle from
+ * `{cacheDir}/bundle/{inputsHash}` when the code has not changed since a previous build.
+ */
+export async function bundleWithCache(root: string, siteDir: string, cacheDir: string): Promise<CachedBundle> {
+  const key = await hashInputs(root);
+  const entry = join(cacheDir, 'bundle', key);
+  const assetsDir = join(siteDir, ASSETS_DIR);
+  try {
+    const manifest = JSON.parse(await readFile(join(entry, 'manifest.json'), 'utf8')) as AssetManifest;
+    await cp(join(entry, 'assets'), assetsDir, { recursive: true });
+    return { manifest, cached: true };
+  } catch {
+    // Not cached (or a damaged entry): build it.
+  }
+  const manifest = await bundleClient(root, siteDir);
+  await storeEntry(entry, assetsDir, manifest).catch(() => undefined);
+  return { manifest, cached: false };
+}
+
+// --- internal ---
+
+async function hashInputs(root: string): Promise<string> {
+  const files = [...INPUT_FILES.map((f) => join(root, f))];
+  for (const dir of INPUT_DIRS) files.push(...(await listFiles(join(root, dir))));
+  files.sort();
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(relative(root, file)).update('\0');
+    hash.update(await readFile(file).catch(() => Buffer.alloc(0))).update('\0');
+  }
+  return hash.digest('hex').slice(0, 32);
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(full)));
+    else out.push(full);
+  }
+  return out;
+}
+
+/** Writes the entry beside its final name and renames it into place, so a crash never leaves half an entry. */
+async function storeEntry(entry: string, assetsDir: string, manifest: AssetManifest): Promise<void> {
+  const temp = `${entry}.tmp-${process.pid}`;
+  await rm(temp, { recursive: true, force: true });
+  await mkdir(temp, { recursive: true });
+  await cp(assetsDir, join(temp, 'assets'), { recursive: true });
+  await writeFile(join(temp, 'manifest.json'), JSON.stringify(manifest));
+  await rename(temp, entry).catch(async () => rm(temp, { recursive: true, force: true }));
+}

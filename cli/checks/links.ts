@@ -1,0 +1,79 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RouteRule } from '../../runtime/shared/contract.ts';
+
+/** Where a link in a page points, once resolved against the page and the site's base URL. */
+export type LinkTarget =
+  | { kind: 'internal'; path: string; hash: string | null }
+  /** Another site, or a scheme the build does not serve (mailto:, tel:, data:): not checked. */
+  | { kind: 'external' };
+
+/** How a link target was found, or why not. */
+export type LinkResolution = 'page' | 'redirect' | 'file' | 'missing';
+
+/**
+ * Resolves `href` as the browser would on the page at `pagePath` of a site published at `baseUrl`:
+ * root-relative and relative paths, `#anchors`, and absolute URLs on the site's own origin are
+ * internal; the path is decoded and loses a trailing slash or `/index.html`.
+ */
+export function classifyLink(href: string, pagePath: string, baseUrl: string): LinkTarget {
+  const trimmed = href.trim();
+  if (trimmed === '' || trimmed === '#') return { kind: 'external' };
+  const base = new URL(baseUrl);
+  let url: URL;
+  try {
+    url = new URL(trimmed, base.origin + pagePath);
+  } catch {
+    return { kind: 'internal', path: trimmed, hash: null };
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== base.origin) return { kind: 'external' };
+  const hash = url.hash.length > 1 ? safeDecode(url.hash.slice(1)) : null;
+  return { kind: 'internal', path: normalizePath(safeDecode(url.pathname)), hash };
+}
+
+/** True when a route rule redirects `path`: an exact rule, or a `/prefix/**` rule covering it. */
+export function isRedirected(path: string, rules: Readonly<Record<string, RouteRule>>): boolean {
+  for (const [pattern, rule] of Object.entries(rules)) {
+    if (!rule.redirect) continue;
+    if (pattern === path) return true;
+    if (pattern.endsWith('/**') && (path === pattern.slice(0, -3) || path.startsWith(pattern.slice(0, -2)))) return true;
+  }
+  return false;
+}
+
+/**
+ * Finds what an internal path is: a page of this build, a redirect rule, or a file the build wrote
+ * (media, feeds, calendars, sitemap, public files, redirect pages). Files are looked up last, and
+ * only for paths that are not pages, so a 10,000-page build asks the file system a few dozen times.
+ */
+export async function resolvePath(path: string, pages: ReadonlySet<string>, rules: Readonly<Record<string, RouteRule>>, fileExists: (path: string) => Promise<boolean>): Promise<LinkResolution> {
+  if (pages.has(path)) return 'page';
+  if (isRedirected(path, rules)) return 'redirect';
+  return (await fileExists(path)) ? 'file' : 'missing';
+}
+
+// --- internal ---
+
+function normalizePath(path: string): string {
+  const withoutIndex = path.endsWith('/index.html') ? path.slice(0, -'index.html'.length) : path;
+  return withoutIndex.length > 1 ? withoutIndex.replace(/\/+$/, '') || '/' : withoutIndex || '/';
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * `fileExists` for the checks: a file the build wrote at this site path, or a folder with an index.html
+ * there. Paths in `known` (URL-encoded, such as the media the build copied) are answered without the disk.
+ */
+export function siteFileExists(siteDir: string, known: Iterable<string> = []): (path: string) => Promise<boolean> {
+  const knownPaths = new Set([...known].map(safeDecode));
+  const isFile = (file: string): Promise<boolean> => stat(file).then((s) => s.isFile(), () => false);
+  // Paths come from classifyLink, normalised by URL parsing: no `..` segment is left to escape siteDir.
+  return async (path) => knownPaths.has(path) || (await isFile(join(siteDir, path))) || isFile(join(siteDir, path, 'index.html'));
+}

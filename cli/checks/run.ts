@@ -1,0 +1,100 @@
+import type { RouteRule } from '../../runtime/shared/contract.ts';
+import { formatBytes } from '../publish/progress.ts';
+import { hasId, type InspectedPage, type InspectedSite } from './collect.ts';
+import { classifyLink, resolvePath, type LinkResolution, type LinkTarget } from './links.ts';
+
+/** The checks, by the name reports and warnings use. */
+export type CheckName = 'link' | 'anchor' | 'image-alt' | 'title' | 'payload-budget';
+
+/** One problem on one page. A warning by default; a failure under --strict. */
+export interface ContentWarning {
+  check: CheckName;
+  /** The page the problem is on. */
+  page: string;
+  route: string;
+  /** What is wrong, naming the link, image, title or size. */
+  message: string;
+  /** What to do about it. */
+  fix: string;
+}
+
+/** What the checks need besides the pages. */
+export interface CheckContext {
+  /** The URL the site is published at: absolute links to it are internal. */
+  baseUrl: string;
+  /** Route rules: a link to a redirected path resolves. */
+  routeRules: Readonly<Record<string, RouteRule>>;
+  /** True when the build wrote a file (or a folder with index.html) at this site path. */
+  fileExists(path: string): Promise<boolean>;
+  /** Largest payload in bytes without a warning (the inspector measured the payloads over it). */
+  payloadBudget: number;
+}
+
+const FIX = {
+  link: 'Correct or remove the link in the content backend (or in site/ when it is on every page of a route).',
+  anchor: 'Link to an id the target page has, or drop the #… part of the link.',
+  'image-alt': 'Give the image alt text in the content backend (an empty alt="" only for a purely decorative image).',
+  title: "Give each page its own title: the item's title in the content backend, or the route's head() in site/routes.ts.",
+  'payload-budget': 'Paginate the list or ask the query for fewer fields; raise --payload-budget if the size is intended.',
+} as const satisfies Record<CheckName, string>;
+
+/**
+ * Runs every content check over the inspected pages: internal links and images resolve to a page,
+ * a redirect or a file; `#anchors` exist as ids on their page; images have alt text; no two pages
+ * share a title; payloads stay within the budget. Warnings come sorted by page.
+ */
+export async function runContentChecks(site: InspectedSite, ctx: CheckContext): Promise<ContentWarning[]> {
+  const warnings: ContentWarning[] = [];
+  const warn = (page: InspectedPage, check: CheckName, message: string): void => void warnings.push({ check, page: page.path, route: page.route, message, fix: FIX[check] });
+  const byPath = new Map(site.pages.map((p) => [p.path, p]));
+  const paths = new Set(byPath.keys());
+  const resolved = new Map<string, Promise<LinkResolution>>();
+  const problemOf = async (href: string, target: LinkTarget): Promise<{ check: CheckName; message: string } | null> => {
+    if (target.kind === 'external') return null;
+    let resolution = resolved.get(target.path);
+    if (!resolution) resolved.set(target.path, (resolution = resolvePath(target.path, paths, ctx.routeRules, ctx.fileExists)));
+    switch (await resolution) {
+      case 'missing':
+        return { check: 'link', message: `links to ${href}, which is not a page, a redirect or a file of this build` };
+      case 'page':
+        if (target.hash === null || hasId(byPath.get(target.path)!, target.hash)) return null;
+        return { check: 'anchor', message: `links to ${href}, but ${target.path} has no element with id "${target.hash}"` };
+      default:
+        return null;
+    }
+  };
+
+  for (const [href, users] of site.links) {
+    // Most links (navigation, root-relative paths) mean the same on every page: resolve them once.
+    const pageIndependent = !href.startsWith('#') && (href.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(href));
+    const shared = pageIndependent ? await problemOf(href, classifyLink(href, '/', ctx.baseUrl)) : null;
+    if (pageIndependent && shared === null) continue;
+    for (const index of users) {
+      const page = site.pages[index]!;
+      const problem = pageIndependent ? shared : await problemOf(href, classifyLink(href, page.path, ctx.baseUrl));
+      if (problem) warn(page, problem.check, problem.message);
+    }
+  }
+
+  const byTitle = new Map<string, InspectedPage[]>();
+  for (const page of site.pages) {
+    for (const src of page.imagesWithoutAlt) warn(page, 'image-alt', `shows the image ${src} without alt text`);
+    if (page.payloadBytesOverBudget !== null) warn(page, 'payload-budget', `its _payload.json is ${formatBytes(page.payloadBytesOverBudget)}, over the budget of ${formatBytes(ctx.payloadBudget)}`);
+    const title = page.title?.trim() ?? '';
+    if (title === '') warn(page, 'title', 'has no <title>');
+    else {
+      const same = byTitle.get(title);
+      if (same) same.push(page);
+      else byTitle.set(title, [page]);
+    }
+  }
+  for (const [title, pages] of byTitle) {
+    if (pages.length < 2) continue;
+    for (const page of pages) {
+      const others = pages.filter((p) => p !== page);
+      const named = others.slice(0, 3).map((p) => p.path).join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
+      warn(page, 'title', `shares its title "${title}" with ${named}`);
+    }
+  }
+  return warnings.sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
+}

@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The Server-Sent Events endpoint the dev server answers; never part of a built site. */
+export const LIVE_RELOAD_PATH = '/__dev/events';
+
+/** What the dev server tells open pages. */
+export type LiveReloadEvent = { type: 'reload'; buildId: string } | { type: 'build-failed'; message: string };
+
+/** The live-reload channel of `site dev`. */
+export interface LiveReload {
+  /** Answers a request for LIVE_RELOAD_PATH by keeping it open as an event stream. */
+  connect(req: IncomingMessage, res: ServerResponse): void;
+  /** Sends an event to every open page. */
+  send(event: LiveReloadEvent): void;
+  /** Pages listening now. */
+  clients(): number;
+  close(): void;
+}
+
+/**
+ * Creates the channel. Server-Sent Events need no library and no WebSocket upgrade; the browser's
+ * EventSource reconnects by itself when the dev server restarts.
+ */
+export function createLiveReload({ keepAliveMs = 15_000 }: { keepAliveMs?: number } = {}): LiveReload {
+  const open = new Set<ServerResponse>();
+  // A comment line now and then keeps idle connections from being closed by the browser or a proxy.
+  const timer = setInterval(() => open.forEach((res) => res.write(': keep-alive\n\n')), keepAliveMs);
+  timer.unref();
+  return {
+    connect(req, res) {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write('retry: 500\n\n');
+      open.add(res);
+      req.on('close', () => open.delete(res));
+    },
+    send(event) {
+      const data = event.type === 'reload' ? event.buildId : event.message;
+      // Each line of an event's data needs its own `data:` prefix.
+      const frame = `event: ${event.type}\n${data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+      for (const res of open) res.write(frame);
+    },
+    clients: () => open.size,
+    close() {
+      clearInterval(timer);
+      for (const res of open) res.end();
+      open.clear();
+    },
+  };
+}
+
+/**
+ * Adds the live-reload client to a page the dev server sends: a few lines that reload the page when a
+ * build finishes and log a failed one to the console. Only the dev server adds it; built files never
+ * contain it.
+ */
+export function injectLiveReload(html: string): string {
+  const script = `<script>(function(){var s=new EventSource(${JSON.stringify(LIVE_RELOAD_PATH)});s.addEventListener('reload',function(){location.reload()});s.addEventListener('build-failed',function(e){console.warn('[site dev] the build failed; the page shows the previous build.\\n'+e.data)})})();</script>`;
+  const end = html.lastIndexOf('</body>');
+  return end === -1 ? html + script : html.slice(0, end) + script + html.slice(end);
+}

@@ -1,0 +1,169 @@
+import { rm } from 'node:fs/promises';
+import type { RouteRule } from '../runtime/shared/contract.ts';
+import type { GraphQLClientHandle } from '../runtime/shared/graphql.ts';
+import { createPageInspector } from './checks/collect.ts';
+import { pagesWithWarnings, PRINTED_WARNINGS, warningFailures, warningLines } from './checks/format.ts';
+import { siteFileExists } from './checks/links.ts';
+import { runContentChecks, type ContentWarning } from './checks/run.ts';
+import type { ResolvedConfig } from './config.ts';
+import type { PageJob } from './crawl.ts';
+import { BuildErrors, createBuildError } from './errors.ts';
+import type { Logger } from './logger.ts';
+import { formatDuration, observe, type BuildProgress, type StageHandle } from './progress.ts';
+import type { RenderedPage } from './render.tsx';
+import { createBuildReport, saveBuildReport, TOP_N, type BuildReport } from './report.ts';
+import { measureOutput, type OutputSize, type OutputTally } from './report-output.ts';
+import { timeRequests, type QueryTiming } from './report-queries.ts';
+import { summaryLines } from './report-summary.ts';
+
+/** What the build tells the recorder as it goes; the recorder keeps progress, checks and the report. */
+export interface BuildRecorder {
+  /** Runs `run` as a stage without a count (the bundle). */
+  stage<T>(name: string, run: () => Promise<T>): Promise<T>;
+  /** The client for the crawl's list queries: timed for the report. */
+  crawlClient(client: GraphQLClientHandle): GraphQLClientHandle;
+  /** The client for the pages' own queries: timed, and each answer counts as a queried page. */
+  pageClient(client: GraphQLClientHandle): GraphQLClientHandle;
+  /** The crawl's pages, counted for the crawl stage (and the query stage, for pages that came with their data). */
+  jobs(jobs: AsyncIterable<PageJob>, routes: number): AsyncIterable<PageJob>;
+  /** Every page has its data. */
+  queried(): void;
+  /** Rendering and writing start, for `total` pages. */
+  startPages(total: number): void;
+  /** One page rendered: counted, and inspected for the checks and the report. */
+  rendered(path: string, route: string, page: RenderedPage): void;
+  /** One page handed to the writer. */
+  written(): void;
+  /** Every page rendered and written. */
+  pagesDone(): void;
+  /**
+   * Runs the content checks over the finished output in `siteDir` and sizes it. Warnings are printed,
+   * or, under --strict, thrown as ContentChecksFailed (before the output is replaced).
+   */
+  checkOutput(siteDir: string, site: OutputFacts): Promise<void>;
+  /** Writes the report and prints the summary. */
+  succeeded(buildId: string): Promise<BuildReport>;
+  /** Writes the report of a failed build, or, when it failed before the crawl, removes an earlier build's report. */
+  failed(error: unknown, buildId: string | null): Promise<void>;
+}
+
+/** What the build knows about its finished output. */
+export interface OutputFacts {
+  baseUrl: string;
+  routeRules: Readonly<Record<string, RouteRule>>;
+  /** What the outputs step (feeds, calendars) wrote. */
+  outputs: OutputTally;
+  /** Bytes of every page's index.html and _payload.json, from the page writer. */
+  pageBytes: number;
+  /** Site paths (URL-encoded) of files known to exist, such as the copied media: the checks need not ask the disk. */
+  files?: Iterable<string>;
+}
+
+/** Creates the recorder of one build. */
+export function createBuildRecorder(config: ResolvedConfig, logger: Logger, progress: BuildProgress, startedAt: Date): BuildRecorder {
+  const started = progress.now();
+  const timings: QueryTiming[] = [];
+  const inspector = createPageInspector(config.payloadBudget);
+  let requests = (): number => 0;
+  let warnings: ContentWarning[] = [];
+  let output: OutputSize | null = null;
+  let render: StageHandle | null = null;
+  let write: StageHandle | null = null;
+  const query = (): StageHandle => progress.stage('query');
+
+  const report = (error: unknown, buildId: string | null): BuildReport =>
+    createBuildReport({
+      buildId,
+      startedAt,
+      durationMs: progress.now() - started,
+      outDir: config.outDir,
+      strict: config.strict,
+      stages: progress.stages(),
+      now: progress.now(),
+      pages: inspector.result().pages,
+      output,
+      requests: requests(),
+      queries: timings,
+      warnings,
+      error,
+    });
+
+  return {
+    async stage(name, run) {
+      const stage = progress.stage(name, '');
+      try {
+        return await run();
+      } finally {
+        stage.end();
+      }
+    },
+    crawlClient(client) {
+      requests = () => client.requestCount();
+      return timeRequests(client, timings);
+    },
+    pageClient(client) {
+      requests = () => client.requestCount();
+      return timeRequests(client, timings, () => query().add());
+    },
+    jobs(jobs, routes) {
+      const crawl = progress.stage('crawl');
+      query();
+      return observe(
+        jobs,
+        (job) => {
+          crawl.add();
+          if (job.data !== undefined) query().add();
+        },
+        () => {
+          crawl.end();
+          query().setTotal(crawl.state.count);
+          logger.info('crawl', `${crawl.state.count} pages from ${routes} routes in ${formatDuration(progress.now() - crawl.state.startedAt)}`);
+        },
+      );
+    },
+    queried: () => query().end(),
+    startPages(total) {
+      render = progress.stage('render');
+      render.setTotal(total);
+      write = progress.stage('write');
+      write.setTotal(total);
+    },
+    rendered(path, route, page) {
+      render?.add();
+      inspector.add(path, route, page.html, page.payload);
+    },
+    written: () => write?.add(),
+    pagesDone() {
+      render?.end();
+      write?.end();
+    },
+    async checkOutput(siteDir, site) {
+      const inspected = inspector.result();
+      [warnings, output] = await Promise.all([
+        runContentChecks(inspected, { baseUrl: site.baseUrl, routeRules: site.routeRules, fileExists: siteFileExists(siteDir, site.files), payloadBudget: config.payloadBudget }),
+        measureOutput(siteDir, inspected.pages, site.pageBytes, site.outputs, TOP_N),
+      ]);
+      if (warnings.length > 0 && config.strict) {
+        throw createBuildError(BuildErrors.ContentChecksFailed, [warnings.length, pagesWithWarnings(warnings)], { failures: warningFailures(warnings) });
+      }
+      // --verbose lists every warning; otherwise the report holds those past the first PRINTED_WARNINGS.
+      for (const line of warningLines(warnings, config.logLevel === 'debug' ? Infinity : PRINTED_WARNINGS)) logger.warn('check', line);
+      logger.info('check', `${inspected.pages.length} pages checked: ${warnings.length === 0 ? 'no problems' : `${warnings.length} warnings on ${pagesWithWarnings(warnings)} pages`}`);
+    },
+    async succeeded(buildId) {
+      const result = report(null, buildId);
+      await saveBuildReport(config.reportFile, result, logger);
+      for (const line of summaryLines(result, config.reportFile)) logger.info('summary', line);
+      return result;
+    },
+    async failed(error, buildId) {
+      // A build that failed before it had pages (unreachable endpoint, failing site query) has only its
+      // error to report, which the log shows; an earlier build's report must not pass for this one's.
+      if (!progress.stages().some((s) => s.name === 'crawl')) {
+        if (config.reportFile) await rm(config.reportFile, { force: true }).catch(() => undefined);
+        return;
+      }
+      await saveBuildReport(config.reportFile, report(error, buildId), logger);
+    },
+  };
+}

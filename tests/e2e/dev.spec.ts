@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ROOT, SITE_BIN } from '../helpers/cli.ts';
+
+/** A running `site dev`, with everything it printed so far. */
+interface Dev {
+  url: string;
+  output: () => string;
+  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
+  stop: () => Promise<void>;
+}
+
+/** Starts the real `site dev` on a free port, building into a temporary folder, with the content overrides in `overridesFile`. */
+async function startDev(overridesFile: string, out: string): Promise<Dev> {
+  const child: ChildProcess = spawn(process.execPath, [SITE_BIN, 'dev', '--port', '0', '--out', out], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', CI: 'true', CONTENT_OVERRIDES_FILE: overridesFile },
+  });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const onData = (d: Buffer): void => {
+    output += d.toString();
+    listeners.forEach((f) => f());
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const waitFor = (pattern: RegExp, timeoutMs = 90_000): Promise<RegExpExecArray> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const match = pattern.exec(output);
+        if (!match) return;
+        listeners.delete(check);
+        clearTimeout(timer);
+        resolve(match);
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`site dev did not print ${pattern} within ${timeoutMs} ms; it printed:\n${output}`));
+      }, timeoutMs);
+      listeners.add(check);
+      check();
+    });
+  const stop = (): Promise<void> =>
+    new Promise((ok) => {
+      if (child.exitCode !== null) return ok();
+      child.once('exit', () => ok());
+      child.kill('SIGTERM');
+    });
+  try {
+    const [, url] = await waitFor(/\[dev\] serving (http:\/\/127\.0\.0\.1:\d+)\//);
+    return { url: url!, output: () => output, waitFor, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+test.describe('site dev', () => {
+  test.setTimeout(240_000);
+
+  test('rebuilds after a content change and reloads the open page, which then shows the change', async ({ page }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-dev-'));
+    const overrides = join(dir, 'overrides.json');
+    await writeFile(overrides, '{}');
+    const dev = await startDev(overrides, join(dir, 'out'));
+    try {
+      await dev.waitFor(/\[dev\] built [0-9a-f]+ in /);
+      await page.goto(dev.url + '/');
+      await expect(page.locator('h1')).toHaveText('Northlight Institute');
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      // A marker on the window: it survives client-side changes, but not a reload.
+      await page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
+
+      const reloaded = page.waitForEvent('load', { timeout: 120_000 });
+      await writeFile(overrides, JSON.stringify({ home: { title: 'Changed while the page was open' } }));
+
+      await dev.waitFor(/\[dev\] restarting the content backend/);
+      await dev.waitFor(/\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 1 open page/, 120_000);
+      await reloaded;
+      await expect(page.locator('h1')).toHaveText('Changed while the page was open');
+      expect(await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).toBeUndefined();
+      // The bundle did not change, so the rebuild reused it.
+      expect(dev.output()).toMatch(/\[dev\] building \(.*overrides\.json changed\)[\s\S]*\[bundle\] \d+ route chunks \(cached\)/);
+    } finally {
+      await dev.stop();
+    }
+  });
+
+  test('keeps serving the last good build when a change breaks the content, and says so', async ({ page }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-dev-'));
+    const overrides = join(dir, 'overrides.json');
+    await writeFile(overrides, '{}');
+    const dev = await startDev(overrides, join(dir, 'out'));
+    try {
+      await dev.waitFor(/\[dev\] built [0-9a-f]+ in /);
+      await page.goto(dev.url + '/news');
+      const warned = page.waitForEvent('console', { predicate: (m) => m.text().includes('[site dev] the build failed'), timeout: 120_000 });
+      await writeFile(overrides, '{ this is not json');
+      await dev.waitFor(/\[BackendFailed\] The embedded content backend exited with code 1 before it listened/, 120_000);
+      await warned;
+      const response = await page.reload();
+      expect(response?.status()).toBe(200);
+      await expect(page.locator('h1')).toHaveText('News');
+    } finally {
+      await dev.stop();
+    }
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { createPageInspector } from '../../../cli/checks/collect.ts';
+import { extractPageFacts } from '../../../cli/checks/extract.ts';
+import { classifyLink } from '../../../cli/checks/links.ts';
+import { runContentChecks, type CheckContext } from '../../../cli/checks/run.ts';
+
+const BASE = 'https://institute.example';
+
+/** A page as the build renders it: head, markup, then the inline boot data (whose JSON must not be read as markup). */
+function page({ title, body }: { title: string; body: string }): string {
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><div id="app">${body}</div><script type="application/json" id="__BOOT__">{"html":"\\u003ca href=\\"/boot-only\\"\\u003e"}</script></body></html>`;
+}
+
+function context(overrides: Partial<CheckContext> = {}): CheckContext {
+  return {
+    baseUrl: BASE,
+    routeRules: { '/about/team': { redirect: '/about/people' }, '/old/**': { redirect: '/news' } },
+    fileExists: async (path) => path === '/feeds/news.xml' || path === '/media/a.jpg',
+    payloadBudget: 1000,
+    ...overrides,
+  };
+}
+
+async function check(pages: { path: string; title?: string; body: string; payload?: string }[], ctx = context()) {
+  const inspector = createPageInspector(ctx.payloadBudget);
+  for (const p of pages) inspector.add(p.path, 'route', page({ title: p.title ?? `Title of ${p.path}`, body: p.body }), p.payload ?? '{}');
+  return runContentChecks(inspector.result(), ctx);
+}
+
+describe('extractPageFacts', () => {
+  it('reads the title, links, image sources, ids and images without alt from the markup only', () => {
+    const facts = extractPageFacts(
+      page({
+        title: 'News &amp; events',
+        body: '<main id="main"><h2 id="a&amp;b">x</h2><a href="/news?x=1&amp;y=2">n</a><a class="c" href="/news?x=1&amp;y=2" id="link">again</a><img src="/media/a.jpg" alt=""/><img src="/media/b.jpg" width="1"/><area href="/map"/></main>',
+      }),
+    );
+    expect(facts).toEqual({
+      title: 'News & events',
+      links: ['/news?x=1&y=2', '/media/a.jpg', '/media/b.jpg', '/map'],
+      ids: ['app', 'main', 'a&b', 'link'],
+      imagesWithoutAlt: ['/media/b.jpg'],
+    });
+  });
+});
+
+describe('classifyLink', () => {
+  it('treats root-relative, relative, anchor and same-origin absolute links as internal, and others as external', () => {
+    expect(classifyLink('/news/', '/about', BASE)).toEqual({ kind: 'internal', path: '/news', hash: null });
+    expect(classifyLink('people#board', '/about/contact', BASE)).toEqual({ kind: 'internal', path: '/about/people', hash: 'board' });
+    expect(classifyLink('#top', '/about', BASE)).toEqual({ kind: 'internal', path: '/about', hash: 'top' });
+    expect(classifyLink('https://institute.example/events/index.html', '/', BASE)).toEqual({ kind: 'internal', path: '/events', hash: null });
+    expect(classifyLink('/media/caf%C3%A9.jpg', '/', BASE)).toEqual({ kind: 'internal', path: '/media/café.jpg', hash: null });
+    for (const href of ['https://doi.org/10.1/x', 'mailto:info@institute.example', 'tel:+4722', '//cdn.example/x.js', '#']) expect(classifyLink(href, '/', BASE)).toEqual({ kind: 'external' });
+  });
+});
+
+describe('runContentChecks', () => {
+  it('accepts links to pages, redirects, written files, existing anchors and other sites', async () => {
+    const warnings = await check([
+      { path: '/', body: '<a href="/about#history">a</a><a href="/about/team">t</a><a href="/old/2019/x">o</a><a href="/feeds/news.xml">f</a><img src="/media/a.jpg" alt="A"/><a href="https://elsewhere.example/gone">e</a><a href="#main">skip</a><main id="main"></main>' },
+      { path: '/about', body: '<h2 id="history">History</h2>' },
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('lists a broken link on every page that has it, and a missing anchor on the page that links to it', async () => {
+    const warnings = await check([
+      { path: '/news/a', body: '<a href="/news/gone">x</a><a href="/about#no-such-section">y</a>' },
+      { path: '/news/b', body: '<a href="/news/gone">x</a><a href="#nowhere">z</a>' },
+      { path: '/about', body: '<h2 id="history">History</h2>' },
+    ]);
+    expect(warnings.map((w) => [w.page, w.check, w.message])).toEqual([
+      ['/news/a', 'link', 'links to /news/gone, which is not a page, a redirect or a file of this build'],
+      ['/news/a', 'anchor', 'links to /about#no-such-section, but /about has no element with id "no-such-section"'],
+      ['/news/b', 'link', 'links to /news/gone, which is not a page, a redirect or a file of this build'],
+      ['/news/b', 'anchor', 'links to #nowhere, but /news/b has no element with id "nowhere"'],
+    ]);
+    expect(warnings[0]!.fix).toMatch(/content backend/);
+  });
+
+  it('flags images without alt text, pages sharing a title, a missing title and payloads over the budget', async () => {
+    const warnings = await check([
+      { path: '/a', title: 'Same', body: '<img src="/media/a.jpg"/>' },
+      { path: '/b', title: 'Same', body: '', payload: `{"data":"${'x'.repeat(2000)}"}` },
+      { path: '/c', title: ' ', body: '' },
+    ]);
+    expect(warnings.map((w) => [w.page, w.check, w.message])).toEqual([
+      ['/a', 'image-alt', 'shows the image /media/a.jpg without alt text'],
+      ['/a', 'title', 'shares its title "Same" with /b'],
+      ['/b', 'payload-budget', 'its _payload.json is 2.0 KiB, over the budget of 1000 B'],
+      ['/b', 'title', 'shares its title "Same" with /a'],
+      ['/c', 'title', 'has no <title>'],
+    ]);
+  });
+
+  it('measures payloads in UTF-8 bytes, not characters', async () => {
+    const nearBudget = `{"t":"${'é'.repeat(600)}"}`;
+    expect(nearBudget.length).toBeLessThan(1000);
+    const warnings = await check([{ path: '/x', body: '', payload: nearBudget }]);
+    expect(warnings.map((w) => w.message)).toEqual(['its _payload.json is 1.2 KiB, over the budget of 1000 B']);
+  });
+
+  it('asks the file system only once per distinct path that is not a page', async () => {
+    const asked: string[] = [];
+    await check(
+      Array.from({ length: 50 }, (_, i) => ({ path: `/p/${i}`, body: '<a href="/feeds/news.xml">f</a><a href="/p/0">p</a>' })),
+      context({ fileExists: async (path) => (asked.push(path), path === '/feeds/news.xml') }),
+    );
+    expect(asked).toEqual(['/feeds/news.xml']);
+  });
+});

@@ -1,0 +1,87 @@
+import { mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDevServer, type DevServer } from '../../../cli/dev-server.ts';
+import { watchFiles } from '../../../cli/dev-watch.ts';
+import { createLiveReload, injectLiveReload, LIVE_RELOAD_PATH } from '../../../cli/live-reload.ts';
+
+let server: DevServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+async function builtSite(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'dev-server-'));
+  await mkdir(join(root, 'news'), { recursive: true });
+  await writeFile(join(root, 'news/index.html'), '<!doctype html><html><body><div id="app">News</div></body></html>');
+  await writeFile(join(root, '404.html'), '<!doctype html><html><body>Not here</body></html>');
+  await writeFile(join(root, 'news/_payload.json'), '{"v":1}');
+  return root;
+}
+
+describe('the dev server', () => {
+  it('serves the build uncached, with the live-reload client in HTML only', async () => {
+    server = await startDevServer({ root: await builtSite(), port: 0, host: '127.0.0.1', liveReload: createLiveReload() });
+    const page = await fetch(`${server.url}/news`);
+    const html = await page.text();
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(html).toContain(`new EventSource("${LIVE_RELOAD_PATH}")`);
+    expect(html.indexOf('EventSource')).toBeLessThan(html.indexOf('</body>'));
+    const missing = await fetch(`${server.url}/nowhere`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('EventSource');
+    expect(await (await fetch(`${server.url}/news/_payload.json`)).text()).toBe('{"v":1}');
+  });
+
+  it('tells every open page to reload through its event stream', async () => {
+    const liveReload = createLiveReload();
+    server = await startDevServer({ root: await builtSite(), port: 0, host: '127.0.0.1', liveReload });
+    const response = await fetch(server.url + LIVE_RELOAD_PATH);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body!.getReader();
+    let received = '';
+    while (liveReload.clients() === 0) await new Promise((r) => setTimeout(r, 10));
+    liveReload.send({ type: 'reload', buildId: 'b2' });
+    while (!received.includes('data: b2')) received += new TextDecoder().decode((await reader.read()).value);
+    expect(received).toContain('event: reload\ndata: b2\n\n');
+    await reader.cancel();
+  });
+
+  it('refuses a port that is taken with PortInUse', async () => {
+    server = await startDevServer({ root: await builtSite(), port: 0, host: '127.0.0.1', liveReload: createLiveReload() });
+    const port = Number(new URL(server.url).port);
+    await expect(startDevServer({ root: await builtSite(), port, host: '127.0.0.1', liveReload: createLiveReload() })).rejects.toMatchObject({ code: 'PortInUse' });
+  });
+
+  it('adds the client to a page without a body end too', () => {
+    expect(injectLiveReload('<p>x</p>')).toMatch(/^<p>x<\/p><script>/);
+  });
+});
+
+describe('watching for changes', () => {
+  it('reports a burst of changes once, ignores editor swap files, and sees a file replaced by rename', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dev-watch-'));
+    const other = await mkdtemp(join(tmpdir(), 'dev-watch-file-'));
+    const single = join(other, 'overrides.json');
+    await writeFile(single, '{}');
+    await mkdir(join(dir, 'pages'));
+    const batches: string[][] = [];
+    const watcher = watchFiles({ dirs: [dir], files: [single] }, (files) => batches.push(files.sort()), { debounceMs: 1000 });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      await writeFile(join(dir, 'pages/a.tsx'), 'a');
+      await writeFile(join(dir, 'pages/.a.tsx.swp'), 'swap');
+      await writeFile(join(dir, 'pages/b.tsx'), 'b');
+      await writeFile(join(other, 'unrelated.txt'), 'x');
+      await writeFile(join(other, 'tmp.json'), '{"home":{}}');
+      await rename(join(other, 'tmp.json'), single);
+      await expect.poll(() => batches.length, { timeout: 10_000 }).toBe(1);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(batches).toEqual([[join(dir, 'pages/a.tsx'), join(dir, 'pages/b.tsx'), single].sort()]);
+    } finally {
+      watcher.close();
+    }
+  });
+});

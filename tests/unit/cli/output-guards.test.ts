@@ -1,0 +1,100 @@
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isBuildError } from '../../../cli/errors.ts';
+import { checkPageCount, commitStagingDir, createStagingDir, discardStagingDir } from '../../../cli/output.ts';
+import { lockOutput } from '../../../cli/output-lock.ts';
+
+async function outDir(): Promise<string> {
+  return join(await mkdtemp(join(tmpdir(), 'site-guards-')), 'site');
+}
+
+async function rejection(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!isBuildError(error)) throw new Error(`expected a BuildError, got ${String(error)}`);
+  return error;
+}
+
+/** A previous build in `dir` with `pages` prerendered paths. */
+async function previousBuild(dir: string, pages: number): Promise<void> {
+  await mkdir(join(dir, '_assets/builds/meta'), { recursive: true });
+  await writeFile(join(dir, '_assets/builds/latest.json'), '{"id":"old","timestamp":1}');
+  await writeFile(join(dir, '_assets/builds/meta/old.json'), JSON.stringify({ id: 'old', timestamp: 1, matcher: {}, prerendered: Array.from({ length: pages }, (_, i) => `/p${i}`), chunks: {} }));
+}
+
+describe('the output lock', () => {
+  it('lets one build at a time hold an output folder, naming the holder to the other', async () => {
+    const dir = await outDir();
+    const first = await lockOutput(dir);
+    const error = await rejection(lockOutput(dir));
+    expect(error.code).toBe('OutputLocked');
+    expect(error.message).toContain(`Another build (process ${process.pid} on `);
+    expect(error.message).toContain(`lock file ${dir}.lock`);
+    await first.release();
+    const second = await lockOutput(dir);
+    await second.release();
+    expect(await readdir(join(dir, '..'))).toEqual([]);
+  });
+
+  it('takes over the lock of a build whose process is gone', async () => {
+    const dir = await outDir();
+    await lockOutput(dir, { isAlive: () => true });
+    const taken = await lockOutput(dir, { isAlive: () => false });
+    expect(JSON.parse(await readFile(taken.file, 'utf8'))).toMatchObject({ pid: process.pid });
+    await taken.release();
+    expect(await readdir(join(dir, '..'))).toEqual([]);
+  });
+
+  it('never releases a lock that another build has since taken over', async () => {
+    const dir = await outDir();
+    const stale = await lockOutput(dir);
+    const current = await lockOutput(dir, { isAlive: () => false });
+    await stale.release();
+    expect(await readdir(join(dir, '..'))).toEqual(['site.lock']);
+    await current.release();
+  });
+
+  it('is held from the staging folder until the swap, and also released when the build is discarded', async () => {
+    const dir = await outDir();
+    const staging = await createStagingDir(dir);
+    expect((await rejection(createStagingDir(dir))).code).toBe('OutputLocked');
+    await mkdir(join(staging, '_assets/builds'), { recursive: true });
+    await writeFile(join(staging, '_assets/builds/latest.json'), '{"id":"new","timestamp":2}');
+    await commitStagingDir(staging, dir);
+    expect(await readdir(join(dir, '..'))).toEqual(['site']);
+    const again = await createStagingDir(dir);
+    await discardStagingDir(again);
+    expect(await readdir(join(dir, '..'))).toEqual(['site']);
+  });
+
+  it('removes the staging folder a killed build left behind', async () => {
+    const dir = await outDir();
+    await mkdir(join(dir, '..', '.site.staging-99999-dead'), { recursive: true });
+    const staging = await createStagingDir(dir);
+    expect((await readdir(join(dir, '..'))).filter((n) => n.startsWith('.site.staging-'))).toEqual([staging.slice(staging.lastIndexOf('/') + 1)]);
+    await discardStagingDir(staging);
+  });
+});
+
+describe('the page-count guard', () => {
+  it('fails when the page count drops by more than 20%, naming both counts', async () => {
+    const dir = await outDir();
+    await previousBuild(dir, 100);
+    const error = await rejection(checkPageCount(dir, 79, false));
+    expect(error.code).toBe('PageCountDropped');
+    expect(error.message).toBe(`This build has 79 pages, 21% fewer than the 100 of the previous build in ${dir}; the previous output was kept unchanged.`);
+  });
+
+  it('accepts a drop of exactly 20%, growth, a first build, and any drop with allowShrink', async () => {
+    const dir = await outDir();
+    await expect(checkPageCount(dir, 1, false)).resolves.toBeUndefined();
+    await previousBuild(dir, 100);
+    await expect(checkPageCount(dir, 80, false)).resolves.toBeUndefined();
+    await expect(checkPageCount(dir, 300, false)).resolves.toBeUndefined();
+    await expect(checkPageCount(dir, 0, true)).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { BLOCKED_URL, isSafeUrl, sanitizeData, sanitizeRichText } from '../../../cli/sanitize.ts';
+
+describe('rich text from the backend', () => {
+  it.each([
+    ['<script>alert(1)</script><p>x</p>', '<p>x</p>'],
+    ['</script><script>alert(1)</script>', ''],
+    ['<!--<script>alert(1)</script>-->', ''],
+    ['<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
+    ['<a href="java&#09;script:alert(1)">x</a>', '<a>x</a>'],
+    ['<a href="/\\evil.example/">x</a>', '<a>x</a>'],
+    ['<img src="x.png" onerror="alert(1)">', '<img src="x.png" />'],
+    ['<p onclick="alert(1)">x</p>', '<p>x</p>'],
+    ['<iframe src="https://evil.example/"></iframe>', ''],
+    ['<meta http-equiv="refresh" content="0;url=https://evil.example/">', ''],
+    ['<svg><script>alert(1)</script></svg>', ''],
+  ])('cleans %j to %j', (html, clean) => {
+    expect(sanitizeRichText(html)).toBe(clean);
+  });
+
+  it("drops ids that could stand in for the page's own elements, and keeps anchor ids", () => {
+    expect(sanitizeRichText('<p id="__BOOT__">a</p><h2 id="results">b</h2><p id="Main Content">c</p>')).toBe('<p>a</p><h2 id="results">b</h2><p>c</p>');
+  });
+});
+
+describe('URL fields from the backend', () => {
+  it.each([
+    ['https://example.org/register', true],
+    ['http://example.org', true],
+    ['mailto:office@institute.example', true],
+    ['tel:+3120000000', true],
+    ['/media/report.pdf', true],
+    ['report.pdf', true],
+    ['#section', true],
+    ['javascript:alert(1)', false],
+    [' JavaScript:alert(1)', false],
+    ['java\tscript:alert(1)', false],
+    ['\u0001javascript:alert(1)', false],
+    ['data:text/html,<script>alert(1)</script>', false],
+    ['vbscript:msgbox(1)', false],
+    ['//evil.example/', false],
+    ['/\\evil.example/', false],
+    ['\\\\evil.example/', false],
+  ])('%j is safe: %s', (url, safe) => {
+    expect(isSafeUrl(url)).toBe(safe);
+  });
+
+  it('blocks unsafe values of url, href and …Url fields and leaves other strings alone', () => {
+    const data = {
+      event: { registrationUrl: 'javascript:alert(1)', location: 'javascript: the talk', url: '/events/x' },
+      nav: [{ href: 'data:text/html,x' }, { href: '/news' }],
+      podcast: { audioUrl: 'https://cdn.example/a.mp3' },
+    };
+    expect(sanitizeData(data)).toEqual({
+      event: { registrationUrl: BLOCKED_URL, location: 'javascript: the talk', url: '/events/x' },
+      nav: [{ href: BLOCKED_URL }, { href: '/news' }],
+      podcast: { audioUrl: 'https://cdn.example/a.mp3' },
+    });
+  });
+});
