@@ -50,7 +50,9 @@ export function createClientPlugins({ minify: shouldMinify = true }: { minify?: 
     forbidServerCode(),
     nativeSyncExternalStore(),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
-    nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
+    // 'production' is named: otherwise the plugin picks development builds whenever NODE_ENV is not
+    // 'production' (as under the test runner), and the same code would give another bundle and build id.
+    nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'], exportConditions: ['production'] }),
     commonjs(),
     esbuild({ target: 'es2020', jsx: 'automatic', tsconfig: 'tsconfig.json' }),
     ...(shouldMinify ? [minify({ target: 'es2020', legalComments: 'none' })] : []),

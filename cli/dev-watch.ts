@@ -11,6 +11,8 @@ export interface WatchTargets {
 export interface WatchOptions {
   /** Quiet time after the last change before `onChange` runs, so one save (or a `git checkout`) is one rebuild. @default 150 */
   debounceMs?: number;
+  /** Called when a watcher fails (its folder was removed, say); the other watchers go on. @default ignore */
+  onError?: (error: Error) => void;
 }
 
 /** Editors' temporary and swap files, which change on every keystroke or save and are never site input. */
@@ -21,7 +23,7 @@ const IGNORED = /(?:^|[/\\])(?:\.site-cache|node_modules|\.git)(?:[/\\]|$)|~$|\.
  * deduplicated) once changes stop for `debounceMs`. A single file is watched through its folder, since
  * editors and scripts often replace a file (write a new one, rename it over) rather than change it.
  */
-export function watchFiles(targets: WatchTargets, onChange: (files: string[]) => void, { debounceMs = 150 }: WatchOptions = {}): { close(): void } {
+export function watchFiles(targets: WatchTargets, onChange: (files: string[]) => void, { debounceMs = 150, onError = () => undefined }: WatchOptions = {}): { close(): void } {
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   const note = (file: string): void => {
@@ -44,6 +46,8 @@ export function watchFiles(targets: WatchTargets, onChange: (files: string[]) =>
     const names = new Set(files.filter((f) => dirname(f) === dir).map((f) => basename(f)));
     watchers.push(watch(dir, (_event, name) => name && names.has(name.toString()) && note(join(dir, name.toString()))));
   }
+  // An FSWatcher without an error listener would end the whole process on its first error.
+  for (const w of watchers) w.on('error', onError);
   return {
     close() {
       if (timer) clearTimeout(timer);

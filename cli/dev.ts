@@ -113,7 +113,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   const watcher = watchFiles({ dirs: [...['site', 'runtime', 'templates'].map((d) => join(root, d)), ...backendDirs], files: overrides }, (files) => {
     const restartBackend = files.some((f) => overrides.includes(f) || backendDirs.some((d) => f.startsWith(d)));
     schedule({ restartBackend, reason: `${files.slice(0, 3).map((f) => displayPath(root, f)).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed` });
-  });
+  }, { onError: (error) => logger.warn('dev', `a watched folder stopped reporting changes (${error.message}); restart site dev to watch it again`) });
   logger.info('dev', `watching site/, runtime/, templates/${backend ? ', backend/' : ''}${overrides.length ? ` and ${overrides[0]}` : ''}`);
 
   return {
