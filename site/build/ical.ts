@@ -55,13 +55,14 @@ export function escapeText(value: string): string {
 
 /** Folds a content line into chunks of at most 75 octets, continuation lines starting with a space; never inside a character. */
 export function fold(line: string): string {
-  const encoder = new TextEncoder();
-  if (encoder.encode(line).length <= 75) return line;
+  // Most lines are short ASCII: their length is their size, with no encoding pass at all.
+  if (line.length <= 25 || (line.length <= 75 && !/[^\x00-\x7f]/.test(line))) return line;
+  if (utf8Length(line) <= 75) return line;
   const parts: string[] = [];
   let current = '';
   let octets = 0;
   for (const ch of line) {
-    const size = encoder.encode(ch).length;
+    const size = utf8Length(ch);
     // The first line holds 75 octets; continuation lines 74 after their leading space.
     const limit = parts.length === 0 ? 75 : 74;
     if (octets + size > limit) {
@@ -77,6 +78,16 @@ export function fold(line: string): string {
 }
 
 // --- internal ---
+
+/** UTF-8 size of a string, counted without allocating (one code point is 1–4 octets). */
+function utf8Length(text: string): number {
+  let octets = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    octets += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return octets;
+}
 
 function eventLines(event: CalendarEvent): string[] {
   return [
