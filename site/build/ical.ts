@@ -56,7 +56,7 @@ export function escapeText(value: string): string {
 /** Folds a content line into chunks of at most 75 octets, continuation lines starting with a space; never inside a character. */
 export function fold(line: string): string {
   // Most lines are short ASCII: their length is their size, with no encoding pass at all.
-  if (line.length <= 25 || (line.length <= 75 && !/[^\x00-\x7f]/.test(line))) return line;
+  if (line.length <= 25 || (line.length <= 75 && !/[^ -~]/.test(line))) return line;
   if (utf8Length(line) <= 75) return line;
   const parts: string[] = [];
   let current = '';
