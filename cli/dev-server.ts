@@ -2,8 +2,9 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { contentTypeFor } from './content-types.ts';
+import { findNotFoundPage, findSiteFile } from './site-files.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import { injectLiveReload, LIVE_RELOAD_PATH, type LiveReload } from './live-reload.ts';
 
@@ -52,11 +53,10 @@ async function serve(base: string, req: IncomingMessage, res: ServerResponse): P
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
-  const pathname = safeDecode(new URL(req.url ?? '/', 'http://x').pathname);
-  const file = pathname === null ? null : await findFile(base, pathname);
+  const file = await findSiteFile(base, req.url ?? '/');
   if (file) return send(req, res, file, 200);
-  const notFound = join(base, '404.html');
-  if (await isFile(notFound)) return send(req, res, notFound, 404);
+  const notFound = await findNotFoundPage(base);
+  if (notFound) return send(req, res, notFound, 404);
   res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(injectLiveReload(NOT_BUILT));
 }
 
@@ -72,23 +72,5 @@ async function send(req: IncomingMessage, res: ServerResponse, file: string, sta
   else createReadStream(file).pipe(res);
 }
 
-async function findFile(base: string, pathname: string): Promise<string | null> {
-  const target = resolve(base, '.' + pathname);
-  if (target !== base && !target.startsWith(base + sep)) return null;
-  if (await isFile(target)) return target;
-  const index = join(target, 'index.html');
-  return (await isFile(index)) ? index : null;
-}
 
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
-}
 
-function safeDecode(path: string): string | null {
-  try {
-    const decoded = decodeURIComponent(path);
-    return decoded.includes('\0') ? null : decoded;
-  } catch {
-    return null;
-  }
-}

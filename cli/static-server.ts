@@ -2,9 +2,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { ASSETS_DIR } from '../runtime/shared/contract.ts';
 import { contentTypeFor } from './content-types.ts';
+import { findNotFoundPage, findSiteFile } from './site-files.ts';
 
 export interface StaticServerOptions {
   root: string;
@@ -55,21 +56,13 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
-  const pathname = safeDecode(new URL(req.url ?? '/', 'http://x').pathname);
-  const file = pathname === null ? null : await findFile(base, pathname);
+  const file = await findSiteFile(base, req.url ?? '/');
   if (file) return send(res, req, file, 200, extra);
-  const notFound = join(base, '404.html');
-  if (await isFile(notFound)) return send(res, req, notFound, 404, extra);
+  const notFound = await findNotFoundPage(base);
+  if (notFound) return send(res, req, notFound, 404, extra);
   res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...extra }).end('Not found');
 }
 
-async function findFile(base: string, pathname: string): Promise<string | null> {
-  const target = resolve(base, '.' + pathname);
-  if (target !== base && !target.startsWith(base + sep)) return null;
-  if (await isFile(target)) return target;
-  const index = join(target, 'index.html');
-  return (await isFile(index)) ? index : null;
-}
 
 async function send(res: ServerResponse, req: IncomingMessage, file: string, status: number, extra: Record<string, string>): Promise<void> {
   const info = await stat(file);
@@ -87,19 +80,4 @@ async function send(res: ServerResponse, req: IncomingMessage, file: string, sta
   createReadStream(file).pipe(res);
 }
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
 
-function safeDecode(path: string): string | null {
-  try {
-    const decoded = decodeURIComponent(path);
-    return decoded.includes('\0') ? null : decoded;
-  } catch {
-    return null;
-  }
-}

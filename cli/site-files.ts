@@ -1,0 +1,40 @@
+import { stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+
+/**
+ * How a built site answers a URL, shared by the preview and dev servers: the file itself, else the
+ * folder's index.html; null for a miss, a path outside the site, or an undecodable path.
+ */
+export async function findSiteFile(root: string, requestUrl: string): Promise<string | null> {
+  const pathname = safeDecode(new URL(requestUrl, 'http://x').pathname);
+  if (pathname === null) return null;
+  const target = resolve(root, '.' + pathname);
+  if (target !== root && !target.startsWith(root + sep)) return null;
+  if (await isFile(target)) return target;
+  const index = join(target, 'index.html');
+  return (await isFile(index)) ? index : null;
+}
+
+/** The site's 404.html, when it has one. */
+export async function findNotFoundPage(root: string): Promise<string | null> {
+  const file = join(root, '404.html');
+  return (await isFile(file)) ? file : null;
+}
+
+// --- internal ---
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+function safeDecode(path: string): string | null {
+  try {
+    const decoded = decodeURIComponent(path);
+    return decoded.includes('\0') ? null : decoded;
+  } catch {
+    return null;
+  }
+}
