@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
 import type { PageProps } from '../../runtime/index.ts';
 import { ABOUT_CRUMB, AboutNav } from '../components/about-nav.tsx';
-import { Card, CardGrid } from '../components/card.tsx';
-import { Period } from '../components/date.tsx';
+import { CardGrid } from '../components/card.tsx';
+import { ProjectCard } from '../components/project-card.tsx';
 import { EditorialBody } from '../components/editorial.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { requireItem } from '../data/require-item.ts';
@@ -22,16 +22,7 @@ export default function AboutArtisticResearchPage({ data }: PageProps<ArtisticRe
           <h2 id="artistic-projects-title">Projects</h2>
           <CardGrid>
             {projects.map((project) => (
-              <Card
-                key={project.id}
-                href={`/research/${project.slug}`}
-                title={project.title}
-                image={project.image}
-                headingLevel={3}
-                meta={<Period startDate={project.startDate} endDate={project.endDate} />}
-              >
-                {project.summary}
-              </Card>
+              <ProjectCard key={project.id} project={project} headingLevel={3} />
             ))}
           </CardGrid>
         </section>

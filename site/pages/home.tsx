@@ -1,9 +1,10 @@
 import type { ReactElement, ReactNode } from 'react';
 import { Link, type PageProps } from '../../runtime/index.ts';
 import { Card, CardGrid } from '../components/card.tsx';
-import { FormattedDate, Period } from '../components/date.tsx';
+import { FormattedDate } from '../components/date.tsx';
 import { Paragraphs } from '../components/editorial.tsx';
 import { EventList } from '../components/event-list.tsx';
+import { ProjectCard } from '../components/project-card.tsx';
 import { PublicationList } from '../components/publication-list.tsx';
 import type { HomeResult } from '../queries/home.ts';
 
@@ -40,16 +41,7 @@ export default function HomePage({ data }: PageProps<HomeResult>): ReactElement 
       <Band id="home-research" title="Research" href="/research" more="All research projects" hidden={home.researchHighlights.length === 0}>
         <CardGrid>
           {home.researchHighlights.map((project) => (
-            <Card
-              key={project.id}
-              href={`/research/${project.slug}`}
-              title={project.title}
-              image={project.image}
-              headingLevel={3}
-              meta={<Period startDate={project.startDate} endDate={project.endDate} />}
-            >
-              {project.summary}
-            </Card>
+            <ProjectCard key={project.id} project={project} headingLevel={3} />
           ))}
         </CardGrid>
       </Band>

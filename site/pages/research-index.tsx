@@ -1,10 +1,10 @@
 import type { ReactElement } from 'react';
 import type { PageProps } from '../../runtime/index.ts';
-import { Card, CardGrid } from '../components/card.tsx';
-import { Period } from '../components/date.tsx';
+import { CardGrid } from '../components/card.tsx';
 import { EmptyState, ListCount } from '../components/list-count.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Pagination } from '../components/pagination.tsx';
+import { ProjectCard } from '../components/project-card.tsx';
 import { pageCount, pageNumber } from '../data/paging.ts';
 import { listTrail } from '../data/trails.ts';
 import { LIST_PAGE_SIZE } from '../queries/document.ts';
@@ -28,16 +28,7 @@ export default function ResearchIndexPage({ data, params }: PageProps<ResearchIn
           <ListCount shown={nodes.length} total={totalCount} noun="project" first={(page - 1) * LIST_PAGE_SIZE + 1} />
           <CardGrid>
             {nodes.map((project, i) => (
-              <Card
-                key={project.id}
-                href={`/research/${project.slug}`}
-                title={project.title}
-                image={project.image}
-                eager={i === 0}
-                meta={<Period startDate={project.startDate} endDate={project.endDate} />}
-              >
-                {project.summary}
-              </Card>
+              <ProjectCard key={project.id} project={project} eager={i === 0} />
             ))}
           </CardGrid>
           <Pagination base="/research" page={page} pageCount={pageCount(totalCount, LIST_PAGE_SIZE)} label="Research pages" />
