@@ -3,22 +3,25 @@ import { join } from 'node:path';
 import type { BuildMeta, LatestBuild, SiteData } from '../runtime/shared/contract.ts';
 import { backoffDelay, createGraphQLClient, isGraphQLRequestError, type GraphQLClientHandle } from '../runtime/shared/graphql.ts';
 import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
-import type { OutputContext, OutputDefinition } from '../runtime/shared/route-data.ts';
+import type { OutputCollector } from '../runtime/shared/route-data.ts';
 import { serializeJson } from '../runtime/shared/serialize.ts';
 import { siteInfoOf } from '../runtime/site-context.ts';
 import { createBuildId } from './build-id.ts';
 import { bundleWithCache } from './bundle-cache.ts';
 import { clientConfigOf, type ResolvedConfig } from './config.ts';
-import { checkDuplicates, crawl } from './crawl.ts';
+import { crawl, createDuplicateCheck } from './crawl.ts';
 import { startEmbeddedBackend, type Backend } from './embedded-backend.ts';
 import { BuildErrors, createBuildError, type PageFailure } from './errors.ts';
 import { describeCause } from './format-error.ts';
 import type { Logger } from './logger.ts';
-import { collectMediaUrls, copyMedia } from './media.ts';
+import { createMediaCopier, type MediaCopier } from './media.ts';
 import { checkPageCount, commitStagingDir, createStagingDir, discardStagingDir } from './output.ts';
-import { queryPages } from './query.ts';
+import { queryPages, type PageRecord } from './query.ts';
+import { readAhead, type ReadAhead } from './read-ahead.ts';
 import { renderRedirectPages } from './redirects.ts';
-import { renderErrorPage, renderPage, type RenderContext } from './render.tsx';
+import { createPageRenderer, type PageDone, type PageRenderer, type PageTask } from './page-renderer.ts';
+import { renderErrorPage, type RenderContext } from './render.tsx';
+import { startRenderThreads, type RenderThreads } from './render-threads.ts';
 import { sanitizeData } from './sanitize.ts';
 import { loadSiteModules } from './site-modules.ts';
 import { renderRobots, renderSitemap, type SitemapEntry } from './sitemap.ts';
@@ -27,7 +30,7 @@ import type { BuildReport } from './report.ts';
 import type { OutputTally } from './report-output.ts';
 import { createBuildRecorder } from './report-recorder.ts';
 import { loadShell } from './template.ts';
-import { createPageWriter, writeSiteFile } from './write.ts';
+import { writeSiteFile } from './write.ts';
 
 export interface BuildDeps {
   logger: Logger;
@@ -61,6 +64,13 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   let buildIdSoFar: string | null = null;
   const staging = await createStagingDir(config.outDir);
   let backend: Backend | null = null;
+  // What may still be writing into the staging folder when the build fails: settled before it is removed.
+  let pages: ReadAhead<PageRecord> | null = null;
+  let bundling: Promise<unknown> | null = null;
+  let renderer: PageRenderer | null = null;
+  let media: MediaCopier | null = null;
+  // Render threads load the site's code while the build starts the backend, queries and bundles.
+  const threads = config.renderThreads > 0 ? startRenderThreads(config.renderThreads) : null;
   try {
     if (!config.endpoint) {
       backend = await startEmbeddedBackend().catch((cause: unknown) => {
@@ -75,47 +85,35 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // The site query goes first: it is the cheapest way to learn that the endpoint is unreachable.
     const site = await loadSiteData(client, siteModules.siteData.query);
     const siteJson = serializeJson(site);
-    // Bundling runs beside crawling and querying; settle both before anything can discard the staging folder.
+
+    // Pages stream from the backend to the disk: the crawl starts now and runs a bounded distance ahead
+    // of rendering, so waiting on the backend overlaps bundling and rendering, and memory does not grow
+    // with the site.
     const failures: PageFailure[] = [];
-    const [bundle, shell, records] = await settleAll([
+    const queryStarted = performance.now();
+    const jobs = recorder.jobs(crawl(siteModules.routes, siteModules.routeData, recorder.crawlClient(client), (f) => failures.push(f)), siteModules.routes.length);
+    pages = readAhead(
+      afterLast(queryPages(jobs, siteModules.routeData, recorder.pageClient(client), config.concurrency, failures), (count) => {
+        recorder.queried();
+        logger.info('query', `${count} pages from ${siteModules.routes.length} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - queryStarted)} ms`);
+      }),
+      READ_AHEAD,
+    );
+    const bundleAndShell = settleAll([
       timed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`),
       loadShell(config.root),
-      timed(
-        logger,
-        'query',
-        async () => {
-          const jobs = recorder.jobs(crawl(siteModules.routes, siteModules.routeData, recorder.crawlClient(client), (f) => failures.push(f)), siteModules.routes.length);
-          const { records } = await queryPages(jobs, siteModules.routeData, recorder.pageClient(client), config.concurrency, failures);
-          recorder.queried();
-          return records;
-        },
-        (r) => `${r.length} pages from ${siteModules.routes.length} routes, ${client.requestCount()} requests`,
-      ),
     ] as const);
-    failIfAny(failures, records.length + failures.length);
+    bundling = bundleAndShell;
+    const [bundle, shell] = await bundleAndShell;
     const assets = bundle.manifest;
-    const order = new Map(siteModules.routes.map((r, i) => [r.id, i]));
-    records.sort((a, b) => (order.get(a.job.route.id) ?? 0) - (order.get(b.job.route.id) ?? 0) || (a.job.path < b.job.path ? -1 : a.job.path > b.job.path ? 1 : 0));
-    checkDuplicates(records.map((r) => r.job.path));
-    await checkPageCount(config.outDir, records.length, config.allowShrink);
 
     const info = siteInfoOf(site);
     const baseUrl = config.baseUrl ?? (info.url || 'http://localhost');
-    // Every input that changes the output is part of the id: code, shell, options, rules and content.
-    const buildId = createBuildId([
-      assets.hash,
-      shell.parts.join('\0'),
-      JSON.stringify({ baseUrl, client: clientConfigOf(config), routeRules: siteModules.routeRules }),
-      siteJson,
-      ...records.flatMap((r) => [r.job.path, r.json]),
-    ]);
+    // The id covers what every page shares: code, shell, options, rules and the site-wide data. A page's
+    // own content is not part of it, so editing one item leaves every other page's bytes unchanged.
+    const buildId = createBuildId([assets.hash, shell.parts.join('\0'), JSON.stringify({ baseUrl, client: clientConfigOf(config), routeRules: siteModules.routeRules }), siteJson]);
     buildIdSoFar = buildId;
     const timestamp = config.sourceDateEpoch !== null ? config.sourceDateEpoch * 1000 : now().getTime();
-
-    const mediaUrls = collectMediaUrls([siteJson, ...records.map((r) => r.json)]);
-    const mediaFailures = await timed(logger, 'media', () => copyMedia(mediaUrls, new URL(endpoint).origin, staging, Math.max(config.concurrency, 16)), () => `${mediaUrls.size} files`);
-    failIfAny(mediaFailures, mediaUrls.size);
-
     const ctx: RenderContext = {
       buildId,
       prerenderedAt: new Date(timestamp).toISOString(),
@@ -131,62 +129,80 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       shell,
       client: clientConfigOf(config),
     };
-    const sitemap: SitemapEntry[] = [];
-    const bytes = await timed(
-      logger,
-      'write',
-      async () => {
-        const writer = createPageWriter(staging);
-        recorder.startPages(records.length);
-        for (const record of records) {
-          const { route, path, params } = record.job;
-          const rendered = renderPage(ctx, route, path, params, record.json);
-          recorder.rendered(path, route.id, rendered);
-          if (!rendered.head.noindex) sitemap.push({ path, lastmod: record.lastmod });
-          await writer.write(path, rendered);
-          recorder.written();
-        }
-        const written = await writer.drain();
-        recorder.pagesDone();
-        return written;
-      },
-      (b) => `${records.length} pages, ${(b / 1024 / 1024).toFixed(1)} MiB`,
-    );
 
-    const outputPages = records.map((r) => ({
-      path: r.job.path,
-      routeId: r.job.route.id,
-      params: r.job.params,
-      // Parsed on demand: outputs read only the pages they need, and nothing keeps every page's data alive.
-      get data(): unknown {
-        return JSON.parse(r.json);
-      },
-    }));
-    const outputs = await timed(logger, 'outputs', () => writeOutputs(siteModules.outputs, { pages: outputPages, site, baseUrl, buildTime: ctx.prerenderedAt }, staging), (t) => `${t.files} files`);
+    const mediaStarted = performance.now();
+    media = createMediaCopier({ origin: new URL(endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir });
+    media.addFrom(siteJson);
+    const collectors = siteModules.outputs.map((output) => output({ site, baseUrl, buildTime: ctx.prerenderedAt }));
+    const sitemap: SitemapEntry[] = [];
+    const built: { path: string; route: number }[] = [];
+    const routeOrder = new Map(siteModules.routes.map((r, i) => [r.id, i]));
+    const checkDuplicate = createDuplicateCheck();
+    const writeStarted = performance.now();
+    renderer = createPageRenderer(ctx, staging, config.payloadBudget);
+    const { routes: _routes, layouts: _layouts, modules: _modules, ...threadCtx } = ctx;
+    threads?.init({ ctx: threadCtx, siteDir: staging, payloadBudget: config.payloadBudget });
+    let onThreads = 0;
+    const take = (done: readonly PageDone[], threaded = false): void => {
+      if (threaded) onThreads += done.length;
+      for (const page of done) {
+        recorder.rendered(page.path, page.routeId, page.inspection);
+        recorder.written();
+        if (!page.noindex) sitemap.push({ path: page.path, lastmod: page.lastmod });
+      }
+    };
+    const dispatch = createDispatcher(renderer, threads, take);
+    recorder.startPages();
+    for await (const record of pages) {
+      const { route, path, params } = record.job;
+      checkDuplicate(path);
+      built.push({ path, route: routeOrder.get(route.id) ?? 0 });
+      for (const collector of collectors) collector.page({ path, routeId: route.id, params, data: record.data });
+      media.addFrom(record.json);
+      await dispatch.page({ routeId: route.id, path, params, json: record.json, lastmod: record.lastmod }, record.data);
+    }
+    await dispatch.finish();
+    const bytes = (await renderer.drain()) + ((await threads?.drain()) ?? 0);
+    recorder.pagesDone();
+    logger.info('write', `${built.length} pages, ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${Math.round(performance.now() - writeStarted)} ms${threads ? ` (${onThreads} on ${config.renderThreads} render thread${config.renderThreads === 1 ? '' : 's'})` : ''}`);
+    failIfAny(failures, built.length + failures.length);
+    await checkPageCount(config.outDir, built.length, config.allowShrink);
+    const mediaFailures = await media.done();
+    logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms`);
+    failIfAny(mediaFailures, media.urls.size);
+
+    const outputs = await timed(logger, 'outputs', () => writeOutputs(collectors, staging), (t) => `${t.files} files`);
     await cp(join(config.root, 'site/public'), staging, { recursive: true });
     for (const page of renderRedirectPages(siteModules.routeRules, baseUrl)) await writeSiteFile(staging, page.file, page.content);
     await writeSiteFile(staging, '404.html', renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html);
-    sitemap.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    sitemap.sort((a, b) => comparePaths(a.path, b.path));
     await writeSiteFile(staging, 'sitemap.xml', renderSitemap(sitemap, baseUrl));
     await writeSiteFile(staging, 'robots.txt', renderRobots(baseUrl));
 
     const chunks = Object.fromEntries(siteModules.routes.map((r) => [r.id, assets.pageChunks[r.page] ?? []]));
-    const meta: BuildMeta = { id: buildId, timestamp, matcher: siteModules.routeRules, prerendered: records.map((r) => r.job.path), chunks };
+    const prerendered = built.sort((a, b) => a.route - b.route || comparePaths(a.path, b.path)).map((b) => b.path);
+    const meta: BuildMeta = { id: buildId, timestamp, matcher: siteModules.routeRules, prerendered, chunks };
     await writeSiteFile(staging, metaFileFor(buildId), JSON.stringify(meta));
     // latest.json is the commit point for clients: written after everything it points to exists.
     const latest: LatestBuild = { id: buildId, timestamp };
     await writeSiteFile(staging, LATEST_FILE, JSON.stringify(latest));
-    await recorder.checkOutput(staging, { baseUrl, routeRules: siteModules.routeRules, outputs, pageBytes: bytes, files: mediaUrls });
+    await recorder.checkOutput(staging, { baseUrl, routeRules: siteModules.routeRules, outputs, pageBytes: bytes, files: media.urls });
 
     await commitStagingDir(staging, config.outDir);
-    const result: Omit<BuildResult, 'report'> = { outDir: config.outDir, buildId, pages: records.length, bytes, media: mediaUrls.size, requests: client.requestCount(), durationMs: performance.now() - started };
+    const result: Omit<BuildResult, 'report'> = { outDir: config.outDir, buildId, pages: prerendered.length, bytes, media: media.urls.size, requests: client.requestCount(), durationMs: performance.now() - started };
     logger.info('build', `wrote ${result.pages} pages to ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${buildId})`);
     return { ...result, report: await recorder.succeeded(buildId) };
   } catch (error) {
+    await pages?.close().catch(() => undefined);
+    await bundling?.catch(() => undefined);
+    await threads?.drain().catch(() => undefined);
+    await renderer?.drain().catch(() => undefined);
+    await media?.done();
     await discardStagingDir(staging);
     await recorder.failed(error, buildIdSoFar);
     throw error;
   } finally {
+    await threads?.close();
     await backend?.close();
   }
 }
@@ -212,16 +228,77 @@ async function settleAll<const T extends readonly Promise<unknown>[]>(promises: 
   return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
-async function writeOutputs(outputs: readonly OutputDefinition[], ctx: OutputContext, siteDir: string): Promise<OutputTally> {
+/** Pages sent to a render thread at once: large enough that messaging costs little per page. */
+const BATCH = 32;
+
+/**
+ * Hands pages to the render threads in batches, and renders on the main thread whenever no thread is
+ * ready (while they start, or for a small site) or every thread already has its fill of work.
+ */
+function createDispatcher(local: PageRenderer, threads: RenderThreads | null, take: (done: readonly PageDone[], threaded?: boolean) => void): { page(task: PageTask, data: unknown): Promise<void>; finish(): Promise<void> } {
+  let batch: { task: PageTask; data: unknown }[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | null = null;
+  const renderHere = async (item: { task: PageTask; data: unknown }): Promise<void> => take([await local.render(item.task, item.data)]);
+  const send = async (): Promise<void> => {
+    while (batch.length > 0) {
+      const sent = threads!.trySend(batch.map((b) => b.task));
+      if (sent) {
+        const job = sent.then(
+          (done) => take(done, true),
+          (error: unknown) => void (failure ??= { error }),
+        );
+        inFlight.add(job);
+        void job.finally(() => inFlight.delete(job));
+        batch = [];
+        return;
+      }
+      // Every thread is busy: the main thread renders one of the pages meanwhile.
+      await renderHere(batch.shift()!);
+    }
+  };
+  return {
+    async page(task, data) {
+      if (failure) throw failure.error;
+      if (!threads || threads.ready() === 0) return renderHere({ task, data });
+      batch.push({ task, data });
+      if (batch.length >= BATCH) await send();
+    },
+    async finish() {
+      if (batch.length > 0) await send();
+      await Promise.all(inFlight);
+      if (failure) throw failure.error;
+    },
+  };
+}
+
+/** Records pulled ahead of rendering: enough to keep the crawl busy while pages render, few enough to stay small. */
+const READ_AHEAD = 512;
+
+async function writeOutputs(collectors: readonly OutputCollector[], siteDir: string): Promise<OutputTally> {
   const tally = { files: 0, bytes: 0 };
-  for (const output of outputs) {
-    for (const { file, content } of await output(ctx)) {
+  for (const collector of collectors) {
+    for (const { file, content } of await collector.files()) {
       await writeSiteFile(siteDir, file, content);
       tally.files++;
       tally.bytes += Buffer.byteLength(content);
     }
   }
   return tally;
+}
+
+/** Passes `source` through and calls `onEnd` with the number of items once it is exhausted. */
+async function* afterLast<T>(source: AsyncIterable<T>, onEnd: (count: number) => void): AsyncGenerator<T> {
+  let count = 0;
+  for await (const item of source) {
+    count++;
+    yield item;
+  }
+  onEnd(count);
+}
+
+function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function failIfAny(failures: readonly PageFailure[], total: number): void {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ClientConfig } from '../runtime/shared/contract.ts';
 import { build as siteBuildOptions, type SiteBuildOptions } from '../site/site.config.ts';
@@ -43,6 +44,8 @@ export interface UserConfig {
   payloadBudget?: number | string;
   /** JSON build report file; false: none. @default 'build-report.json' beside the output folder */
   report?: string | false;
+  /** Threads that render pages beside the main thread; 0 renders on the main thread only. @default one less than the CPU count, at most 4 */
+  renderThreads?: number | string;
 }
 
 /** Fully-defaulted, validated, frozen configuration; stages take only this. */
@@ -72,6 +75,8 @@ export interface ResolvedConfig {
   readonly payloadBudget: number;
   /** Absolute path of build-report.json; null: no report. */
   readonly reportFile: string | null;
+  /** Threads rendering pages beside the main thread (0: none). */
+  readonly renderThreads: number;
 }
 
 export const DEFAULTS = {
@@ -85,6 +90,9 @@ export const DEFAULTS = {
   logLevel: 'info',
   strict: false,
   payloadBudget: 128 * 1024,
+  // Rendering is CPU-bound and the main thread is busy with the backend's answers: the other cores
+  // render. Beyond 4 threads the disk, not the CPU, limits a build.
+  renderThreads: Math.min(4, Math.max(0, availableParallelism() - 1)),
 } as const satisfies Partial<ResolvedConfig>;
 
 /** The build report's file name; it goes beside the output folder unless --report says otherwise. */
@@ -121,6 +129,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     cacheDir: resolve(cwd, user.cacheDir ?? join(root, '.site-cache')),
     strict: user.strict ?? DEFAULTS.strict,
     payloadBudget: checkInteger('--payload-budget', user.payloadBudget ?? DEFAULTS.payloadBudget, 1, 2 ** 31 - 1),
+    renderThreads: checkInteger('--render-threads', user.renderThreads ?? DEFAULTS.renderThreads, 0, 64),
     reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),
   });
 }

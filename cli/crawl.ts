@@ -66,13 +66,19 @@ export function isSafeSegment(value: string): boolean {
 
 /** Fails when two pages map to the same file, or to files that differ only by case. */
 export function checkDuplicates(paths: Iterable<string>): void {
+  const check = createDuplicateCheck();
+  for (const path of paths) check(path);
+}
+
+/** The same check, one page at a time as pages stream past: keeps one short key per page. */
+export function createDuplicateCheck(): (path: string) => void {
   const seen = new Map<string, string>();
-  for (const path of paths) {
+  return (path) => {
     const key = htmlFileFor(path).toLowerCase();
     const other = seen.get(key);
     if (other !== undefined) throw createBuildError(BuildErrors.DuplicateOutput, [htmlFileFor(path), other, path]);
     seen.set(key, path);
-  }
+  };
 }
 
 // --- internal ---

@@ -67,10 +67,11 @@ program
   .option('--payload-budget <bytes>', 'largest _payload.json before a page gets a warning', String(DEFAULTS.payloadBudget))
   .option('--report <file>', 'write the JSON build report here; default: build-report.json beside the output folder')
   .option('--no-report', 'write no build report (default: a report is written)')
+  .option('--render-threads <n>', 'threads that render pages beside the main thread; 0: the main thread only (default: one less than the CPU count, at most 4)', String(DEFAULTS.renderThreads))
   .option('--quiet', 'print warnings and errors only')
   .option('--verbose', 'print debug lines and stack traces')
   .addHelpText('after', PRECEDENCE)
-  .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; report?: string | false } & CommonFlags, command: Command) => {
+  .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; report?: string | false; renderThreads: string } & CommonFlags, command: Command) => {
     const flags = explicitFlags(allFlags, command);
     const user: UserConfig = {
       endpoint: flags.endpoint,
@@ -88,6 +89,7 @@ program
       strict: flags.strict,
       payloadBudget: flags.payloadBudget,
       report: flags.report,
+      renderThreads: flags.renderThreads,
     };
     const config = resolveConfig(user);
     const progress = createBuildProgress();

@@ -8,65 +8,68 @@ import type { PageFailure } from './errors.ts';
 import { describeCause } from './format-error.ts';
 import { sanitizeData } from './sanitize.ts';
 
-/**
- * One page's data, kept only as its serialised JSON (HTML-safe, rich text sanitised): a string is
- * far smaller than the object graph, and pages are rendered from it one at a time.
- */
+/** One page with its data, ready to render. */
 export interface PageRecord {
   job: Omit<PageJob, 'data'>;
-  /** serializeJson(sanitised data). */
+  /** The page's data, rich text sanitised. */
+  data: unknown;
+  /** serializeJson(data): HTML-safe, spliced into the page and its payload as it is. */
   json: string;
   /** Last modification for sitemap.xml. */
   lastmod?: string;
 }
 
-export interface QueryResult {
-  records: PageRecord[];
-  failures: PageFailure[];
-}
-
 /**
- * Turns crawled jobs into page records as they arrive: pages whose data came with the crawl are
- * recorded at once, the others run their own query (at most `concurrency` at a time). Failures are
- * collected per page so one build reports all of them together.
+ * Turns crawled jobs into page records as they arrive, and hands each on at once: pages whose data came
+ * with the crawl straight away, the others once their own query answers (at most `concurrency` at a
+ * time). Nothing is held for the whole build, so memory does not grow with the site. Failures are
+ * collected per page so one build reports all of them together; a failed page is not yielded.
  */
-export async function queryPages(
+export async function* queryPages(
   jobs: AsyncIterable<PageJob>,
   routeData: Readonly<Record<string, RouteDataDefinition>>,
   client: GraphQLClientHandle,
   concurrency: number,
   failures: PageFailure[],
-): Promise<QueryResult> {
+): AsyncGenerator<PageRecord> {
   const limit = pLimit(concurrency);
-  const records: PageRecord[] = [];
-  const pending: Promise<void>[] = [];
-  const record = (job: PageJob, data: unknown): void => {
+  const ready: PageRecord[] = [];
+  const pending = new Set<Promise<void>>();
+  const record = (job: PageJob, data: unknown): PageRecord | null => {
     const def = routeData[job.route.id]!;
     if (def.exists && !def.exists(data as never)) {
       failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: 'the backend returned no item for this page', fix: 'Check that the item is published, or remove the link to it.' });
-      return;
+      return null;
     }
     const clean = sanitizeData(data);
-    records.push({ job: { route: job.route, path: job.path, params: job.params }, json: serializeJson(clean), lastmod: def.lastmod?.(clean as never) });
+    return { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: def.lastmod?.(clean as never) };
   };
   for await (const job of jobs) {
     if (job.data !== undefined) {
-      record(job, job.data);
-      continue;
-    }
-    const def = routeData[job.route.id]!;
-    pending.push(
-      limit(async () => {
+      const done = record(job, job.data);
+      if (done) yield done;
+    } else {
+      const def = routeData[job.route.id]!;
+      const query = limit(async () => {
         try {
-          record(job, await client.request(def.query, def.variables?.(job.params) ?? {}));
+          const done = record(job, await client.request(def.query, def.variables?.(job.params) ?? {}));
+          if (done) ready.push(done);
         } catch (cause) {
           failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: describeCause(cause), fix: fixFor(cause) });
         }
-      }),
-    );
+      });
+      pending.add(query);
+      void query.finally(() => pending.delete(query));
+      // Backpressure: a crawl of pages without data waits rather than queueing every query at once.
+      if (pending.size >= concurrency * 4) await Promise.race(pending);
+    }
+    yield* ready.splice(0);
   }
-  await Promise.all(pending);
-  return { records, failures };
+  while (pending.size > 0) {
+    await Promise.race(pending);
+    yield* ready.splice(0);
+  }
+  yield* ready.splice(0);
 }
 
 /** What to do about a failed request, by the kind of failure (GraphQLRequestError's kind and status). */

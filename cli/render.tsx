@@ -37,12 +37,11 @@ export interface RenderedPage {
 }
 
 /**
- * Renders one page to its HTML document and payload from the page's serialised data. Pure: no file
- * system, no network. The data JSON is spliced into the payload and the boot data as it is, so each
- * page's data is serialised once per build.
+ * Renders one page to its HTML document and payload from the page's data and its serialised form
+ * (`dataJson`, which must be serializeJson(data)). Pure: no file system, no network. The data JSON is
+ * spliced into the payload and the boot data as it is, so each page's data is serialised once per build.
  */
-export function renderPage(ctx: RenderContext, route: RouteDefinition, path: string, params: Record<string, string>, dataJson: string): RenderedPage {
-  const data: unknown = JSON.parse(dataJson);
+export function renderPage(ctx: RenderContext, route: RouteDefinition, path: string, params: Record<string, string>, data: unknown, dataJson: string): RenderedPage {
   const head = route.head(data, params, ctx.site);
   const boot: BootData = { buildId: ctx.buildId, path, routeId: route.id, data, site: ctx.site, error: null, config: ctx.client };
   const payload = `{"v":${PAYLOAD_VERSION},"buildId":${serializeJson(ctx.buildId)},"path":${serializeJson(path)},"data":${dataJson},"prerenderedAt":${serializeJson(ctx.prerenderedAt)}}`;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { RouteRule } from '../runtime/shared/contract.ts';
 import type { GraphQLClientHandle } from '../runtime/shared/graphql.ts';
-import { createPageInspector } from './checks/collect.ts';
+import { createPageInspector, type PageInspection } from './checks/collect.ts';
 import { pagesWithWarnings, PRINTED_WARNINGS, warningFailures, warningLines } from './checks/format.ts';
 import { siteFileExists } from './checks/links.ts';
 import { runContentChecks, type ContentWarning } from './checks/run.ts';
@@ -10,7 +10,6 @@ import type { PageJob } from './crawl.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { formatDuration, observe, type BuildProgress, type StageHandle } from './progress.ts';
-import type { RenderedPage } from './render.tsx';
 import { createBuildReport, saveBuildReport, TOP_N, type BuildReport } from './report.ts';
 import { measureOutput, type OutputSize, type OutputTally } from './report-output.ts';
 import { timeRequests, type QueryTiming } from './report-queries.ts';
@@ -28,10 +27,10 @@ export interface BuildRecorder {
   jobs(jobs: AsyncIterable<PageJob>, routes: number): AsyncIterable<PageJob>;
   /** Every page has its data. */
   queried(): void;
-  /** Rendering and writing start, for `total` pages. */
-  startPages(total: number): void;
-  /** One page rendered: counted, and inspected for the checks and the report. */
-  rendered(path: string, route: string, page: RenderedPage): void;
+  /** Rendering and writing start; their total is the crawl's count, once the crawl has ended. */
+  startPages(): void;
+  /** One page rendered: counted, and what was read from it kept for the checks and the report. */
+  rendered(path: string, route: string, inspection: PageInspection): void;
   /** One page handed to the writer. */
   written(): void;
   /** Every page rendered and written. */
@@ -63,12 +62,13 @@ export interface OutputFacts {
 export function createBuildRecorder(config: ResolvedConfig, logger: Logger, progress: BuildProgress, startedAt: Date): BuildRecorder {
   const started = progress.now();
   const timings: QueryTiming[] = [];
-  const inspector = createPageInspector(config.payloadBudget);
+  const inspector = createPageInspector();
   let requests = (): number => 0;
   let warnings: ContentWarning[] = [];
   let output: OutputSize | null = null;
   let render: StageHandle | null = null;
   let write: StageHandle | null = null;
+  let crawled: number | null = null;
   const query = (): StageHandle => progress.stage('query');
 
   const report = (error: unknown, buildId: string | null): BuildReport =>
@@ -116,21 +116,26 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
         },
         () => {
           crawl.end();
-          query().setTotal(crawl.state.count);
+          crawled = crawl.state.count;
+          query().setTotal(crawled);
+          render?.setTotal(crawled);
+          write?.setTotal(crawled);
           logger.info('crawl', `${crawl.state.count} pages from ${routes} routes in ${formatDuration(progress.now() - crawl.state.startedAt)}`);
         },
       );
     },
     queried: () => query().end(),
-    startPages(total) {
+    startPages() {
       render = progress.stage('render');
-      render.setTotal(total);
       write = progress.stage('write');
-      write.setTotal(total);
+      if (crawled !== null) {
+        render.setTotal(crawled);
+        write.setTotal(crawled);
+      }
     },
-    rendered(path, route, page) {
+    rendered(path, route, inspection) {
       render?.add();
-      inspector.add(path, route, page.html, page.payload);
+      inspector.add(path, route, inspection);
     },
     written: () => write?.add(),
     pagesDone() {

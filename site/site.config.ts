@@ -52,6 +52,8 @@ export interface SiteBuildOptions {
   payloadBudget?: number;
   /** Where the JSON build report goes; false writes none. Flag --report, --no-report. @default 'build-report.json' beside the output folder */
   report?: string | false;
+  /** Threads that render pages beside the main thread; 0 renders on the main thread only. Flag --render-threads. @default one less than the CPU count, at most 4 */
+  renderThreads?: number;
 }
 
 /** The institute site builds with the defaults; set a field here to change it for every build. */

@@ -1,4 +1,4 @@
-import { extractPageFacts } from './extract.ts';
+import { extractPageFacts, type PageFacts } from './extract.ts';
 
 /** What the build keeps of one rendered page, for the content checks and the build report. */
 export interface InspectedPage {
@@ -23,36 +23,49 @@ export interface InspectedSite {
   links: ReadonlyMap<string, readonly number[]>;
 }
 
+/** What is read from one rendered page where it is rendered (possibly a worker thread), for the inspector. */
+export interface PageInspection {
+  facts: PageFacts;
+  htmlChars: number;
+  payloadChars: number;
+  payloadBytesOverBudget: number | null;
+}
+
+/**
+ * Reads one page's facts and size. Exact byte sizes cost a pass over each string, so they are taken
+ * only where they decide something: a payload's UTF-8 size lies between its length and three times
+ * its length, so only a payload whose length is within that range of the budget is measured.
+ */
+export function inspectPage(html: string, payload: string | null, payloadBudget: number): PageInspection {
+  const payloadChars = payload?.length ?? 0;
+  let overBudget: number | null = null;
+  if (payload !== null && payloadChars * 3 > payloadBudget) {
+    const bytes = Buffer.byteLength(payload);
+    if (bytes > payloadBudget) overBudget = bytes;
+  }
+  return { facts: extractPageFacts(html), htmlChars: html.length, payloadChars, payloadBytesOverBudget: overBudget };
+}
+
 /**
  * Collects, while the build renders, what the checks and the report need from each page: its facts
  * (title, ids, links, images without alt) and its size. Each distinct link is kept once with the
  * pages that use it, so the navigation every page repeats costs one entry, not one per page.
- * Exact byte sizes cost a pass over each string, so they are taken only where they decide something:
- * a payload's UTF-8 size lies between its length and three times its length, so only a payload
- * whose length is within that range of the budget is measured.
  */
-export function createPageInspector(payloadBudget: number): { add(path: string, route: string, html: string, payload: string | null): void; result(): InspectedSite } {
+export function createPageInspector(): { add(path: string, route: string, inspection: PageInspection): void; result(): InspectedSite } {
   const pages: InspectedPage[] = [];
   const links = new Map<string, number[]>();
   return {
-    add(path, route, html, payload) {
-      const facts = extractPageFacts(html);
+    add(path, route, { facts, htmlChars, payloadChars, payloadBytesOverBudget }) {
       const index = pages.length;
-      const payloadChars = payload?.length ?? 0;
-      let overBudget: number | null = null;
-      if (payload !== null && payloadChars * 3 > payloadBudget) {
-        const bytes = Buffer.byteLength(payload);
-        if (bytes > payloadBudget) overBudget = bytes;
-      }
       pages.push({
         path,
         route,
         title: facts.title === null ? null : detach(facts.title),
         ids: detach(`\n${facts.ids.join('\n')}\n`),
         imagesWithoutAlt: facts.imagesWithoutAlt.map(detach),
-        htmlChars: html.length,
+        htmlChars,
         payloadChars,
-        payloadBytesOverBudget: overBudget,
+        payloadBytesOverBudget,
       });
       for (const link of facts.links) {
         const users = links.get(link);

@@ -45,12 +45,12 @@ export interface BuiltPage {
   path: string;
   routeId: string;
   params: RouteParamsRecord;
+  /** The page's data, after sanitising. */
   data: unknown;
 }
 
-/** What an extra output (feeds, calendars…) gets: every page's data, after sanitising. */
+/** What an extra output (feeds, calendars…) knows from the start of a build. */
 export interface OutputContext {
-  pages: readonly BuiltPage[];
   site: Record<string, unknown>;
   /** Absolute site URL without a trailing slash. */
   baseUrl: string;
@@ -64,5 +64,22 @@ export interface OutputFile {
   content: string;
 }
 
+/**
+ * One build's run of an extra output. Pages stream from the backend to the disk and are never all held
+ * at once, so an output sees each page as it is built and keeps only what its files need (a feed's
+ * newest items, a calendar's events), then writes its files when every page is built.
+ */
+export interface OutputCollector {
+  page(page: BuiltPage): void;
+  files(): Iterable<OutputFile> | Promise<Iterable<OutputFile>>;
+}
+
 /** Site-specific outputs beyond pages (site/outputs.build.ts): feeds, calendar files and the like. */
-export type OutputDefinition = (ctx: OutputContext) => Iterable<OutputFile> | Promise<Iterable<OutputFile>>;
+export type OutputDefinition = (ctx: OutputContext) => OutputCollector;
+
+/** Runs an output over a list of pages at once: for tests and small tools. */
+export async function collectOutput(output: OutputDefinition, ctx: OutputContext, pages: Iterable<BuiltPage>): Promise<OutputFile[]> {
+  const collector = output(ctx);
+  for (const page of pages) collector.page(page);
+  return [...(await collector.files())];
+}

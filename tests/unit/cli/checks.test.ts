@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPageInspector } from '../../../cli/checks/collect.ts';
+import { createPageInspector, inspectPage } from '../../../cli/checks/collect.ts';
 import { extractPageFacts } from '../../../cli/checks/extract.ts';
 import { classifyLink } from '../../../cli/checks/links.ts';
 import { runContentChecks, type CheckContext } from '../../../cli/checks/run.ts';
@@ -22,8 +22,8 @@ function context(overrides: Partial<CheckContext> = {}): CheckContext {
 }
 
 async function check(pages: { path: string; title?: string; body: string; payload?: string }[], ctx = context()) {
-  const inspector = createPageInspector(ctx.payloadBudget);
-  for (const p of pages) inspector.add(p.path, 'route', page({ title: p.title ?? `Title of ${p.path}`, body: p.body }), p.payload ?? '{}');
+  const inspector = createPageInspector();
+  for (const p of pages) inspector.add(p.path, 'route', inspectPage(page({ title: p.title ?? `Title of ${p.path}`, body: p.body }), p.payload ?? '{}', ctx.payloadBudget));
   return runContentChecks(inspector.result(), ctx);
 }
 

@@ -1,8 +1,8 @@
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectMediaUrls, copyMedia } from '../../../cli/media.ts';
+import { collectMediaUrls, copyMedia, createMediaCopier, maxAgeOf } from '../../../cli/media.ts';
 
 describe('media', () => {
   it('finds media URLs in JSON fields and inside rich-text HTML', () => {
@@ -18,5 +18,55 @@ describe('media', () => {
     expect(failures[0]!.cause).toContain('outside media/');
     expect(await readdir(dir)).toEqual(['media']);
     expect(await readdir(join(dir, 'media'))).toEqual(['ok.svg']);
+  });
+});
+
+describe('media cache', () => {
+  const image = (): Uint8Array => new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const counting = (cacheControl: string | null): { fetch: typeof fetch; calls: string[] } => {
+    const calls: string[] = [];
+    return {
+      calls,
+      fetch: (async (url: string | URL) => {
+        calls.push(String(url));
+        return new Response(image(), { headers: cacheControl ? { 'Cache-Control': cacheControl } : {} });
+      }) as typeof fetch,
+    };
+  };
+  const copyInto = async (siteDir: string, cacheDir: string, fetchImpl: typeof fetch, now: number): Promise<void> => {
+    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir, concurrency: 2, cacheDir, fetchImpl, now: () => now });
+    copier.addFrom(JSON.stringify({ image: '/media/a.svg', body: '<img src=\\"/media/a.svg\\">' }));
+    expect(await copier.done()).toEqual([]);
+  };
+
+  it('takes a file from the cache without asking the backend while its max-age says it is fresh', async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
+    const backend = counting('public, max-age=60');
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, backend.fetch, 0);
+    const second = await mkdtemp(join(tmpdir(), 'media-'));
+    await copyInto(second, cacheDir, backend.fetch, 59_000);
+    expect(backend.calls).toEqual(['http://127.0.0.1:1/media/a.svg']);
+    expect(new Uint8Array(await readFile(join(second, 'media/a.svg')))).toEqual(image());
+  });
+
+  it('asks again once the file is stale, and never caches what the backend marks no-cache', async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
+    const fresh = counting('max-age=60');
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, fresh.fetch, 0);
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, fresh.fetch, 61_000);
+    expect(fresh.calls).toHaveLength(2);
+
+    const uncached = counting('no-cache');
+    const otherCache = await mkdtemp(join(tmpdir(), 'media-cache-'));
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), otherCache, uncached.fetch, 0);
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), otherCache, uncached.fetch, 1);
+    expect(uncached.calls).toHaveLength(2);
+  });
+
+  it('reads max-age from Cache-Control, and none from no-store, no-cache or private', () => {
+    expect(maxAgeOf('public, max-age=86400')).toBe(86400);
+    expect(maxAgeOf('max-age=60, no-store')).toBe(0);
+    expect(maxAgeOf('private, max-age=60')).toBe(0);
+    expect(maxAgeOf(null)).toBe(0);
   });
 });

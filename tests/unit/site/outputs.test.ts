@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import type { BuiltPage, OutputContext, OutputFile } from '../../../runtime/shared/route-data.ts';
+import { collectOutput, type BuiltPage, type OutputContext, type OutputFile } from '../../../runtime/shared/route-data.ts';
 import { escapeText, fold, icalDateTime, renderCalendar } from '../../../site/build/ical.ts';
 import { eventCalendars, eventsFeed, FEED_SIZE, newsFeed, outputs } from '../../../site/outputs.build.ts';
 import { event, newsItem, site } from './fixtures.ts';
@@ -15,14 +15,14 @@ const ctx: OutputContext = {
   site,
   baseUrl,
   buildTime: '2026-11-01T00:00:00.000Z',
-  pages: [
+};
+const pages: BuiltPage[] = [
     page('news-article', '/news/open-day', { newsItem, related: { nodes: [] } }),
     page('news-article', '/news/older', { newsItem: { ...newsItem, id: 'n0', slug: 'older', title: 'Older', date: '2025-01-01' }, related: { nodes: [] } }),
     page('event', '/events/lectures/talk', { event: talk }),
     page('event', '/events/lectures/early', { event: event('early', '2025-01-10T18:00:00Z') }),
     page('news', '/news', { newsItems: { nodes: [], totalCount: 0 } }),
-  ],
-};
+];
 
 const xml = new XMLParser({ ignoreAttributes: false });
 const fileOf = (files: OutputFile[], name: string): string => {
@@ -32,8 +32,8 @@ const fileOf = (files: OutputFile[], name: string): string => {
 };
 
 describe('RSS feeds', () => {
-  it('lists news articles newest first with absolute links, full text and tags, in a document that parses', () => {
-    const content = fileOf(newsFeed(ctx), 'feeds/news.xml');
+  it('lists news articles newest first with absolute links, full text and tags, in a document that parses', async () => {
+    const content = fileOf(await collectOutput(newsFeed, ctx, pages), 'feeds/news.xml');
     expect(XMLValidator.validate(content)).toBe(true);
     const channel = xml.parse(content).rss.channel;
     expect(channel['atom:link']['@_href']).toBe(`${baseUrl}/feeds/news.xml`);
@@ -44,8 +44,8 @@ describe('RSS feeds', () => {
     expect(items[0]['content:encoded']).toContain('Everyone is welcome.');
   });
 
-  it('describes each event with its date and place, and makes links inside the text absolute', () => {
-    const content = fileOf(eventsFeed(ctx), 'feeds/events.xml');
+  it('describes each event with its date and place, and makes links inside the text absolute', async () => {
+    const content = fileOf(await collectOutput(eventsFeed, ctx, pages), 'feeds/events.xml');
     expect(XMLValidator.validate(content)).toBe(true);
     const items = [xml.parse(content).rss.channel.item].flat();
     expect(items[0].title).toBe('Talk; with, commas & <angle> brackets (24 November 2026)');
@@ -54,15 +54,27 @@ describe('RSS feeds', () => {
     expect(items[0]['content:encoded']).toContain(`src="${baseUrl}/media/a.svg"`);
   });
 
-  it('holds at most a feed’s worth of items', () => {
+  it('holds at most a feed’s worth of items', async () => {
     const many = Array.from({ length: FEED_SIZE + 5 }, (_, i) => page('news-article', `/news/n${i}`, { newsItem: { ...newsItem, id: `n${i}`, slug: `n${i}` }, related: { nodes: [] } }));
-    const items = [xml.parse(fileOf(newsFeed({ ...ctx, pages: many }), 'feeds/news.xml')).rss.channel.item].flat();
+    const items = [xml.parse(fileOf(await collectOutput(newsFeed, ctx, many), 'feeds/news.xml')).rss.channel.item].flat();
     expect(items).toHaveLength(FEED_SIZE);
+  });
+
+  it('picks the same newest items whatever order the pages are built in, breaking date ties by path', async () => {
+    const many = Array.from({ length: FEED_SIZE * 2 }, (_, i) =>
+      page('news-article', `/news/n${String(i).padStart(2, '0')}`, { newsItem: { ...newsItem, id: `n${i}`, slug: `n${i}`, date: i % 3 === 0 ? '2026-01-01' : `2025-0${1 + (i % 9)}-01` }, related: { nodes: [] } }),
+    );
+    const links = async (list: BuiltPage[]): Promise<string[]> =>
+      [xml.parse(fileOf(await collectOutput(newsFeed, ctx, list), 'feeds/news.xml')).rss.channel.item].flat().map((i: { link: string }) => i.link);
+    const forward = await links(many);
+    expect(await links([...many].reverse())).toEqual(forward);
+    expect(forward[0]).toBe(`${baseUrl}/news/n0`);
+    expect(forward).toHaveLength(FEED_SIZE);
   });
 });
 
-describe('iCalendar files', () => {
-  const files = eventCalendars(ctx);
+describe('iCalendar files', async () => {
+  const files = await collectOutput(eventCalendars, ctx, pages);
 
   it('writes one file per event beside its page and one per category', () => {
     expect(files.map((f) => f.file).sort()).toEqual(['events/lectures.ics', 'events/lectures/early.ics', 'events/lectures/talk.ics']);
@@ -104,7 +116,7 @@ describe('iCalendar files', () => {
 
 describe('site outputs', () => {
   it('are the feeds and the calendars', async () => {
-    const names = (await Promise.all(outputs.map(async (output) => [...(await output(ctx))]))).flat().map((f) => f.file);
+    const names = (await Promise.all(outputs.map((output) => collectOutput(output, ctx, pages)))).flat().map((f) => f.file);
     expect(names).toEqual(expect.arrayContaining(['feeds/news.xml', 'feeds/events.xml', 'events/lectures.ics', 'events/lectures/talk.ics']));
   });
 });

@@ -1,0 +1,51 @@
+import type { RouteDefinition, RouteParams } from '../runtime/routes.ts';
+import { inspectPage, type PageInspection } from './checks/collect.ts';
+import { renderPage, type RenderContext } from './render.tsx';
+import { createPageWriter } from './write.ts';
+
+/** One page to render: what crosses to a render thread (plain data, cheap to copy). */
+export interface PageTask {
+  routeId: string;
+  path: string;
+  params: RouteParams;
+  /** serializeJson of the page's sanitised data. */
+  json: string;
+  /** Carried through to the result for the sitemap. */
+  lastmod?: string;
+}
+
+/** What the build keeps of a rendered and written page. */
+export interface PageDone {
+  path: string;
+  routeId: string;
+  lastmod?: string;
+  noindex: boolean;
+  inspection: PageInspection;
+}
+
+export interface PageRenderer {
+  /** Renders the page, reads what the checks need from it and hands it to the writer. `data` saves a parse when the caller has it. */
+  render(task: PageTask, data?: unknown): Promise<PageDone>;
+  /** Waits for every write; returns the bytes written. */
+  drain(): Promise<number>;
+}
+
+/**
+ * Renders pages into `siteDir`: the same code on the main thread and in render threads
+ * (render-threads.ts), so where a page is rendered never changes its bytes.
+ */
+export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number): PageRenderer {
+  const routes = new Map<string, RouteDefinition>(ctx.routes.map((r) => [r.id, r]));
+  const writer = createPageWriter(siteDir);
+  return {
+    async render(task, data = JSON.parse(task.json)) {
+      const route = routes.get(task.routeId);
+      if (!route) throw new Error(`No route '${task.routeId}' for ${task.path}: the site's route table changed during the build.`);
+      const rendered = renderPage(ctx, route, task.path, task.params, data, task.json);
+      const done: PageDone = { path: task.path, routeId: task.routeId, lastmod: task.lastmod, noindex: rendered.head.noindex === true, inspection: inspectPage(rendered.html, rendered.payload, payloadBudget) };
+      await writer.write(task.path, rendered);
+      return done;
+    },
+    drain: () => writer.drain(),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Pulls up to `size` items from `source` ahead of the consumer, so that a slow producer (the crawl,
+ * waiting on the backend) and a slow consumer (rendering) work at the same time, while memory stays
+ * bounded by `size` items. Order is kept. An error from the source reaches the consumer at the point
+ * in the sequence where it happened; the pump starts at once, before the first item is asked for.
+ */
+export interface ReadAhead<T> extends AsyncIterable<T> {
+  /** Stops pulling and waits for the item in progress, e.g. when the build fails elsewhere. */
+  close(): Promise<void>;
+}
+
+export function readAhead<T>(source: AsyncIterable<T>, size: number): ReadAhead<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const buffer: T[] = [];
+  let finished = false;
+  let failure: { error: unknown } | null = null;
+  let stopped = false;
+  const wake: { consumer?: () => void; producer?: () => void } = {};
+
+  const pump = (async () => {
+    try {
+      while (!stopped) {
+        if (buffer.length >= size) {
+          await new Promise<void>((resolve) => (wake.producer = resolve));
+          continue;
+        }
+        const next = await iterator.next();
+        if (next.done) break;
+        buffer.push(next.value);
+        wake.consumer?.();
+      }
+    } catch (error) {
+      failure = { error };
+    } finally {
+      finished = true;
+      wake.consumer?.();
+    }
+  })();
+
+  return {
+    async *[Symbol.asyncIterator]() {
+      while (true) {
+        if (buffer.length > 0) {
+          const item = buffer.shift()!;
+          wake.producer?.();
+          yield item;
+          continue;
+        }
+        if (finished) {
+          if (failure) throw (failure as { error: unknown }).error;
+          return;
+        }
+        await new Promise<void>((resolve) => (wake.consumer = resolve));
+        wake.consumer = undefined;
+      }
+    },
+    async close() {
+      stopped = true;
+      wake.producer?.();
+      await pump;
+      await iterator.return?.();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PageDone, PageTask } from './page-renderer.ts';
+import type { RenderContext } from './render.tsx';
+
+/** The build context a render thread needs; it loads the site's code (routes, layouts, pages) itself. */
+export interface RenderThreadInit {
+  ctx: Omit<RenderContext, 'routes' | 'layouts' | 'modules'>;
+  siteDir: string;
+  payloadBudget: number;
+}
+
+export type ToThread = ({ type: 'init' } & RenderThreadInit) | { type: 'pages'; id: number; tasks: PageTask[] } | { type: 'drain'; id: number };
+export type FromThread =
+  | { type: 'ready' }
+  | { type: 'done'; id: number; done: PageDone[] }
+  | { type: 'drained'; id: number; bytes: number }
+  | { type: 'failed'; id: number; message: string; stack?: string };
+
+export interface RenderThreads {
+  /** Threads that have loaded the site's code and can take pages. */
+  ready(): number;
+  /** Gives every thread the build context; pages can be sent after this. */
+  init(init: RenderThreadInit): void;
+  /**
+   * Sends a batch of pages to the ready thread with the least work queued, or returns null when every
+   * ready thread already has `maxQueued` batches: the caller may render the pages itself meanwhile.
+   */
+  trySend(tasks: PageTask[]): Promise<PageDone[]> | null;
+  /** Waits for every thread's writes; returns the bytes they wrote. */
+  drain(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Batches queued per thread: enough that a thread never waits for the main thread, few enough to stay small. */
+const MAX_QUEUED = 3;
+
+/**
+ * Starts `count` render threads. Each loads the site's code through tsx while the build is still
+ * crawling, so starting them costs the build nothing it would otherwise wait for.
+ */
+export function startRenderThreads(count: number): RenderThreads {
+  const threads = Array.from({ length: count }, () => startThread());
+  let started = false;
+  return {
+    ready: () => threads.filter((t) => t.ready && started).length,
+    init(init) {
+      started = true;
+      for (const thread of threads) thread.post({ type: 'init', ...init });
+    },
+    trySend(tasks) {
+      const candidates = threads.filter((t) => t.ready && started && t.queued < MAX_QUEUED);
+      if (candidates.length === 0) return null;
+      const thread = candidates.reduce((a, b) => (b.queued < a.queued ? b : a));
+      return thread.request<PageDone[]>((id) => ({ type: 'pages', id, tasks }));
+    },
+    async drain() {
+      const bytes = await Promise.all(threads.filter((t) => t.ready && started).map((t) => t.request<number>((id) => ({ type: 'drain', id }))));
+      return bytes.reduce((a, b) => a + b, 0);
+    },
+    async close() {
+      await Promise.all(threads.map((t) => t.worker.terminate()));
+    },
+  };
+}
+
+// --- internal ---
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  queued: number;
+  post(message: ToThread): void;
+  request<T>(message: (id: number) => ToThread): Promise<T>;
+}
+
+function startThread(): Thread {
+  // A thread does not inherit tsx's loader: the bootstrap registers it, then imports the thread's module.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const main = new URL('./render-thread.ts', import.meta.url).href;
+  const worker = new Worker(`import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(main)}); });`, { eval: true });
+  const pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  const failAll = (error: Error): void => {
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+  };
+  const thread: Thread = {
+    worker,
+    ready: false,
+    queued: 0,
+    post: (message) => worker.postMessage(message),
+    request<T>(message: (id: number) => ToThread): Promise<T> {
+      const id = nextId++;
+      thread.queued++;
+      // Referenced while it owes an answer, so the process waits for it; unreferenced when idle.
+      worker.ref();
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (value: never) => void, reject });
+        worker.postMessage(message(id));
+      }).finally(() => {
+        thread.queued--;
+        if (pending.size === 0) worker.unref();
+      });
+    },
+  };
+  worker.on('message', (message: FromThread) => {
+    if (message.type === 'ready') {
+      thread.ready = true;
+      return;
+    }
+    const waiting = pending.get(message.id);
+    pending.delete(message.id);
+    if (message.type === 'failed') {
+      const error = new Error(message.message);
+      if (message.stack) error.stack = message.stack;
+      if (waiting) waiting.reject(error);
+      else failAll(error);
+      return;
+    }
+    waiting?.resolve((message.type === 'done' ? message.done : message.bytes) as never);
+  });
+  worker.on('error', (error) => failAll(error));
+  worker.on('exit', (code) => {
+    thread.ready = false;
+    failAll(new Error(`A render thread stopped (exit code ${code}) while pages were being rendered.`));
+  });
+  // A build that ends before a thread has started must not wait for it.
+  worker.unref();
+  return thread;
+}
