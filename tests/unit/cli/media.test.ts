@@ -22,7 +22,7 @@ describe('media', () => {
 });
 
 describe('media cache', () => {
-  const image = (): Uint8Array => new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const image = (): Uint8Array<ArrayBuffer> => new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>');
   const counting = (cacheControl: string | null): { fetch: typeof fetch; calls: string[] } => {
     const calls: string[] = [];
     return {
