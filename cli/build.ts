@@ -2,11 +2,12 @@ import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildMeta, LatestBuild, SiteData } from '../runtime/shared/contract.ts';
 import { backoffDelay, createGraphQLClient, isGraphQLRequestError, type GraphQLClientHandle } from '../runtime/shared/graphql.ts';
-import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
+import { htmlFileFor, LATEST_FILE, metaFileFor, payloadFileFor } from '../runtime/shared/paths.ts';
 import type { OutputCollector } from '../runtime/shared/route-data.ts';
 import { serializeJson } from '../runtime/shared/serialize.ts';
 import { siteInfoOf } from '../runtime/site-context.ts';
 import { createBuildId } from './build-id.ts';
+import { contentHash, loadBuildState, pageHash, saveBuildState, type PageRecordForState } from './build-state.ts';
 import { bundleWithCache } from './bundle-cache.ts';
 import { clientConfigOf, type ResolvedConfig } from './config.ts';
 import { crawl, createDuplicateCheck } from './crawl.ts';
@@ -14,8 +15,8 @@ import { startEmbeddedBackend, type Backend } from './embedded-backend.ts';
 import { BuildErrors, createBuildError, type PageFailure } from './errors.ts';
 import { describeCause } from './format-error.ts';
 import type { Logger } from './logger.ts';
-import { createMediaCopier, type MediaCopier } from './media.ts';
-import { checkPageCount, commitStagingDir, createStagingDir, discardStagingDir } from './output.ts';
+import { createMediaCopier, mediaFileFor, type MediaCopier } from './media.ts';
+import { checkPageCount, commitStagingChanges, commitStagingDir, createStagingDir, discardStagingDir } from './output.ts';
 import { queryPages, type PageRecord } from './query.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import { renderRedirectPages } from './redirects.ts';
@@ -26,7 +27,7 @@ import { sanitizeData } from './sanitize.ts';
 import { loadSiteModules } from './site-modules.ts';
 import { renderRobots, renderSitemap, type SitemapEntry } from './sitemap.ts';
 import { createBuildProgress, type BuildProgress } from './progress.ts';
-import type { BuildReport } from './report.ts';
+import type { BuildChanges, BuildReport } from './report.ts';
 import type { OutputTally } from './report-output.ts';
 import { createBuildRecorder } from './report-recorder.ts';
 import { loadShell } from './template.ts';
@@ -130,8 +131,12 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       client: clientConfigOf(config),
     };
 
+    // An output folder that holds this very build id (same code, options and site-wide data) is updated
+    // in place: only pages whose route, path or data changed are rendered again.
+    const previous = config.incremental ? await loadBuildState(config.cacheDir, config.outDir, buildId) : null;
+    if (previous) logger.info('build', `updating build ${buildId} in ${config.outDir}: only pages whose data changed are rendered (--full renders every page)`);
     const mediaStarted = performance.now();
-    media = createMediaCopier({ origin: new URL(endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir });
+    media = createMediaCopier({ origin: new URL(endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present: previous?.media });
     media.addFrom(siteJson);
     const collectors = siteModules.outputs.map((output) => output({ site, baseUrl, buildTime: ctx.prerenderedAt }));
     const sitemap: SitemapEntry[] = [];
@@ -143,12 +148,17 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const { routes: _routes, layouts: _layouts, modules: _modules, ...threadCtx } = ctx;
     threads?.init({ ctx: threadCtx, siteDir: staging, payloadBudget: config.payloadBudget });
     let onThreads = 0;
+    let bytes = 0;
+    let kept = 0;
+    const stateRecords: PageRecordForState[] = [];
     const take = (done: readonly PageDone[], threaded = false): void => {
       if (threaded) onThreads += done.length;
       for (const page of done) {
         recorder.rendered(page.path, page.routeId, page.inspection);
         recorder.written();
         if (!page.noindex) sitemap.push({ path: page.path, lastmod: page.lastmod });
+        stateRecords.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes });
+        bytes += page.bytes;
       }
     };
     const dispatch = createDispatcher(renderer, threads, take);
@@ -159,19 +169,33 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       built.push({ path, route: routeOrder.get(route.id) ?? 0 });
       for (const collector of collectors) collector.page({ path, routeId: route.id, params, data: record.data });
       media.addFrom(record.json);
-      await dispatch.page({ routeId: route.id, path, params, json: record.json, lastmod: record.lastmod }, record.data);
+      const hash = pageHash(route.id, path, record.json);
+      const before = previous?.pages.get(path);
+      if (before?.hash === hash) {
+        recorder.restored(before.inspected, before.links);
+        if (!before.noindex) sitemap.push({ path, lastmod: before.lastmod });
+        stateRecords.push(before);
+        bytes += before.bytes;
+        kept++;
+        continue;
+      }
+      await dispatch.page({ routeId: route.id, path, params, json: record.json, lastmod: record.lastmod, hash }, record.data);
     }
     await dispatch.finish();
-    const bytes = (await renderer.drain()) + ((await threads?.drain()) ?? 0);
+    await renderer.drain();
+    await threads?.drain();
     recorder.pagesDone();
-    logger.info('write', `${built.length} pages, ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${Math.round(performance.now() - writeStarted)} ms${threads ? ` (${onThreads} on ${config.renderThreads} render thread${config.renderThreads === 1 ? '' : 's'})` : ''}`);
+    const rendered = built.length - kept;
+    const how = [threads && rendered > 0 ? `${onThreads} on ${config.renderThreads} render thread${config.renderThreads === 1 ? '' : 's'}` : '', previous ? `${kept} unchanged, kept` : ''].filter(Boolean).join('; ');
+    logger.info('write', `${built.length} pages, ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, built.length + failures.length);
     await checkPageCount(config.outDir, built.length, config.allowShrink);
     const mediaFailures = await media.done();
     logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms`);
     failIfAny(mediaFailures, media.urls.size);
 
-    const outputs = await timed(logger, 'outputs', () => writeOutputs(collectors, staging), (t) => `${t.files} files`);
+    const outputHashes = new Map<string, string>();
+    const outputs = await timed(logger, 'outputs', () => writeOutputs(collectors, staging, outputHashes, previous?.outputs), (t) => `${t.files} files`);
     await cp(join(config.root, 'site/public'), staging, { recursive: true });
     for (const page of renderRedirectPages(siteModules.routeRules, baseUrl)) await writeSiteFile(staging, page.file, page.content);
     await writeSiteFile(staging, '404.html', renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html);
@@ -186,9 +210,23 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // latest.json is the commit point for clients: written after everything it points to exists.
     const latest: LatestBuild = { id: buildId, timestamp };
     await writeSiteFile(staging, LATEST_FILE, JSON.stringify(latest));
-    await recorder.checkOutput(staging, { baseUrl, routeRules: siteModules.routeRules, outputs, pageBytes: bytes, files: media.urls });
+    const facts = { baseUrl, routeRules: siteModules.routeRules, outputs, pageBytes: bytes, files: media.urls };
+    await recorder.checkOutput(previous ? [staging, config.outDir] : [staging], facts);
 
-    await commitStagingDir(staging, config.outDir);
+    const changes: BuildChanges = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered, pagesKept: kept, written: [], removed: [] };
+    if (previous) {
+      const gone = new Set(previous.pages.keys());
+      for (const b of built) gone.delete(b.path);
+      const remove = [...gone].flatMap((path) => [htmlFileFor(path), payloadFileFor(path)]);
+      remove.push(...[...previous.outputs.keys()].filter((file) => !outputHashes.has(file)));
+      remove.push(...[...previous.media].filter((url) => !media!.urls.has(url)).map((url) => mediaFileFor(url)));
+      Object.assign(changes, await commitStagingChanges(staging, config.outDir, remove));
+      logger.info('build', `updated in place: ${rendered} pages rendered, ${changes.written.length} files written, ${changes.removed.length} removed`);
+    } else {
+      await commitStagingDir(staging, config.outDir);
+    }
+    await saveBuildState(config.cacheDir, config.outDir, { buildId, timestamp, site: recorder.inspected(), records: stateRecords, outputs: outputHashes, media: media.urls });
+    await recorder.measureOutput(config.outDir, facts, changes);
     const result: Omit<BuildResult, 'report'> = { outDir: config.outDir, buildId, pages: prerendered.length, bytes, media: media.urls.size, requests: client.requestCount(), durationMs: performance.now() - started };
     logger.info('build', `wrote ${result.pages} pages to ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${buildId})`);
     return { ...result, report: await recorder.succeeded(buildId) };
@@ -275,11 +313,17 @@ function createDispatcher(local: PageRenderer, threads: RenderThreads | null, ta
 /** Records pulled ahead of rendering: enough to keep the crawl busy while pages render, few enough to stay small. */
 const READ_AHEAD = 512;
 
-async function writeOutputs(collectors: readonly OutputCollector[], siteDir: string): Promise<OutputTally> {
+/**
+ * Writes the extra outputs' files, noting each one's hash in `hashes`; a file whose hash is the one in
+ * `previous` (the output being updated in place) is left as it is.
+ */
+async function writeOutputs(collectors: readonly OutputCollector[], siteDir: string, hashes: Map<string, string>, previous?: ReadonlyMap<string, string>): Promise<OutputTally> {
   const tally = { files: 0, bytes: 0 };
   for (const collector of collectors) {
     for (const { file, content } of await collector.files()) {
-      await writeSiteFile(siteDir, file, content);
+      const hash = contentHash(content);
+      hashes.set(file, hash);
+      if (previous?.get(file) !== hash) await writeSiteFile(siteDir, file, content);
       tally.files++;
       tally.bytes += Buffer.byteLength(content);
     }

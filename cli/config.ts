@@ -46,6 +46,8 @@ export interface UserConfig {
   report?: string | false;
   /** Threads that render pages beside the main thread; 0 renders on the main thread only. @default one less than the CPU count, at most 4 */
   renderThreads?: number | string;
+  /** Render every page, even when the previous build in the output folder could be updated in place. @default false */
+  full?: boolean;
 }
 
 /** Fully-defaulted, validated, frozen configuration; stages take only this. */
@@ -77,6 +79,8 @@ export interface ResolvedConfig {
   readonly reportFile: string | null;
   /** Threads rendering pages beside the main thread (0: none). */
   readonly renderThreads: number;
+  /** Update the previous build in the output folder in place, rendering only pages whose inputs changed, when its build id matches. */
+  readonly incremental: boolean;
 }
 
 export const DEFAULTS = {
@@ -129,6 +133,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     cacheDir: resolve(cwd, user.cacheDir ?? join(root, '.site-cache')),
     strict: user.strict ?? DEFAULTS.strict,
     payloadBudget: checkInteger('--payload-budget', user.payloadBudget ?? DEFAULTS.payloadBudget, 1, 2 ** 31 - 1),
+    incremental: !user.full,
     renderThreads: checkInteger('--render-threads', user.renderThreads ?? DEFAULTS.renderThreads, 0, 64),
     reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),
   });

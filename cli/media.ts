@@ -32,6 +32,8 @@ export interface MediaCopierOptions {
    * @default no cache
    */
   cacheDir?: string;
+  /** URLs the output already holds (an incremental build's previous output): counted, not copied. */
+  present?: ReadonlySet<string>;
   fetchImpl?: typeof fetch;
   /** @default Date.now */
   now?: () => number;
@@ -41,7 +43,7 @@ export interface MediaCopierOptions {
  * Downloads media from the backend into the site while pages are still being built, so the published
  * output is self-contained and the download overlaps rendering instead of adding to it.
  */
-export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, fetchImpl = fetch, now = Date.now }: MediaCopierOptions): MediaCopier {
+export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, present, fetchImpl = fetch, now = Date.now }: MediaCopierOptions): MediaCopier {
   const limit = pLimit(concurrency);
   const urls = new Set<string>();
   const failures: PageFailure[] = [];
@@ -51,9 +53,7 @@ export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, fetc
       limit(async () => {
         const source = new URL(url, origin).href;
         try {
-          // An encoded slash or dot segment must not move a file out of media/ (e.g. over the site's own scripts).
-          const file = posix.normalize(decodeURIComponent(url.slice(1)));
-          if (!file.startsWith('media/')) throw new Error(`the media URL resolves outside media/ (${file})`);
+          const file = mediaFileFor(url);
           const cached = cacheDir ? await freshCopy(cacheDir, source, now()) : null;
           if (cached) {
             await copyFile(cached, await prepareSiteFile(siteDir, file));
@@ -77,7 +77,7 @@ export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, fetc
         const url = (m[1] ?? m[2])!;
         if (urls.has(url)) continue;
         urls.add(url);
-        queue(url);
+        if (!present?.has(url)) queue(url);
       }
     },
     urls,
@@ -86,6 +86,16 @@ export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, fetc
       return failures.sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
     },
   };
+}
+
+/**
+ * The site file a media URL is copied to. An encoded slash or dot segment must not move a file out of
+ * media/ (e.g. over the site's own scripts): such a URL throws.
+ */
+export function mediaFileFor(url: string): string {
+  const file = posix.normalize(decodeURIComponent(url.slice(1)));
+  if (!file.startsWith('media/')) throw new Error(`the media URL resolves outside media/ (${file})`);
+  return file;
 }
 
 /** Downloads the given media URLs into the site; returns the failures. */

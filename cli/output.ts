@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
+import { access, mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { ASSETS_DIR, type BuildMeta, type LatestBuild } from '../runtime/shared/contract.ts';
 import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import { lockOutput, type OutputLock } from './output-lock.ts';
@@ -51,6 +51,38 @@ export async function commitStagingDir(staging: string, outDir: string): Promise
   }
   if (hadOutput) await rm(retired, { recursive: true, force: true });
   await releaseLock(staging);
+}
+
+/**
+ * Updates `outDir` in place from a staging folder that holds only what an incremental build wrote:
+ * each staged file that differs from the output's is moved in (assets and media first, then pages and
+ * outputs, then the build meta, and latest.json last, the clients' commit point), and the pages and
+ * outputs that no longer exist are removed. Returns what was written and removed, as site paths.
+ * A failed build never gets here: its staging folder is discarded and the output stays as it was.
+ */
+export async function commitStagingChanges(staging: string, outDir: string, remove: readonly string[]): Promise<{ written: string[]; removed: string[] }> {
+  await checkReplaceable(outDir);
+  const entries = await readdir(staging, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => relative(staging, join(e.parentPath, e.name)).split(sep).join('/'));
+  const rank = (file: string): number => (file === LATEST_FILE ? 3 : file.startsWith(`${ASSETS_DIR}/builds/`) ? 2 : file.startsWith(`${ASSETS_DIR}/`) || file.startsWith('media/') ? 0 : 1);
+  files.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const written: string[] = [];
+  const removed: string[] = [];
+  for (const file of files) {
+    if (file === LATEST_FILE) {
+      // Pages that no longer exist go before the new latest.json announces the build without them.
+      for (const gone of remove) if (await removeFile(outDir, gone)) removed.push(gone);
+    }
+    const source = join(staging, file);
+    const target = join(outDir, file);
+    if (file !== LATEST_FILE && (await sameContent(source, target))) continue;
+    await mkdir(dirname(target), { recursive: true });
+    await rename(source, target);
+    written.push(file);
+  }
+  await rm(staging, { recursive: true, force: true });
+  await releaseLock(staging);
+  return { written, removed };
 }
 
 /** Removes a staging folder after a failed build. */
@@ -110,6 +142,23 @@ async function removeAbandonedStaging(outDir: string): Promise<void> {
   const prefix = `.${basename(outDir)}.staging-`;
   const siblings = await readdir(dirname(outDir)).catch(() => [] as string[]);
   await Promise.all(siblings.filter((name) => name.startsWith(prefix)).map((name) => rm(join(dirname(outDir), name), { recursive: true, force: true })));
+}
+
+/** Removes a file of the output and the folders it leaves empty; false when it was not there. */
+async function removeFile(outDir: string, file: string): Promise<boolean> {
+  const target = join(outDir, file);
+  if (!target.startsWith(outDir + sep) || !(await exists(target))) return false;
+  await rm(target, { force: true });
+  for (let dir = dirname(target); dir.startsWith(outDir + sep); dir = dirname(dir)) {
+    if ((await readdir(dir).catch(() => ['?'])).length > 0) break;
+    await rmdir(dir).catch(() => undefined);
+  }
+  return true;
+}
+
+async function sameContent(a: string, b: string): Promise<boolean> {
+  const [left, right] = await Promise.all([readFile(a), readFile(b).catch(() => null)]);
+  return right !== null && left.equals(right);
 }
 
 async function exists(path: string): Promise<boolean> {

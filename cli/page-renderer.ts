@@ -12,6 +12,8 @@ export interface PageTask {
   json: string;
   /** Carried through to the result for the sitemap. */
   lastmod?: string;
+  /** pageHash of the page, carried through for the build state. */
+  hash: string;
 }
 
 /** What the build keeps of a rendered and written page. */
@@ -19,7 +21,10 @@ export interface PageDone {
   path: string;
   routeId: string;
   lastmod?: string;
+  hash: string;
   noindex: boolean;
+  /** Bytes of its index.html and _payload.json. */
+  bytes: number;
   inspection: PageInspection;
 }
 
@@ -42,8 +47,18 @@ export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadB
       const route = routes.get(task.routeId);
       if (!route) throw new Error(`No route '${task.routeId}' for ${task.path}: the site's route table changed during the build.`);
       const rendered = renderPage(ctx, route, task.path, task.params, data, task.json);
-      const done: PageDone = { path: task.path, routeId: task.routeId, lastmod: task.lastmod, noindex: rendered.head.noindex === true, inspection: inspectPage(rendered.html, rendered.payload, payloadBudget) };
-      await writer.write(task.path, rendered);
+      const html = Buffer.from(rendered.html);
+      const payload = rendered.payload === null ? null : Buffer.from(rendered.payload);
+      const done: PageDone = {
+        path: task.path,
+        routeId: task.routeId,
+        lastmod: task.lastmod,
+        hash: task.hash,
+        noindex: rendered.head.noindex === true,
+        bytes: html.length + (payload?.length ?? 0),
+        inspection: inspectPage(rendered.html, rendered.payload, payloadBudget),
+      };
+      await writer.write(task.path, { html, payload });
       return done;
     },
     drain: () => writer.drain(),

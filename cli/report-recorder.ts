@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { RouteRule } from '../runtime/shared/contract.ts';
 import type { GraphQLClientHandle } from '../runtime/shared/graphql.ts';
-import { createPageInspector, type PageInspection } from './checks/collect.ts';
+import { createPageInspector, type InspectedPage, type InspectedSite, type PageInspection } from './checks/collect.ts';
 import { pagesWithWarnings, PRINTED_WARNINGS, warningFailures, warningLines } from './checks/format.ts';
 import { siteFileExists } from './checks/links.ts';
 import { runContentChecks, type ContentWarning } from './checks/run.ts';
@@ -10,7 +10,7 @@ import type { PageJob } from './crawl.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { formatDuration, observe, type BuildProgress, type StageHandle } from './progress.ts';
-import { createBuildReport, saveBuildReport, TOP_N, type BuildReport } from './report.ts';
+import { createBuildReport, saveBuildReport, TOP_N, type BuildChanges, type BuildReport } from './report.ts';
 import { measureOutput, type OutputSize, type OutputTally } from './report-output.ts';
 import { timeRequests, type QueryTiming } from './report-queries.ts';
 import { summaryLines } from './report-summary.ts';
@@ -31,15 +31,22 @@ export interface BuildRecorder {
   startPages(): void;
   /** One page rendered: counted, and what was read from it kept for the checks and the report. */
   rendered(path: string, route: string, inspection: PageInspection): void;
+  /** One page kept from the previous build unchanged: counted, its facts taken from that build's state. */
+  restored(page: InspectedPage, links: readonly string[]): void;
   /** One page handed to the writer. */
   written(): void;
+  /** Every page's facts so far, in the order they were recorded. */
+  inspected(): InspectedSite;
   /** Every page rendered and written. */
   pagesDone(): void;
   /**
-   * Runs the content checks over the finished output in `siteDir` and sizes it. Warnings are printed,
-   * or, under --strict, thrown as ContentChecksFailed (before the output is replaced).
+   * Runs the content checks over the finished output, whose files are in `siteDirs` (the staging folder,
+   * and for an incremental build the output it updates). Warnings are printed, or, under --strict,
+   * thrown as ContentChecksFailed (before the output is replaced).
    */
-  checkOutput(siteDir: string, site: OutputFacts): Promise<void>;
+  checkOutput(siteDirs: readonly string[], site: OutputFacts): Promise<void>;
+  /** Sizes the committed output in `outDir` for the report, and notes what an incremental build changed. */
+  measureOutput(outDir: string, site: OutputFacts, changes: BuildChanges): Promise<void>;
   /** Writes the report and prints the summary. */
   succeeded(buildId: string): Promise<BuildReport>;
   /** Writes the report of a failed build, or, when it failed before the crawl, removes an earlier build's report. */
@@ -66,6 +73,7 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
   let requests = (): number => 0;
   let warnings: ContentWarning[] = [];
   let output: OutputSize | null = null;
+  let changes: BuildChanges | null = null;
   let render: StageHandle | null = null;
   let write: StageHandle | null = null;
   let crawled: number | null = null;
@@ -85,6 +93,7 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
       requests: requests(),
       queries: timings,
       warnings,
+      changes,
       error,
     });
 
@@ -137,23 +146,30 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
       render?.add();
       inspector.add(path, route, inspection);
     },
+    restored(page, links) {
+      render?.add();
+      write?.add();
+      inspector.restore(page, links);
+    },
     written: () => write?.add(),
+    inspected: () => inspector.result(),
     pagesDone() {
       render?.end();
       write?.end();
     },
-    async checkOutput(siteDir, site) {
+    async checkOutput(siteDirs, site) {
       const inspected = inspector.result();
-      [warnings, output] = await Promise.all([
-        runContentChecks(inspected, { baseUrl: site.baseUrl, routeRules: site.routeRules, fileExists: siteFileExists(siteDir, site.files), payloadBudget: config.payloadBudget }),
-        measureOutput(siteDir, inspected.pages, site.pageBytes, site.outputs, TOP_N),
-      ]);
+      warnings = await runContentChecks(inspected, { baseUrl: site.baseUrl, routeRules: site.routeRules, fileExists: siteFileExists(siteDirs, site.files), payloadBudget: config.payloadBudget });
       if (warnings.length > 0 && config.strict) {
         throw createBuildError(BuildErrors.ContentChecksFailed, [warnings.length, pagesWithWarnings(warnings)], { failures: warningFailures(warnings) });
       }
       // --verbose lists every warning; otherwise the report holds those past the first PRINTED_WARNINGS.
       for (const line of warningLines(warnings, config.logLevel === 'debug' ? Infinity : PRINTED_WARNINGS)) logger.warn('check', line);
       logger.info('check', `${inspected.pages.length} pages checked: ${warnings.length === 0 ? 'no problems' : `${warnings.length} warnings on ${pagesWithWarnings(warnings)} pages`}`);
+    },
+    async measureOutput(outDir, site, buildChanges) {
+      output = await measureOutput(outDir, inspector.result().pages, site.pageBytes, site.outputs, TOP_N);
+      changes = buildChanges;
     },
     async succeeded(buildId) {
       const result = report(null, buildId);

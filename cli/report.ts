@@ -37,8 +37,27 @@ export interface BuildReport {
   requests: number;
   slowestQueries: { operation: string; variables: Record<string, unknown>; ms: number; ok: boolean }[];
   warnings: ContentWarning[];
+  /**
+   * How the output was written: `full` replaced the whole folder; `incremental` updated the previous
+   * build in place and lists the files it wrote (changed pages, feeds, sitemap…) and removed. Null when
+   * the build failed.
+   */
+  changes: BuildChanges | null;
   /** Why the build failed, or null. */
   error: { code: string; message: string; hint: string; failures: readonly unknown[] } | null;
+}
+
+/** What a build changed in its output folder. */
+export interface BuildChanges {
+  mode: 'full' | 'incremental';
+  /** Pages rendered again (all of them in a full build). */
+  pagesRendered: number;
+  /** Pages kept from the previous build unchanged. */
+  pagesKept: number;
+  /** Incremental builds: the site paths of the files written, in the order they were written. */
+  written: string[];
+  /** Incremental builds: the site paths of the files removed (pages and outputs that no longer exist). */
+  removed: string[];
 }
 
 /** What a build collected, for its report. */
@@ -56,6 +75,7 @@ export interface ReportInput {
   requests: number;
   queries: readonly QueryTiming[];
   warnings: readonly ContentWarning[];
+  changes: BuildChanges | null;
   error: unknown;
 }
 
@@ -79,6 +99,7 @@ export function createBuildReport(input: ReportInput): BuildReport {
     requests: input.requests,
     slowestQueries: slowestQueries(input.queries, TOP_N).map((q) => ({ ...q, ms: Math.round(q.ms) })),
     warnings: [...input.warnings],
+    changes: input.error === null ? input.changes : null,
     error: input.error === null ? null : errorOf(input.error),
   };
 }

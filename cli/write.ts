@@ -2,7 +2,6 @@ import { mkdir, writeFile as writeFileCallback } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { htmlFileFor, payloadFileFor } from '../runtime/shared/paths.ts';
-import type { RenderedPage } from './render.tsx';
 import { BuildErrors, createBuildError } from './errors.ts';
 
 // The callback API: one request to libuv per call, where fs/promises' writeFile opens, writes and closes
@@ -10,18 +9,19 @@ import { BuildErrors, createBuildError } from './errors.ts';
 const writeFile = promisify(writeFileCallback);
 const makeDir = promisify(mkdir);
 
+/** A page's files, encoded. */
+export interface PageFiles {
+  html: Uint8Array;
+  /** Null for a page without a payload (error pages). */
+  payload: Uint8Array | null;
+}
+
 /** Writes a page's `index.html` and `_payload.json` under `siteDir`; returns the bytes written. */
-export async function writePage(siteDir: string, path: string, page: RenderedPage): Promise<number> {
-  const html = Buffer.from(page.html);
-  const writes = [writeSiteFile(siteDir, htmlFileFor(path), html)];
-  let bytes = html.length;
-  if (page.payload !== null) {
-    const payload = Buffer.from(page.payload);
-    writes.push(writeSiteFile(siteDir, payloadFileFor(path), payload));
-    bytes += payload.length;
-  }
+export async function writePage(siteDir: string, path: string, page: PageFiles): Promise<number> {
+  const writes = [writeSiteFile(siteDir, htmlFileFor(path), page.html)];
+  if (page.payload !== null) writes.push(writeSiteFile(siteDir, payloadFileFor(path), page.payload));
   await Promise.all(writes);
-  return bytes;
+  return page.html.length + (page.payload?.length ?? 0);
 }
 
 /** Writes one file under `siteDir`, refusing any relative path that resolves outside it (DESIGN.md decision 7). */
@@ -46,7 +46,7 @@ export async function prepareSiteFile(siteDir: string, relative: string): Promis
  * rendering on the main thread, so the two overlap. At most `maxInFlight` pages are being written.
  */
 export interface PageWriter {
-  write(path: string, page: RenderedPage): Promise<void>;
+  write(path: string, page: PageFiles): Promise<void>;
   /** Waits for every write; returns the bytes written, or throws the first failure. */
   drain(): Promise<number>;
 }

@@ -54,6 +54,8 @@ export interface SiteBuildOptions {
   report?: string | false;
   /** Threads that render pages beside the main thread; 0 renders on the main thread only. Flag --render-threads. @default one less than the CPU count, at most 4 */
   renderThreads?: number;
+  /** Render every page, even when the previous build in the output folder could be updated in place. Flag --full. @default false */
+  full?: boolean;
 }
 
 /** The institute site builds with the defaults; set a field here to change it for every build. */

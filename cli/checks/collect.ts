@@ -51,10 +51,26 @@ export function inspectPage(html: string, payload: string | null, payloadBudget:
  * (title, ids, links, images without alt) and its size. Each distinct link is kept once with the
  * pages that use it, so the navigation every page repeats costs one entry, not one per page.
  */
-export function createPageInspector(): { add(path: string, route: string, inspection: PageInspection): void; result(): InspectedSite } {
+export function createPageInspector(): {
+  add(path: string, route: string, inspection: PageInspection): void;
+  /** A page kept from the previous build, as that build inspected it (build-state.ts). */
+  restore(page: InspectedPage, links: readonly string[]): void;
+  result(): InspectedSite;
+} {
   const pages: InspectedPage[] = [];
   const links = new Map<string, number[]>();
+  const addLinks = (index: number, pageLinks: readonly string[]): void => {
+    for (const link of pageLinks) {
+      const users = links.get(link);
+      if (users) users.push(index);
+      else links.set(detach(link), [index]);
+    }
+  };
   return {
+    restore(page, pageLinks) {
+      pages.push(page);
+      addLinks(pages.length - 1, pageLinks);
+    },
     add(path, route, { facts, htmlChars, payloadChars, payloadBytesOverBudget }) {
       const index = pages.length;
       pages.push({
@@ -67,11 +83,7 @@ export function createPageInspector(): { add(path: string, route: string, inspec
         payloadChars,
         payloadBytesOverBudget,
       });
-      for (const link of facts.links) {
-        const users = links.get(link);
-        if (users) users.push(index);
-        else links.set(detach(link), [index]);
-      }
+      addLinks(index, facts.links);
     },
     result: () => ({ pages, links }),
   };

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
+import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
+import type { InspectedPage, InspectedSite } from './checks/collect.ts';
+
+/**
+ * What a build remembers about the output it wrote, in the build cache, so the next build into the
+ * same folder can rewrite only what changed: each page's input hash and what the checks, the sitemap
+ * and the report need from it (its rendered facts), the extra outputs' hashes and the media it copied.
+ */
+export interface BuildState {
+  buildId: string;
+  pages: Map<string, RememberedPage>;
+  /** Site path of each extra output (feeds, calendars) → hash of its content. */
+  outputs: Map<string, string>;
+  /** Media URLs present in the output. */
+  media: Set<string>;
+}
+
+/** One page of a previous build. */
+export interface RememberedPage {
+  /** pageHash of its route, path and data. */
+  hash: string;
+  noindex: boolean;
+  lastmod?: string;
+  /** Bytes of its index.html and _payload.json. */
+  bytes: number;
+  inspected: InspectedPage;
+  links: readonly string[];
+}
+
+/** What a build records per page, in the inspector's order, to save as the next build's state. */
+export interface PageRecordForState {
+  hash: string;
+  noindex: boolean;
+  lastmod?: string;
+  bytes: number;
+}
+
+/** The hash that decides whether a page must be rendered again: its route, its path and its data. */
+export function pageHash(routeId: string, path: string, json: string): string {
+  return createHash('sha1').update(routeId).update('\0').update(path).update('\0').update(json).digest('base64url');
+}
+
+/** The hash of an extra output file's content. */
+export function contentHash(content: string): string {
+  return createHash('sha1').update(content).digest('base64url');
+}
+
+/**
+ * The state of the build in `outDir`, or null when a full build is needed: no state, a state from an
+ * older format, another build id (code, options or site-wide data changed), or an output folder that
+ * is no longer the build the state describes.
+ */
+export async function loadBuildState(cacheDir: string, outDir: string, buildId: string): Promise<BuildState | null> {
+  try {
+    const saved = JSON.parse(await readFile(stateFileFor(cacheDir, outDir), 'utf8')) as SavedState;
+    if (saved.version !== STATE_VERSION || saved.buildId !== buildId || saved.outDir !== outDir) return null;
+    const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as LatestBuild;
+    const meta = JSON.parse(await readFile(join(outDir, metaFileFor(latest.id)), 'utf8')) as BuildMeta;
+    if (latest.id !== buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return null;
+    const pages = new Map<string, RememberedPage>();
+    for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links] of saved.pages) {
+      pages.set(path, {
+        hash,
+        noindex: noindex === 1,
+        lastmod: lastmod ?? undefined,
+        bytes,
+        inspected: { path, route, title, ids, imagesWithoutAlt, htmlChars, payloadChars, payloadBytesOverBudget: overBudget },
+        links: links.map((i) => saved.links[i]!),
+      });
+    }
+    return { buildId, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media) };
+  } catch {
+    return null;
+  }
+}
+
+/** Saves the state of the build just committed to `outDir` (atomically: a torn file would be read as none). */
+export async function saveBuildState(
+  cacheDir: string,
+  outDir: string,
+  state: { buildId: string; timestamp: number; site: InspectedSite; records: readonly PageRecordForState[]; outputs: ReadonlyMap<string, string>; media: Iterable<string> },
+): Promise<void> {
+  const linkIds = new Map<string, number>();
+  const pageLinks: number[][] = state.site.pages.map(() => []);
+  for (const [link, users] of state.site.links) {
+    const id = linkIds.size;
+    linkIds.set(link, id);
+    for (const user of users) pageLinks[user]!.push(id);
+  }
+  const saved: SavedState = {
+    version: STATE_VERSION,
+    buildId: state.buildId,
+    timestamp: state.timestamp,
+    outDir,
+    links: [...linkIds.keys()],
+    pages: state.site.pages.map((p, i) => {
+      const r = state.records[i]!;
+      return [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, pageLinks[i]!];
+    }),
+    outputs: Object.fromEntries(state.outputs),
+    media: [...state.media].sort(),
+  };
+  const file = stateFileFor(cacheDir, outDir);
+  await mkdir(join(cacheDir, 'builds'), { recursive: true });
+  await writeFile(`${file}.tmp`, JSON.stringify(saved));
+  await rename(`${file}.tmp`, file);
+}
+
+// --- internal ---
+
+const STATE_VERSION = 1;
+
+type SavedPage = [
+  path: string,
+  route: string,
+  hash: string,
+  noindex: 0 | 1,
+  lastmod: string | null,
+  bytes: number,
+  title: string | null,
+  ids: string,
+  imagesWithoutAlt: readonly string[],
+  htmlChars: number,
+  payloadChars: number,
+  overBudget: number | null,
+  links: number[],
+];
+
+interface SavedState {
+  version: number;
+  buildId: string;
+  timestamp: number;
+  outDir: string;
+  /** Every distinct link target, once: pages refer to them by index. */
+  links: string[];
+  pages: SavedPage[];
+  outputs: Record<string, string>;
+  media: string[];
+}
+
+/** One state file per output folder, in the build cache. */
+function stateFileFor(cacheDir: string, outDir: string): string {
+  return join(cacheDir, 'builds', `${createHash('sha256').update(outDir).digest('hex').slice(0, 16)}.json`);
+}
