@@ -48,6 +48,16 @@ export function readContentOverrides(file: string | undefined): Overrides | null
   return parsed as Overrides;
 }
 
+/**
+ * An item with some fields replaced. The item keeps its prototype: scaled content (scale-entries.ts)
+ * computes most fields in getters, which a plain spread would drop.
+ */
+function patched<T extends object>(item: T, patch: object): T {
+  const copy = Object.create(Object.getPrototypeOf(item) as object | null) as T;
+  Object.defineProperties(copy, { ...Object.getOwnPropertyDescriptors(item), ...Object.getOwnPropertyDescriptors(patch) });
+  return copy;
+}
+
 /** The content with the overrides applied. Pure: `content` is not changed. */
 export function applyContentOverrides(content: Content, overrides: Overrides | null): Content {
   if (!overrides) return content;
@@ -61,7 +71,7 @@ export function applyContentOverrides(content: Content, overrides: Overrides | n
     for (const patch of patches) {
       const at = items.findIndex((item) => item.slug === patch.slug);
       if (at === -1) items.push(patch as { slug: string });
-      else items[at] = { ...items[at]!, ...patch };
+      else items[at] = patched(items[at]!, patch);
     }
     out[key] = items;
   }

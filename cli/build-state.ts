@@ -50,17 +50,20 @@ export function contentHash(content: string): string {
 }
 
 /**
- * The state of the build in `outDir`, or null when a full build is needed: no state, a state from an
- * older format, another build id (code, options or site-wide data changed), or an output folder that
- * is no longer the build the state describes.
+ * The state of the build in `outDir`, or why a full build is needed: no state, a state from an older
+ * format, another build id (code, options or site-wide data changed), or an output folder that is no
+ * longer the build the state describes.
  */
-export async function loadBuildState(cacheDir: string, outDir: string, buildId: string): Promise<BuildState | null> {
+export async function loadBuildState(cacheDir: string, outDir: string, buildId: string): Promise<{ state: BuildState } | { state: null; reason: string }> {
+  const none = (reason: string): { state: null; reason: string } => ({ state: null, reason });
   try {
-    const saved = JSON.parse(await readFile(stateFileFor(cacheDir, outDir), 'utf8')) as SavedState;
-    if (saved.version !== STATE_VERSION || saved.buildId !== buildId || saved.outDir !== outDir) return null;
+    const saved = JSON.parse(await readFile(stateFileFor(cacheDir, outDir), 'utf8').catch(() => 'null')) as SavedState | null;
+    if (saved === null) return none('no previous build of this folder in the build cache');
+    if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
+    if (saved.buildId !== buildId) return none(`the code, options or site-wide data changed (build ${saved.buildId} → ${buildId})`);
     const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as LatestBuild;
     const meta = JSON.parse(await readFile(join(outDir, metaFileFor(latest.id)), 'utf8')) as BuildMeta;
-    if (latest.id !== buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return null;
+    if (latest.id !== buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
     const pages = new Map<string, RememberedPage>();
     for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links] of saved.pages) {
       pages.set(path, {
@@ -72,9 +75,9 @@ export async function loadBuildState(cacheDir: string, outDir: string, buildId: 
         links: links.map((i) => saved.links[i]!),
       });
     }
-    return { buildId, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media) };
-  } catch {
-    return null;
+    return { state: { buildId, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media) } };
+  } catch (error) {
+    return none(`the previous build could not be read (${(error as Error).message})`);
   }
 }
 

@@ -133,8 +133,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 
     // An output folder that holds this very build id (same code, options and site-wide data) is updated
     // in place: only pages whose route, path or data changed are rendered again.
-    const previous = config.incremental ? await loadBuildState(config.cacheDir, config.outDir, buildId) : null;
+    const found = config.incremental ? await loadBuildState(config.cacheDir, config.outDir, buildId) : { state: null, reason: '--full' };
+    const previous = found.state;
     if (previous) logger.info('build', `updating build ${buildId} in ${config.outDir}: only pages whose data changed are rendered (--full renders every page)`);
+    else logger.debug?.('build', `rendering every page: ${(found as { reason: string }).reason}`);
     const mediaStarted = performance.now();
     media = createMediaCopier({ origin: new URL(endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present: previous?.media });
     media.addFrom(siteJson);

@@ -39,6 +39,14 @@ describe('scaled content', () => {
     expect(data.publicationCategories).toHaveLength(4);
   });
 
+  it('gives every item its own title, as a real site has, so the duplicate-title check stays quiet', () => {
+    const content = createScaledContent(5_000);
+    for (const list of [content.news, content.events, content.publications, content.projects]) {
+      const titles = list.map((item) => item.title);
+      expect(new Set(titles).size).toBe(titles.length);
+    }
+  });
+
   it('is deterministic: two calls give equal content', () => {
     const a = createScaledContent(2_000);
     const b = createScaledContent(2_000);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyContentOverrides, readContentOverrides } from '../../../backend/content-overrides.ts';
 import { loadSampleContent } from '../../../backend/content/sample.ts';
+import { createScaledContent } from '../../../backend/scale.ts';
 
 describe('content overrides (CONTENT_OVERRIDES_FILE)', () => {
   it('merges site and home field by field and list items by slug, without changing the content it was given', () => {
@@ -15,6 +16,14 @@ describe('content overrides (CONTENT_OVERRIDES_FILE)', () => {
     expect(changed.news[0]).toEqual({ ...first, title: 'New title' });
     expect(changed.news).toHaveLength(content.news.length);
     expect(content.news[0]!.title).toBe(first.title);
+  });
+
+  it('patches scaled content, whose fields are computed, keeping every field it does not replace', () => {
+    const content = createScaledContent(200);
+    const first = content.news[0]!;
+    const changed = applyContentOverrides(content, { news: [{ slug: first.slug, title: 'Edited', updatedAt: '2026-11-20T10:00:00Z' }] }).news[0]!;
+    expect(changed).toMatchObject({ title: 'Edited', updatedAt: '2026-11-20T10:00:00Z', id: first.id, body: first.body, tags: first.tags, summary: first.summary });
+    expect(first.title).not.toBe('Edited');
   });
 
   it('adds list entries with new slugs as they are', () => {
