@@ -1,15 +1,20 @@
 /**
- * Build throughput, memory and request figures (issue 9, targets 1–3):
- *   npm run bench:build [-- --pages 10000 --runs 3 --large 50000]
+ * Build throughput, threads, incremental rebuilds, memory and requests (issue 9, targets 1–5):
+ *   npm run bench:build [-- --pages 10000 --runs 3 --large 50000 --threads N]
  * Builds a synthetic site served by the embedded backend (`site content serve --scale N`, in its own
- * process, as a real CMS would be), cold (empty build cache) and warm (client bundle cached), and
- * Hugo on equivalent content in the same run, interleaved, and prints medians and the ratio.
+ * process, as a real CMS would be), and Hugo on equivalent content, in the same run:
+ * - cold: empty build cache (the client bundle is built);
+ * - full, warm: bundle cached, every page rendered into a fresh folder, with the default render threads
+ *   and with the main thread only, interleaved with Hugo runs, medians and ratios printed;
+ * - incremental: one news item is edited in the backend, then the previous output is rebuilt in place;
+ * - memory: peak resident size at --pages and at --large pages.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BuildReport } from '../cli/report.ts';
 import { writeHugoSite } from './hugo-site.ts';
 import { measure, median, printTable, type Measurement } from './measure.ts';
 
@@ -18,47 +23,85 @@ for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.repla
 const PAGES = Number(args.get('pages') ?? 10_000);
 const RUNS = Number(args.get('runs') ?? 3);
 const LARGE = Number(args.get('large') ?? 50_000);
+const THREADS = Number(args.get('threads') ?? Math.min(4, Math.max(1, availableParallelism() - 1)));
 const SITE = join(import.meta.dirname, '../bin/site.js');
 
 const work = await mkdtemp(join(tmpdir(), 'bench-build-'));
 const hugo = ensureHugo();
+const overrides = join(work, 'overrides.json');
+await writeFile(overrides, '{}');
 
-const backend = await startBackend(PAGES);
+let backend = await startBackend(PAGES, 0);
 try {
-  const endpoint = `${backend.url}`;
-  const build = (cacheDir: string): Promise<Measurement> => measure(process.execPath, [SITE, 'build', '--endpoint', endpoint, '--out', join(work, 'site'), '--cache-dir', cacheDir], { env: { NODE_ENV: 'production' } });
-  const cold = await build(join(work, `cache-cold`));
-  check(cold, 'cold build');
-  const warm: Measurement[] = [];
+  const build = (out: string, cacheDir: string, ...flags: string[]): Promise<Measurement> =>
+    measure(process.execPath, [SITE, 'build', '--endpoint', backend.url, '--out', join(work, out), '--cache-dir', join(work, cacheDir), ...flags], { env: { NODE_ENV: 'production', CI: 'true' } });
+  // The cold build fills the cache the warm builds use.
+  const cold = check(await build('cold/site', 'cache-warm'), 'cold build');
+  await rm(join(work, 'cold'), { recursive: true, force: true });
+  const threaded: Measurement[] = [];
+  const single: Measurement[] = [];
   const hugoRuns: Measurement[] = [];
   if (hugo) await writeHugoSite(join(work, 'hugo'), PAGES);
+  let sizes: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    warm.push(check(await build(join(work, 'cache-warm')), 'warm build'));
-    if (hugo) hugoRuns.push(check(await measure(hugo, ['--quiet', '--cleanDestinationDir', '-d', join(work, 'hugo-out')], { cwd: join(work, 'hugo') }), 'hugo'));
+    // Each full build writes a fresh folder, as a CI checkout would; so does Hugo.
+    threaded.push(check(await build(`full-${i}/site`, 'cache-warm', '--full', '--render-threads', String(THREADS)), 'full build'));
+    if (i === 0) sizes = await payloadSizes(join(work, 'full-0/site'));
+    await rm(join(work, `full-${i}`), { recursive: true, force: true });
+    single.push(check(await build(`single-${i}/site`, 'cache-warm', '--full', '--render-threads', '0'), 'full build, main thread only'));
+    await rm(join(work, `single-${i}`), { recursive: true, force: true });
+    if (hugo) {
+      hugoRuns.push(check(await measure(hugo, ['--quiet', '-d', join(work, `hugo-out-${i}`)], { cwd: join(work, 'hugo') }), 'hugo'));
+      await rm(join(work, `hugo-out-${i}`), { recursive: true, force: true });
+    }
   }
-  const requests = Number(/(\d+) requests/.exec(warm.at(-1)!.stdout)?.[1] ?? NaN);
-  const pages = Number(/wrote (\d+) pages/.exec(warm.at(-1)!.stdout)?.[1] ?? NaN);
-  const ours = median(warm.map((m) => m.ms));
+  const requests = Number(/(\d+) requests/.exec(threaded.at(-1)!.stdout)?.[1] ?? NaN);
+  const pages = Number(/wrote (\d+) pages/.exec(threaded.at(-1)!.stdout)?.[1] ?? NaN);
+  const full = median(threaded.map((m) => m.ms));
+  const fullSingle = median(single.map((m) => m.ms));
+  const peak = (ms: Measurement[]): number => Math.max(...ms.map((m) => m.peakMiB));
   const rows: (string | number)[][] = [
     ['', 'wall (median)', 'peak RSS', 'runs'],
-    [`site build, cold (${pages} pages)`, secs(cold.ms), mib(cold.peakMiB), 1],
-    [`site build, warm (${pages} pages)`, secs(ours), mib(Math.max(...warm.map((m) => m.peakMiB))), warm.length],
+    [`site build, cold cache (${pages} pages)`, secs(cold.ms), mib(cold.peakMiB), 1],
+    [`site build, full, ${THREADS} render thread${THREADS === 1 ? '' : 's'} + main`, secs(full), mib(peak(threaded)), threaded.length],
+    ['site build, full, main thread only', secs(fullSingle), mib(peak(single)), single.length],
   ];
-  if (hugo) rows.push([`hugo ${hugoVersion(hugo)} (${PAGES} pages)`, secs(median(hugoRuns.map((m) => m.ms))), mib(Math.max(...hugoRuns.map((m) => m.peakMiB))), hugoRuns.length]);
+  if (hugo) rows.push([`hugo ${hugoVersion(hugo)} (${PAGES} pages)`, secs(median(hugoRuns.map((m) => m.ms))), mib(peak(hugoRuns)), hugoRuns.length]);
+
+  // Incremental: a full build, then one news item changes in the backend, then a rebuild in place.
+  check(await build('inc/site', 'cache-warm'), 'build before the edit');
+  const feed = await readFile(join(work, 'inc/site/feeds/news.xml'), 'utf8');
+  const slug = /<link>[^<]*\/news\/([^<]+)<\/link>/.exec(feed.slice(feed.indexOf('<item>')))![1]!;
+  await writeFile(overrides, JSON.stringify({ news: [{ slug, title: 'A corrected headline', updatedAt: '2026-11-21T09:00:00Z' }] }));
+  const port = new URL(backend.url).port;
+  await backend.close();
+  backend = await startBackend(PAGES, Number(port));
+  const incremental = check(await build('inc/site', 'cache-warm'), 'incremental build');
+  rows.push([`site build, incremental (1 news item edited)`, secs(incremental.ms), mib(incremental.peakMiB), 1]);
+  const report = JSON.parse(await readFile(join(work, 'inc/build-report.json'), 'utf8')) as BuildReport;
+
   console.log(`\nBuild throughput, ${PAGES} synthetic pages, measured side by side in one run:`);
   printTable(rows);
-  if (hugo) console.log(`ratio site build (warm) / hugo: ${(ours / median(hugoRuns.map((m) => m.ms))).toFixed(2)}x   (target: at most 2x)`);
+  if (hugo) {
+    const h = median(hugoRuns.map((m) => m.ms));
+    console.log(`ratio site build (full, warm) / hugo: ${(full / h).toFixed(2)}x with ${THREADS} render thread${THREADS === 1 ? '' : 's'}, ${(fullSingle / h).toFixed(2)}x on the main thread only   (target: at most 2x)`);
+  }
+  console.log(`render threads: ${THREADS} + main ${secs(full)} vs main thread only ${secs(fullSingle)} = ${(fullSingle / full).toFixed(2)}x speed-up on ${availableParallelism()} CPUs`);
+  const changes = report.changes!;
+  console.log(
+    `incremental: ${changes.mode}, ${changes.pagesRendered} pages rendered, ${changes.pagesKept} kept, ${changes.written.length} files written, ${changes.removed.length} removed, in ${secs(incremental.ms)} = ${((incremental.ms / full) * 100).toFixed(0)}% of the full build   (target: under 15%)`,
+  );
+  console.log(`  written: ${changes.written.join(', ')}`);
   console.log(`requests: ${requests} GraphQL requests for ${pages} pages = ${(requests / pages).toFixed(4)} per page   (target: at most 0.05)`);
-  const sizes = await payloadSizes(join(work, 'site'));
   console.log(`payload sizes: p50 ${kb(percentile(sizes, 0.5))}, p95 ${kb(percentile(sizes, 0.95))}, max ${kb(Math.max(...sizes))} over ${sizes.length} payloads`);
 } finally {
   await backend.close();
 }
 
 if (LARGE > 0) {
-  const large = await startBackend(LARGE);
+  const large = await startBackend(LARGE, 0);
   try {
-    const m = check(await measure(process.execPath, [SITE, 'build', '--endpoint', large.url, '--out', join(work, 'large'), '--cache-dir', join(work, 'cache-warm')], { env: { NODE_ENV: 'production' } }), 'large build');
+    const m = check(await measure(process.execPath, [SITE, 'build', '--endpoint', large.url, '--out', join(work, 'large'), '--cache-dir', join(work, 'cache-warm')], { env: { NODE_ENV: 'production', CI: 'true' } }), 'large build');
     const pages = Number(/wrote (\d+) pages/.exec(m.stdout)?.[1] ?? NaN);
     console.log(`memory: ${pages} pages built in ${secs(m.ms)} with peak RSS ${mib(m.peakMiB)}   (target: at most 600 MiB at 50,000; 400 MiB at 10,000)`);
   } finally {
@@ -89,9 +132,9 @@ function hugoVersion(bin: string): string {
   return /v(\d+\.\d+\.\d+)/.exec(execFileSync(bin, ['version']).toString())?.[1] ?? '';
 }
 
-function startBackend(scale: number): Promise<{ url: string; close: () => Promise<void> }> {
+function startBackend(scale: number, port: number): Promise<{ url: string; close: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SITE, 'content', 'serve', '--port', '0', '--scale', String(scale)], { env: { ...process.env, NODE_ENV: 'production' } });
+    const child = spawn(process.execPath, [SITE, 'content', 'serve', '--port', String(port), '--scale', String(scale)], { env: { ...process.env, NODE_ENV: 'production', CONTENT_OVERRIDES_FILE: overrides } });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
