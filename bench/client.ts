@@ -5,19 +5,16 @@
  * split into React and the rest, payload sizes (p50, p95), and the time a client navigation to a
  * prefetched page takes to render in Chromium (median of 20).
  */
-import { readFile, readdir, stat, mkdtemp } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { startStaticServer } from '../cli/static-server.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
-import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
-import { htmlFileFor } from '../runtime/shared/paths.ts';
+import { FIRST_LOAD_BUDGET_BYTES, firstLoadByRoute } from './first-load.ts';
 import { median, printTable } from './measure.ts';
-import { spawnSync } from 'node:child_process';
 
-const FIRST_LOAD_BUDGET = 75 * 1024;
 const outArg = process.argv.indexOf('--out');
 const out = outArg > 0 ? process.argv[outArg + 1]! : join(await mkdtemp(join(tmpdir(), 'bench-client-')), 'site');
 if (outArg < 0) {
@@ -25,38 +22,17 @@ if (outArg < 0) {
   if (built.status !== 0) throw new Error('the sample build failed');
 }
 
-const latest = JSON.parse(await readFile(join(out, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
-const meta = JSON.parse(await readFile(join(out, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
-
-// One page per route: the first prerendered path whose route id is new.
-const routeOfPath = new Map<string, string>();
-for (const path of meta.prerendered) {
-  const html = await readFile(join(out, htmlFileFor(path)), 'utf8');
-  const route = /"routeId":"([^"]+)"/.exec(html)?.[1] ?? '?';
-  if (![...routeOfPath.values()].includes(route)) routeOfPath.set(path, route);
-}
-const gzipCache = new Map<string, number>();
-const gz = async (file: string): Promise<number> => {
-  if (!gzipCache.has(file)) gzipCache.set(file, gzipSync(await readFile(join(out, file)), { level: 9 }).length);
-  return gzipCache.get(file)!;
-};
-const rows: (string | number)[][] = [['route', 'page', 'React kB', 'rest kB', 'first-load kB']];
-let worst = 0;
-for (const [path, route] of routeOfPath) {
-  const html = await readFile(join(out, htmlFileFor(path)), 'utf8');
-  const scripts = new Set([...html.matchAll(/<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+\.js)"/g)].map((m) => m[1]!));
-  let react = 0;
-  let rest = 0;
-  for (const s of scripts) {
-    if (/\/react-[^/]+\.js$/.test(s)) react += await gz(s);
-    else rest += await gz(s);
-  }
-  worst = Math.max(worst, react + rest);
-  rows.push([route, path.length > 40 ? path.slice(0, 37) + '...' : path, kB(react), kB(rest), kB(react + rest)]);
+const loads = await firstLoadByRoute(out);
+const rows: (string | number)[][] = [['route', 'page', 'scripts', 'React kB', 'rest kB', 'first-load kB']];
+for (const load of loads) {
+  rows.push([load.route, load.path.length > 40 ? load.path.slice(0, 37) + '...' : load.path, load.scripts.length, kB(load.react), kB(load.rest), kB(load.total)]);
 }
 console.log('\nFirst-load JavaScript per route (gzip -9, each file as served):');
 printTable(rows);
-console.log(`largest first load: ${kB(worst)} kB   (budget: ${kB(FIRST_LOAD_BUDGET)} kB, React and ReactDOM included)`);
+const worst = loads.reduce((a, b) => (b.total > a.total ? b : a));
+console.log(
+  `largest first load: ${kB(worst.total)} kB (${worst.route}: React ${kB(worst.react)} kB + the rest ${kB(worst.rest)} kB)   (budget: ${kB(FIRST_LOAD_BUDGET_BYTES)} kB, React and ReactDOM included)`,
+);
 
 const sizes: number[] = [];
 const walk = async (d: string): Promise<void> => {

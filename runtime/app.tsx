@@ -1,31 +1,42 @@
-import { Component, useEffect, useLayoutEffect, useMemo, useSyncExternalStore, type ErrorInfo, type ReactElement, type ReactNode } from 'react';
-import { Route, Router, Switch } from 'wouter';
-import type { BaseLocationHook } from 'wouter';
-import { ErrorScreen } from './error-screen.tsx';
+import { Component, useEffect, useLayoutEffect, useSyncExternalStore, type ComponentType, type ErrorInfo, type ReactElement, type ReactNode } from 'react';
+import { Router } from 'wouter';
+import { LocationContext } from './location.ts';
 import type { Navigation } from './navigation.ts';
-import { PreviewBanner, usePreview, type PreviewState } from './preview.tsx';
 import type { Layouts } from './routes.ts';
+import type { PageError } from './shared/contract.ts';
 import { SiteContext } from './site-context.ts';
 
+/** What the app needs of the navigation: its state, and where to send navigations and errors. */
+export interface AppNavigation extends Pick<Navigation, 'routes' | 'site' | 'getState' | 'subscribe' | 'moduleFor' | 'errorScreen' | 'navigate' | 'fail' | 'didRender'> {
+  /** What the app shows above the page (the editor-preview banner) once its code has loaded; never on the server. */
+  readonly banner?: Slot;
+}
+
+/** A component that arrives after the first render, and the way to hear that it has. */
+export interface Slot {
+  get(): ComponentType | null;
+  subscribe(listener: () => void): () => void;
+}
+
 export interface AppProps {
-  nav: Navigation;
+  nav: AppNavigation;
   layouts: Layouts;
   /** The prerendered markup, kept for crawlers whose first page fails to render (browser only). */
   staticMarkup?: string;
-  /** Editor preview (browser only): the banner shows while it is on. */
-  preview?: PreviewState;
+  /** Called once React owns the page (browser only). */
+  onHydrated?: () => void;
 }
 
 /** The single application root: the error screen, or the routed page inside its layout (SPEC.md section 2). */
-export function App({ nav, layouts, staticMarkup, preview }: AppProps): ReactElement {
+export function App({ nav, layouts, staticMarkup, onHydrated }: AppProps): ReactElement {
   const state = useSyncExternalStore(nav.subscribe, nav.getState, nav.getState);
-  const previewOn = usePreview(preview);
-  const hooks = useMemo(() => createLocationHooks(nav), [nav]);
   // useLayoutEffect never runs on the server, and on the client runs before paint: scroll without a flash.
   useLayoutEffect(() => nav.didRender(state), [nav, state]);
-  // A marker for tests and tooling that React now owns the page (effects run only after hydration).
+  // A marker for tests and tooling that React now owns the page (effects run only after hydration), and,
+  // once, the signal to load what the first render did not need.
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
+    onHydrated?.();
   }, []);
 
   if (state.staticFallback && staticMarkup !== undefined) return <div className="static-fallback" dangerouslySetInnerHTML={{ __html: staticMarkup }} />;
@@ -33,53 +44,55 @@ export function App({ nav, layouts, staticMarkup, preview }: AppProps): ReactEle
   const Layout = layouts[route?.layout ?? 'default'];
   return (
     <SiteContext.Provider value={nav.site}>
-      {previewOn && preview ? <PreviewBanner preview={preview} /> : null}
-      <Router hook={hooks.location} searchHook={hooks.search}>
-        {state.error || !route ? (
-          <ErrorScreen error={state.error ?? { status: 404, message: `Page not found: ${state.path}`, fatal: false }} />
-        ) : (
-          <div className="layout-root" data-layout={route.layout ?? 'default'} data-route={route.id}>
-            <Layout>
-              <PageBoundary key={state.path} nav={nav}>
-                <Switch>
-                  {nav.routes.map((r) => (
-                    <Route key={r.id} path={r.path}>
-                      <PageHost nav={nav} routeId={r.id} />
-                    </Route>
-                  ))}
-                </Switch>
-              </PageBoundary>
-            </Layout>
-          </div>
-        )}
-      </Router>
+      <LocationContext.Provider value={nav}>
+        {nav.banner ? <SlotView slot={nav.banner} /> : null}
+        {/* Site code reads the location with wouter's hooks: on the server from this Router, in the browser from the context above (runtime/wouter-shim.ts). */}
+        <Router ssrPath={state.path} ssrSearch={state.search}>
+          {state.error || !route ? (
+            <ErrorView nav={nav} error={state.error ?? { status: 404, message: `Page not found: ${state.path}`, fatal: false }} />
+          ) : (
+            <div className="layout-root" data-layout={route.layout ?? 'default'} data-route={route.id}>
+              <Layout>
+                <PageBoundary key={state.path} nav={nav}>
+                  <PageHost nav={nav} routeId={route.id} />
+                </PageBoundary>
+              </Layout>
+            </div>
+          )}
+        </Router>
+      </LocationContext.Provider>
     </SiteContext.Provider>
   );
 }
 
 // --- internal ---
 
-function PageHost({ nav, routeId }: { nav: Navigation; routeId: string }): ReactElement {
+const empty = (): null => null;
+
+function SlotView({ slot }: { slot: Slot }): ReactElement | null {
+  // Empty while hydrating, as on the server.
+  const Filled = useSyncExternalStore(slot.subscribe, slot.get, empty);
+  return Filled ? <Filled /> : null;
+}
+
+function ErrorView({ nav, error }: { nav: AppNavigation; error: PageError }): ReactElement {
+  const ErrorScreen = nav.errorScreen();
+  return <ErrorScreen error={error} />;
+}
+
+function PageHost({ nav, routeId }: { nav: AppNavigation; routeId: string }): ReactElement {
   const state = nav.getState();
   const Page = nav.moduleFor(routeId)?.default;
   if (!Page) throw new Error(`The page module for route '${routeId}' was rendered before it loaded.`);
   return <Page data={state.data} params={state.params} />;
 }
 
-function createLocationHooks(nav: Navigation): { location: BaseLocationHook; search: () => string } {
-  const getPath = (): string => nav.getState().path;
-  const getSearch = (): string => nav.getState().search.replace(/^\?/, '');
-  const navigate = (to: string | URL, options?: { replace?: boolean }): void => {
-    void nav.navigate(String(to), { replace: options?.replace });
-  };
-  return {
-    location: () => [useSyncExternalStore(nav.subscribe, getPath, getPath), navigate],
-    search: () => useSyncExternalStore(nav.subscribe, getSearch, getSearch),
-  };
-}
-
-class PageBoundary extends Component<{ nav: Navigation; children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
+class PageBoundary extends Component<{ nav: AppNavigation; children: ReactNode }, { failed: boolean }> {
+  // Set in the constructor rather than as a class field, which es2020 output would need a helper for.
+  constructor(props: { nav: AppNavigation; children: ReactNode }) {
+    super(props);
+    this.state = { failed: false };
+  }
 
   static getDerivedStateFromError(): { failed: boolean } {
     return { failed: true };

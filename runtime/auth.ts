@@ -5,7 +5,9 @@
  * resets the cache; logout without a cookie does nothing.
  */
 
-export const TOKEN_COOKIE = 'apollo:default.token';
+import { TOKEN_COOKIE } from './live-config.ts';
+
+export { TOKEN_COOKIE };
 
 /** Seven days, the reference's cookie lifetime; the embedded backend's tokens live as long. */
 export const TOKEN_MAX_AGE_SECONDS = 604_800;

@@ -29,33 +29,34 @@ export interface ErrorReportingModule {
   initSentry(options: ErrorReportingOptions): ReportSink;
 }
 
+/** The errors collected before Sentry started; `handOver` ends the collecting. */
+export interface CollectedErrors {
+  /** Sends what was collected to `sink` and every later report too; with null, drops them and reports nothing. */
+  handOver(sink: ReportSink | null): void;
+}
+
 let queue: ErrorReport[] | null = null;
 let sink: ReportSink | null = null;
 
 /**
- * Starts collecting errors (window errors and unhandled rejections, plus reportError calls) and returns
- * the function that loads Sentry with `load`; call it once the first render is done.
+ * Starts collecting errors (window errors and unhandled rejections, plus reportError calls) until Sentry
+ * has loaded, after the first render (runtime/interactive.ts), and takes over.
  */
-export function startErrorReporting(options: ErrorReportingOptions, load: () => Promise<ErrorReportingModule>): () => Promise<void> {
+export function collectErrors(): CollectedErrors {
   queue = [];
   const onError = (event: ErrorEvent): void => void queue?.push({ error: event.error ?? event.message, mechanism: 'onerror', handled: false });
   const onRejection = (event: PromiseRejectionEvent): void => void queue?.push({ error: event.reason, mechanism: 'onunhandledrejection', handled: false });
   window.addEventListener('error', onError);
   window.addEventListener('unhandledrejection', onRejection);
-  return async () => {
-    try {
-      const { initSentry } = await load();
-      // Sentry's own global handlers take over in the same task: no error falls between the two.
+  return {
+    handOver(next) {
       window.removeEventListener('error', onError);
       window.removeEventListener('unhandledrejection', onRejection);
-      sink = initSentry(options);
-      for (const report of queue?.splice(0) ?? []) sink(report);
-    } catch (error) {
-      window.removeEventListener('error', onError);
-      window.removeEventListener('unhandledrejection', onRejection);
+      const collected = queue ?? [];
       queue = null;
-      console.warn('[site] Error reporting could not start:', error);
-    }
+      sink = next;
+      if (next) collected.forEach(next);
+    },
   };
 }
 

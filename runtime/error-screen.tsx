@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { Link } from 'wouter';
+import { Link } from './link.tsx';
 import type { PageError } from './shared/contract.ts';
 
 /** The message a visitor reads: a fixed sentence for 404, the error's own message otherwise (SPEC.md section 2). */

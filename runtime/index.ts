@@ -1,8 +1,19 @@
 /** The runtime's public API for site code. */
 export { hydrate } from './hydrate.tsx';
-export { defineRoutes, type LayoutProps, type Layouts, type LiveQuery, type PageHead, type PageProps, type RouteDefinition, type RouteParams } from './routes.ts';
+export {
+  defineRoutes,
+  type LayoutProps,
+  type Layouts,
+  type LiveQuery,
+  type PageHead,
+  type PageProps,
+  type RouteDefinition,
+  type RouteDetails,
+  type RouteEntry,
+  type RouteParams,
+} from './routes.ts';
 export { useSite } from './site-context.ts';
-export { Link } from 'wouter';
+export { Link, type LinkProps } from './link.tsx';
 export {
   fetchViewer,
   getGraphQLClient,

@@ -1,6 +1,7 @@
 import { createAuth, type CookieJar, type TokenHook } from './auth.ts';
 import type { RuntimeGraphQLClient } from './graphql-client.ts';
 import type { PreviewState } from './preview.tsx';
+import { liveApiSetup, type LiveApiSetup } from './live-config.ts';
 import type { LiveDataModule, RouteDefinition, RouteParams } from './routes.ts';
 import type { GraphQLRequestError } from './shared/graphql.ts';
 
@@ -12,17 +13,6 @@ import type { GraphQLRequestError } from './shared/graphql.ts';
 
 /** After hydration, runtime queries are answered from the page's inlined data for this long (SPEC.md section 9). */
 export const HANDOVER_MS = 100;
-
-export interface LiveApiSetup {
-  /** The public API endpoint from the build (BootData.config), or null. */
-  endpoint: string | null;
-  /** The route table's live-data loader, or undefined when the site has none. */
-  load: (() => Promise<LiveDataModule>) | undefined;
-  /** `performance.now()` when the page hydrated. */
-  hydratedAt: number;
-  /** The first page: its route, params and inlined data, the answer to its own query. */
-  initial: { routeId: string; params: RouteParams; data: unknown } | null;
-}
 
 /** The hook every failed GraphQL operation is passed to, with its operation name. */
 export type GraphQLErrorHook = (error: GraphQLRequestError) => void;
@@ -46,7 +36,7 @@ const documentJar: CookieJar = {
 const LOGOUT_MUTATION = 'mutation Logout { logout }';
 const LOGOUT_REVOKE_MS = 3000;
 
-let setup: LiveApiSetup | null = null;
+let liveFor: LiveApiSetup | null = null;
 let live: Promise<{ client: RuntimeGraphQLClient; module: LiveDataModule }> | null = null;
 let loadedClient: RuntimeGraphQLClient | null = null;
 const logError: GraphQLErrorHook = (error) => console.warn(`[graphql:default] ${error.operation} failed (${error.kind}${error.status ? ` ${error.status}` : ''}): ${error.reason}`);
@@ -55,15 +45,9 @@ let errorHook = logError;
 /** The visitor's token state; login and logout reset the client's cache before anyone hears of them. */
 export const auth = createAuth(documentJar, () => loadedClient?.resetCache());
 
-/** Called once by hydrate with the build's config. */
-export function configureLiveApi(next: LiveApiSetup): void {
-  setup = next;
-  live = null;
-  loadedClient = null;
-}
-
 /** True when this build has an API the browser may call. */
 export function isLiveApiAvailable(): boolean {
+  const setup = liveApiSetup();
   return Boolean(setup?.endpoint && setup.load);
 }
 
@@ -138,8 +122,14 @@ export async function loadLiveData(route: RouteDefinition, params: RouteParams, 
 // --- internal ---
 
 function loadLive(): Promise<{ client: RuntimeGraphQLClient; module: LiveDataModule }> {
-  const current = setup;
+  const current = liveApiSetup();
   if (!current?.endpoint || !current.load) return Promise.reject(new LiveApiUnavailableError());
+  // A new configuration gets a new client.
+  if (liveFor !== current) {
+    live = null;
+    loadedClient = null;
+    liveFor = current;
+  }
   const endpoint = current.endpoint;
   live ??= current.load().then((module) => {
     const first = current.initial;

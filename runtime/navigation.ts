@@ -1,23 +1,15 @@
 import type { BootData, BuildMeta, PageError, RouteRule, SiteData } from './shared/contract.ts';
 import { normalizePath } from './shared/paths.ts';
 import { isExternalTarget } from './shared/route-rules.ts';
+import type { ComponentType } from 'react';
+import { ErrorScreen } from './error-screen.tsx';
+import { createStateStore, initialState, type NavigationState, type StateStore } from './navigation-state.ts';
 import { createNotFoundError, createPageError, createValidationError } from './page-error.ts';
 import { createPageDataLoader, type LiveDataSource } from './page-data.ts';
 import { PayloadError, type PayloadLoader } from './payload.ts';
-import { findRoute, type PageModule, type RouteDefinition, type RouteParams } from './routes.ts';
+import { findRoute, type PageModule, type RouteDefinition, type RouteEntry } from './routes.ts';
 
-/** What the app renders: one committed location with its page, data or error. */
-export interface NavigationState {
-  path: string;
-  search: string;
-  hash: string;
-  routeId: string | null;
-  params: RouteParams;
-  data: unknown;
-  error: PageError | null;
-  /** Set when a bot's first page failed to render: the app shows the prerendered markup again. */
-  staticFallback?: boolean;
-}
+export type { NavigationState } from './navigation-state.ts';
 
 export interface NavigateOptions {
   replace?: boolean;
@@ -50,11 +42,14 @@ export interface NavigationEffects {
 }
 
 export interface Navigation {
-  readonly routes: readonly RouteDefinition[];
+  /** The route table; the app needs only each route's entry (its layout). */
+  readonly routes: readonly RouteEntry[];
   readonly site: SiteData;
   readonly buildId: string;
   getState(): NavigationState;
   subscribe(listener: () => void): () => void;
+  /** The component that shows an error instead of the page. */
+  errorScreen(): ComponentType<{ error: PageError }>;
   /** The loaded page module of a route; always present for the committed route. */
   moduleFor(routeId: string): PageModule | undefined;
   /** Loads the target's chunk and payload, then commits; superseded navigations are dropped. */
@@ -85,18 +80,19 @@ export interface NavigationOptions {
   /** Live data from the API: editor preview, and the fallback when a payload cannot be loaded. */
   live?: LiveDataSource;
   effects?: NavigationEffects;
+  /** The state the app already renders (the browser hydrates before navigation loads); a new store otherwise. */
+  store?: StateStore;
 }
 
 const MAX_REDIRECTS = 5;
 
-/** Creates the navigation store. Without payloads/effects it is static (server render, tests). */
+/** Creates the navigation, on `store` when given. Without payloads/effects it is static (server render, tests). */
 export function createNavigation(options: NavigationOptions): Navigation {
   const { routes, boot, modules, payloads, effects } = options;
   const pageData = createPageDataLoader(payloads, options.live);
-  const listeners = new Set<() => void>();
   const loading = new Map<string, Promise<PageModule>>();
-  const initial = initialState(options);
-  let state = initial;
+  const store = options.store ?? createStateStore(initialState(boot, options.location, routes));
+  const initial = store.get();
   let latest = 0;
   // Effects wait for React to render the state they belong to (scrolling needs the new page's DOM).
   let pendingEffects: { state: NavigationState; previous: NavigationState; options: NavigateOptions } | null = null;
@@ -104,9 +100,8 @@ export function createNavigation(options: NavigationOptions): Navigation {
   const commit = (next: NavigationState, url: string | null, navOptions: NavigateOptions): void => {
     if (next.error && effects && !effects.showsErrorScreen(next.error)) return;
     if (url !== null) effects?.commitUrl(url, navOptions);
-    pendingEffects = { state: next, previous: state, options: navOptions };
-    state = next;
-    listeners.forEach((l) => l());
+    pendingEffects = { state: next, previous: store.get(), options: navOptions };
+    store.set(next);
   };
 
   const loadModule = (route: RouteDefinition): Promise<PageModule> => {
@@ -126,6 +121,7 @@ export function createNavigation(options: NavigationOptions): Navigation {
   };
 
   const navigate = async (to: string, navOptions: NavigateOptions = {}, redirects = 0): Promise<void> => {
+    const state = store.get();
     const url = new URL(to, 'http://site.invalid' + state.path);
     const target = { path: normalizePath(url.pathname), search: url.search, hash: url.hash };
     const href = target.path + target.search + target.hash;
@@ -171,6 +167,7 @@ export function createNavigation(options: NavigationOptions): Navigation {
   };
 
   const showError = (error: PageError): void => {
+    const state = store.get();
     if (!effects || effects.showsErrorScreen(error)) {
       commit({ ...state, error }, null, {});
     } else if (state === initial) {
@@ -186,11 +183,9 @@ export function createNavigation(options: NavigationOptions): Navigation {
     routes,
     site: boot.site,
     buildId: boot.buildId,
-    getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    getState: store.get,
+    subscribe: store.subscribe,
+    errorScreen: () => ErrorScreen,
     moduleFor: (routeId) => modules.get(routeId),
     navigate: (to, navOptions) => navigate(to, navOptions),
     async preload(path, schedule) {
@@ -214,13 +209,14 @@ export function createNavigation(options: NavigationOptions): Navigation {
       showError(pageError);
     },
     async refresh() {
-      const current = state;
+      const current = store.get();
       const route = current.routeId && !current.error ? routes.find((r) => r.id === current.routeId) : undefined;
       if (!route) return;
       const token = latest;
       try {
         const data = await pageData.load(route, current.params, current.path);
         // A navigation that started meanwhile owns the page now.
+        const state = store.get();
         if (token === latest && state.path === current.path && !state.error) commit({ ...state, data: data ?? null }, null, { refresh: true });
       } catch {
         // The page keeps the data it shows; the error hook has heard of the failure.
@@ -249,18 +245,4 @@ function warm(file: string, schedule: <T>(load: () => Promise<T>) => Promise<T>)
 export function isChunkLoadError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload/i.test(message);
-}
-
-// --- internal ---
-
-function initialState({ boot, location, routes }: NavigationOptions): NavigationState {
-  const path = normalizePath(boot.path ?? location.pathname);
-  const base = { path, search: location.search, hash: location.hash };
-  if (boot.error) {
-    // 404.html serves every unknown path: its message names the path the visitor asked for.
-    const error = boot.error.status === 404 && !boot.routeId ? createNotFoundError(path) : boot.error;
-    return { ...base, routeId: boot.routeId, params: {}, data: null, error };
-  }
-  const match = findRoute(routes, path);
-  return { ...base, routeId: boot.routeId, params: match?.params ?? {}, data: boot.data, error: null };
 }

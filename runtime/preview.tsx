@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ComponentType, type ReactElement } from 'react';
 
 /**
  * Editor preview: while an editor is logged in, every page shows live data from the API (drafts and
@@ -59,4 +59,14 @@ export function PreviewBanner({ preview }: { preview: PreviewState }): ReactElem
       </button>
     </aside>
   );
+}
+
+/**
+ * The banner as the app shows it above the page: there while preview is on, re-rendered with the page
+ * when an editor logs in or out.
+ */
+export function previewBannerFor(preview: PreviewState): ComponentType {
+  return function EditorPreview(): ReactElement | null {
+    return usePreview(preview) ? <PreviewBanner preview={preview} /> : null;
+  };
 }

@@ -1,5 +1,4 @@
 import type { ComponentType, ReactNode } from 'react';
-import { parse as parsePattern } from 'regexparam';
 import type { ErrorReportingModule } from './error-reporting.ts';
 import type { RuntimeGraphQLClient, RuntimeClientOptions } from './graphql-client.ts';
 import type { SiteData } from './shared/contract.ts';
@@ -38,24 +37,34 @@ export interface PageHead {
   structuredData?: readonly Record<string, unknown>[];
 }
 
-/** One entry of the client-safe route table (site/routes.ts). */
-export interface RouteDefinition {
+/**
+ * One entry of the browser's route table: enough to match a path, load its page and pick its layout, which
+ * is all hydration needs. The rest of a route (RouteDetails) loads after the first render.
+ */
+export interface RouteEntry {
   /** Stable id, the key of the build-side route data (site/routes.build.ts). */
   id: string;
   /** File name (without extension) of the page module under site/pages/ that `load` imports; the build uses it to find the route's chunk. */
   page: string;
-  /** wouter pattern, e.g. `/news/:slug`. */
+  /** Path pattern: static segments and `:name` params, e.g. `/news/:slug`. */
   path: string;
   /** @default 'default' */
   layout?: LayoutName;
   /** Loads the page component; a dynamic import, so every page is its own chunk. */
   load: () => Promise<PageModule>;
+}
+
+/** What a route adds to its entry: needed by the build for every page, and by the browser only from the first client navigation on. */
+export interface RouteDetails {
   /** Checks the params before anything loads; false is a fatal 404 `Page Not Found: {path}`. */
   validate?: (params: RouteParams, site: SiteData) => boolean;
   /** Head fields from the page's data. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   head: (data: any, params: RouteParams, site: SiteData) => PageHead;
 }
+
+/** A whole route, as the build renders it (site/routes.ts). */
+export interface RouteDefinition extends RouteEntry, RouteDetails {}
 
 /** A route's GraphQL query as the browser runs it (editor preview, live data when a payload fails). */
 export interface LiveQuery {
@@ -84,6 +93,12 @@ export interface RouteTableOptions {
   readonly live?: () => Promise<LiveDataModule>;
   /** Loads error reporting (runtime/sentry.ts), started only when the build has a DSN. Without it nothing is reported. */
   readonly errorReporting?: () => Promise<ErrorReportingModule>;
+  /**
+   * Loads the whole routes (entries with their checks and heads) for a table of entries only. The browser
+   * loads them after the first render, so head fields and structured data are never first-load JavaScript.
+   * Without it the table's own entries must be whole routes.
+   */
+  readonly definitions?: () => Promise<readonly RouteDefinition[]>;
 }
 
 export interface LayoutProps {
@@ -92,18 +107,21 @@ export interface LayoutProps {
 
 export type Layouts = Record<LayoutName, ComponentType<LayoutProps>>;
 
-/** Types a route table, and attaches the table's options (the live-data loader) to it. */
-export function defineRoutes<const T extends readonly RouteDefinition[]>(routes: T, options: RouteTableOptions = {}): T & RouteTableOptions {
+/** Types a route table, and attaches the table's options (the loaders of its optional chunks) to it. */
+export function defineRoutes<const T extends readonly RouteEntry[]>(routes: T, options: RouteTableOptions = {}): T & RouteTableOptions {
   return Object.assign(routes, options);
 }
 
-export interface RouteMatch {
-  route: RouteDefinition;
+export interface RouteMatch<R extends RouteEntry = RouteDefinition> {
+  route: R;
   params: RouteParams;
 }
 
-/** The first route whose pattern matches `pathname`, matched the way wouter's <Switch> matches. */
-export function findRoute(routes: readonly RouteDefinition[], pathname: string): RouteMatch | null {
+/**
+ * The first route whose pattern matches `pathname`: as many segments, static ones equal ignoring case, each
+ * `:name` taking one whole (URI-decoded) segment. Empty segments do not count, so a trailing slash is ignored.
+ */
+export function findRoute<R extends RouteEntry>(routes: readonly R[], pathname: string): RouteMatch<R> | null {
   for (const route of routes) {
     const params = matchPattern(route.path, pathname);
     if (params) return { route, params };
@@ -113,23 +131,21 @@ export function findRoute(routes: readonly RouteDefinition[], pathname: string):
 
 // --- internal ---
 
-// regexparam is wouter's default parser, so this agrees with <Switch> about which route matches.
-const compiled = new Map<string, { keys: string[]; pattern: RegExp }>();
-
 function matchPattern(pattern: string, pathname: string): RouteParams | null {
-  let parsed = compiled.get(pattern);
-  if (!parsed) {
-    parsed = parsePattern(pattern, false) as { keys: string[]; pattern: RegExp };
-    compiled.set(pattern, parsed);
-  }
-  const result = parsed.pattern.exec(pathname);
-  if (!result) return null;
+  const expected = segmentsOf(pattern);
+  const actual = segmentsOf(pathname);
+  if (expected.length !== actual.length) return null;
   const params: RouteParams = {};
-  parsed.keys.forEach((key: string, i: number) => {
-    const value = result[i + 1];
-    if (value !== undefined) params[key] = safeDecode(value);
-  });
+  for (const [i, segment] of expected.entries()) {
+    const value = actual[i]!;
+    if (segment.startsWith(':')) params[segment.slice(1)] = safeDecode(value);
+    else if (segment.toLowerCase() !== value.toLowerCase()) return null;
+  }
   return params;
+}
+
+function segmentsOf(path: string): string[] {
+  return path.split('/').filter(Boolean);
 }
 
 function safeDecode(value: string): string {

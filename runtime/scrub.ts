@@ -1,4 +1,4 @@
-import { TOKEN_COOKIE } from './auth.ts';
+import { TOKEN_COOKIE } from './live-config.ts';
 
 /**
  * Removes credentials from anything that is about to leave the browser for error reporting: values of

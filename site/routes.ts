@@ -1,4 +1,4 @@
-import { defineRoutes } from '../runtime/index.ts';
+import { defineRoutes, type RouteDefinition, type RouteDetails } from '../runtime/index.ts';
 import { EVENTS_FEED, NEWS_FEED } from './data/feeds.ts';
 import { EVENTS_CRUMB, PUBLICATIONS_CRUMB } from './data/trails.ts';
 import {
@@ -22,6 +22,9 @@ import {
   publicationHead,
   researchProjectHead,
 } from './route-heads.ts';
+import { routeTable, type RouteId } from './route-table.ts';
+
+export type { RouteId } from './route-table.ts';
 
 const newsHead = listHead('News', 'Announcements, stories and results from across the institute.', { base: '/news', alternates: [NEWS_FEED] });
 const eventsHead = listHead('Events', 'Lectures, concerts, workshops and open days at the institute.', { base: '/events', alternates: [EVENTS_FEED] });
@@ -29,220 +32,46 @@ const publicationsHead = listHead('Publications', "Books, articles, reports and 
 const coursesHead = listHead('Courses', 'Courses taught at the institute, with their level, credits, period and teachers.', { base: '/courses', items: coursesItems });
 const researchHead = listHead('Research', "Research projects of the institute's researchers and artists.", { base: '/research' });
 const documentsHead = listHead('Documents', 'Annual reports, regulations, forms and other documents to download.', { base: '/documents' });
+const eventCategoryHead = categoryHead('eventCategories', EVENTS_CRUMB);
+const publicationCategoryHead = categoryHead('publicationCategories', PUBLICATIONS_CRUMB);
+
+/** Each route's parameter checks and `<head>` fields, by route id. */
+const details: Record<RouteId, RouteDetails> = {
+  home: { head: homeHead },
+  news: { head: newsHead },
+  'news-page': { validate: validatePage, head: newsHead },
+  'news-article': { validate: validateSlug, head: newsArticleHead },
+  about: { head: editorialHead('About', { top: true }) },
+  'about-people': { head: editorialHead('People') },
+  'about-contact': { head: editorialHead('Contact', { describesInstitute: true }) },
+  'about-podcast': { head: editorialHead('Podcast') },
+  'about-large': { head: editorialHead('About') },
+  'about-artistic-research': { head: editorialHead('Artistic research') },
+  events: { head: eventsHead },
+  'events-page': { validate: validatePage, head: eventsHead },
+  'event-category': { validate: validateEventCategory, head: eventCategoryHead },
+  'event-category-page': { validate: validateEventCategoryPage, head: eventCategoryHead },
+  event: { validate: validateEvent, head: eventHead },
+  publications: { head: publicationsHead },
+  'publications-page': { validate: validatePage, head: publicationsHead },
+  'publication-category': { validate: validatePublicationCategory, head: publicationCategoryHead },
+  'publication-category-page': { validate: validatePublicationCategoryPage, head: publicationCategoryHead },
+  publication: { validate: validatePublication, head: publicationHead },
+  courses: { head: coursesHead },
+  'courses-page': { validate: validatePage, head: coursesHead },
+  research: { head: researchHead },
+  'research-page': { validate: validatePage, head: researchHead },
+  'research-project': { validate: validateSlug, head: researchProjectHead },
+  documents: { head: documentsHead },
+  'documents-page': { validate: validatePage, head: documentsHead },
+  login: { head: () => ({ title: 'Editor login', description: 'Log in to preview drafts and unpublished changes.', noindex: true }) },
+};
 
 /**
- * The client-safe route table (SPEC.md section 2). The first matching route wins, so static paths come
- * before the patterns that would also match them. Each route's data comes from routes.build.ts, keyed by
- * the same id; `page` names the module that `load` imports, one chunk per page. Every list has later pages
- * at `{list}/page/:page` (page 1 stays at the list's own path), rendered by the list's own page module.
+ * The whole route table, as the build renders it: each entry of site/route-table.ts (path, layout, page
+ * module) with its checks and head fields. Each route's data comes from routes.build.ts, keyed by the same id.
  */
-export const routes = defineRoutes([
-  { id: 'home', page: 'home', path: '/', layout: 'home', load: () => import('./pages/home.tsx'), head: homeHead },
-  {
-    id: 'news',
-    page: 'news-index',
-    path: '/news',
-    load: () => import('./pages/news-index.tsx'),
-    head: newsHead,
-  },
-  {
-    id: 'news-page',
-    page: 'news-index',
-    path: '/news/page/:page',
-    load: () => import('./pages/news-index.tsx'),
-    validate: validatePage,
-    head: newsHead,
-  },
-  {
-    id: 'news-article',
-    page: 'news-article',
-    path: '/news/:slug',
-    load: () => import('./pages/news-article.tsx'),
-    validate: validateSlug,
-    head: newsArticleHead,
-  },
-  { id: 'about', page: 'about', path: '/about', load: () => import('./pages/about.tsx'), head: editorialHead('About', { top: true }) },
-  {
-    id: 'about-people',
-    page: 'about-people',
-    path: '/about/people',
-    load: () => import('./pages/about-people.tsx'),
-    head: editorialHead('People'),
-  },
-  {
-    id: 'about-contact',
-    page: 'about-contact',
-    path: '/about/contact',
-    load: () => import('./pages/about-contact.tsx'),
-    head: editorialHead('Contact', { describesInstitute: true }),
-  },
-  {
-    id: 'about-podcast',
-    page: 'about-podcast',
-    path: '/about/podcast',
-    load: () => import('./pages/about-podcast.tsx'),
-    head: editorialHead('Podcast'),
-  },
-  {
-    id: 'about-large',
-    page: 'about-large',
-    path: '/about/about-large',
-    load: () => import('./pages/about-large.tsx'),
-    head: editorialHead('About'),
-  },
-  {
-    id: 'about-artistic-research',
-    page: 'about-artistic-research',
-    path: '/about/artistic-research',
-    load: () => import('./pages/about-artistic-research.tsx'),
-    head: editorialHead('Artistic research'),
-  },
-  {
-    id: 'events',
-    page: 'events-index',
-    path: '/events',
-    load: () => import('./pages/events-index.tsx'),
-    head: eventsHead,
-  },
-  // Before /events/:category/:slug, which would take `page` for a category.
-  {
-    id: 'events-page',
-    page: 'events-page',
-    path: '/events/page/:page',
-    load: () => import('./pages/events-page.tsx'),
-    validate: validatePage,
-    head: eventsHead,
-  },
-  {
-    id: 'event-category',
-    page: 'event-category',
-    path: '/events/:category',
-    load: () => import('./pages/event-category.tsx'),
-    validate: validateEventCategory,
-    head: categoryHead('eventCategories', EVENTS_CRUMB),
-  },
-  {
-    id: 'event-category-page',
-    page: 'event-category',
-    path: '/events/:category/page/:page',
-    load: () => import('./pages/event-category.tsx'),
-    validate: validateEventCategoryPage,
-    head: categoryHead('eventCategories', EVENTS_CRUMB),
-  },
-  {
-    id: 'event',
-    page: 'event',
-    path: '/events/:category/:slug',
-    load: () => import('./pages/event.tsx'),
-    validate: validateEvent,
-    head: eventHead,
-  },
-  {
-    id: 'publications',
-    page: 'publications-index',
-    path: '/publications',
-    load: () => import('./pages/publications-index.tsx'),
-    head: publicationsHead,
-  },
-  {
-    id: 'publications-page',
-    page: 'publications-index',
-    path: '/publications/page/:page',
-    load: () => import('./pages/publications-index.tsx'),
-    validate: validatePage,
-    head: publicationsHead,
-  },
-  {
-    id: 'publication-category',
-    page: 'publication-category',
-    path: '/publication/:category',
-    load: () => import('./pages/publication-category.tsx'),
-    validate: validatePublicationCategory,
-    head: categoryHead('publicationCategories', PUBLICATIONS_CRUMB),
-  },
-  {
-    id: 'publication-category-page',
-    page: 'publication-category',
-    path: '/publication/:category/page/:page',
-    load: () => import('./pages/publication-category.tsx'),
-    validate: validatePublicationCategoryPage,
-    head: categoryHead('publicationCategories', PUBLICATIONS_CRUMB),
-  },
-  {
-    id: 'publication',
-    page: 'publication',
-    path: '/publication/:category/:slug',
-    load: () => import('./pages/publication.tsx'),
-    validate: validatePublication,
-    head: publicationHead,
-  },
-  {
-    id: 'courses',
-    page: 'courses',
-    path: '/courses',
-    load: () => import('./pages/courses.tsx'),
-    head: coursesHead,
-  },
-  {
-    id: 'courses-page',
-    page: 'courses',
-    path: '/courses/page/:page',
-    load: () => import('./pages/courses.tsx'),
-    validate: validatePage,
-    head: coursesHead,
-  },
-  {
-    id: 'research',
-    page: 'research-index',
-    path: '/research',
-    load: () => import('./pages/research-index.tsx'),
-    head: researchHead,
-  },
-  {
-    id: 'research-page',
-    page: 'research-index',
-    path: '/research/page/:page',
-    load: () => import('./pages/research-index.tsx'),
-    validate: validatePage,
-    head: researchHead,
-  },
-  {
-    id: 'research-project',
-    page: 'research-project',
-    path: '/research/:slug',
-    load: () => import('./pages/research-project.tsx'),
-    validate: validateSlug,
-    head: researchProjectHead,
-  },
-  {
-    id: 'documents',
-    page: 'documents',
-    path: '/documents',
-    load: () => import('./pages/documents.tsx'),
-    head: documentsHead,
-  },
-  {
-    id: 'documents-page',
-    page: 'documents',
-    path: '/documents/page/:page',
-    load: () => import('./pages/documents.tsx'),
-    validate: validatePage,
-    head: documentsHead,
-  },
-  // Editor preview: the login form. Kept out of search engines and the sitemap.
-  {
-    id: 'login',
-    page: 'login',
-    path: '/login',
-    load: () => import('./pages/login.tsx'),
-    head: () => ({ title: 'Editor login', description: 'Log in to preview drafts and unpublished changes.', noindex: true }),
-  },
-], {
-  // Live data (editor preview, login, payloads that cannot be loaded): its own chunk, loaded on first use.
-  live: () => import('./live-data.ts'),
-  // Sentry: its own chunk, loaded after the first render and only when the build has a DSN.
-  errorReporting: () => import('../runtime/sentry.ts'),
-});
-
-/** Route ids, the keys routes.build.ts must cover. */
-export type RouteId = (typeof routes)[number]['id'];
+export const routes = defineRoutes(
+  routeTable.map((entry): RouteDefinition & { id: RouteId } => ({ ...entry, ...details[entry.id] })),
+  { live: routeTable.live, errorReporting: routeTable.errorReporting },
+);
