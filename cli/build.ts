@@ -268,6 +268,9 @@ async function settleAll<const T extends readonly Promise<unknown>[]>(promises: 
   return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
+/** Pages the main thread renders between turns of the event loop (for network and file I/O). */
+const YIELD_EVERY = 8;
+
 /** Pages sent to a render thread at once: large enough that messaging costs little per page. */
 const BATCH = 32;
 
@@ -279,7 +282,16 @@ function createDispatcher(local: PageRenderer, threads: RenderThreads | null, ta
   let batch: { task: PageTask; data: unknown }[] = [];
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;
-  const renderHere = async (item: { task: PageTask; data: unknown }): Promise<void> => take([await local.render(item.task, item.data)]);
+  let sinceYield = 0;
+  const renderHere = async (item: { task: PageTask; data: unknown }): Promise<void> => {
+    take([await local.render(item.task, item.data)]);
+    // Rendering is synchronous and the writer's promises settle as microtasks: without a turn of the
+    // event loop now and then, the backend's answers would wait until the read-ahead ran dry.
+    if (++sinceYield >= YIELD_EVERY) {
+      sinceYield = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   const send = async (): Promise<void> => {
     while (batch.length > 0) {
       const sent = threads!.trySend(batch.map((b) => b.task));
