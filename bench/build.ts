@@ -23,7 +23,8 @@ for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.repla
 const PAGES = Number(args.get('pages') ?? 10_000);
 const RUNS = Number(args.get('runs') ?? 3);
 const LARGE = Number(args.get('large') ?? 50_000);
-const THREADS = Number(args.get('threads') ?? Math.min(4, Math.max(1, availableParallelism() - 1)));
+// At least one thread, so the 1-thread/N-thread comparison is printed even where the default is none.
+const THREADS = Number(args.get('threads') ?? Math.max(1, Math.min(4, availableParallelism() - 2)));
 const SITE = join(import.meta.dirname, '../bin/site.js');
 
 const work = await mkdtemp(join(tmpdir(), 'bench-build-'));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
 import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
@@ -94,22 +94,28 @@ export async function saveBuildState(
     linkIds.set(link, id);
     for (const user of users) pageLinks[user]!.push(id);
   }
-  const saved: SavedState = {
-    version: STATE_VERSION,
-    buildId: state.buildId,
-    timestamp: state.timestamp,
-    outDir,
-    links: [...linkIds.keys()],
-    pages: state.site.pages.map((p, i) => {
-      const r = state.records[i]!;
-      return [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, pageLinks[i]!];
-    }),
-    outputs: Object.fromEntries(state.outputs),
-    media: [...state.media].sort(),
-  };
+  // Written a thousand pages at a time: at 50,000 pages the whole state as one string (and the rows
+  // behind it) would be the largest thing the build ever holds.
   const file = stateFileFor(cacheDir, outDir);
   await mkdir(join(cacheDir, 'builds'), { recursive: true });
-  await writeFile(`${file}.tmp`, JSON.stringify(saved));
+  const out = await open(`${file}.tmp`, 'w');
+  try {
+    const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, timestamp: state.timestamp, outDir, links: [...linkIds.keys()] };
+    await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
+    const pages = state.site.pages;
+    for (let start = 0; start < pages.length; start += 1000) {
+      const rows = pages.slice(start, start + 1000).map((p, k) => {
+        const i = start + k;
+        const r = state.records[i]!;
+        const row: SavedPage = [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, pageLinks[i]!];
+        return JSON.stringify(row);
+      });
+      await out.write((start > 0 ? ',' : '') + rows.join(','));
+    }
+    await out.write(`],"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify([...state.media].sort())}}`);
+  } finally {
+    await out.close();
+  }
   await rename(`${file}.tmp`, file);
 }
 
