@@ -20,9 +20,9 @@ import { checkPageCount, commitStagingChanges, commitStagingDir, createStagingDi
 import { queryPages, type PageRecord } from './query.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import { renderRedirectPages } from './redirects.ts';
-import { createPageRenderer, type PageDone, type PageRenderer, type PageTask } from './page-renderer.ts';
+import { createPageRenderer, type PageDone, type PageRenderer } from './page-renderer.ts';
 import { renderErrorPage, type RenderContext } from './render.tsx';
-import { startRenderThreads, type RenderThreads } from './render-threads.ts';
+import { createPageDispatcher, startRenderThreads } from './render-threads.ts';
 import { sanitizeData } from './sanitize.ts';
 import { loadSiteModules } from './site-modules.ts';
 import { renderRobots, renderSitemap, type SitemapEntry } from './sitemap.ts';
@@ -163,7 +163,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
         bytes += page.bytes;
       }
     };
-    const dispatch = createDispatcher(renderer, threads, take);
+    const dispatch = createPageDispatcher(renderer, threads, take);
     recorder.startPages();
     for await (const record of pages) {
       const { route, path, params } = record.job;
@@ -266,62 +266,6 @@ async function settleAll<const T extends readonly Promise<unknown>[]>(promises: 
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
-}
-
-/** Pages the main thread renders between turns of the event loop (for network and file I/O). */
-const YIELD_EVERY = 8;
-
-/** Pages sent to a render thread at once: large enough that messaging costs little per page. */
-const BATCH = 32;
-
-/**
- * Hands pages to the render threads in batches, and renders on the main thread whenever no thread is
- * ready (while they start, or for a small site) or every thread already has its fill of work.
- */
-function createDispatcher(local: PageRenderer, threads: RenderThreads | null, take: (done: readonly PageDone[], threaded?: boolean) => void): { page(task: PageTask, data: unknown): Promise<void>; finish(): Promise<void> } {
-  let batch: { task: PageTask; data: unknown }[] = [];
-  const inFlight = new Set<Promise<void>>();
-  let failure: { error: unknown } | null = null;
-  let sinceYield = 0;
-  const renderHere = async (item: { task: PageTask; data: unknown }): Promise<void> => {
-    take([await local.render(item.task, item.data)]);
-    // Rendering is synchronous and the writer's promises settle as microtasks: without a turn of the
-    // event loop now and then, the backend's answers would wait until the read-ahead ran dry.
-    if (++sinceYield >= YIELD_EVERY) {
-      sinceYield = 0;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
-  const send = async (): Promise<void> => {
-    while (batch.length > 0) {
-      const sent = threads!.trySend(batch.map((b) => b.task));
-      if (sent) {
-        const job = sent.then(
-          (done) => take(done, true),
-          (error: unknown) => void (failure ??= { error }),
-        );
-        inFlight.add(job);
-        void job.finally(() => inFlight.delete(job));
-        batch = [];
-        return;
-      }
-      // Every thread is busy: the main thread renders one of the pages meanwhile.
-      await renderHere(batch.shift()!);
-    }
-  };
-  return {
-    async page(task, data) {
-      if (failure) throw failure.error;
-      if (!threads || threads.ready() === 0) return renderHere({ task, data });
-      batch.push({ task, data });
-      if (batch.length >= BATCH) await send();
-    },
-    async finish() {
-      if (batch.length > 0) await send();
-      await Promise.all(inFlight);
-      if (failure) throw failure.error;
-    },
-  };
 }
 
 /** Records pulled ahead of rendering: enough to keep the crawl busy while pages render, few enough to stay small. */

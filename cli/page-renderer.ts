@@ -31,8 +31,8 @@ export interface PageDone {
 export interface PageRenderer {
   /** Renders the page, reads what the checks need from it and hands it to the writer. `data` saves a parse when the caller has it. */
   render(task: PageTask, data?: unknown): Promise<PageDone>;
-  /** Waits for every write; returns the bytes written. */
-  drain(): Promise<number>;
+  /** Waits for every write. */
+  drain(): Promise<void>;
 }
 
 /**

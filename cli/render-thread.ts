@@ -29,5 +29,6 @@ async function handle(message: ToThread): Promise<void> {
     post({ type: 'done', id: message.id, done });
     return;
   }
-  post({ type: 'drained', id: message.id, bytes: await renderer.drain() });
+  await renderer.drain();
+  post({ type: 'drained', id: message.id });
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PageDone, PageTask } from './page-renderer.ts';
+import type { PageDone, PageRenderer, PageTask } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
 
 /** The build context a render thread needs; it loads the site's code (routes, layouts, pages) itself. */
@@ -15,7 +15,7 @@ export type ToThread = ({ type: 'init' } & RenderThreadInit) | { type: 'pages'; 
 export type FromThread =
   | { type: 'ready' }
   | { type: 'done'; id: number; done: PageDone[] }
-  | { type: 'drained'; id: number; bytes: number }
+  | { type: 'drained'; id: number }
   | { type: 'failed'; id: number; message: string; stack?: string };
 
 export interface RenderThreads {
@@ -28,8 +28,8 @@ export interface RenderThreads {
    * ready thread already has `maxQueued` batches: the caller may render the pages itself meanwhile.
    */
   trySend(tasks: PageTask[]): Promise<PageDone[]> | null;
-  /** Waits for every thread's writes; returns the bytes they wrote. */
-  drain(): Promise<number>;
+  /** Waits for every thread's writes. */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,11 +56,75 @@ export function startRenderThreads(count: number): RenderThreads {
       return thread.request<PageDone[]>((id) => ({ type: 'pages', id, tasks }));
     },
     async drain() {
-      const bytes = await Promise.all(threads.filter((t) => t.ready && started).map((t) => t.request<number>((id) => ({ type: 'drain', id }))));
-      return bytes.reduce((a, b) => a + b, 0);
+      await Promise.all(threads.filter((t) => t.ready && started).map((t) => t.request<void>((id) => ({ type: 'drain', id }))));
     },
     async close() {
       await Promise.all(threads.map((t) => t.worker.terminate()));
+    },
+  };
+}
+
+/** Where the build hands each page to render; see createPageDispatcher. */
+export interface PageDispatcher {
+  /** Renders the page here or queues it for a thread; `data` is the task's parsed JSON. */
+  page(task: PageTask, data: unknown): Promise<void>;
+  /** Sends what is queued and waits for every thread's answer; throws the first failure. */
+  finish(): Promise<void>;
+}
+
+/** Pages the main thread renders between turns of the event loop (for network and file I/O). */
+const YIELD_EVERY = 8;
+
+/** Pages sent to a render thread at once: large enough that messaging costs little per page. */
+const BATCH = 32;
+
+/**
+ * Hands pages to the render threads in batches, and renders on the main thread whenever no thread is
+ * ready (while they start, or for a small site) or every thread already has its fill of work. `take`
+ * gets every finished page, wherever it was rendered.
+ */
+export function createPageDispatcher(local: PageRenderer, threads: RenderThreads | null, take: (done: readonly PageDone[], threaded?: boolean) => void): PageDispatcher {
+  let batch: { task: PageTask; data: unknown }[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | null = null;
+  let sinceYield = 0;
+  const renderHere = async (item: { task: PageTask; data: unknown }): Promise<void> => {
+    take([await local.render(item.task, item.data)]);
+    // Rendering is synchronous and the writer's promises settle as microtasks: without a turn of the
+    // event loop now and then, the backend's answers would wait until the read-ahead ran dry.
+    if (++sinceYield >= YIELD_EVERY) {
+      sinceYield = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const send = async (): Promise<void> => {
+    while (batch.length > 0) {
+      const sent = threads!.trySend(batch.map((b) => b.task));
+      if (sent) {
+        const job = sent.then(
+          (done) => take(done, true),
+          (error: unknown) => void (failure ??= { error }),
+        );
+        inFlight.add(job);
+        void job.finally(() => inFlight.delete(job));
+        batch = [];
+        return;
+      }
+      // Every thread is busy: the main thread renders one of the pages meanwhile.
+      await renderHere(batch.shift()!);
+    }
+  };
+  return {
+    async page(task, data) {
+      if (failure) throw failure.error;
+      if (!threads || threads.ready() === 0) return renderHere({ task, data });
+      batch.push({ task, data });
+      if (batch.length >= BATCH) await send();
+    },
+    async finish() {
+      if (batch.length > 0) await send();
+      await Promise.all(inFlight);
+      if (failure) throw failure.error;
     },
   };
 }
@@ -124,7 +188,7 @@ function startThread(): Thread {
       else failAll(error);
       return;
     }
-    waiting?.resolve((message.type === 'done' ? message.done : message.bytes) as never);
+    waiting?.resolve((message.type === 'done' ? message.done : undefined) as never);
   });
   worker.on('error', (error) => failAll(error));
   worker.on('exit', (code) => {

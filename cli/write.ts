@@ -16,12 +16,11 @@ export interface PageFiles {
   payload: Uint8Array | null;
 }
 
-/** Writes a page's `index.html` and `_payload.json` under `siteDir`; returns the bytes written. */
-export async function writePage(siteDir: string, path: string, page: PageFiles): Promise<number> {
+/** Writes a page's `index.html` and `_payload.json` under `siteDir`. */
+export async function writePage(siteDir: string, path: string, page: PageFiles): Promise<void> {
   const writes = [writeSiteFile(siteDir, htmlFileFor(path), page.html)];
   if (page.payload !== null) writes.push(writeSiteFile(siteDir, payloadFileFor(path), page.payload));
   await Promise.all(writes);
-  return page.html.length + (page.payload?.length ?? 0);
 }
 
 /** Writes one file under `siteDir`, refusing any relative path that resolves outside it (DESIGN.md decision 7). */
@@ -47,21 +46,17 @@ export async function prepareSiteFile(siteDir: string, relative: string): Promis
  */
 export interface PageWriter {
   write(path: string, page: PageFiles): Promise<void>;
-  /** Waits for every write; returns the bytes written, or throws the first failure. */
-  drain(): Promise<number>;
+  /** Waits for every write, or throws the first failure. */
+  drain(): Promise<void>;
 }
 
 export function createPageWriter(siteDir: string, maxInFlight = 64): PageWriter {
   const inFlight = new Set<Promise<void>>();
-  let bytes = 0;
   let failure: unknown = null;
   return {
     async write(path, page) {
       if (failure) throw failure;
-      const job = writePage(siteDir, path, page).then(
-        (n) => void (bytes += n),
-        (error: unknown) => void (failure ??= error),
-      );
+      const job = writePage(siteDir, path, page).catch((error: unknown) => void (failure ??= error));
       inFlight.add(job);
       void job.finally(() => inFlight.delete(job));
       if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
@@ -69,7 +64,6 @@ export function createPageWriter(siteDir: string, maxInFlight = 64): PageWriter 
     async drain() {
       await Promise.all(inFlight);
       if (failure) throw failure;
-      return bytes;
     },
   };
 }
