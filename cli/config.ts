@@ -110,13 +110,14 @@ export const REPORT_FILE_NAME = 'build-report.json';
 export function resolveConfig(user: UserConfig, env: Record<string, string | undefined> = process.env, cwd = process.cwd(), file: SiteBuildOptions = siteBuildOptions): ResolvedConfig {
   const root = resolve(new URL('..', import.meta.url).pathname);
   user = withFileOptions(user, env, file, root);
-  const endpoint = user.endpoint ?? env.GRAPHQL_ENDPOINT;
+  const rawEndpoint = user.endpoint ?? env.GRAPHQL_ENDPOINT;
+  const endpoint = rawEndpoint ? checkUrl(user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', rawEndpoint) : null;
   const baseUrl = user.baseUrl ?? env.SITE_URL;
   const epoch = env.SOURCE_DATE_EPOCH;
   const dsn = user.sentryDsn || env.SENTRY_DSN;
   const outDir = resolve(cwd, user.outDir ?? DEFAULTS.outDir);
   return Object.freeze({
-    endpoint: endpoint ? checkUrl(user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', endpoint) : null,
+    endpoint,
     token: user.token ?? env.GRAPHQL_TOKEN ?? null,
     publicEndpoint: resolvePublicEndpoint(user, env, endpoint),
     sentryDsn: dsn ? checkDsn(dsn) : null,
@@ -175,11 +176,11 @@ function withFileOptions(user: UserConfig, env: Record<string, string | undefine
   return merged as UserConfig;
 }
 
-function resolvePublicEndpoint(user: UserConfig, env: Record<string, string | undefined>, endpoint: string | undefined): string | null {
+function resolvePublicEndpoint(user: UserConfig, env: Record<string, string | undefined>, endpoint: string | null): string | null {
   if (user.publicEndpoint) return checkUrl('--public-endpoint', user.publicEndpoint);
   if (env.PUBLIC_GRAPHQL_ENDPOINT) return checkUrl('PUBLIC_GRAPHQL_ENDPOINT', env.PUBLIC_GRAPHQL_ENDPOINT);
   // The build endpoint is what the browser calls too, unless it is the embedded backend, which stops after the build.
-  return endpoint ? checkUrl(user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', endpoint) : null;
+  return endpoint;
 }
 
 /** A Sentry DSN: `https://{publicKey}@{host}/{projectId}`. */

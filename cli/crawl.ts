@@ -1,4 +1,5 @@
 import type { RouteDefinition, RouteParams } from '../runtime/routes.ts';
+import { isGraphQLRequestError } from '../runtime/shared/graphql.ts';
 import type { RouteDataContext, RouteDataDefinition } from '../runtime/shared/route-data.ts';
 import { htmlFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, type PageFailure } from './errors.ts';
@@ -38,7 +39,7 @@ export async function* crawl(
       for await (const entry of def.entries(checkingSlugs(ctx, route))) yield { route, path: pathFor(route, entry.params, entry.data), params: entry.params, data: entry.data };
     } catch (cause) {
       if (isSlugError(cause)) throw cause;
-      onFailure({ page: route.path, route: route.id, operation: (cause as { operation?: string })?.operation ?? 'entries', cause: describeCause(cause), fix: isRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.' });
+      onFailure({ page: route.path, route: route.id, operation: (cause as { operation?: string })?.operation ?? 'entries', cause: describeCause(cause), fix: isGraphQLRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.' });
     }
   }
 }
@@ -96,10 +97,6 @@ function checkingSlugs(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' 
       return data;
     },
   };
-}
-
-function isRequestError(error: unknown): boolean {
-  return typeof (error as { kind?: unknown } | null)?.kind === 'string';
 }
 
 function isSlugError(error: unknown): boolean {

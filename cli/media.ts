@@ -8,7 +8,7 @@ import { prepareSiteFile, writeSiteFile } from './write.ts';
 /** Every `/media/...` URL in the given JSON texts (page data, site data), rich-text HTML included. */
 export function collectMediaUrls(jsonTexts: Iterable<string>): Set<string> {
   const found = new Set<string>();
-  for (const text of jsonTexts) addMediaUrls(text, found);
+  for (const text of jsonTexts) for (const url of mediaUrlsIn(text)) found.add(url);
   return found;
 }
 
@@ -72,9 +72,7 @@ export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, pres
   };
   return {
     addFrom(json) {
-      if (!json.includes('/media/')) return;
-      for (const m of json.matchAll(MEDIA_URL)) {
-        const url = (m[1] ?? m[2])!;
+      for (const url of mediaUrlsIn(json)) {
         if (urls.has(url)) continue;
         urls.add(url);
         if (!present?.has(url)) queue(url);
@@ -110,9 +108,10 @@ export async function copyMedia(urls: Iterable<string>, origin: string, siteDir:
 // In JSON a media URL is either a whole string ("/media/...") or an attribute inside HTML (=\"/media/...).
 const MEDIA_URL = /"(\/media\/[^"\\?#]+)|\\"(\/media\/[^"\\?#]+)/g;
 
-function addMediaUrls(text: string, found: Set<string>): void {
+function* mediaUrlsIn(text: string): Generator<string> {
+  // Most pages have no media: a plain search is much cheaper than the expression.
   if (!text.includes('/media/')) return;
-  for (const m of text.matchAll(MEDIA_URL)) found.add((m[1] ?? m[2])!);
+  for (const m of text.matchAll(MEDIA_URL)) yield (m[1] ?? m[2])!;
 }
 
 /** Seconds a response may be reused by `Cache-Control`; 0 for no-store, no-cache or none given. */
