@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { contentTypeFor } from './content-types.ts';
 import { findNotFoundPage, findSiteFile } from './site-files.ts';
-import { BuildErrors, createBuildError } from './errors.ts';
+import { portInUse } from './errors.ts';
 import { injectLiveReload, LIVE_RELOAD_PATH, type LiveReload } from './live-reload.ts';
 
 /** The running dev server. */
@@ -30,9 +30,9 @@ export async function startDevServer({ root, port, host, liveReload }: { root: s
     });
   });
   await new Promise<void>((ok, fail) => {
-    server.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'EADDRINUSE' ? createBuildError(BuildErrors.PortInUse, [host, port], { cause: error }) : error));
+    server.once('error', fail);
     server.listen(port, host, () => ok());
-  });
+  }).catch(portInUse(host, port));
   return {
     url: `http://${host}:${(server.address() as AddressInfo).port}`,
     close: () =>

@@ -218,3 +218,10 @@ export function createBuildError<TArgs extends unknown[]>(definition: ErrorDefin
 export function isBuildError(value: unknown): value is BuildError {
   return typeof value === 'object' && value !== null && (value as { isBuildError?: unknown }).isBuildError === true;
 }
+
+/** For a listen's `.catch`: turns a taken port (EADDRINUSE) into PortInUse; rethrows anything else. */
+export function portInUse(host: string, port: number): (error: unknown) => never {
+  return (error) => {
+    throw (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ? createBuildError(BuildErrors.PortInUse, [host, port], { cause: error }) : error;
+  };
+}

@@ -2,7 +2,7 @@ import { Command, CommanderError, Help, Option } from 'commander';
 import { build } from './build.ts';
 import { checkInteger, DEFAULTS, resolveConfig, type UserConfig } from './config.ts';
 import { startEmbeddedBackend } from './embedded-backend.ts';
-import { BuildErrors, createBuildError, isBuildError } from './errors.ts';
+import { BuildErrors, createBuildError, isBuildError, portInUse } from './errors.ts';
 import { describeCause, formatError } from './format-error.ts';
 import { createLogger, type LogLevel } from './logger.ts';
 import { createBuildProgress } from './progress.ts';
@@ -229,13 +229,6 @@ function everyOption(root: Command): string {
   };
   visit(root, root.name());
   return out.join('\n');
-}
-
-/** Turns a listen error on a taken port into PortInUse; rethrows anything else. */
-function portInUse(host: string, port: number): (error: unknown) => never {
-  return (error) => {
-    throw (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ? createBuildError(BuildErrors.PortInUse, [host, port], { cause: error }) : error;
-  };
 }
 
 function waitForSignal(): Promise<void> {

@@ -66,8 +66,8 @@ export function startLiveProgress(progress: BuildProgress, io: LiveProgressIO, {
   };
 }
 
-/** One display line for a running stage (exported for tests). */
-export function liveLine(stage: StageState, now: number, spinner: string): string {
+/** One display line for a running stage. */
+function liveLine(stage: StageState, now: number, spinner: string): string {
   const bar = stage.total === null ? '' : progressBar(percentOf(stage)) + ' ';
   return `${spinner} ${stage.name.padEnd(8)} ${bar}${describeStage(stage, now)}`;
 }

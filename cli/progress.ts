@@ -66,11 +66,6 @@ export function createBuildProgress(now: () => number = () => performance.now())
   };
 }
 
-/** A progress model nobody reads, for programmatic builds without a display. */
-export function silentProgress(): BuildProgress {
-  return createBuildProgress();
-}
-
 /** Items per second since the stage started, or null before there is anything to measure. */
 export function rateOf(stage: StageState, now: number): number | null {
   const seconds = ((stage.endedAt ?? now) - stage.startedAt) / 1000;

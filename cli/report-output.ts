@@ -47,7 +47,7 @@ export async function measureOutput(siteDir: string, pages: readonly InspectedPa
 
 /** The `top` largest files of one kind: ranked by string length, then measured on disk (UTF-8 may reorder close ones). */
 async function largest(siteDir: string, pages: readonly InspectedPage[], top: number, chars: (p: InspectedPage) => number, file: (p: InspectedPage) => string): Promise<{ path: string; bytes: number }[]> {
-  const candidates = [...pages].filter((p) => chars(p) > 0).sort((a, b) => chars(b) - chars(a)).slice(0, top * 2);
+  const candidates = pages.filter((p) => chars(p) > 0).sort((a, b) => chars(b) - chars(a)).slice(0, top * 2);
   const sized = await Promise.all(candidates.map(async (p) => ({ path: p.path, bytes: (await stat(join(siteDir, file(p)))).size })));
   return sized.sort((a, b) => b.bytes - a.bytes).slice(0, top);
 }

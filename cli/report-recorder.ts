@@ -76,8 +76,13 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
   let changes: BuildChanges | null = null;
   let render: StageHandle | null = null;
   let write: StageHandle | null = null;
-  let crawled: number | null = null;
   const query = (): StageHandle => progress.stage('query');
+  // The page stages' total is the crawl's count, known once the crawl has ended (before or after rendering starts).
+  const setPageTotals = (): void => {
+    const crawl = progress.stages().find((s) => s.name === 'crawl');
+    if (!crawl || crawl.endedAt === null) return;
+    for (const stage of [query(), render, write]) stage?.setTotal(crawl.count);
+  };
 
   const report = (error: unknown, buildId: string | null): BuildReport =>
     createBuildReport({
@@ -125,10 +130,7 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
         },
         () => {
           crawl.end();
-          crawled = crawl.state.count;
-          query().setTotal(crawled);
-          render?.setTotal(crawled);
-          write?.setTotal(crawled);
+          setPageTotals();
           logger.info('crawl', `${crawl.state.count} pages from ${routes} routes in ${formatDuration(progress.now() - crawl.state.startedAt)}`);
         },
       );
@@ -137,10 +139,7 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
     startPages() {
       render = progress.stage('render');
       write = progress.stage('write');
-      if (crawled !== null) {
-        render.setTotal(crawled);
-        write.setTotal(crawled);
-      }
+      setPageTotals();
     },
     rendered(path, route, inspection) {
       render?.add();

@@ -21,14 +21,15 @@ export async function findNotFoundPage(root: string): Promise<string | null> {
   return (await isFile(file)) ? file : null;
 }
 
-// --- internal ---
-
-async function isFile(path: string): Promise<boolean> {
+/** True when `path` is a file (not a folder); false when it is missing. */
+export async function isFile(path: string): Promise<boolean> {
   return stat(path).then(
     (s) => s.isFile(),
     () => false,
   );
 }
+
+// --- internal ---
 
 function safeDecode(path: string): string | null {
   try {

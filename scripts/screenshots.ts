@@ -13,6 +13,7 @@ import { startStaticServer } from '../cli/static-server.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { findRoute, type RouteDefinition } from '../runtime/routes.ts';
 import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
+import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
 import { routes } from '../site/routes.ts';
 import { runCli } from '../tests/helpers/cli.ts';
 
@@ -74,8 +75,8 @@ async function buildSite(): Promise<{ root: string; dir: string }> {
 }
 
 async function prerenderedPaths(dir: string): Promise<string[]> {
-  const latest = JSON.parse(await readFile(join(dir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
-  const meta = JSON.parse(await readFile(join(dir, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
+  const latest = JSON.parse(await readFile(join(dir, LATEST_FILE), 'utf8')) as LatestBuild;
+  const meta = JSON.parse(await readFile(join(dir, metaFileFor(latest.id)), 'utf8')) as BuildMeta;
   return meta.prerendered;
 }
 

@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RouteRule } from '../../runtime/shared/contract.ts';
+import { isFile } from '../site-files.ts';
 
 /** Where a link in a page points, once resolved against the page and the site's base URL. */
 export type LinkTarget =
@@ -74,7 +74,6 @@ function safeDecode(value: string): string {
 export function siteFileExists(siteDirs: string | readonly string[], known: Iterable<string> = []): (path: string) => Promise<boolean> {
   const knownPaths = new Set([...known].map(safeDecode));
   const dirs = typeof siteDirs === 'string' ? [siteDirs] : siteDirs;
-  const isFile = (file: string): Promise<boolean> => stat(file).then((s) => s.isFile(), () => false);
   // Paths come from classifyLink, normalised by URL parsing: no `..` segment is left to escape siteDir.
   return async (path) => {
     if (knownPaths.has(path)) return true;

@@ -58,16 +58,27 @@ async function startDev(overridesFile: string, out: string): Promise<Dev> {
   }
 }
 
+/** Starts `site dev` in a fresh temporary folder with empty content overrides, once its first build is served. */
+async function startBuiltDev(): Promise<{ dev: Dev; overrides: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'site-dev-'));
+  const overrides = join(dir, 'overrides.json');
+  await writeFile(overrides, '{}');
+  const dev = await startDev(overrides, join(dir, 'out'));
+  try {
+    await dev.waitFor(/\[dev\] built [0-9a-f]+ in /);
+    return { dev, overrides };
+  } catch (error) {
+    await dev.stop();
+    throw error;
+  }
+}
+
 test.describe('site dev', () => {
   test.setTimeout(240_000);
 
   test('rebuilds after a content change and reloads the open page, which then shows the change', async ({ page }) => {
-    const dir = await mkdtemp(join(tmpdir(), 'site-dev-'));
-    const overrides = join(dir, 'overrides.json');
-    await writeFile(overrides, '{}');
-    const dev = await startDev(overrides, join(dir, 'out'));
+    const { dev, overrides } = await startBuiltDev();
     try {
-      await dev.waitFor(/\[dev\] built [0-9a-f]+ in /);
       await page.goto(dev.url + '/');
       await expect(page.locator('h1')).toHaveText('Northlight Institute');
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
@@ -90,12 +101,8 @@ test.describe('site dev', () => {
   });
 
   test('keeps serving the last good build when a change breaks the content, and says so', async ({ page }) => {
-    const dir = await mkdtemp(join(tmpdir(), 'site-dev-'));
-    const overrides = join(dir, 'overrides.json');
-    await writeFile(overrides, '{}');
-    const dev = await startDev(overrides, join(dir, 'out'));
+    const { dev, overrides } = await startBuiltDev();
     try {
-      await dev.waitFor(/\[dev\] built [0-9a-f]+ in /);
       await page.goto(dev.url + '/news');
       const warned = page.waitForEvent('console', { predicate: (m) => m.text().includes('[site dev] the build failed'), timeout: 120_000 });
       await writeFile(overrides, '{ this is not json');
