@@ -1,9 +1,9 @@
 import type { BuiltPage, OutputCollector, OutputContext, OutputDefinition, OutputFile } from '../runtime/shared/route-data.ts';
 import { renderCalendar, type CalendarEvent } from './build/ical.ts';
 import { keepTop } from './build/keep-top.ts';
-import { renderRss } from './build/rss.ts';
+import { renderRss, type Feed } from './build/rss.ts';
 import { absolutizeHtml } from './build/xml.ts';
-import { categoryCalendarHref, eventCalendarHref, EVENTS_FEED, NEWS_FEED } from './data/feeds.ts';
+import { categoryCalendarHref, eventCalendarHref, EVENTS_FEED, NEWS_FEED, type FeedLink } from './data/feeds.ts';
 import { formatDay, formatTime } from './format/dates.ts';
 import type { EventDetailData, EventResult } from './queries/events.ts';
 import type { NewsArticleData, NewsArticleResult } from './queries/news.ts';
@@ -29,13 +29,8 @@ export function newsFeed(ctx: OutputContext): OutputCollector {
       if (item) newest.offer(item, page.path);
     },
     files() {
-      const info = siteInfo(ctx.site);
       const content = renderRss({
-        title: `${info.name ?? 'News'} · News`,
-        link: `${ctx.baseUrl}/news`,
-        self: ctx.baseUrl + NEWS_FEED.href,
-        description: info.description ?? '',
-        language: info.language ?? 'en',
+        ...channel(ctx, 'News', '/news', NEWS_FEED),
         items: newest.items().map((item) => ({
           title: item.title,
           link: `${ctx.baseUrl}/news/${item.slug}`,
@@ -59,13 +54,8 @@ export function eventsFeed(ctx: OutputContext): OutputCollector {
       if (event) furthest.offer(event, page.path);
     },
     files() {
-      const info = siteInfo(ctx.site);
       const content = renderRss({
-        title: `${info.name ?? 'Events'} · Events`,
-        link: `${ctx.baseUrl}/events`,
-        self: ctx.baseUrl + EVENTS_FEED.href,
-        description: info.description ?? '',
-        language: info.language ?? 'en',
+        ...channel(ctx, 'Events', '/events', EVENTS_FEED),
         items: furthest.items().map((event) => ({
           title: `${event.title} (${formatDay(event.startsAt)})`,
           link: `${ctx.baseUrl}/events/${event.category.slug}/${event.slug}`,
@@ -128,6 +118,18 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
 }
 
 // --- internal ---
+
+/** A feed's channel fields: the site's name, description and language, the section page it mirrors, and its own address. */
+function channel(ctx: OutputContext, section: string, path: string, feed: FeedLink): Omit<Feed, 'items'> {
+  const info = siteInfo(ctx.site);
+  return {
+    title: `${info.name ?? section} · ${section}`,
+    link: ctx.baseUrl + path,
+    self: ctx.baseUrl + feed.href,
+    description: info.description ?? '',
+    language: info.language ?? 'en',
+  };
+}
 
 function eventOf(page: BuiltPage): EventDetailData | null {
   return page.routeId === 'event' ? (page.data as EventResult).event : null;

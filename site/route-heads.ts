@@ -1,7 +1,7 @@
 import type { PageHead, RouteParams } from '../runtime/index.ts';
 import type { SiteData } from '../runtime/shared/contract.ts';
 import { categoryCalendarHref, EVENTS_FEED, NEWS_FEED, type FeedLink } from './data/feeds.ts';
-import { pageHref, pageNumber } from './data/paging.ts';
+import { pageNumber } from './data/paging.ts';
 import { ABOUT_CRUMB, EVENTS_CRUMB, listTrail, NEWS_CRUMB, PUBLICATIONS_CRUMB, RESEARCH_CRUMB, type Crumb } from './data/trails.ts';
 import type { CoursesResult } from './queries/courses.ts';
 import type { EventResult } from './queries/events.ts';
@@ -150,7 +150,7 @@ export function categoryHead(
     const page = pageNumber(params);
     if (!category) return { title: section.label, description: '' };
     const base = `${key === 'eventCategories' ? '/events' : '/publication'}/${category.slug}`;
-    const trail: Crumb[] = [section, page > 1 ? { label: category.title, href: pageHref(base, 1) } : { label: category.title }, ...(page > 1 ? [{ label: `Page ${page}` }] : [])];
+    const trail: Crumb[] = [section, ...listTrail(category.title, base, page)];
     return {
       title: `${category.title} · ${section.label}${page > 1 ? ` · Page ${page}` : ''}`,
       description: excerpt(category.description),

@@ -48,7 +48,7 @@ const MAX_ITEMS_PER_REQUEST = 480;
 async function* listPages<TResult>(ctx: RouteDataContext, source: ListSource<TResult>, variables: Record<string, unknown>): AsyncGenerator<{ number: number; result: TResult }> {
   const perRequest = Math.max(source.pageSize, Math.floor(MAX_ITEMS_PER_REQUEST / source.pageSize) * source.pageSize);
   let number = 0;
-  for await (const { result } of connectionBatches(ctx, { document: source.document, select: source.select, variables, batchSize: perRequest })) {
+  for await (const result of connectionBatches(ctx, { document: source.document, select: source.select, variables, batchSize: perRequest })) {
     const connection = source.select(result);
     const key = Object.keys(result as object).find((k) => (result as Record<string, unknown>)[k] === connection);
     for (let start = 0; start < connection.nodes.length; start += source.pageSize) {
@@ -57,7 +57,7 @@ async function* listPages<TResult>(ctx: RouteDataContext, source: ListSource<TRe
       const nodes = connection.nodes.slice(start, start + source.pageSize);
       const more = start + source.pageSize < connection.nodes.length || connection.pageInfo.hasNextPage;
       const page = { ...connection, nodes, pageInfo: { hasNextPage: more, endCursor: null } };
-      // A backend whose result nests the list deeper than the top level keeps one request per page.
+      // A result that nests the list deeper than the top level cannot be cut into pages here: say so rather than guess.
       if (!key) throw new Error(`The list query's connection must be a top-level field of its result to be paged in bulk (${source.document.slice(0, 60)}…).`);
       yield { number, result: { ...(result as object), [key]: page } as TResult };
     }

@@ -18,20 +18,14 @@ export interface PaginateOptions<TResult, TNode> {
   batchSize?: number;
 }
 
-/** One response of the walk: the whole query result, and its 1-based position. */
-export interface ConnectionBatch<TResult> {
-  number: number;
-  result: TResult;
-}
-
-/** Every response of a connection walk, in order; list pages are built from whole responses. */
-export async function* connectionBatches<TResult, TNode>(ctx: RouteDataContext, options: PaginateOptions<TResult, TNode>): AsyncGenerator<ConnectionBatch<TResult>> {
+/** Every response of a connection walk (the whole query result), in order; list pages are built from whole responses. */
+export async function* connectionBatches<TResult, TNode>(ctx: RouteDataContext, options: PaginateOptions<TResult, TNode>): AsyncGenerator<TResult> {
   const { document, select, variables = {}, batchSize = ENTRY_BATCH_SIZE } = options;
   const seen = new Set<string>();
   let after: string | null = null;
   for (let batch = 1; batch <= MAX_BATCHES; batch++) {
     const result = await ctx.request<TResult>(document, { ...variables, first: batchSize, after });
-    yield { number: batch, result };
+    yield result;
     const page = select(result);
     const next = page.pageInfo.endCursor;
     if (!page.pageInfo.hasNextPage || next === null) return;
@@ -45,7 +39,7 @@ export async function* connectionBatches<TResult, TNode>(ctx: RouteDataContext, 
 
 /** Every node of a connection, in the API's order. */
 export async function* paginate<TResult, TNode>(ctx: RouteDataContext, options: PaginateOptions<TResult, TNode>): AsyncGenerator<TNode> {
-  for await (const { result } of connectionBatches(ctx, options)) yield* options.select(result).nodes;
+  for await (const result of connectionBatches(ctx, options)) yield* options.select(result).nodes;
 }
 
 /** Every node of a connection, collected: for lists the build has to reorder or cross-reference. */

@@ -45,9 +45,3 @@ export function pageWindow(current: number, count: number, neighbours = 1): (num
   });
   return out;
 }
-
-/** 1-based positions of the first and last item on a page, for "Articles 13–24 of 42". */
-export function itemRange(page: number, size: number, shown: number): { first: number; last: number } {
-  const first = (page - 1) * size + 1;
-  return { first, last: first + shown - 1 };
-}

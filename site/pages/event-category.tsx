@@ -1,15 +1,15 @@
 import type { ReactElement } from 'react';
 import { useSite, type PageProps } from '../../runtime/index.ts';
 import { CategoryNav } from '../components/category-nav.tsx';
-import { EventList } from '../components/event-list.tsx';
+import { EventTimeline } from '../components/event-timeline.tsx';
 import { EmptyState, ListCount } from '../components/list-count.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Pagination } from '../components/pagination.tsx';
 import { splitTimeline } from '../data/event-timeline.ts';
 import { categoryCalendarHref } from '../data/feeds.ts';
-import { pageCount, pageHref, pageNumber } from '../data/paging.ts';
+import { pageCount, pageNumber } from '../data/paging.ts';
 import { requireItem } from '../data/require-item.ts';
-import { EVENTS_CRUMB } from '../data/trails.ts';
+import { EVENTS_CRUMB, listTrail } from '../data/trails.ts';
 import { LIST_PAGE_SIZE } from '../queries/document.ts';
 import type { EventCategoryResult } from '../queries/events.ts';
 import type { SiteQueryResult } from '../queries/site.ts';
@@ -34,7 +34,7 @@ export default function EventCategoryPage({ data, params }: PageProps<EventCateg
         title={category.title}
         kicker="Events"
         lead={category.description}
-        breadcrumbs={[EVENTS_CRUMB, page > 1 ? { label: category.title, href: pageHref(base, 1) } : { label: category.title }, ...(page > 1 ? [{ label: `Page ${page}` }] : [])]}
+        breadcrumbs={[EVENTS_CRUMB, ...listTrail(category.title, base, page)]}
       >
         <p className="page-header__actions">
           {/* A plain link: the runtime leaves files to the browser, which hands .ics to the calendar app. */}
@@ -49,22 +49,7 @@ export default function EventCategoryPage({ data, params }: PageProps<EventCateg
       ) : (
         <>
           <ListCount shown={nodes.length} total={totalCount} noun="event" first={(page - 1) * LIST_PAGE_SIZE + 1} />
-          {timeline.upcoming.length > 0 ? (
-            <section className="timeline" aria-labelledby="upcoming-title">
-              <h2 id="upcoming-title" className="timeline__title">
-                Upcoming
-              </h2>
-              <EventList events={timeline.upcoming} showCategory={false} />
-            </section>
-          ) : null}
-          {timeline.past.length > 0 ? (
-            <section className="timeline timeline--past" aria-labelledby="past-title">
-              <h2 id="past-title" className="timeline__title">
-                Past events
-              </h2>
-              <EventList events={timeline.past} showCategory={false} />
-            </section>
-          ) : null}
+          <EventTimeline timeline={timeline} showCategory={false} />
           <Pagination base={base} page={page} pageCount={pageCount(totalCount, LIST_PAGE_SIZE)} label={`${category.title} pages`} />
         </>
       )}

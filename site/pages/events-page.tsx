@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { useSite, type PageProps } from '../../runtime/index.ts';
 import { CategoryNav } from '../components/category-nav.tsx';
-import { EventList } from '../components/event-list.tsx';
+import { EventTimeline } from '../components/event-timeline.tsx';
 import { EmptyState, ListCount } from '../components/list-count.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Pagination } from '../components/pagination.tsx';
@@ -29,22 +29,7 @@ export default function EventsPage({ data, params }: PageProps<EventsPageResult>
       ) : (
         <ListCount shown={nodes.length} total={totalCount} noun="event" first={eventsPageStart(page, firstPage, LIST_PAGE_SIZE)} />
       )}
-      {timeline.upcoming.length > 0 ? (
-        <section className="timeline" aria-labelledby="upcoming-title">
-          <h2 id="upcoming-title" className="timeline__title">
-            Upcoming
-          </h2>
-          <EventList events={timeline.upcoming} />
-        </section>
-      ) : null}
-      {timeline.past.length > 0 ? (
-        <section className="timeline timeline--past" aria-labelledby="past-title">
-          <h2 id="past-title" className="timeline__title">
-            Past events
-          </h2>
-          <EventList events={timeline.past} />
-        </section>
-      ) : null}
+      <EventTimeline timeline={timeline} />
       <Pagination base="/events" page={page} pageCount={eventsPageCount(totalCount, firstPage, LIST_PAGE_SIZE)} label="Event pages" />
     </div>
   );

@@ -5,9 +5,9 @@ import { EmptyState, ListCount } from '../components/list-count.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Pagination } from '../components/pagination.tsx';
 import { PublicationsByYear } from '../components/publication-list.tsx';
-import { pageCount, pageHref, pageNumber } from '../data/paging.ts';
+import { pageCount, pageNumber } from '../data/paging.ts';
 import { requireItem } from '../data/require-item.ts';
-import { PUBLICATIONS_CRUMB } from '../data/trails.ts';
+import { listTrail, PUBLICATIONS_CRUMB } from '../data/trails.ts';
 import { LIST_PAGE_SIZE } from '../queries/document.ts';
 import type { PublicationCategoryResult } from '../queries/publications.ts';
 import type { SiteQueryResult } from '../queries/site.ts';
@@ -28,7 +28,7 @@ export default function PublicationCategoryPage({ data, params }: PageProps<Publ
         title={category.title}
         kicker="Publications"
         lead={category.description}
-        breadcrumbs={[PUBLICATIONS_CRUMB, page > 1 ? { label: category.title, href: pageHref(base, 1) } : { label: category.title }, ...(page > 1 ? [{ label: `Page ${page}` }] : [])]}
+        breadcrumbs={[PUBLICATIONS_CRUMB, ...listTrail(category.title, base, page)]}
       />
       <CategoryNav
         label="Publication categories"
