@@ -11,12 +11,12 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuildReport } from '../cli/report.ts';
 import { writeHugoSite } from './hugo-site.ts';
-import { measure, median, printTable, type Measurement } from './measure.ts';
+import { kB, measure, median, payloadSizes, percentile, printTable, type Measurement } from './measure.ts';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -94,7 +94,7 @@ try {
   );
   console.log(`  written: ${changes.written.join(', ')}`);
   console.log(`requests: ${requests} GraphQL requests for ${pages} pages = ${(requests / pages).toFixed(4)} per page   (target: at most 0.05)`);
-  console.log(`payload sizes: p50 ${kb(percentile(sizes, 0.5))}, p95 ${kb(percentile(sizes, 0.95))}, max ${kb(Math.max(...sizes))} over ${sizes.length} payloads`);
+  console.log(`payload sizes: p50 ${kB(percentile(sizes, 0.5))} kB, p95 ${kB(percentile(sizes, 0.95))} kB, max ${kB(Math.max(...sizes))} kB over ${sizes.length} payloads`);
 } finally {
   await backend.close();
 }
@@ -147,32 +147,10 @@ function startBackend(scale: number, port: number): Promise<{ url: string; close
   });
 }
 
-async function payloadSizes(dir: string): Promise<number[]> {
-  const sizes: number[] = [];
-  const walk = async (d: string): Promise<void> => {
-    for (const entry of await readdir(d, { withFileTypes: true })) {
-      const full = join(d, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.name === '_payload.json') sizes.push((await stat(full)).size);
-    }
-  };
-  await walk(dir);
-  return sizes;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
 function secs(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
 }
 
 function mib(n: number): string {
   return `${Math.round(n)} MiB`;
-}
-
-function kb(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} kB`;
 }

@@ -5,22 +5,15 @@
  * split into React and the rest, payload sizes (p50, p95), and the time a client navigation to a
  * prefetched page takes to render in Chromium (median of 20).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { startStaticServer } from '../cli/static-server.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { buildSampleSite } from '../tests/helpers/cli.ts';
 import { FIRST_LOAD_BUDGET_BYTES, firstLoadByRoute } from './first-load.ts';
-import { median, printTable } from './measure.ts';
+import { kB, median, payloadSizes, percentile, printTable } from './measure.ts';
 
 const outArg = process.argv.indexOf('--out');
-const out = outArg > 0 ? process.argv[outArg + 1]! : join(await mkdtemp(join(tmpdir(), 'bench-client-')), 'site');
-if (outArg < 0) {
-  const built = spawnSync(process.execPath, [join(import.meta.dirname, '../bin/site.js'), 'build', '--out', out, '--quiet'], { stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('the sample build failed');
-}
+const out = outArg > 0 ? process.argv[outArg + 1]! : (await buildSampleSite('bench-client-')).dir;
 
 const loads = await firstLoadByRoute(out);
 const rows: (string | number)[][] = [['route', 'page', 'scripts', 'React kB', 'rest kB', 'first-load kB']];
@@ -34,16 +27,8 @@ console.log(
   `largest first load: ${kB(worst.total)} kB (${worst.route}: React ${kB(worst.react)} kB + the rest ${kB(worst.rest)} kB)   (budget: ${kB(FIRST_LOAD_BUDGET_BYTES)} kB, React and ReactDOM included)`,
 );
 
-const sizes: number[] = [];
-const walk = async (d: string): Promise<void> => {
-  for (const e of await readdir(d, { withFileTypes: true })) {
-    if (e.isDirectory()) await walk(join(d, e.name));
-    else if (e.name === '_payload.json') sizes.push((await stat(join(d, e.name))).size);
-  }
-};
-await walk(out);
-sizes.sort((a, b) => a - b);
-console.log(`payloads: p50 ${kB(sizes[Math.floor(sizes.length * 0.5)]!)} kB, p95 ${kB(sizes[Math.floor(sizes.length * 0.95)]!)} kB, max ${kB(sizes.at(-1)!)} kB over ${sizes.length}`);
+const sizes = await payloadSizes(out);
+console.log(`payloads: p50 ${kB(percentile(sizes, 0.5))} kB, p95 ${kB(percentile(sizes, 0.95))} kB, max ${kB(Math.max(...sizes))} kB over ${sizes.length}`);
 
 const server = await startStaticServer({ root: out });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -77,8 +62,4 @@ try {
 } finally {
   await browser.close();
   await server.close();
-}
-
-function kB(bytes: number): string {
-  return (bytes / 1024).toFixed(1);
 }

@@ -12,10 +12,9 @@
  * sits in front of the preview server, as a CDN sits in front of the bucket; `--raw` measures the preview
  * server as it is. `--desktop` uses the desktop profile; `--json FILE` writes the scores.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, request, type Server } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -24,7 +23,8 @@ import lighthouse, { desktopConfig } from 'lighthouse';
 import { startStaticServer } from '../cli/static-server.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
-import { runCli } from '../tests/helpers/cli.ts';
+import { buildSampleSite } from '../tests/helpers/cli.ts';
+import { median } from './measure.ts';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
@@ -41,7 +41,7 @@ const { values } = parseArgs({
 });
 const runs = Math.max(1, Number(values.runs) || 1);
 
-const built = values.site ? null : await buildSite();
+const built = values.site ? null : await buildSampleSite('site-lighthouse-');
 const siteDir = values.site ? resolve(values.site) : built!.dir;
 const server = await startStaticServer({ root: siteDir });
 const gzip = values.raw ? null : await startGzipLayer(server.url);
@@ -103,19 +103,6 @@ async function pagesToAudit(dir: string): Promise<string[]> {
     return path;
   };
   return ['/', '/news', first(/^\/news\/(?!page\/)[^/]+$/), first(/^\/events\/(?!page\/)[^/]+\/[^/]+$/), '/about/about-large'];
-}
-
-async function buildSite(): Promise<{ root: string; dir: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'site-lighthouse-'));
-  const dir = join(root, 'site');
-  const result = await runCli(['build', '--out', dir, '--quiet']);
-  if (result.code !== 0) throw new Error(`The site build failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
-  return { root, dir };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
 }
 
 /** Proxies to the preview server and gzips text responses for clients that accept it, as a CDN does. */

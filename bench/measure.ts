@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /** What one command cost: wall time, peak resident memory, and its output. */
 export interface Measurement {
@@ -44,6 +45,31 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The value below which a share `p` (0–1) of the values lie: the nearest-rank percentile. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+/** Bytes as kilobytes with one decimal, without the unit (for table columns). */
+export function kB(bytes: number): string {
+  return (bytes / 1024).toFixed(1);
+}
+
+/** The size in bytes of every `_payload.json` of a built site. */
+export async function payloadSizes(dir: string): Promise<number[]> {
+  const sizes: number[] = [];
+  const walk = async (d: string): Promise<void> => {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.name === '_payload.json') sizes.push((await stat(full)).size);
+    }
+  };
+  await walk(dir);
+  return sizes;
 }
 
 /** Fixed-width table rows for the terminal. */

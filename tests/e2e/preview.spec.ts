@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, test, waitForHydration } from './fixtures.ts';
 import { DRAFT_TITLE, logIn, startLiveSite, type LiveSite } from './auth-fixtures.ts';
 
@@ -20,6 +21,15 @@ test.afterAll(async () => {
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/** Opens the login page of the site at `siteUrl` once hydrated, and submits the form with these credentials. */
+async function submitLogin(page: Page, siteUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(siteUrl + '/login');
+  await waitForHydration(page);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
 }
 
 test.describe('editor preview', () => {
@@ -72,11 +82,7 @@ test.describe('editor preview', () => {
   });
 
   test('wrong credentials leave the visitor logged out with the API’s message', async ({ page, context }) => {
-    await page.goto(site.url + '/login');
-    await waitForHydration(page);
-    await page.getByLabel('Email').fill('editor@institute.example');
-    await page.getByLabel('Password').fill('wrong');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await submitLogin(page, site.url, 'editor@institute.example', 'wrong');
     await expect(page.getByRole('alert')).toHaveText('Invalid email or password.');
     expect((await context.cookies()).map((c) => c.name)).not.toContain('apollo:default.token');
   });
@@ -97,11 +103,7 @@ test.describe('without a public GraphQL endpoint', () => {
     await context.addCookies([{ name: 'apollo:default.token', value: 'stale', url: plain.url }]);
     const requests: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && requests.push(r.url()));
-    await page.goto(plain.url + '/login');
-    await waitForHydration(page);
-    await page.getByLabel('Email').fill('editor@institute.example');
-    await page.getByLabel('Password').fill('preview-editor');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await submitLogin(page, plain.url, 'editor@institute.example', 'preview-editor');
     await expect(page.getByRole('alert')).toContainText('Editor preview is not available on this site');
     await expect(page.locator('.preview-banner')).toHaveCount(0);
     expect(requests).toEqual([]);

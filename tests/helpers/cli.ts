@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,4 +30,16 @@ export function runCli(args: string[], options: { env?: Record<string, string | 
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
   });
+}
+
+/**
+ * Builds the sample site with the real CLI into `site/` of a new temporary folder named `{prefix}…`;
+ * `root` is that folder, for the caller to remove. Throws with the CLI's output when the build fails.
+ */
+export async function buildSampleSite(prefix: string): Promise<{ root: string; dir: string }> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const dir = join(root, 'site');
+  const result = await runCli(['build', '--out', dir, '--quiet']);
+  if (result.code !== 0) throw new Error(`The site build failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
+  return { root, dir };
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startContentServer, type ContentServer, type ContentServerOptions } from '../../backend/server.ts';
+import { startContentServer, type ContentServerOptions } from '../../backend/server.ts';
 
 /**
  * A GraphQL endpoint that misbehaves on purpose: a real HTTP server on 127.0.0.1 in front of the
@@ -51,9 +51,6 @@ export interface FaultLogEntry {
 export interface FaultServer {
   /** `http://127.0.0.1:PORT/graphql`. */
   url: string;
-  origin: string;
-  /** The content server behind it. */
-  backend: ContentServer;
   /** Every GraphQL request, in arrival order. */
   log: FaultLogEntry[];
   /** Replaces the rules and restarts the per-operation call counts. */
@@ -61,12 +58,12 @@ export interface FaultServer {
   close(): Promise<void>;
 }
 
-/** Starts the content backend (`backend` options) behind a fault-injecting server on a free port. */
-export async function startFaultServer({ rules = [], backend: backendOptions = {} }: { rules?: readonly FaultRule[]; backend?: ContentServerOptions } = {}): Promise<FaultServer> {
+/** Starts the content backend (`backend` options) behind a fault-injecting server on a free port, with no rules yet. */
+export async function startFaultServer({ backend: backendOptions = {} }: { backend?: ContentServerOptions } = {}): Promise<FaultServer> {
   const backend = await startContentServer(backendOptions);
   const started = Date.now();
   const log: FaultLogEntry[] = [];
-  let current = [...rules];
+  let current: readonly FaultRule[] = [];
   let counts = new Map<string, number>();
 
   const server = createServer((req, res) => {
@@ -87,8 +84,6 @@ export async function startFaultServer({ rules = [], backend: backendOptions = {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: `${origin}/graphql`,
-    origin,
-    backend,
     log,
     setRules(next) {
       current = [...next];
@@ -104,8 +99,10 @@ export async function startFaultServer({ rules = [], backend: backendOptions = {
   };
 }
 
+// --- internal ---
+
 /** Every list (`nodes`) in a GraphQL answer emptied, with its total and paging to match. */
-export function emptyLists(value: unknown): void {
+function emptyLists(value: unknown): void {
   if (Array.isArray(value)) return value.forEach(emptyLists);
   if (value === null || typeof value !== 'object') return;
   const record = value as Record<string, unknown>;
@@ -116,8 +113,6 @@ export function emptyLists(value: unknown): void {
   }
   Object.values(record).forEach(emptyLists);
 }
-
-// --- internal ---
 
 interface Forwarded {
   status: number;

@@ -2,13 +2,12 @@ import { mkdir, mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, type BuildResult } from '../../cli/build.ts';
-import { resolveConfig } from '../../cli/config.ts';
+import type { BuildResult } from '../../cli/build.ts';
 import { isBuildError, type BuildError } from '../../cli/errors.ts';
-import { createMemoryLogger } from '../../cli/logger.ts';
 import type { BootData, Payload } from '../../runtime/shared/contract.ts';
-import { ROOT } from '../helpers/cli.ts';
+import { buildInProcess } from '../helpers/build-in-process.ts';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.ts';
+import { rejectionOf } from '../helpers/rejection.ts';
 import { listFiles } from '../helpers/tree.ts';
 
 /**
@@ -35,17 +34,11 @@ async function deepOut(): Promise<{ root: string; out: string }> {
 }
 
 function runBuild(outDir: string): Promise<BuildResult> {
-  const config = resolveConfig({ endpoint: server.url, outDir, timeoutMs: 5000, retries: 0, logLevel: 'silent', report: false }, {}, ROOT);
-  return build(config, { logger: createMemoryLogger() });
+  return buildInProcess({ endpoint: server.url, outDir, timeoutMs: 5000, retries: 0 });
 }
 
-async function buildError(promise: Promise<unknown>): Promise<BuildError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isBuildError(error)) throw new Error(`expected a BuildError, got ${String(error)}`);
-  return error;
+function buildError(promise: Promise<unknown>): Promise<BuildError> {
+  return rejectionOf(promise, isBuildError);
 }
 
 /** Edits the nodes of the news list the article pages are built from. */

@@ -2,13 +2,14 @@ import { cp, mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, type BuildResult } from '../../cli/build.ts';
-import { resolveConfig, type UserConfig } from '../../cli/config.ts';
+import type { BuildResult } from '../../cli/build.ts';
+import type { UserConfig } from '../../cli/config.ts';
 import { isBuildError, type BuildError } from '../../cli/errors.ts';
 import { formatError } from '../../cli/format-error.ts';
-import { createMemoryLogger } from '../../cli/logger.ts';
-import { ROOT, runCli } from '../helpers/cli.ts';
+import { buildInProcess } from '../helpers/build-in-process.ts';
+import { runCli } from '../helpers/cli.ts';
 import { startFaultServer, type FaultRule, type FaultServer } from '../helpers/fault-server.ts';
+import { rejectionOf } from '../helpers/rejection.ts';
 import { snapshotTree } from '../helpers/tree.ts';
 
 /**
@@ -26,17 +27,11 @@ async function tempOut(): Promise<string> {
 }
 
 function runBuild(outDir: string, user: UserConfig = {}): Promise<BuildResult> {
-  const config = resolveConfig({ endpoint: server.url, outDir, timeoutMs: 1500, retries: 2, retryDelayMs: 10, logLevel: 'silent', report: false, ...user }, { SOURCE_DATE_EPOCH: EPOCH }, ROOT);
-  return build(config, { logger: createMemoryLogger() });
+  return buildInProcess({ endpoint: server.url, outDir, timeoutMs: 1500, retries: 2, retryDelayMs: 10, ...user }, { SOURCE_DATE_EPOCH: EPOCH });
 }
 
-async function buildError(promise: Promise<unknown>): Promise<BuildError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isBuildError(error)) throw new Error(`expected a BuildError, got ${String(error)}`);
-  return error;
+function buildError(promise: Promise<unknown>): Promise<BuildError> {
+  return rejectionOf(promise, isBuildError);
 }
 
 /** A folder holding a copy of the reference build, as the previous output of the next build. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffDelay, createGraphQLClient, isGraphQLRequestError, type GraphQLRequestError } from '../../../runtime/shared/graphql.ts';
 import { startFaultServer, type Fault, type FaultServer } from '../../helpers/fault-server.ts';
+import { rejectionOf } from '../../helpers/rejection.ts';
 
 const QUERY = 'query Probe { site { name } }';
 let server: FaultServer;
@@ -17,13 +18,8 @@ function client(options: { retries?: number; timeoutMs?: number } = {}) {
   return createGraphQLClient({ endpoint: server.url, retries: options.retries ?? 3, timeoutMs: options.timeoutMs ?? 400, backoffMs: () => 10, dedupe: false });
 }
 
-async function failure(promise: Promise<unknown>): Promise<GraphQLRequestError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isGraphQLRequestError(error)) throw new Error(`expected a GraphQLRequestError, got ${String(error)}`);
-  return error;
+function failure(promise: Promise<unknown>): Promise<GraphQLRequestError> {
+  return rejectionOf(promise, isGraphQLRequestError);
 }
 
 const TRANSIENT: [string, Fault][] = [
