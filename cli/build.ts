@@ -4,6 +4,7 @@ import type { BuildMeta, LatestBuild, SiteData } from '../runtime/shared/contrac
 import { backoffDelay, createGraphQLClient, isGraphQLRequestError, type GraphQLClientHandle } from '../runtime/shared/graphql.ts';
 import { htmlFileFor, LATEST_FILE, metaFileFor, payloadFileFor } from '../runtime/shared/paths.ts';
 import type { OutputCollector } from '../runtime/shared/route-data.ts';
+import { compareText } from '../runtime/shared/compare.ts';
 import { serializeJson } from '../runtime/shared/serialize.ts';
 import { siteInfoOf } from '../runtime/site-context.ts';
 import { createBuildId } from './build-id.ts';
@@ -201,12 +202,12 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     await cp(join(config.root, 'site/public'), staging, { recursive: true });
     for (const page of renderRedirectPages(siteModules.routeRules, baseUrl)) await writeSiteFile(staging, page.file, page.content);
     await writeSiteFile(staging, '404.html', renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html);
-    sitemap.sort((a, b) => comparePaths(a.path, b.path));
+    sitemap.sort((a, b) => compareText(a.path, b.path));
     await writeSiteFile(staging, 'sitemap.xml', renderSitemap(sitemap, baseUrl));
     await writeSiteFile(staging, 'robots.txt', renderRobots(baseUrl));
 
     const chunks = Object.fromEntries(siteModules.routes.map((r) => [r.id, assets.pageChunks[r.page] ?? []]));
-    const prerendered = built.sort((a, b) => a.route - b.route || comparePaths(a.path, b.path)).map((b) => b.path);
+    const prerendered = built.sort((a, b) => a.route - b.route || compareText(a.path, b.path)).map((b) => b.path);
     const meta: BuildMeta = { id: buildId, timestamp, matcher: siteModules.routeRules, prerendered, chunks };
     await writeSiteFile(staging, metaFileFor(buildId), JSON.stringify(meta));
     // latest.json is the commit point for clients: written after everything it points to exists.
@@ -297,10 +298,6 @@ async function* afterLast<T>(source: AsyncIterable<T>, onEnd: (count: number) =>
     yield item;
   }
   onEnd(count);
-}
-
-function comparePaths(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function failIfAny(failures: readonly PageFailure[], total: number): void {

@@ -4,6 +4,7 @@ import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from './errors.ts';
 import { prepareSiteFile, writeSiteFile } from './write.ts';
+import { compareText } from '../runtime/shared/compare.ts';
 
 /** Every `/media/...` URL in the given JSON texts (page data, site data), rich-text HTML included. */
 export function collectMediaUrls(jsonTexts: Iterable<string>): Set<string> {
@@ -81,7 +82,7 @@ export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, pres
     urls,
     async done() {
       await Promise.all(copies);
-      return failures.sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
+      return failures.sort((a, b) => compareText(a.page, b.page));
     },
   };
 }

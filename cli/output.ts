@@ -5,6 +5,7 @@ import { ASSETS_DIR, type BuildMeta, type LatestBuild } from '../runtime/shared/
 import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import { lockOutput, type OutputLock } from './output-lock.ts';
+import { compareText } from '../runtime/shared/compare.ts';
 
 /**
  * All-or-nothing output (DESIGN.md decision 9): the build writes into a temporary folder beside the
@@ -65,7 +66,7 @@ export async function commitStagingChanges(staging: string, outDir: string, remo
   const entries = await readdir(staging, { recursive: true, withFileTypes: true });
   const files = entries.filter((e) => e.isFile()).map((e) => relative(staging, join(e.parentPath, e.name)).split(sep).join('/'));
   const rank = (file: string): number => (file === LATEST_FILE ? 3 : file.startsWith(`${ASSETS_DIR}/builds/`) ? 2 : file.startsWith(`${ASSETS_DIR}/`) || file.startsWith('media/') ? 0 : 1);
-  files.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  files.sort((a, b) => rank(a) - rank(b) || compareText(a, b));
   const written: string[] = [];
   const removed: string[] = [];
   for (const file of files) {

@@ -8,6 +8,7 @@ import { formatDay, formatTime } from './format/dates.ts';
 import type { EventDetailData, EventResult } from './queries/events.ts';
 import type { NewsArticleData, NewsArticleResult } from './queries/news.ts';
 import { categoriesOf, siteInfo } from './queries/site.ts';
+import { compareText } from '../runtime/shared/compare.ts';
 
 /**
  * Site-specific files written beside the pages, from the data of the pages the build wrote (so a feed or a
@@ -22,7 +23,7 @@ export const outputs: readonly OutputDefinition[] = [newsFeed, eventsFeed, event
 
 /** `/feeds/news.xml`: the newest articles, full text included. */
 export function newsFeed(ctx: OutputContext): OutputCollector {
-  const newest = keepTop<NewsArticleData>(FEED_SIZE, (a, b) => (a.date > b.date ? -1 : a.date < b.date ? 1 : 0));
+  const newest = keepTop<NewsArticleData>(FEED_SIZE, (a, b) => compareText(b.date, a.date));
   return {
     page(page) {
       const item = page.routeId === 'news-article' ? (page.data as NewsArticleResult).newsItem : null;
@@ -47,7 +48,7 @@ export function newsFeed(ctx: OutputContext): OutputCollector {
 
 /** `/feeds/events.xml`: the events furthest ahead first, each with when and where before its summary. */
 export function eventsFeed(ctx: OutputContext): OutputCollector {
-  const furthest = keepTop<EventDetailData>(FEED_SIZE, (a, b) => (a.startsAt > b.startsAt ? -1 : a.startsAt < b.startsAt ? 1 : 0));
+  const furthest = keepTop<EventDetailData>(FEED_SIZE, (a, b) => compareText(b.startsAt, a.startsAt));
   return {
     page(page) {
       const event = eventOf(page);
@@ -100,7 +101,7 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
       });
     },
     files() {
-      events.sort((a, b) => (a.event.startsAt < b.event.startsAt ? -1 : a.event.startsAt > b.event.startsAt ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      events.sort((a, b) => compareText(a.event.startsAt, b.event.startsAt) || compareText(a.path, b.path));
       const files: OutputFile[] = events.map(({ file, event }) => ({
         file,
         content: renderCalendar({ name: `${event.title} · ${producer}`, producer, events: [event] }),

@@ -2,6 +2,7 @@ import type { RouteRule } from '../../runtime/shared/contract.ts';
 import { formatBytes } from '../publish/progress.ts';
 import { hasId, type InspectedPage, type InspectedSite } from './collect.ts';
 import { classifyLink, resolvePath, type LinkResolution, type LinkTarget } from './links.ts';
+import { compareText } from '../../runtime/shared/compare.ts';
 
 /** The checks, by the name reports and warnings use. */
 export type CheckName = 'link' | 'anchor' | 'image-alt' | 'title' | 'payload-budget';
@@ -96,5 +97,5 @@ export async function runContentChecks(site: InspectedSite, ctx: CheckContext): 
       warn(page, 'title', `shares its title "${title}" with ${named}`);
     }
   }
-  return warnings.sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0));
+  return warnings.sort((a, b) => compareText(a.page, b.page));
 }

@@ -9,6 +9,7 @@ import { BuildErrors, createBuildError } from '../errors.ts';
 import { isSiteOutput } from '../output.ts';
 import type { ManifestEntry } from './manifest.ts';
 import { FILES_DIR, isBuildId, policyFor, type ObjectPolicy } from './policy.ts';
+import { compareText } from '../../runtime/shared/compare.ts';
 
 /** One file of the local build, hashed, with the headers it will be stored with. */
 export interface LocalFile extends ManifestEntry, ObjectPolicy {
@@ -39,7 +40,7 @@ export async function readLocalBuild(dir: string): Promise<LocalBuild> {
   const limit = pLimit(16);
   const paths = (await listFiles(dir)).filter((path) => !toKey(dir, path).startsWith(`${FILES_DIR}/`));
   const files = await Promise.all(paths.map((path) => limit(() => hashFile(toKey(dir, path), path))));
-  files.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  files.sort((a, b) => compareText(a.key, b.key));
   return { dir, latest, meta, files };
 }
 

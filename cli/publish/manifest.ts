@@ -1,4 +1,5 @@
 import { isBuildId } from './policy.ts';
+import { compareText } from '../../runtime/shared/compare.ts';
 
 /**
  * The per-build file manifest, `_assets/builds/files/{buildId}.json`. Pages and payloads are
@@ -28,7 +29,7 @@ export interface FileManifest {
 
 /** Builds the manifest with its keys sorted, so the same build always serialises to the same bytes. */
 export function createManifest(id: string, timestamp: number, entries: Iterable<[string, ManifestEntry]>): FileManifest {
-  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...entries].sort(([a], [b]) => compareText(a, b));
   const files: Record<string, ManifestEntry> = {};
   for (const [key, { size, md5, sha256 }] of sorted) files[key] = { size, md5, sha256 };
   return { v: 1, id, timestamp, files };

@@ -3,6 +3,7 @@ import type { LocalFile } from './local.ts';
 import type { ManifestEntry } from './manifest.ts';
 import { stageIndex } from './policy.ts';
 import type { RemoteObject } from './s3-store.ts';
+import { compareText } from '../../runtime/shared/compare.ts';
 
 /** Why a file is uploaded. */
 export type UploadReason = 'new' | 'changed';
@@ -62,7 +63,7 @@ export async function planUploads(
     if (verdict === 'unchanged') unchanged.push(file);
     else uploads.push({ file, reason: verdict });
   });
-  uploads.sort((a, b) => stageIndex(a.file.stage) - stageIndex(b.file.stage) || (a.file.key < b.file.key ? -1 : a.file.key > b.file.key ? 1 : 0));
+  uploads.sort((a, b) => stageIndex(a.file.stage) - stageIndex(b.file.stage) || compareText(a.file.key, b.file.key));
   return { uploads, unchanged };
 }
 

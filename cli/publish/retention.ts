@@ -1,6 +1,7 @@
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { FileManifest } from './manifest.ts';
 import { manifestFileFor, policyFor } from './policy.ts';
+import { compareText } from '../../runtime/shared/compare.ts';
 
 /**
  * Which objects may go. Open tabs of recent builds still load their chunks and payloads, so every
@@ -65,5 +66,5 @@ export function newestFirst(manifests: readonly FileManifest[]): FileManifest[] 
 function deletionOrder(a: string, b: string): number {
   const ra = policyFor(a).stage === 'meta' ? 0 : 1;
   const rb = policyFor(b).stage === 'meta' ? 0 : 1;
-  return ra - rb || (a < b ? -1 : a > b ? 1 : 0);
+  return ra - rb || compareText(a, b);
 }

@@ -1,3 +1,5 @@
+import { compareText } from '../../runtime/shared/compare.ts';
+
 /**
  * The first `size` items in an order, kept while items stream past: memory stays at `size` items however
  * many are offered. Ties are broken by the item's page path, so the result never depends on the order
@@ -5,7 +7,7 @@
  */
 export function keepTop<T>(size: number, compare: (a: T, b: T) => number): { offer(item: T, path: string): void; items(): T[] } {
   const kept: { item: T; path: string }[] = [];
-  const order = (a: { item: T; path: string }, b: { item: T; path: string }): number => compare(a.item, b.item) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const order = (a: { item: T; path: string }, b: { item: T; path: string }): number => compare(a.item, b.item) || compareText(a.path, b.path);
   return {
     offer(item, path) {
       const entry = { item, path };

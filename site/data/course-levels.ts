@@ -1,3 +1,5 @@
+import { compareText } from '../../runtime/shared/compare.ts';
+
 /**
  * The level filter of the course list: which levels exist, which one the address asks for, and the
  * address of each choice. The filter lives in the query string (`?level=Master`) so it can be shared and
@@ -15,7 +17,7 @@ export function levelsOf(courses: readonly { level: string }[]): string[] {
     return i === -1 ? LEVEL_ORDER.length : i;
   };
   // Code-point order, not localeCompare: the build's ICU and the browser's may collate differently.
-  return levels.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return levels.sort((a, b) => rank(a) - rank(b) || compareText(a, b));
 }
 
 /** The level a query string selects, or null for "all levels" (also for a level the list does not have). */

@@ -8,13 +8,14 @@ import { groupBy } from '../data/grouping.ts';
 import { requireItem } from '../data/require-item.ts';
 import type { AboutPeopleResult } from '../queries/people.ts';
 import { ABOUT_CRUMB, AboutNav } from '../components/about-nav.tsx';
+import { compareText } from '../../runtime/shared/compare.ts';
 
 /** `/about/people`: the staff directory, grouped by department in the order the API lists people (by name). */
 export default function AboutPeoplePage({ data }: PageProps<AboutPeopleResult>): ReactElement {
   const page = requireItem(data.page, 'The people page');
   const { nodes, totalCount } = data.people;
   // Code-point order, not localeCompare: the build's ICU and the browser's may collate differently.
-  const departments = groupBy(nodes, (person) => person.department || 'Staff').sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const departments = groupBy(nodes, (person) => person.department || 'Staff').sort((a, b) => compareText(a.key, b.key));
   return (
     <article className="editorial-page">
       <PageHeader title={page.title} lead={page.summary} breadcrumbs={[ABOUT_CRUMB, { label: page.title }]} />
