@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { BootData, BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
+import { readBuild } from '../cli/output.ts';
+import type { BootData } from '../runtime/shared/contract.ts';
 import { BOOT_ELEMENT_ID } from '../runtime/shared/document-ids.ts';
 import { htmlFileFor } from '../runtime/shared/paths.ts';
 
@@ -38,8 +39,7 @@ export interface FirstLoad {
  * a server that compresses would send it. Ordered as the build's prerendered paths.
  */
 export async function firstLoadByRoute(outDir: string): Promise<FirstLoad[]> {
-  const latest = JSON.parse(await readFile(join(outDir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
-  const meta = JSON.parse(await readFile(join(outDir, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
+  const { meta } = await readBuild(outDir);
   const sizes = new Map<string, Promise<number>>();
   const gzipped = (script: string): Promise<number> => {
     let size = sizes.get(script);

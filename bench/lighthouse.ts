@@ -12,17 +12,17 @@
  * sits in front of the preview server, as a CDN sits in front of the bucket; `--raw` measures the preview
  * server as it is. `--desktop` uses the desktop profile; `--json FILE` writes the scores.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, request, type Server } from 'node:http';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { startStaticServer } from '../cli/static-server.ts';
+import { readBuild } from '../cli/output.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
-import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
 import { buildSampleSite } from '../tests/helpers/cli.ts';
 import { median } from './measure.ts';
 
@@ -95,8 +95,7 @@ async function audit(url: string): Promise<Record<Category, number>> {
 
 /** `/`, `/news`, the first news article and event the build wrote, and the long about page. */
 async function pagesToAudit(dir: string): Promise<string[]> {
-  const latest = JSON.parse(await readFile(join(dir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
-  const meta = JSON.parse(await readFile(join(dir, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
+  const { meta } = await readBuild(dir);
   const first = (pattern: RegExp): string => {
     const path = [...meta.prerendered].sort().find((p) => pattern.test(p));
     if (!path) throw new Error(`The build has no page matching ${pattern}.`);

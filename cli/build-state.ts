@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
-import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
 import type { InspectedPage, InspectedSite } from './checks/collect.ts';
+import { readBuild } from './output.ts';
 
 /**
  * What a build remembers about the output it wrote, in the build cache, so the next build into the
@@ -61,8 +60,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, buildId: 
     if (saved === null) return none('no previous build of this folder in the build cache');
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.buildId !== buildId) return none(`the code, options or site-wide data changed (build ${saved.buildId} → ${buildId})`);
-    const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as LatestBuild;
-    const meta = JSON.parse(await readFile(join(outDir, metaFileFor(latest.id)), 'utf8')) as BuildMeta;
+    const { latest, meta } = await readBuild(outDir);
     if (latest.id !== buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
     const pages = new Map<string, RememberedPage>();
     for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links] of saved.pages) {

@@ -92,11 +92,17 @@ export async function discardStagingDir(staging: string): Promise<void> {
   await releaseLock(staging);
 }
 
+/** The build a site folder holds: its latest.json and the meta file it points to. Throws when either cannot be read. */
+export async function readBuild(dir: string): Promise<{ latest: LatestBuild; meta: BuildMeta }> {
+  const latest = JSON.parse(await readFile(join(dir, LATEST_FILE), 'utf8')) as LatestBuild;
+  const meta = JSON.parse(await readFile(join(dir, metaFileFor(latest.id)), 'utf8')) as BuildMeta;
+  return { latest, meta };
+}
+
 /** The number of pages the build in `outDir` prerendered, or null when there is none (or it cannot be read). */
 export async function previousPageCount(outDir: string): Promise<number | null> {
   try {
-    const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as LatestBuild;
-    const meta = JSON.parse(await readFile(join(outDir, metaFileFor(latest.id)), 'utf8')) as BuildMeta;
+    const { meta } = await readBuild(outDir);
     return Array.isArray(meta.prerendered) ? meta.prerendered.length : null;
   } catch {
     return null;

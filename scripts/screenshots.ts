@@ -4,18 +4,16 @@
  * build), serves it on 127.0.0.1 and writes full-page PNGs to `screenshots/` (`--out DIR`). `--dark` adds the
  * dark colour scheme. Uses Debian's Chromium (`CHROMIUM_PATH` to override), like the browser tests.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { startStaticServer } from '../cli/static-server.ts';
+import { readBuild } from '../cli/output.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { findRoute, type RouteDefinition } from '../runtime/routes.ts';
-import type { BuildMeta, LatestBuild } from '../runtime/shared/contract.ts';
-import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
 import { routes } from '../site/routes.ts';
-import { runCli } from '../tests/helpers/cli.ts';
+import { buildSampleSite } from '../tests/helpers/cli.ts';
 
 const WIDTHS = [375, 1280] as const;
 
@@ -28,7 +26,7 @@ const { values } = parseArgs({
 });
 
 const outDir = resolve(values.out);
-const built = values.site ? null : await buildSite();
+const built = values.site ? null : await buildSampleSite('site-screenshots-');
 const siteDir = values.site ? resolve(values.site) : built!.dir;
 const server = await startStaticServer({ root: siteDir });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -65,19 +63,8 @@ try {
   if (built) await rm(built.root, { recursive: true, force: true });
 }
 
-/** Builds the site into a temporary folder with the real CLI. */
-async function buildSite(): Promise<{ root: string; dir: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'site-screenshots-'));
-  const dir = join(root, 'site');
-  const result = await runCli(['build', '--out', dir, '--quiet']);
-  if (result.code !== 0) throw new Error(`The site build failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
-  return { root, dir };
-}
-
 async function prerenderedPaths(dir: string): Promise<string[]> {
-  const latest = JSON.parse(await readFile(join(dir, LATEST_FILE), 'utf8')) as LatestBuild;
-  const meta = JSON.parse(await readFile(join(dir, metaFileFor(latest.id)), 'utf8')) as BuildMeta;
-  return meta.prerendered;
+  return (await readBuild(dir)).meta.prerendered;
 }
 
 /** One prerendered path per route: the first one (in sorted order) that the route table matches to it. */

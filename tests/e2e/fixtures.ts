@@ -1,7 +1,7 @@
 import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startStaticServer, type StaticServer } from '../../cli/static-server.ts';
+import { readBuild } from '../../cli/output.ts';
 import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
 
 /** The site built by global-setup, served by the preview server on a free 127.0.0.1 port. */
@@ -30,8 +30,7 @@ export const test = base.extend<Fixtures, { server: StaticServer & { dir: string
     { scope: 'worker' },
   ],
   site: async ({ server }, use) => {
-    const latest = JSON.parse(await readFile(join(server.dir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
-    const meta = JSON.parse(await readFile(join(server.dir, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
+    const { meta } = await readBuild(server.dir);
     await use({ url: server.url, dir: server.dir, meta });
   },
   consoleProblems: async ({ page }, use) => {
