@@ -5,19 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { isBuildError } from '../../../cli/errors.ts';
 import { checkPageCount, commitStagingDir, createStagingDir, discardStagingDir } from '../../../cli/output.ts';
 import { lockOutput } from '../../../cli/output-lock.ts';
+import { rejectionOf } from '../../helpers/rejection.ts';
 
 async function outDir(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'site-guards-')), 'site');
 }
 
-async function rejection(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isBuildError(error)) throw new Error(`expected a BuildError, got ${String(error)}`);
-  return error;
-}
+const rejection = (promise: Promise<unknown>): Promise<{ code: string; message: string }> => rejectionOf(promise, isBuildError);
 
 /** A previous build in `dir` with `pages` prerendered paths. */
 async function previousBuild(dir: string, pages: number): Promise<void> {

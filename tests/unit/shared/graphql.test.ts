@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGraphQLClient, isGraphQLRequestError, type GraphQLRequestError } from '../../../runtime/shared/graphql.ts';
 import { sendJson, startTestServer, type TestServer } from '../../helpers/http-server.ts';
+import { rejectionOf } from '../../helpers/rejection.ts';
 
 const QUERY = 'query Greeting($name: String) { hello(name: $name) }';
 let server: TestServer | null = null;
@@ -10,11 +11,7 @@ afterEach(async () => {
   server = null;
 });
 
-async function failure(promise: Promise<unknown>): Promise<GraphQLRequestError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
-  if (!isGraphQLRequestError(error)) throw new Error(`expected a GraphQLRequestError, got ${String(error)}`);
-  return error;
-}
+const failure = (promise: Promise<unknown>): Promise<GraphQLRequestError> => rejectionOf(promise, isGraphQLRequestError);
 
 describe('the GraphQL client', () => {
   it('sends a Bearer token only when one exists', async () => {
