@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `site` command. React must run its production build (several times faster to render),
 // and the CLI is TypeScript run through tsx's loader, so nothing has to be compiled first.
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 process.env.NODE_ENV ??= 'production';
@@ -10,5 +11,7 @@ process.env.NODE_ENV ??= 'production';
 // resident size near what the build really holds, for a few percent more time spent collecting.
 setFlagsFromString('--heap-growing-percent=20');
 const { register } = await import('tsx/esm/api');
-register();
+// tsx would look for a tsconfig in the folder the command runs from; the project's own says how to
+// compile its JSX, wherever the command is run.
+register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
 await import('../cli/main.ts');

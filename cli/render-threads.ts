@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageDone, PageRenderer, PageTask } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
@@ -143,7 +143,9 @@ function startThread(): Thread {
   // A thread does not inherit tsx's loader: the bootstrap registers it, then imports the thread's module.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const main = new URL('./render-thread.ts', import.meta.url).href;
-  const worker = new Worker(`import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(main)}); });`, {
+  // The project's tsconfig (JSX set-up included), whichever folder the command runs from, as bin/site.js does.
+  const options = { tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) };
+  const worker = new Worker(`import(${JSON.stringify(tsx)}).then((api) => { api.register(${JSON.stringify(options)}); return import(${JSON.stringify(main)}); });`, {
     eval: true,
     // A render thread's garbage is short-lived (each page's elements and markup): a small young
     // generation keeps its resident size down (about 40 MiB less at 10,000 pages) for no measurable time.
