@@ -47,16 +47,15 @@ export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadB
       const route = routes.get(task.routeId);
       if (!route) throw new Error(`No route '${task.routeId}' for ${task.path}: the site's route table changed during the build.`);
       const rendered = renderPage(ctx, route, task.path, task.params, data, task.json);
-      const html = Buffer.from(rendered.html);
-      const payload = rendered.payload === null ? null : Buffer.from(rendered.payload);
+      const { html, payload } = rendered;
       const done: PageDone = {
         path: task.path,
         routeId: task.routeId,
         lastmod: task.lastmod,
         hash: task.hash,
         noindex: rendered.head.noindex === true,
-        bytes: html.length + (payload?.length ?? 0),
-        inspection: inspectPage(rendered.html, rendered.payload, payloadBudget),
+        bytes: Buffer.byteLength(html) + (payload === null ? 0 : Buffer.byteLength(payload)),
+        inspection: inspectPage(html, payload, payloadBudget),
       };
       await writer.write(task.path, { html, payload });
       return done;

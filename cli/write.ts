@@ -1,6 +1,7 @@
 import { mkdir, writeFile as writeFileCallback } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { htmlFileFor, payloadFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 
@@ -9,18 +10,11 @@ import { BuildErrors, createBuildError } from './errors.ts';
 const writeFile = promisify(writeFileCallback);
 const makeDir = promisify(mkdir);
 
-/** A page's files, encoded. */
+/** A page's files. */
 export interface PageFiles {
-  html: Uint8Array;
+  html: string;
   /** Null for a page without a payload (error pages). */
-  payload: Uint8Array | null;
-}
-
-/** Writes a page's `index.html` and `_payload.json` under `siteDir`. */
-export async function writePage(siteDir: string, path: string, page: PageFiles): Promise<void> {
-  const writes = [writeSiteFile(siteDir, htmlFileFor(path), page.html)];
-  if (page.payload !== null) writes.push(writeSiteFile(siteDir, payloadFileFor(path), page.payload));
-  await Promise.all(writes);
+  payload: string | null;
 }
 
 /** Writes one file under `siteDir`, refusing any relative path that resolves outside it (DESIGN.md decision 7). */
@@ -33,42 +27,93 @@ export async function writeSiteFile(siteDir: string, relative: string, content: 
  * resolves outside the folder.
  */
 export async function prepareSiteFile(siteDir: string, relative: string): Promise<string> {
-  const root = resolve(siteDir);
-  const file = resolve(root, relative);
-  if (!file.startsWith(root + sep)) throw createBuildError(BuildErrors.UnsafePath, [relative, 'output']);
+  const file = safePath(resolve(siteDir), relative);
   await ensureDir(dirname(file));
   return file;
 }
 
 /**
- * Writes pages while the caller renders the next ones: file system calls run on libuv's thread pool,
- * rendering on the main thread, so the two overlap. At most `maxInFlight` pages are being written.
+ * Writes pages while the caller renders the next ones, on a thread of its own (page-write-thread.js)
+ * that writes one file after another with synchronous calls. On a small machine this costs the kernel
+ * about half the CPU time of many parallel writes, which contend for the same folders, and it keeps
+ * encoding and file system calls off the thread that renders.
  */
 export interface PageWriter {
   write(path: string, page: PageFiles): Promise<void>;
-  /** Waits for every write, or throws the first failure. */
+  /** Waits for every write, or throws the first failure; then the writer's thread ends. */
   drain(): Promise<void>;
 }
 
-export function createPageWriter(siteDir: string, maxInFlight = 64): PageWriter {
-  const inFlight = new Set<Promise<void>>();
-  let failure: unknown = null;
+export function createPageWriter(siteDir: string, { batchSize = 16, maxQueued = 64 } = {}): PageWriter {
+  const root = resolve(siteDir);
+  const thread = new Worker(new URL('./page-write-thread.js', import.meta.url));
+  // The thread keeps the process alive only while it has pages to write.
+  thread.unref();
+  let batch: WriteBatch['pages'] = [];
+  let queued = 0;
+  let failure: Error | null = null;
+  // Callers waiting for the queue to shrink: the renderer may have several pages in hand at once.
+  const waiting: (() => void)[] = [];
+  const waitForWrites = (): Promise<void> => new Promise((resolve) => waiting.push(resolve));
+  let closed = false;
+  const settle = (): void => {
+    if (queued === 0) thread.unref();
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  thread.on('message', (message: Written) => {
+    queued -= message.written;
+    if (message.failure) failure ??= Object.assign(new Error(message.failure.message), message.failure);
+    settle();
+  });
+  thread.on('error', (error) => {
+    failure ??= error;
+    settle();
+  });
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    thread.ref();
+    thread.postMessage({ pages: batch } satisfies WriteBatch);
+    batch = [];
+  };
   return {
     async write(path, page) {
       if (failure) throw failure;
-      const job = writePage(siteDir, path, page).catch((error: unknown) => void (failure ??= error));
-      inFlight.add(job);
-      void job.finally(() => inFlight.delete(job));
-      if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+      if (closed) throw new Error(`The page writer for ${root} was drained before ${path} came.`);
+      const files: [string, string][] = [[basename(htmlFileFor(path)), page.html]];
+      if (page.payload !== null) files.push([basename(payloadFileFor(path)), page.payload]);
+      batch.push({ dir: dirname(safePath(root, htmlFileFor(path))), files });
+      queued++;
+      if (batch.length >= batchSize || queued >= maxQueued) flush();
+      while (queued >= maxQueued && !failure) await waitForWrites();
     },
     async drain() {
-      await Promise.all(inFlight);
+      flush();
+      while (queued > 0 && !failure) await waitForWrites();
+      closed = true;
+      await thread.terminate();
       if (failure) throw failure;
     },
   };
 }
 
 // --- internal ---
+
+interface WriteBatch {
+  pages: { dir: string; files: [name: string, text: string][] }[];
+}
+
+/** The thread's answer to each batch. */
+interface Written {
+  written: number;
+  failure?: { message: string; code?: string; path?: string };
+}
+
+/** The absolute path of `relative` under `root`, refusing any that resolves outside it. */
+function safePath(root: string, relative: string): string {
+  const file = resolve(root, relative);
+  if (!file.startsWith(root + sep)) throw createBuildError(BuildErrors.UnsafePath, [relative, 'output']);
+  return file;
+}
 
 // Thousands of pages share few folders: create each folder once instead of once per file.
 const madeDirs = new Map<string, Promise<unknown>>();
