@@ -2,19 +2,23 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.ts';
+import { useRunTempDir } from '../helpers/run-temp-dir.ts';
 
 /**
  * Builds the site twice from the embedded backend with the real CLI: the site the tests serve, and
  * a second build of other inputs (another base URL, so another build id) that tests publish over
  * the first while a page is open.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  // Every temporary folder of the run (these builds, the tests' own, Chromium's) goes in one, removed at the end.
+  const removeTempDir = await useRunTempDir('site-e2e-run-');
   const root = await mkdtemp(join(tmpdir(), 'site-e2e-'));
   const site = join(root, 'site');
   const next = join(root, 'next');
   await Promise.all([build(['--out', site]), build(['--out', next, '--base-url', 'https://next.institute.example'])]);
   process.env.E2E_SITE_DIR = site;
   process.env.E2E_NEXT_SITE_DIR = next;
+  return removeTempDir;
 }
 
 async function build(args: string[]): Promise<void> {
