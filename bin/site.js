@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// The `site` command. React must run its production build (several times faster to render),
-// and the CLI is TypeScript run through tsx's loader, so nothing has to be compiled first.
-import { fileURLToPath } from 'node:url';
+// The `site` command. React must run its production build (several times faster to render). The CLI
+// is TypeScript: it runs compiled once per version of the sources (compile-cli.js), or through tsx's
+// loader when it cannot be compiled.
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
+import { compiledCli } from './compile-cli.js';
 
 process.env.NODE_ENV ??= 'production';
 // A build makes garbage at a high rate (every page's markup, every answer from the backend) but keeps
@@ -10,8 +13,19 @@ process.env.NODE_ENV ??= 'production';
 // again; on a large machine that is over a gigabyte of garbage at 10,000 pages. Growing by 20% keeps the
 // resident size near what the build really holds, for a few percent more time spent collecting.
 setFlagsFromString('--heap-growing-percent=20');
-const { register } = await import('tsx/esm/api');
-// tsx would look for a tsconfig in the folder the command runs from; the project's own says how to
-// compile its JSX, wherever the command is run.
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-await import('../cli/main.ts');
+// Stack traces name the TypeScript files and lines, for those who asked for them.
+if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
+
+const compiled = process.env.SITE_CLI_FROM_SOURCES ? null : await compiledCli();
+if (compiled) {
+  // Render threads load their compiled module from the same folder (cli/render-threads.ts).
+  process.env.SITE_CLI_COMPILED = compiled;
+  await import(pathToFileURL(join(compiled, 'main.js')).href);
+} else {
+  delete process.env.SITE_CLI_COMPILED;
+  const { register } = await import('tsx/esm/api');
+  // tsx would look for a tsconfig in the folder the command runs from; the project's own says how to
+  // compile its JSX, wherever the command is run.
+  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+  await import('../cli/main.ts');
+}

@@ -67,7 +67,7 @@ program
   .option('--payload-budget <bytes>', 'largest _payload.json before a page gets a warning', String(DEFAULTS.payloadBudget))
   .option('--report <file>', 'write the JSON build report here; default: build-report.json beside the output folder')
   .option('--no-report', 'write no build report (default: a report is written)')
-  .option('--render-threads <n>', 'threads that render pages beside the main thread; 0: the main thread only (default: the CPU count less 2, at most 4; none on 2 CPUs)', String(DEFAULTS.renderThreads))
+  .option('--render-threads <n>', 'threads that render pages beside the main thread; 0: the main thread only (default: the CPU count less 1, at most 4; one on 2 CPUs)', String(DEFAULTS.renderThreads))
   .option('--full', 'render every page, even when the previous build in the output folder could be updated in place (default: only pages whose inputs changed, when code and options are unchanged)')
   .option('--quiet', 'print warnings and errors only')
   .option('--verbose', 'print debug lines and stack traces')

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageDone, PageRenderer, PageTask } from './page-renderer.ts';
@@ -131,6 +132,14 @@ export function createPageDispatcher(local: PageRenderer, threads: RenderThreads
 
 // --- internal ---
 
+function sourceBootstrap(): string {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const main = new URL('./render-thread.ts', import.meta.url).href;
+  // The project's tsconfig (JSX set-up included), whichever folder the command runs from, as bin/site.js does.
+  const options = { tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) };
+  return `import(${JSON.stringify(tsx)}).then((api) => { api.register(${JSON.stringify(options)}); return import(${JSON.stringify(main)}); });`;
+}
+
 interface Thread {
   worker: Worker;
   ready: boolean;
@@ -140,13 +149,12 @@ interface Thread {
 }
 
 function startThread(): Thread {
-  // A thread does not inherit tsx's loader: the bootstrap registers it, then imports the thread's module.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const main = new URL('./render-thread.ts', import.meta.url).href;
-  // The project's tsconfig (JSX set-up included), whichever folder the command runs from, as bin/site.js does.
-  const options = { tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) };
-  const worker = new Worker(`import(${JSON.stringify(tsx)}).then((api) => { api.register(${JSON.stringify(options)}); return import(${JSON.stringify(main)}); });`, {
-    eval: true,
+  // A thread does not inherit tsx's loader: it runs the compiled module when the CLI runs compiled
+  // (bin/compile-cli.js), or a bootstrap that registers tsx, then imports the thread's module.
+  const compiled = process.env.SITE_CLI_COMPILED;
+  const source = compiled ? pathToFileURL(join(compiled, 'render-thread.js')) : sourceBootstrap();
+  const worker = new Worker(source, {
+    eval: !compiled,
     // A render thread's garbage is short-lived (each page's elements and markup): a small young
     // generation keeps its resident size down (about 40 MiB less at 10,000 pages) for no measurable time.
     resourceLimits: { maxYoungGenerationSizeMb: 8 },

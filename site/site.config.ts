@@ -52,7 +52,7 @@ export interface SiteBuildOptions {
   payloadBudget?: number;
   /** Where the JSON build report goes; false writes none. Flag --report, --no-report. @default 'build-report.json' beside the output folder */
   report?: string | false;
-  /** Threads that render pages beside the main thread; 0 renders on the main thread only. Flag --render-threads. @default the CPU count less 2, at most 4 (none on 2 CPUs) */
+  /** Threads that render pages beside the main thread; 0 renders on the main thread only. Flag --render-threads. @default the CPU count less 1, at most 4 (one on 2 CPUs) */
   renderThreads?: number;
   /** Render every page, even when the previous build in the output folder could be updated in place. Flag --full. @default false */
   full?: boolean;

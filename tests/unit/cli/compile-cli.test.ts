@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compiledCli } from '../../../bin/compile-cli.js';
+
+/** The CLI runs compiled once per version of its sources (bin/compile-cli.js), on a small project of its shape. */
+describe('compiledCli', () => {
+  let root: string;
+  let cache: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'compile-cli-'));
+    cache = join(root, 'cache');
+    await mkdir(join(root, 'cli'));
+    await mkdir(join(root, 'runtime'));
+    await writeFile(join(root, 'cli/main.ts'), "import { note } from '../runtime/note.ts';\nconst here: string = import.meta.url;\nconsole.log(JSON.stringify({ note, here }));\n");
+    await writeFile(join(root, 'cli/render-thread.ts'), "console.log('thread');\n");
+    await writeFile(join(root, 'runtime/note.ts'), "export const note: string = 'one';\n");
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const run = (dir: string): { note: string; here: string } => JSON.parse(execFileSync(process.execPath, [join(dir, 'main.js')], { encoding: 'utf8' })) as { note: string; here: string };
+
+  it('compiles the sources to JavaScript that runs without a loader, each module keeping its own URL', async () => {
+    const dir = await compiledCli(root, cache);
+    expect(dir).not.toBeNull();
+    // The code finds files beside its source (the project root, the schema), wherever it was compiled to.
+    expect(run(dir!)).toEqual({ note: 'one', here: pathToFileURL(join(root, 'cli/main.ts')).href });
+    expect(await readdir(dir!)).toEqual(expect.arrayContaining(['main.js', 'render-thread.js']));
+  });
+
+  it('reuses the compiled files until a source changes, then compiles the new version', async () => {
+    const first = (await compiledCli(root, cache))!;
+    const compiledAt = (await stat(join(first, 'main.js'))).mtimeMs;
+    expect(await compiledCli(root, cache)).toBe(first);
+    expect((await stat(join(first, 'main.js'))).mtimeMs).toBe(compiledAt);
+
+    await writeFile(join(root, 'runtime/note.ts'), "export const note: string = 'two';\n");
+    const second = (await compiledCli(root, cache))!;
+    expect(second).not.toBe(first);
+    expect(run(second).note).toBe('two');
+  });
+
+  it('gives every command started at once the same files, and leaves no half-compiled folder', async () => {
+    const dirs = await Promise.all([1, 2, 3, 4].map(() => compiledCli(root, cache)));
+    expect(new Set(dirs).size).toBe(1);
+    expect(run(dirs[0]!).note).toBe('one');
+    expect(await readdir(cache)).toHaveLength(1);
+  });
+
+  it('answers null for sources that do not compile, so the command runs them through tsx and reports the error', async () => {
+    await writeFile(join(root, 'runtime/note.ts'), 'export const note: string = ;\n');
+    expect(await compiledCli(root, cache)).toBeNull();
+    expect(await readdir(cache).catch(() => [])).toEqual([]);
+  });
+});
