@@ -10,6 +10,7 @@ import { progressModeFor, startProgressDisplay } from './progress-display.ts';
 import { isSiteOutput } from './output.ts';
 import { startStaticServer } from './static-server.ts';
 import { join, resolve } from 'node:path';
+import packageJson from '../package.json' with { type: 'json' };
 
 /**
  * The `site` command: a thin shell over the programmatic API. Flags become a UserConfig; errors are
@@ -39,9 +40,16 @@ function optionDescription(this: Help, option: Option): string {
 
 const PRECEDENCE = '\nFlags override the environment variables named above, which override `build` in site/site.config.ts, which overrides the defaults shown.';
 
+// `site --help | head` closes the pipe before the text ends: that is no failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 const program = new Command()
   .name('site')
   .description('Builds the institute website from a GraphQL content backend, previews it, and serves the sample backend.')
+  .version(packageJson.version, '-V, --version', 'print the version and exit')
   .configureHelp({ optionDescription })
   .configureOutput({
     // Usage errors read like every other error: a code, what is wrong, and what to do.
