@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE_DIRS = ['cli', 'runtime', 'site', 'backend'];
 const SOURCE_FILE = /\.(ts|tsx|js|mjs)$/;
-const INPUT_FILES = ['tsconfig.json', 'package-lock.json', 'bin/compile-cli.js'];
+const INPUT_FILES = ['tsconfig.json', 'package.json', 'package-lock.json', 'bin/compile-cli.js'];
 /** Versions not started for this long are removed when a new one is compiled. */
 const KEEP_MS = 60 * 60 * 1000;
 
@@ -83,13 +83,16 @@ const keepModuleUrls = {
   },
 };
 
-/** A hash of every source file and of what decides how they compile and which packages they import. */
+/**
+ * A hash of every file in the source folders (code, and whatever it may import, such as JSON) and of
+ * what decides how they compile and which packages they import.
+ */
 async function sourceVersion(root) {
   const files = [...INPUT_FILES];
   for (const dir of SOURCE_DIRS) {
     const entries = await readdir(join(root, dir), { recursive: true, withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
-      if (entry.isFile() && SOURCE_FILE.test(entry.name)) files.push(relative(root, join(entry.parentPath, entry.name)));
+      if (entry.isFile()) files.push(relative(root, join(entry.parentPath, entry.name)));
     }
   }
   files.sort();

@@ -43,6 +43,10 @@ describe('compiledCli', () => {
     const second = (await compiledCli(root, cache))!;
     expect(second).not.toBe(first);
     expect(run(second).note).toBe('two');
+
+    // Any file the code may import counts, not only code.
+    await writeFile(join(root, 'runtime/strings.json'), '{"a":1}');
+    expect(await compiledCli(root, cache)).not.toBe(second);
   });
 
   it('gives every command started at once the same files, and leaves no half-compiled folder', async () => {
