@@ -69,6 +69,12 @@ export function createPageWriter(siteDir: string, { batchSize = 16, maxQueued = 
     failure ??= error;
     settle();
   });
+  // A thread that ends before its pages are written (killed, out of memory) must not leave the build waiting.
+  thread.on('exit', (code) => {
+    if (closed || queued === 0) return;
+    failure ??= new Error(`The page-write thread stopped (exit code ${code}) with ${queued} pages of ${root} not written.`);
+    settle();
+  });
   const flush = (): void => {
     if (batch.length === 0) return;
     thread.ref();
