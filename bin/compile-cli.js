@@ -96,8 +96,10 @@ async function sourceVersion(root) {
     }
   }
   files.sort();
+  // Read together: this runs at every start of the command.
+  const contents = await Promise.all(files.map((file) => readFile(join(root, file)).catch(() => '')));
   const hash = createHash('sha256');
-  for (const file of files) hash.update(file).update('\0').update(await readFile(join(root, file)).catch(() => '')).update('\0');
+  files.forEach((file, i) => hash.update(file).update('\0').update(contents[i]).update('\0'));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -3,7 +3,7 @@
 // is TypeScript: it runs compiled once per version of the sources (compile-cli.js), or through tsx's
 // loader when it cannot be compiled.
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { compiledCli } from './compile-cli.js';
 
@@ -23,9 +23,7 @@ if (compiled) {
   await import(pathToFileURL(join(compiled, 'main.js')).href);
 } else {
   delete process.env.SITE_CLI_COMPILED;
-  const { register } = await import('tsx/esm/api');
-  // tsx would look for a tsconfig in the folder the command runs from; the project's own says how to
-  // compile its JSX, wherever the command is run.
-  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+  const { registerTsx } = await import('./from-sources.js');
+  registerTsx();
   await import('../cli/main.ts');
 }

@@ -1,6 +1,6 @@
 // The page-write thread (write.ts, createPageWriter): writes each batch of pages it is sent, one file
-// after the other, with synchronous calls. Plain JavaScript, so the thread starts at once, without the
-// TypeScript loader the rest of the CLI runs through.
+// after the other, with synchronous calls. Plain JavaScript, so the thread starts the same way whether
+// the CLI runs compiled or from its sources through tsx.
 //
 // Messages in: { pages: [{ dir, files: [[name, text]] }] }.
 // Messages out: { written: n } after each batch, with { failure } when a write failed.

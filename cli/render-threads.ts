@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageDone, PageRenderer, PageTask } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
@@ -132,12 +131,11 @@ export function createPageDispatcher(local: PageRenderer, threads: RenderThreads
 
 // --- internal ---
 
+/** A thread's bootstrap when the CLI runs from its sources: register tsx as the command did, then load the thread's module. */
 function sourceBootstrap(): string {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const tsx = new URL('../bin/from-sources.js', import.meta.url).href;
   const main = new URL('./render-thread.ts', import.meta.url).href;
-  // The project's tsconfig (JSX set-up included), whichever folder the command runs from, as bin/site.js does.
-  const options = { tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) };
-  return `import(${JSON.stringify(tsx)}).then((api) => { api.register(${JSON.stringify(options)}); return import(${JSON.stringify(main)}); });`;
+  return `import(${JSON.stringify(tsx)}).then((m) => { m.registerTsx(); return import(${JSON.stringify(main)}); });`;
 }
 
 interface Thread {

@@ -1,14 +1,8 @@
-import { mkdir, writeFile as writeFileCallback } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve, sep } from 'node:path';
-import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { htmlFileFor, payloadFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
-
-// The callback API: one request to libuv per call, where fs/promises' writeFile opens, writes and closes
-// a FileHandle in separate round trips; for 20,000 small files that is about twice as fast.
-const writeFile = promisify(writeFileCallback);
-const makeDir = promisify(mkdir);
 
 /** A page's files. */
 export interface PageFiles {
@@ -85,9 +79,10 @@ export function createPageWriter(siteDir: string, { batchSize = 16, maxQueued = 
     async write(path, page) {
       if (failure) throw failure;
       if (closed) throw new Error(`The page writer for ${root} was drained before ${path} came.`);
-      const files: [string, string][] = [[basename(htmlFileFor(path)), page.html]];
+      const html = safePath(root, htmlFileFor(path));
+      const files: [string, string][] = [[basename(html), page.html]];
       if (page.payload !== null) files.push([basename(payloadFileFor(path)), page.payload]);
-      batch.push({ dir: dirname(safePath(root, htmlFileFor(path))), files });
+      batch.push({ dir: dirname(html), files });
       queued++;
       if (batch.length >= batchSize || queued >= maxQueued) flush();
       while (queued >= maxQueued && !failure) await waitForWrites();
@@ -121,14 +116,14 @@ function safePath(root: string, relative: string): string {
   return file;
 }
 
-// Thousands of pages share few folders: create each folder once instead of once per file.
+// Media and outputs share few folders: create each folder once instead of once per file.
 const madeDirs = new Map<string, Promise<unknown>>();
 
 function ensureDir(dir: string): Promise<unknown> {
   let made = madeDirs.get(dir);
   if (!made) {
     if (madeDirs.size > 100_000) madeDirs.clear();
-    made = makeDir(dir, { recursive: true });
+    made = mkdir(dir, { recursive: true });
     made.catch(() => madeDirs.delete(dir));
     madeDirs.set(dir, made);
   }

@@ -1,0 +1,2 @@
+/** See from-sources.js. */
+export function registerTsx(): void;
