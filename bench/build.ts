@@ -33,12 +33,14 @@ const hugo = ensureHugo();
 const overrides = join(work, 'overrides.json');
 await writeFile(overrides, '{}');
 
+// Every build shares one build cache: the cold build fills it (the client bundle) for the others.
+const build = (endpoint: string, out: string, ...flags: string[]): Promise<Measurement> =>
+  measure(process.execPath, [SITE, 'build', '--endpoint', endpoint, '--out', join(work, out), '--cache-dir', join(work, 'cache'), ...flags], { env: { NODE_ENV: 'production', CI: 'true' } });
+
 let backend = await startBackend(PAGES, 0);
 try {
-  const build = (out: string, cacheDir: string, ...flags: string[]): Promise<Measurement> =>
-    measure(process.execPath, [SITE, 'build', '--endpoint', backend.url, '--out', join(work, out), '--cache-dir', join(work, cacheDir), ...flags], { env: { NODE_ENV: 'production', CI: 'true' } });
   // The cold build fills the cache the warm builds use.
-  const cold = check(await build('cold/site', 'cache-warm'), 'cold build');
+  const cold = check(await build(backend.url, 'cold/site'), 'cold build');
   const threaded: Measurement[] = [];
   const single: Measurement[] = [];
   const hugoRuns: Measurement[] = [];
@@ -49,9 +51,9 @@ try {
   // tree was deleted costs several times the usual system time (measured: 20,000 files in 1 s on a
   // quiet disk, 6-8 s right after an rm -rf), which would punish whichever build came next.
   for (let i = 0; i < RUNS; i++) {
-    threaded.push(check(await build(`full-${i}/site`, 'cache-warm', '--full', '--render-threads', String(THREADS)), 'full build'));
+    threaded.push(check(await build(backend.url, `full-${i}/site`, '--render-threads', String(THREADS)), 'full build'));
     if (i === 0) sizes = await payloadSizes(join(work, 'full-0/site'));
-    single.push(check(await build(`single-${i}/site`, 'cache-warm', '--full', '--render-threads', '0'), 'full build, main thread only'));
+    single.push(check(await build(backend.url, `single-${i}/site`, '--render-threads', '0'), 'full build, main thread only'));
     if (hugo) hugoRuns.push(check(await measure(hugo, ['--quiet', '-d', join(work, `hugo-out-${i}`)], { cwd: join(work, 'hugo') }), 'hugo'));
   }
   const requests = Number(/(\d+) requests/.exec(threaded.at(-1)!.stdout)?.[1] ?? NaN);
@@ -68,14 +70,14 @@ try {
   if (hugo) rows.push([`hugo ${hugoVersion(hugo)} (${PAGES} pages)`, secs(median(hugoRuns.map((m) => m.ms))), mib(peak(hugoRuns)), hugoRuns.length]);
 
   // Incremental: a full build, then one news item changes in the backend, then a rebuild in place.
-  check(await build('inc/site', 'cache-warm'), 'build before the edit');
+  check(await build(backend.url, 'inc/site'), 'build before the edit');
   const feed = await readFile(join(work, 'inc/site/feeds/news.xml'), 'utf8');
   const slug = /<link>[^<]*\/news\/([^<]+)<\/link>/.exec(feed.slice(feed.indexOf('<item>')))![1]!;
   await writeFile(overrides, JSON.stringify({ news: [{ slug, title: 'A corrected headline', updatedAt: '2026-11-21T09:00:00Z' }] }));
   const port = new URL(backend.url).port;
   await backend.close();
   backend = await startBackend(PAGES, Number(port));
-  const incremental = check(await build('inc/site', 'cache-warm'), 'incremental build');
+  const incremental = check(await build(backend.url, 'inc/site'), 'incremental build');
   rows.push([`site build, incremental (1 news item edited)`, secs(incremental.ms), mib(incremental.peakMiB), 1]);
   const report = JSON.parse(await readFile(join(work, 'inc/build-report.json'), 'utf8')) as BuildReport;
 
@@ -100,7 +102,7 @@ try {
 if (LARGE > 0) {
   const large = await startBackend(LARGE, 0);
   try {
-    const m = check(await measure(process.execPath, [SITE, 'build', '--endpoint', large.url, '--out', join(work, 'large'), '--cache-dir', join(work, 'cache-warm')], { env: { NODE_ENV: 'production', CI: 'true' } }), 'large build');
+    const m = check(await build(large.url, 'large'), 'large build');
     const pages = Number(/wrote (\d+) pages/.exec(m.stdout)?.[1] ?? NaN);
     console.log(`memory: ${pages} pages built in ${secs(m.ms)} with peak RSS ${mib(m.peakMiB)}   (target: at most 600 MiB at 50,000; 400 MiB at 10,000)`);
   } finally {

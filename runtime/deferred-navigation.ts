@@ -2,11 +2,11 @@ import type { ComponentType } from 'react';
 import type { AppNavigation, Slot } from './app.tsx';
 import type { NavigateOptions, Navigation } from './navigation.ts';
 import type { StateStore } from './navigation-state.ts';
-import type { PageModule, RouteEntry } from './routes.ts';
+import type { PageModule, RouteTableEntry } from './routes.ts';
 import type { PageError, SiteData } from './shared/contract.ts';
 
 export interface DeferredNavigationOptions {
-  routes: readonly RouteEntry[];
+  routes: readonly RouteTableEntry[];
   site: SiteData;
   store: StateStore;
   /** The page modules loaded so far: the current page's, and the real navigation's later on. */

@@ -7,13 +7,13 @@ import { interceptLinks } from './intercept-links.ts';
 import { configureLiveApi } from './live-config.ts';
 import { createStateStore, initialState } from './navigation-state.ts';
 import { createBrowserReloadEnv, reloadOnce } from './reload-guard.ts';
-import type { Layouts, PageModule, RouteEntry, RouteTableOptions } from './routes.ts';
+import type { Layouts, PageModule, RouteTableEntry, RouteTableOptions } from './routes.ts';
 import { APP_ELEMENT_ID, BOOT_ELEMENT_ID } from './shared/document-ids.ts';
 import type { BootData, PageError } from './shared/contract.ts';
 
 export interface HydrateOptions {
   /** The route table; its `live` and `errorReporting` loaders enable editor preview, live data and Sentry. */
-  routes: readonly RouteEntry[] & RouteTableOptions;
+  routes: readonly RouteTableEntry[] & RouteTableOptions;
   layouts: Layouts;
 }
 

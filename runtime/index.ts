@@ -9,7 +9,7 @@ export {
   type PageProps,
   type RouteDefinition,
   type RouteDetails,
-  type RouteEntry,
+  type RouteTableEntry,
   type RouteParams,
 } from './routes.ts';
 export { useSite } from './site-context.ts';

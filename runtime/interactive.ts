@@ -9,12 +9,12 @@ import type { StateStore } from './navigation-state.ts';
 import { createPayloadLoader } from './payload.ts';
 import { previewBannerFor } from './preview.tsx';
 import type { ReloadGuardEnv } from './reload-guard.ts';
-import type { PageModule, RouteDefinition, RouteEntry, RouteTableOptions } from './routes.ts';
+import type { PageModule, RouteDefinition, RouteTableEntry, RouteTableOptions } from './routes.ts';
 import { scrollToHash } from './scroll.ts';
 import { PAYLOAD_VERSION, type BootData } from './shared/contract.ts';
 
 export interface InteractiveOptions {
-  routes: readonly RouteEntry[] & RouteTableOptions;
+  routes: readonly RouteTableEntry[] & RouteTableOptions;
   boot: BootData;
   store: StateStore;
   modules: Map<string, PageModule>;
@@ -34,7 +34,7 @@ export interface InteractiveOptions {
  */
 export async function startNavigation({ routes, boot, store, modules, container, showBanner, reloadEnv, collected }: InteractiveOptions): Promise<Navigation> {
   // Checks and head fields of every route; a table of whole routes has them already.
-  const loading = routes.definitions?.() ?? Promise.resolve(routes as readonly RouteEntry[] as readonly RouteDefinition[]);
+  const loading = routes.definitions?.() ?? Promise.resolve(routes as readonly RouteTableEntry[] as readonly RouteDefinition[]);
   // The banner waits for nothing: an editor may log in on this very page (/login) while the rest loads.
   showBanner(previewBannerFor(preview));
   const definitions = await loading;

@@ -1,5 +1,5 @@
 import { createNotFoundError } from './page-error.ts';
-import { findRoute, type RouteEntry, type RouteParams } from './routes.ts';
+import { findRoute, type RouteTableEntry, type RouteParams } from './routes.ts';
 import type { BootData, PageError } from './shared/contract.ts';
 import { normalizePath } from './shared/paths.ts';
 
@@ -44,7 +44,7 @@ export function createStateStore(initial: NavigationState): StateStore {
 }
 
 /** The state of the page as the build wrote it: its route, params and inlined data, or its error. */
-export function initialState(boot: BootData, location: { pathname: string; search: string; hash: string }, routes: readonly RouteEntry[]): NavigationState {
+export function initialState(boot: BootData, location: { pathname: string; search: string; hash: string }, routes: readonly RouteTableEntry[]): NavigationState {
   const path = normalizePath(boot.path ?? location.pathname);
   const base = { path, search: location.search, hash: location.hash };
   if (boot.error) {

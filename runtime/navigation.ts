@@ -7,7 +7,7 @@ import { createStateStore, initialState, type NavigationState, type StateStore }
 import { createNotFoundError, createPageError, createValidationError } from './page-error.ts';
 import { createPageDataLoader, type LiveDataSource } from './page-data.ts';
 import { PayloadError, type PayloadLoader } from './payload.ts';
-import { findRoute, type PageModule, type RouteDefinition, type RouteEntry } from './routes.ts';
+import { findRoute, type PageModule, type RouteDefinition, type RouteTableEntry } from './routes.ts';
 
 export type { NavigationState } from './navigation-state.ts';
 
@@ -43,7 +43,7 @@ export interface NavigationEffects {
 
 export interface Navigation {
   /** The route table; the app needs only each route's entry (its layout). */
-  readonly routes: readonly RouteEntry[];
+  readonly routes: readonly RouteTableEntry[];
   readonly site: SiteData;
   readonly buildId: string;
   getState(): NavigationState;

@@ -41,7 +41,7 @@ export interface PageHead {
  * One entry of the browser's route table: enough to match a path, load its page and pick its layout, which
  * is all hydration needs. The rest of a route (RouteDetails) loads after the first render.
  */
-export interface RouteEntry {
+export interface RouteTableEntry {
   /** Stable id, the key of the build-side route data (site/routes.build.ts). */
   id: string;
   /** File name (without extension) of the page module under site/pages/ that `load` imports; the build uses it to find the route's chunk. */
@@ -64,7 +64,7 @@ export interface RouteDetails {
 }
 
 /** A whole route, as the build renders it (site/routes.ts). */
-export interface RouteDefinition extends RouteEntry, RouteDetails {}
+export interface RouteDefinition extends RouteTableEntry, RouteDetails {}
 
 /** A route's GraphQL query as the browser runs it (editor preview, live data when a payload fails). */
 export interface LiveQuery {
@@ -108,11 +108,11 @@ export interface LayoutProps {
 export type Layouts = Record<LayoutName, ComponentType<LayoutProps>>;
 
 /** Types a route table, and attaches the table's options (the loaders of its optional chunks) to it. */
-export function defineRoutes<const T extends readonly RouteEntry[]>(routes: T, options: RouteTableOptions = {}): T & RouteTableOptions {
+export function defineRoutes<const T extends readonly RouteTableEntry[]>(routes: T, options: RouteTableOptions = {}): T & RouteTableOptions {
   return Object.assign(routes, options);
 }
 
-export interface RouteMatch<R extends RouteEntry = RouteDefinition> {
+export interface RouteMatch<R extends RouteTableEntry = RouteDefinition> {
   route: R;
   params: RouteParams;
 }
@@ -121,7 +121,7 @@ export interface RouteMatch<R extends RouteEntry = RouteDefinition> {
  * The first route whose pattern matches `pathname`: as many segments, static ones equal ignoring case, each
  * `:name` taking one whole (URI-decoded) segment. Empty segments do not count, so a trailing slash is ignored.
  */
-export function findRoute<R extends RouteEntry>(routes: readonly R[], pathname: string): RouteMatch<R> | null {
+export function findRoute<R extends RouteTableEntry>(routes: readonly R[], pathname: string): RouteMatch<R> | null {
   for (const route of routes) {
     const params = matchPattern(route.path, pathname);
     if (params) return { route, params };

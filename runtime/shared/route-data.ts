@@ -76,10 +76,3 @@ export interface OutputCollector {
 
 /** Site-specific outputs beyond pages (site/outputs.build.ts): feeds, calendar files and the like. */
 export type OutputDefinition = (ctx: OutputContext) => OutputCollector;
-
-/** Runs an output over a list of pages at once: for tests and small tools. */
-export async function collectOutput(output: OutputDefinition, ctx: OutputContext, pages: Iterable<BuiltPage>): Promise<OutputFile[]> {
-  const collector = output(ctx);
-  for (const page of pages) collector.page(page);
-  return [...(await collector.files())];
-}

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { DEFAULT_EDITOR } from '../../backend/auth.ts';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
-import type { LatestBuild } from '../../runtime/shared/contract.ts';
+import { readBuild } from '../../cli/output.ts';
 import { loginToken } from '../backend/client.ts';
 import { runCli } from '../helpers/cli.ts';
 import { S3_ENV, startBucketWebsite, startS3Server, type BucketWebsite, type S3TestServer } from '../helpers/s3-server.ts';
@@ -29,7 +29,7 @@ async function buildSite(token?: string, flags: string[] = []): Promise<Built> {
   const dir = join(await mkdtemp(join(tmpdir(), 'site-e2e-publish-')), 'site');
   const result = await runCli(['build', '--out', dir, '--endpoint', backend.url, '--quiet', ...flags], { env: { GRAPHQL_TOKEN: token } });
   if (result.code !== 0) throw new Error(`build failed:\n${result.stderr}`);
-  const latest = JSON.parse(await readFile(join(dir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
+  const { latest } = await readBuild(dir);
   return { dir, id: latest.id };
 }
 

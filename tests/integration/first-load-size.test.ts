@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIRST_LOAD_BUDGET_BYTES, firstLoadByRoute, NOT_FOUND_PAGE } from '../../bench/first-load.ts';
 import type { RouteDefinition } from '../../runtime/routes.ts';
 import { routes } from '../../site/routes.ts';
-import { runCli } from '../helpers/cli.ts';
+import { buildSampleSite } from '../helpers/cli.ts';
 
 /**
  * Issue 9, target 6: a visitor's first load of any page is at most 75 kB of JavaScript, gzipped, React and
@@ -15,10 +13,7 @@ import { runCli } from '../helpers/cli.ts';
  */
 
 const table: readonly RouteDefinition[] = routes;
-const root = await mkdtemp(join(tmpdir(), 'first-load-'));
-const out = join(root, 'site');
-const built = await runCli(['build', '--out', out, '--cache-dir', join(root, 'cache'), '--quiet', '--no-report']);
-if (built.code !== 0) throw new Error(`The sample build failed:\n${built.stdout}\n${built.stderr}`);
+const { root, dir: out } = await buildSampleSite('first-load-');
 const loads = await firstLoadByRoute(out);
 
 afterAll(() => rm(root, { recursive: true, force: true }));

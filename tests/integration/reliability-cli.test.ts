@@ -3,13 +3,12 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../../cli/build.ts';
-import { resolveConfig } from '../../cli/config.ts';
 import { isBuildError } from '../../cli/errors.ts';
-import { createMemoryLogger } from '../../cli/logger.ts';
-import type { BuildMeta, LatestBuild, Payload } from '../../runtime/shared/contract.ts';
+import { readBuild } from '../../cli/output.ts';
+import type { Payload } from '../../runtime/shared/contract.ts';
 import { payloadFileFor } from '../../runtime/shared/paths.ts';
-import { ROOT, runCli, type CliResult } from '../helpers/cli.ts';
+import { buildInProcess } from '../helpers/build-in-process.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 import { listFiles, snapshotTree } from '../helpers/tree.ts';
 
 /** The command line in front of bad input and bad surroundings: clear messages, the right exit code, no stack traces. */
@@ -25,8 +24,7 @@ function expectNoStackTrace(result: CliResult): void {
 
 /** Every file of the build in `dir` belongs to one build: latest.json, its meta, and each prerendered payload agree. */
 async function expectOneCompleteBuild(dir: string): Promise<void> {
-  const latest = JSON.parse(await readFile(join(dir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
-  const meta = JSON.parse(await readFile(join(dir, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
+  const { latest, meta } = await readBuild(dir);
   expect(meta.prerendered.length).toBeGreaterThan(100);
   for (const path of meta.prerendered) {
     const payload = JSON.parse(await readFile(join(dir, payloadFileFor(path)), 'utf8')) as Payload;
@@ -113,8 +111,7 @@ describe('output folders', () => {
 describe('two builds into one output folder', () => {
   it('cannot run at once: one fails with OutputLocked while the other writes one complete build', async () => {
     const out = join(await tempDir(), 'site');
-    const config = resolveConfig({ outDir: out, logLevel: 'silent', report: false }, {}, ROOT);
-    const results = await Promise.allSettled([build(config, { logger: createMemoryLogger() }), build(config, { logger: createMemoryLogger() })]);
+    const results = await Promise.allSettled([buildInProcess({ outDir: out }), buildInProcess({ outDir: out })]);
     // Whichever takes the lock first builds; the other is refused.
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const error = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as unknown;

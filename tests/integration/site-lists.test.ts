@@ -1,12 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRoute, type RouteDefinition } from '../../runtime/routes.ts';
-import type { BuildMeta, LatestBuild, Payload } from '../../runtime/shared/contract.ts';
+import { readBuild } from '../../cli/output.ts';
+import type { BuildMeta, Payload } from '../../runtime/shared/contract.ts';
 import { LIST_PAGE_SIZE, NEWS_PAGE_SIZE } from '../../site/queries/document.ts';
 import { routes } from '../../site/routes.ts';
-import { runCli } from '../helpers/cli.ts';
+import { buildSampleSite } from '../helpers/cli.ts';
 
 /**
  * Lists scale: starting from the list pages of the built site and following only the links in their
@@ -48,12 +48,8 @@ const fileOf = (path: string, name: string): string => join(out, path === '/' ? 
 const payloadOf = async (path: string): Promise<Payload> => JSON.parse(await readFile(fileOf(path, '_payload.json'), 'utf8')) as Payload;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'site-lists-'));
-  out = join(root, 'site');
-  const result = await runCli(['build', '--out', out, '--quiet']);
-  if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
-  const latest = JSON.parse(await readFile(join(out, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
-  meta = JSON.parse(await readFile(join(out, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
+  ({ root, dir: out } = await buildSampleSite('site-lists-'));
+  ({ meta } = await readBuild(out));
 
   // Breadth-first over list pages only, reading links the way a browser without JavaScript follows them.
   const queue = ['/news', '/events', '/publications', '/courses', '/research', '/documents'];

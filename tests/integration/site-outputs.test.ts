@@ -1,14 +1,14 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { HtmlValidate } from 'html-validate';
 import ICAL from 'ical.js';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRoute, type RouteDefinition } from '../../runtime/routes.ts';
-import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
+import { readBuild } from '../../cli/output.ts';
+import type { BuildMeta } from '../../runtime/shared/contract.ts';
 import { routes } from '../../site/routes.ts';
-import { runCli } from '../helpers/cli.ts';
+import { buildSampleSite } from '../helpers/cli.ts';
 import { listFiles } from '../helpers/tree.ts';
 
 /**
@@ -26,13 +26,9 @@ const table: readonly RouteDefinition[] = routes;
 const routeIdOf = (path: string): string | undefined => findRoute(table, path)?.route.id;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'site-outputs-'));
-  out = join(root, 'site');
-  const result = await runCli(['build', '--out', out, '--quiet']);
-  if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  ({ root, dir: out } = await buildSampleSite('site-outputs-'));
   files = await listFiles(out);
-  const latest = JSON.parse(await read('_assets/builds/latest.json')) as LatestBuild;
-  meta = JSON.parse(await read(`_assets/builds/meta/${latest.id}.json`)) as BuildMeta;
+  ({ meta } = await readBuild(out));
 }, 240_000);
 
 afterAll(async () => {

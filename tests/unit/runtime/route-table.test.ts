@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { findRoute, type RouteEntry } from '../../../runtime/routes.ts';
+import { findRoute, type RouteTableEntry } from '../../../runtime/routes.ts';
 import { routeTable as siteRouteTable } from '../../../site/route-table.ts';
 import { routes } from '../../../site/routes.ts';
 
 // As the runtime sees it: the literal types of the table do not matter here.
-const routeTable: readonly RouteEntry[] = siteRouteTable;
+const routeTable: readonly RouteTableEntry[] = siteRouteTable;
 const ENTRY_FIELDS = ['id', 'layout', 'load', 'page', 'path'];
 
 describe("the browser's route table (site/route-table.ts)", () => {
@@ -21,7 +21,7 @@ describe("the browser's route table (site/route-table.ts)", () => {
 });
 
 describe('matching a path to a route', () => {
-  const table: RouteEntry[] = ['/news', '/news/page/:page', '/news/:slug', '/events/:category/:slug'].map((path) => ({
+  const table: RouteTableEntry[] = ['/news', '/news/page/:page', '/news/:slug', '/events/:category/:slug'].map((path) => ({
     id: path,
     page: 'p',
     path,

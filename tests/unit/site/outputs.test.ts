@@ -1,7 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { collectOutput, type BuiltPage, type OutputContext, type OutputFile } from '../../../runtime/shared/route-data.ts';
+import type { BuiltPage, OutputContext, OutputFile } from '../../../runtime/shared/route-data.ts';
+import { collectOutput } from '../../helpers/collect-output.ts';
 import { escapeText, fold, icalDateTime, renderCalendar } from '../../../site/build/ical.ts';
 import { eventCalendars, eventsFeed, FEED_SIZE, newsFeed, outputs } from '../../../site/outputs.build.ts';
 import { event, newsItem, site } from './fixtures.ts';
