@@ -158,7 +158,6 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       if (threaded) onThreads += done.length;
       for (const page of done) {
         recorder.rendered(page.path, page.routeId, page.inspection);
-        recorder.written();
         if (!page.noindex) sitemap.push({ path: page.path, lastmod: page.lastmod });
         stateRecords.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes });
         bytes += page.bytes;
@@ -192,7 +191,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const how = [threads && rendered > 0 ? `${onThreads} on ${config.renderThreads} render thread${config.renderThreads === 1 ? '' : 's'}` : '', previous ? `${kept} unchanged, kept` : ''].filter(Boolean).join('; ');
     logger.info('write', `${built.length} pages, ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, built.length + failures.length);
-    await checkPageCount(config.outDir, built.length, config.allowShrink);
+    await checkPageCount(config.outDir, built.length, config.allowShrink, previous?.pages.size);
     const mediaFailures = await media.done();
     logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms`);
     failIfAny(mediaFailures, media.urls.size);

@@ -113,9 +113,10 @@ export async function previousPageCount(outDir: string): Promise<number | null> 
  * No silent loss: a build with more than 20% fewer pages than the one it replaces fails, because a
  * list that suddenly comes back empty looks exactly like that. `allowShrink` says the drop is intended.
  */
-export async function checkPageCount(outDir: string, pages: number, allowShrink: boolean): Promise<void> {
+export async function checkPageCount(outDir: string, pages: number, allowShrink: boolean, known?: number): Promise<void> {
   if (allowShrink) return;
-  const previous = await previousPageCount(outDir);
+  // An incremental build has already read the previous build: `known` is its page count.
+  const previous = known ?? (await previousPageCount(outDir));
   if (previous !== null && pages < previous * SHRINK_LIMIT) throw createBuildError(BuildErrors.PageCountDropped, [outDir, previous, pages]);
 }
 

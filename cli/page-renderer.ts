@@ -48,14 +48,15 @@ export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadB
       if (!route) throw new Error(`No route '${task.routeId}' for ${task.path}: the site's route table changed during the build.`);
       const rendered = renderPage(ctx, route, task.path, task.params, data, task.json);
       const { html, payload } = rendered;
+      const payloadBytes = payload === null ? 0 : Buffer.byteLength(payload);
       const done: PageDone = {
         path: task.path,
         routeId: task.routeId,
         lastmod: task.lastmod,
         hash: task.hash,
         noindex: rendered.head.noindex === true,
-        bytes: Buffer.byteLength(html) + (payload === null ? 0 : Buffer.byteLength(payload)),
-        inspection: inspectPage(html, payload, payloadBudget),
+        bytes: Buffer.byteLength(html) + payloadBytes,
+        inspection: inspectPage(html, payload, payloadBudget, payloadBytes),
       };
       await writer.write(task.path, { html, payload });
       return done;

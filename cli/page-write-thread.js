@@ -10,8 +10,6 @@ import { parentPort } from 'node:worker_threads';
 
 if (!parentPort) throw new Error('page-write-thread.js runs only as a worker thread.');
 const port = parentPort;
-// Thousands of pages share few folders, and each page folder is made once.
-const made = new Set();
 let failed = false;
 
 port.on('message', (message) => {
@@ -20,10 +18,8 @@ port.on('message', (message) => {
   if (failed) return port.postMessage({ written: pages.length });
   try {
     for (const { dir, files } of pages) {
-      if (!made.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        made.add(dir);
-      }
+      // Each page has a folder of its own.
+      mkdirSync(dir, { recursive: true });
       for (const [name, text] of files) writeFileSync(join(dir, name), text);
     }
     port.postMessage({ written: pages.length });

@@ -20,7 +20,7 @@ export type FromThread =
 
 export interface RenderThreads {
   /** Threads that have loaded the site's code and can take pages. */
-  ready(): number;
+  hasReady(): boolean;
   /** Gives every thread the build context; pages can be sent after this. */
   init(init: RenderThreadInit): void;
   /**
@@ -37,14 +37,14 @@ export interface RenderThreads {
 const MAX_QUEUED = 3;
 
 /**
- * Starts `count` render threads. Each loads the site's code through tsx while the build is still
+ * Starts `count` render threads. Each loads the site's code while the build is still
  * crawling, so starting them costs the build nothing it would otherwise wait for.
  */
 export function startRenderThreads(count: number): RenderThreads {
   const threads = Array.from({ length: count }, () => startThread());
   let started = false;
   return {
-    ready: () => threads.filter((t) => t.ready && started).length,
+    hasReady: () => started && threads.some((t) => t.ready),
     init(init) {
       started = true;
       for (const thread of threads) thread.post({ type: 'init', ...init });
@@ -117,7 +117,7 @@ export function createPageDispatcher(local: PageRenderer, threads: RenderThreads
   return {
     async page(task, data) {
       if (failure) throw failure.error;
-      if (!threads || threads.ready() === 0) return renderHere({ task, data });
+      if (!threads?.hasReady()) return renderHere({ task, data });
       batch.push({ task, data });
       if (batch.length >= BATCH) await send();
     },

@@ -29,12 +29,10 @@ export interface BuildRecorder {
   queried(): void;
   /** Rendering and writing start; their total is the crawl's count, once the crawl has ended. */
   startPages(): void;
-  /** One page rendered: counted, and what was read from it kept for the checks and the report. */
+  /** One page rendered and handed to the writer: counted, and what was read from it kept for the checks and the report. */
   rendered(path: string, route: string, inspection: PageInspection): void;
   /** One page kept from the previous build unchanged: counted, its facts taken from that build's state. */
   restored(page: InspectedPage, links: readonly string[]): void;
-  /** One page handed to the writer. */
-  written(): void;
   /** Every page's facts so far, in the order they were recorded. */
   inspected(): InspectedSite;
   /** Every page rendered and written. */
@@ -143,6 +141,7 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
     },
     rendered(path, route, inspection) {
       render?.add();
+      write?.add();
       inspector.add(path, route, inspection);
     },
     restored(page, links) {
@@ -150,7 +149,6 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
       write?.add();
       inspector.restore(page, links);
     },
-    written: () => write?.add(),
     inspected: () => inspector.result(),
     pagesDone() {
       render?.end();

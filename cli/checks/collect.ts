@@ -31,19 +31,9 @@ export interface PageInspection {
   payloadBytesOverBudget: number | null;
 }
 
-/**
- * Reads one page's facts and size. Exact byte sizes cost a pass over each string, so they are taken
- * only where they decide something: a payload's UTF-8 size lies between its length and three times
- * its length, so only a payload whose length is within that range of the budget is measured.
- */
-export function inspectPage(html: string, payload: string | null, payloadBudget: number): PageInspection {
-  const payloadChars = payload?.length ?? 0;
-  let overBudget: number | null = null;
-  if (payload !== null && payloadChars * 3 > payloadBudget) {
-    const bytes = Buffer.byteLength(payload);
-    if (bytes > payloadBudget) overBudget = bytes;
-  }
-  return { facts: extractPageFacts(html), htmlChars: html.length, payloadChars, payloadBytesOverBudget: overBudget };
+/** Reads one page's facts and size; `payloadBytes` is the payload's UTF-8 size, which the renderer has already taken. */
+export function inspectPage(html: string, payload: string | null, payloadBudget: number, payloadBytes = payload === null ? 0 : Buffer.byteLength(payload)): PageInspection {
+  return { facts: extractPageFacts(html), htmlChars: html.length, payloadChars: payload?.length ?? 0, payloadBytesOverBudget: payloadBytes > payloadBudget ? payloadBytes : null };
 }
 
 /**
