@@ -212,8 +212,11 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // latest.json is the commit point for clients: written after everything it points to exists.
     const latest: LatestBuild = { id: buildId, timestamp };
     await writeSiteFile(staging, LATEST_FILE, JSON.stringify(latest));
-    const facts = { baseUrl, routeRules: siteModules.routeRules, outputs, pageBytes: bytes, files: media.urls };
-    await recorder.checkOutput(previous ? [staging, config.outDir] : [staging], facts);
+    // An incremental build's staging folder lacks the unchanged outputs; the output folder is no guide,
+    // as it still holds the files of pages and outputs this build removes.
+    const files = [...media.urls, ...[...outputHashes.keys()].map((file) => `/${file}`)];
+    const facts = { baseUrl, routeRules: siteModules.routeRules, outputs, pageBytes: bytes, files };
+    await recorder.checkOutput(staging, facts);
 
     const changes: BuildChanges = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered, pagesKept: kept, written: [], removed: [] };
     if (previous) {

@@ -38,11 +38,11 @@ export interface BuildRecorder {
   /** Every page rendered and written. */
   pagesDone(): void;
   /**
-   * Runs the content checks over the finished output, whose files are in `siteDirs` (the staging folder,
-   * and for an incremental build the output it updates). Warnings are printed, or, under --strict,
-   * thrown as ContentChecksFailed (before the output is replaced).
+   * Runs the content checks over the finished output, whose files are in `siteDir` (the staging folder)
+   * or among `site.files`. Warnings are printed, or, under --strict, thrown as ContentChecksFailed
+   * (before the output is replaced).
    */
-  checkOutput(siteDirs: readonly string[], site: OutputFacts): Promise<void>;
+  checkOutput(siteDir: string, site: OutputFacts): Promise<void>;
   /** Sizes the committed output in `outDir` for the report, and notes what an incremental build changed. */
   measureOutput(outDir: string, site: OutputFacts, changes: BuildChanges): Promise<void>;
   /** Writes the report and prints the summary. */
@@ -59,7 +59,7 @@ export interface OutputFacts {
   outputs: OutputTally;
   /** Bytes of every page's index.html and _payload.json, from the page writer. */
   pageBytes: number;
-  /** Site paths (URL-encoded) of files known to exist, such as the copied media: the checks need not ask the disk. */
+  /** Site paths (URL-encoded) of files known to exist that the staging folder may not hold (the media, an incremental build's unchanged outputs). */
   files?: Iterable<string>;
 }
 
@@ -154,9 +154,9 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
       render?.end();
       write?.end();
     },
-    async checkOutput(siteDirs, site) {
+    async checkOutput(siteDir, site) {
       const inspected = inspector.result();
-      warnings = await runContentChecks(inspected, { baseUrl: site.baseUrl, routeRules: site.routeRules, fileExists: siteFileExists(siteDirs, site.files), payloadBudget: config.payloadBudget });
+      warnings = await runContentChecks(inspected, { baseUrl: site.baseUrl, routeRules: site.routeRules, fileExists: siteFileExists(siteDir, site.files), payloadBudget: config.payloadBudget });
       if (warnings.length > 0 && config.strict) {
         throw createBuildError(BuildErrors.ContentChecksFailed, [warnings.length, pagesWithWarnings(warnings)], { failures: warningFailures(warnings) });
       }

@@ -71,13 +71,8 @@ function safeDecode(value: string): string {
  * `fileExists` for the checks: a file the build wrote at this site path, or a folder with an index.html
  * there. Paths in `known` (URL-encoded, such as the media the build copied) are answered without the disk.
  */
-export function siteFileExists(siteDirs: string | readonly string[], known: Iterable<string> = []): (path: string) => Promise<boolean> {
+export function siteFileExists(siteDir: string, known: Iterable<string> = []): (path: string) => Promise<boolean> {
   const knownPaths = new Set([...known].map(safeDecode));
-  const dirs = typeof siteDirs === 'string' ? [siteDirs] : siteDirs;
   // Paths come from classifyLink, normalised by URL parsing: no `..` segment is left to escape siteDir.
-  return async (path) => {
-    if (knownPaths.has(path)) return true;
-    for (const dir of dirs) if ((await isFile(join(dir, path))) || (await isFile(join(dir, path, 'index.html')))) return true;
-    return false;
-  };
+  return async (path) => knownPaths.has(path) || (await isFile(join(siteDir, path))) || isFile(join(siteDir, path, 'index.html'));
 }

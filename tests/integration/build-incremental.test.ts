@@ -2,6 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSampleContent } from '../../backend/content/sample.ts';
 import type { BuildReport } from '../../cli/report.ts';
 import { runCli } from '../helpers/cli.ts';
 import { snapshotTree } from '../helpers/tree.ts';
@@ -60,5 +61,24 @@ describe('a rebuild after one news item changed', () => {
     const result = await build('site', '--base-url', 'https://elsewhere.example');
     expect(result.code, result.stderr).toBe(0);
     expect((await report()).changes).toMatchObject({ mode: 'full', pagesKept: 0 });
+  }, 240_000);
+});
+
+describe('a rebuild after a page that others link to was withdrawn', () => {
+  it('warns about the links to it, as a full build does, though the previous output still holds its files', async () => {
+    const [linking, linked] = loadSampleContent().news.filter((n) => n.status === 'PUBLISHED');
+    const link = { slug: linking!.slug, body: `<p>See <a href="/news/${linked!.slug}">the earlier article</a>.</p>` };
+    await writeFile(overrides, JSON.stringify({ news: [link] }));
+    const first = await build('links');
+    expect(first.code, first.stderr).toBe(0);
+    expect((await report()).warnings).toEqual([]);
+
+    await writeFile(overrides, JSON.stringify({ news: [link, { slug: linked!.slug, status: 'DRAFT' }] }));
+    const second = await build('links');
+    expect(second.code, second.stderr).toBe(0);
+    const { changes, warnings } = await report();
+    expect(changes!.mode).toBe('incremental');
+    expect(changes!.removed).toContain(`news/${linked!.slug}/index.html`);
+    expect(warnings.map((w) => [w.check, w.page])).toEqual([['link', `/news/${linking!.slug}`]]);
   }, 240_000);
 });
