@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { AppNavigation, Slot } from './app.tsx';
 import type { NavigateOptions, Navigation } from './navigation.ts';
-import type { StateStore } from './navigation-state.ts';
+import { createStore, type StateStore } from './navigation-state.ts';
 import type { PageModule, RouteTableEntry } from './routes.ts';
 import type { PageError, SiteData } from './shared/contract.ts';
 
@@ -36,8 +36,7 @@ export interface DeferredNavigation extends AppNavigation {
 export function createDeferredNavigation({ routes, site, store, modules, load, errorScreen, fallback }: DeferredNavigationOptions): DeferredNavigation {
   let loaded: Navigation | null = null;
   let pending: Promise<Navigation> | null = null;
-  let banner: ComponentType | null = null;
-  const bannerListeners = new Set<() => void>();
+  const banner = createStore<ComponentType | null>(null);
   const ready = (): Promise<Navigation> => {
     pending ??= load().then((nav) => (loaded = nav));
     // A chunk that failed to load is tried again by the next call.
@@ -68,17 +67,8 @@ export function createDeferredNavigation({ routes, site, store, modules, load, e
       ),
     // Only the real navigation commits states, so only its states have effects to run.
     didRender: (state) => loaded?.didRender(state),
-    banner: {
-      get: () => banner,
-      subscribe(listener) {
-        bannerListeners.add(listener);
-        return () => bannerListeners.delete(listener);
-      },
-    },
-    showBanner(component) {
-      banner = component;
-      bannerListeners.forEach((l) => l());
-    },
+    banner: { get: banner.get, subscribe: banner.subscribe },
+    showBanner: banner.set,
     ready,
   };
 }

@@ -5,7 +5,7 @@ import { createDeferredNavigation } from './deferred-navigation.ts';
 import { collectErrors } from './error-reporting.ts';
 import { interceptLinks } from './intercept-links.ts';
 import { configureLiveApi } from './live-config.ts';
-import { createStateStore, initialState } from './navigation-state.ts';
+import { createStore, initialState } from './navigation-state.ts';
 import { createBrowserReloadEnv, reloadOnce } from './reload-guard.ts';
 import type { Layouts, PageModule, RouteTableEntry, RouteTableOptions } from './routes.ts';
 import { APP_ELEMENT_ID, BOOT_ELEMENT_ID } from './shared/document-ids.ts';
@@ -43,7 +43,7 @@ export async function hydrate({ routes, layouts }: HydrateOptions): Promise<void
     reloadOnce(location.href, reloadEnv);
     return;
   }
-  const store = createStateStore(initialState(boot, location, routes));
+  const store = createStore(initialState(boot, location, routes));
   const first = store.get();
   // The 100 ms handover (answers from the inlined data) starts as the app hydrates.
   configureLiveApi({

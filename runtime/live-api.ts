@@ -1,7 +1,7 @@
 import { createAuth, type CookieJar, type TokenHook } from './auth.ts';
 import type { RuntimeGraphQLClient } from './graphql-client.ts';
 import type { PreviewState } from './preview.tsx';
-import { liveApiSetup, type LiveApiSetup } from './live-config.ts';
+import { liveApiSetup } from './live-config.ts';
 import type { LiveDataModule, RouteDefinition, RouteParams } from './routes.ts';
 import type { GraphQLRequestError } from './shared/graphql.ts';
 
@@ -36,7 +36,6 @@ const documentJar: CookieJar = {
 const LOGOUT_MUTATION = 'mutation Logout { logout }';
 const LOGOUT_REVOKE_MS = 3000;
 
-let liveFor: LiveApiSetup | null = null;
 let live: Promise<{ client: RuntimeGraphQLClient; module: LiveDataModule }> | null = null;
 let loadedClient: RuntimeGraphQLClient | null = null;
 const logError: GraphQLErrorHook = (error) => console.warn(`[graphql:default] ${error.operation} failed (${error.kind}${error.status ? ` ${error.status}` : ''}): ${error.reason}`);
@@ -124,12 +123,6 @@ export async function loadLiveData(route: RouteDefinition, params: RouteParams, 
 function loadLive(): Promise<{ client: RuntimeGraphQLClient; module: LiveDataModule }> {
   const current = liveApiSetup();
   if (!current?.endpoint || !current.load) return Promise.reject(new LiveApiUnavailableError());
-  // A new configuration gets a new client.
-  if (liveFor !== current) {
-    live = null;
-    loadedClient = null;
-    liveFor = current;
-  }
   const endpoint = current.endpoint;
   live ??= current.load().then((module) => {
     const first = current.initial;

@@ -16,18 +16,21 @@ export interface NavigationState {
   staticFallback?: boolean;
 }
 
+/** A value that React reads with useSyncExternalStore, and whoever owns it replaces. */
+export interface Store<T> {
+  get(): T;
+  /** Replaces the value and tells every subscriber. */
+  set(next: T): void;
+  subscribe(listener: () => void): () => void;
+}
+
 /**
  * The committed state, shared by the app (which renders it) and the navigation (which replaces it). In the
  * browser the app hydrates with the store before the navigation code has loaded.
  */
-export interface StateStore {
-  get(): NavigationState;
-  /** Replaces the state and tells every subscriber. */
-  set(next: NavigationState): void;
-  subscribe(listener: () => void): () => void;
-}
+export type StateStore = Store<NavigationState>;
 
-export function createStateStore(initial: NavigationState): StateStore {
+export function createStore<T>(initial: T): Store<T> {
   let state = initial;
   const listeners = new Set<() => void>();
   return {

@@ -3,7 +3,7 @@ import { normalizePath } from './shared/paths.ts';
 import { isExternalTarget } from './shared/route-rules.ts';
 import type { ComponentType } from 'react';
 import { ErrorScreen } from './error-screen.tsx';
-import { createStateStore, initialState, type NavigationState, type StateStore } from './navigation-state.ts';
+import { createStore, initialState, type NavigationState, type StateStore } from './navigation-state.ts';
 import { createNotFoundError, createPageError, createValidationError } from './page-error.ts';
 import { createPageDataLoader, type LiveDataSource } from './page-data.ts';
 import { PayloadError, type PayloadLoader } from './payload.ts';
@@ -91,7 +91,7 @@ export function createNavigation(options: NavigationOptions): Navigation {
   const { routes, boot, modules, payloads, effects } = options;
   const pageData = createPageDataLoader(payloads, options.live);
   const loading = new Map<string, Promise<PageModule>>();
-  const store = options.store ?? createStateStore(initialState(boot, options.location, routes));
+  const store = options.store ?? createStore(initialState(boot, options.location, routes));
   const initial = store.get();
   let latest = 0;
   // Effects wait for React to render the state they belong to (scrolling needs the new page's DOM).

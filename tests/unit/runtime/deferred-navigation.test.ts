@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createDeferredNavigation } from '../../../runtime/deferred-navigation.ts';
 import { ErrorScreen } from '../../../runtime/error-screen.tsx';
 import { createNavigation, type Navigation } from '../../../runtime/navigation.ts';
-import { createStateStore, initialState } from '../../../runtime/navigation-state.ts';
+import { createStore, initialState } from '../../../runtime/navigation-state.ts';
 import type { PageModule, RouteDefinition } from '../../../runtime/routes.ts';
 import type { BootData } from '../../../runtime/shared/contract.ts';
 
@@ -24,7 +24,7 @@ function setUp() {
     config: { buildCheckInterval: 3_600_000, graphqlEndpoint: null, sentryDsn: null },
   };
   const location = { pathname: '/a', search: '', hash: '' };
-  const store = createStateStore(initialState(boot, location, routes));
+  const store = createStore(initialState(boot, location, routes));
   const modules = new Map<string, PageModule>([['a', page]]);
   // The navigation chunk: the real navigation on the same store and modules, loaded when the test says so.
   let finish: (ok: boolean) => void = () => undefined;
@@ -107,7 +107,7 @@ describe('the navigation a page hydrates with', () => {
     const nav = createDeferredNavigation({
       routes: [],
       site: {},
-      store: createStateStore({ path: '/x', search: '', hash: '', routeId: null, params: {}, data: null, error: { status: 404, message: 'Page not found: /x', fatal: false } }),
+      store: createStore({ path: '/x', search: '', hash: '', routeId: null, params: {}, data: null, error: { status: 404, message: 'Page not found: /x', fatal: false } }),
       modules: new Map(),
       errorScreen: early,
       load: () => Promise.resolve(navigation),
