@@ -65,13 +65,7 @@ export function isSafeSegment(value: string): boolean {
   return /^[a-z0-9][a-z0-9._~-]{0,199}$/i.test(value) && !value.includes('..');
 }
 
-/** Fails when two pages map to the same file, or to files that differ only by case. */
-export function checkDuplicates(paths: Iterable<string>): void {
-  const check = createDuplicateCheck();
-  for (const path of paths) check(path);
-}
-
-/** The same check, one page at a time as pages stream past: keeps one short key per page. */
+/** Fails when two pages map to the same file, or to files that differ only by case; one page at a time as pages stream past, keeping one short key per page. */
 export function createDuplicateCheck(): (path: string) => void {
   const seen = new Map<string, string>();
   return (path) => {

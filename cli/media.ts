@@ -6,13 +6,6 @@ import type { PageFailure } from './errors.ts';
 import { prepareSiteFile, writeSiteFile } from './write.ts';
 import { compareText } from '../runtime/shared/compare.ts';
 
-/** Every `/media/...` URL in the given JSON texts (page data, site data), rich-text HTML included. */
-export function collectMediaUrls(jsonTexts: Iterable<string>): Set<string> {
-  const found = new Set<string>();
-  for (const text of jsonTexts) for (const url of mediaUrlsIn(text)) found.add(url);
-  return found;
-}
-
 export interface MediaCopier {
   /** Queues the media a page's (or the site's) JSON refers to; each URL is copied once per build. */
   addFrom(json: string): void;
@@ -95,13 +88,6 @@ export function mediaFileFor(url: string): string {
   const file = posix.normalize(decodeURIComponent(url.slice(1)));
   if (!file.startsWith('media/')) throw new Error(`the media URL resolves outside media/ (${file})`);
   return file;
-}
-
-/** Downloads the given media URLs into the site; returns the failures. */
-export async function copyMedia(urls: Iterable<string>, origin: string, siteDir: string, concurrency: number, fetchImpl: typeof fetch = fetch): Promise<PageFailure[]> {
-  const copier = createMediaCopier({ origin, siteDir, concurrency, fetchImpl });
-  for (const url of urls) copier.addFrom(JSON.stringify(url));
-  return copier.done();
 }
 
 // --- internal ---

@@ -2,18 +2,22 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectMediaUrls, copyMedia, createMediaCopier, maxAgeOf } from '../../../cli/media.ts';
+import { createMediaCopier, maxAgeOf } from '../../../cli/media.ts';
 
 describe('media', () => {
   it('finds media URLs in JSON fields and inside rich-text HTML', () => {
     const json = JSON.stringify({ image: { url: '/media/news/a.svg' }, body: '<p><img src="/media/news/b.png" alt=""></p>', other: '/mediax/c' });
-    expect([...collectMediaUrls([json])].sort()).toEqual(['/media/news/a.svg', '/media/news/b.png']);
+    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: tmpdir(), concurrency: 1, present: new Set(['/media/news/a.svg', '/media/news/b.png']) });
+    copier.addFrom(json);
+    expect([...copier.urls].sort()).toEqual(['/media/news/a.svg', '/media/news/b.png']);
   });
 
   it('refuses a media URL whose encoded slashes or dots lead outside media/', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
     const fakeFetch = (async () => new Response('payload')) as typeof fetch;
-    const failures = await copyMedia(['/media/..%2F_assets%2Fentry.js', '/media/ok.svg'], 'http://127.0.0.1:1', dir, 2, fakeFetch);
+    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch });
+    for (const url of ['/media/..%2F_assets%2Fentry.js', '/media/ok.svg']) copier.addFrom(JSON.stringify(url));
+    const failures = await copier.done();
     expect(failures.map((f) => f.page)).toEqual(['/media/..%2F_assets%2Fentry.js']);
     expect(failures[0]!.cause).toContain('outside media/');
     expect(await readdir(dir)).toEqual(['media']);

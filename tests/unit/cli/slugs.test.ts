@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDuplicates, crawl, pathFor } from '../../../cli/crawl.ts';
+import { createDuplicateCheck, crawl, pathFor } from '../../../cli/crawl.ts';
 import { isBuildError, type PageFailure } from '../../../cli/errors.ts';
 import { findBadSlug, findItemId, quoteSlug, slugProblem } from '../../../cli/slugs.ts';
 import type { RouteDefinition } from '../../../runtime/routes.ts';
@@ -83,9 +83,10 @@ describe('pathFor', () => {
   });
 });
 
-describe('checkDuplicates', () => {
+describe('createDuplicateCheck', () => {
   it('fails on two pages that differ only by case, naming both', () => {
-    const error = thrown(() => checkDuplicates(['/news/a', '/news/Report', '/news/report']));
+    const check = createDuplicateCheck();
+    const error = thrown(() => ['/news/a', '/news/Report', '/news/report'].forEach(check));
     expect(error.code).toBe('DuplicateOutput');
     expect(error.message).toBe("Two pages write to news/report/index.html: '/news/Report' and '/news/report'.");
   });
