@@ -2,7 +2,7 @@
 // per version of the sources, so that `site` starts without a TypeScript loader: loading about 200
 // modules through tsx's hooks took a second per command and about 80 MB of memory per build.
 // npm packages stay external. Plain JavaScript, because it runs before anything can load TypeScript.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -36,9 +36,10 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
   } catch {
     return null;
   }
-  // Commands started at the same moment (tests, `site dev`) each compile into a folder of their own;
-  // the first rename wins and the others use its files.
-  const staging = `${dir}.${process.pid}-${Date.now()}`;
+  // Commands started at the same moment (tests, `site dev`) each compile into a folder of their own,
+  // unique even within one process and one millisecond; the first rename wins and the others use its
+  // files.
+  const staging = `${dir}.${process.pid}-${randomUUID()}`;
   try {
     await esbuild.build({
       entryPoints: { main: join(root, 'cli/main.ts'), 'render-thread': join(root, 'cli/render-thread.ts') },
@@ -60,7 +61,9 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
   } catch {
     return null;
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    // Only this call writes into its staging folder, so nothing races this removal; a failure to
+    // remove a leftover must not fail the command, which has its compiled files.
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined);
   }
   await removeOldVersions(cacheDir, version);
   return dir;
