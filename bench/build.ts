@@ -90,7 +90,7 @@ try {
   console.log(`render threads: ${THREADS} + main ${secs(full)} vs main thread only ${secs(fullSingle)} = ${(fullSingle / full).toFixed(2)}x speed-up on ${availableParallelism()} CPUs`);
   const changes = report.changes!;
   console.log(
-    `incremental: ${changes.mode}, ${changes.pagesRendered} pages rendered, ${changes.pagesKept} kept, ${changes.written.length} files written, ${changes.removed.length} removed, in ${secs(incremental.ms)} = ${((incremental.ms / Math.min(full, fullSingle)) * 100).toFixed(0)}% of the faster full build   (target: under 15%)`,
+    `incremental: ${changes.mode}, ${changes.pagesRendered} pages rendered, ${changes.pagesKept} kept, ${changes.written.length} files written, rich text ${changes.richText.cleaned} cleaned/${changes.richText.reused} from cache, ${changes.removed.length} removed, in ${secs(incremental.ms)} = ${((incremental.ms / Math.min(full, fullSingle)) * 100).toFixed(0)}% of the faster full build   (target: under 15%)`,
   );
   console.log(`  written: ${changes.written.join(', ')}`);
   console.log(`requests: ${requests} GraphQL requests for ${pages} pages = ${(requests / pages).toFixed(4)} per page   (target: at most 0.05)`);

@@ -21,6 +21,7 @@ import { checkPageCount, commitStagingChanges, commitStagingDir, createStagingDi
 import { queryPages, type PageRecord } from './query.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import { renderRedirectPages } from './redirects.ts';
+import { loadRichTextCache } from './rich-text-cache.ts';
 import { createPageRenderer, type PageDone, type PageRenderer } from './page-renderer.ts';
 import { renderErrorPage, type RenderContext } from './render.tsx';
 import { createPageDispatcher, startRenderThreads } from './render-threads.ts';
@@ -82,7 +83,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     }
     const endpoint = config.endpoint ?? backend!.url;
     const client = createGraphQLClient({ endpoint, getToken: () => config.token, timeoutMs: config.timeoutMs, retries: config.retries, backoffMs: (n) => backoffDelay(n, config.retryDelayMs) });
-    const siteModules = await loadSiteModules();
+    const [siteModules, richText] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir)]);
 
     // The site query goes first: it is the cheapest way to learn that the endpoint is unreachable.
     const site = await loadSiteData(client, siteModules.siteData.query);
@@ -95,7 +96,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const queryStarted = performance.now();
     const jobs = recorder.jobs(crawl(siteModules.routes, siteModules.routeData, recorder.crawlClient(client), (f) => failures.push(f)), siteModules.routes.length);
     pages = readAhead(
-      afterLast(queryPages(jobs, siteModules.routeData, recorder.pageClient(client), config.concurrency, failures), (count) => {
+      afterLast(queryPages(jobs, siteModules.routeData, recorder.pageClient(client), config.concurrency, failures, richText.clean), (count) => {
         recorder.queried();
         logger.info('query', `${count} pages from ${siteModules.routes.length} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - queryStarted)} ms`);
       }),
@@ -218,7 +219,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const facts = { baseUrl, routeRules: siteModules.routeRules, outputs, pageBytes: bytes, files };
     await recorder.checkOutput(staging, facts);
 
-    const changes: BuildChanges = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered, pagesKept: kept, written: [], removed: [] };
+    const changes: BuildChanges = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered, pagesKept: kept, richText: { ...richText.counts }, written: [], removed: [] };
     if (previous) {
       const gone = new Set(previous.pages.keys());
       for (const b of built) gone.delete(b.path);
@@ -230,6 +231,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     } else {
       await commitStagingDir(staging, config.outDir);
     }
+    await richText.save();
     await saveBuildState(config.cacheDir, config.outDir, { buildId, timestamp, site: recorder.inspected(), records: stateRecords, outputs: outputHashes, media: media.urls });
     await recorder.measureOutput(config.outDir, facts, changes);
     const result: Omit<BuildResult, 'report'> = { outDir: config.outDir, buildId, pages: prerendered.length, bytes, media: media.urls.size, requests: client.requestCount(), durationMs: performance.now() - started };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ASSETS_DIR } from '../runtime/shared/contract.ts';
-import { bundleClient, type AssetManifest } from './bundle.ts';
+import type { AssetManifest } from './bundle.ts';
 
 /** Everything the client bundle is made from: when none of it changed, the previous bundle is reused. */
 const INPUT_DIRS = ['site', 'runtime', 'templates'];
@@ -29,6 +29,9 @@ export async function bundleWithCache(root: string, siteDir: string, cacheDir: s
   } catch {
     // Not cached (or a damaged entry): build it.
   }
+  // Loaded only now: rollup, terser and esbuild take a tenth of a second to load, and most builds find
+  // the bundle cached.
+  const { bundleClient } = await import('./bundle.ts');
   const manifest = await bundleClient(root, siteDir);
   await storeEntry(entry, assetsDir, manifest).catch(() => undefined);
   return { manifest, cached: false };

@@ -5,6 +5,7 @@ import { htmlFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, type PageFailure } from './errors.ts';
 import { describeCause } from './format-error.ts';
 import { fixFor } from './query.ts';
+import { readAhead, type ReadAhead } from './read-ahead.ts';
 import { findBadSlug, findItemId, quoteSlug } from './slugs.ts';
 
 /** One page to build. */
@@ -19,7 +20,9 @@ export interface PageJob {
 /**
  * Expands the route table into pages, as they are found: one per static route, one per entry of a
  * dynamic route (whose list queries usually bring each page's data along). A route whose entries
- * cannot be listed is reported through `onFailure`; an unsafe slug fails the build.
+ * cannot be listed is reported through `onFailure`; an unsafe slug fails the build. Pages come in
+ * route order, but the next routes' lists are fetched while an earlier route's pages are handed on
+ * (ROUTES_AHEAD routes, LISTED_AHEAD pages each), so the build does not wait on one request at a time.
  */
 export async function* crawl(
   routes: readonly RouteDefinition[],
@@ -27,20 +30,37 @@ export async function* crawl(
   ctx: RouteDataContext,
   onFailure: (failure: PageFailure) => void,
 ): AsyncGenerator<PageJob> {
-  for (const route of routes) {
-    const def = routeData[route.id];
-    if (!def) throw new Error(`Route '${route.id}' (${route.path}) has no entry in site/routes.build.ts. Add one with its query.`);
-    if (!route.path.includes(':')) {
-      yield { route, path: route.path, params: {} };
-      continue;
+  const listings = new Map<number, ReadAhead<PageJob>>();
+  const list = (index: number): ReadAhead<PageJob> | undefined => {
+    const route = routes[index];
+    const def = route && routeData[route.id];
+    if (!route || !def?.entries || !route.path.includes(':')) return undefined;
+    if (!listings.has(index)) listings.set(index, readAhead(entryJobs(route, def.entries, ctx), LISTED_AHEAD));
+    return listings.get(index);
+  };
+  try {
+    for (const [index, route] of routes.entries()) {
+      for (let ahead = 1; ahead <= ROUTES_AHEAD; ahead++) list(index + ahead);
+      const def = routeData[route.id];
+      if (!def) throw new Error(`Route '${route.id}' (${route.path}) has no entry in site/routes.build.ts. Add one with its query.`);
+      if (!route.path.includes(':')) {
+        yield { route, path: route.path, params: {} };
+        continue;
+      }
+      if (!def.entries) throw new Error(`Route '${route.id}' (${route.path}) has params but no entries() in site/routes.build.ts. Add entries() listing its pages.`);
+      try {
+        yield* list(index)!;
+      } catch (cause) {
+        if (isSlugError(cause)) throw cause;
+        onFailure({ page: route.path, route: route.id, operation: (cause as { operation?: string })?.operation ?? 'entries', cause: describeCause(cause), fix: isGraphQLRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.' });
+      } finally {
+        await listings.get(index)?.close();
+        listings.delete(index);
+      }
     }
-    if (!def.entries) throw new Error(`Route '${route.id}' (${route.path}) has params but no entries() in site/routes.build.ts. Add entries() listing its pages.`);
-    try {
-      for await (const entry of def.entries(checkingSlugs(ctx, route))) yield { route, path: pathFor(route, entry.params, entry.data), params: entry.params, data: entry.data };
-    } catch (cause) {
-      if (isSlugError(cause)) throw cause;
-      onFailure({ page: route.path, route: route.id, operation: (cause as { operation?: string })?.operation ?? 'entries', cause: describeCause(cause), fix: isGraphQLRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.' });
-    }
+  } finally {
+    // A build that stops early (another page failed) stops the lists still being fetched.
+    await Promise.all([...listings.values()].map((listing) => listing.close()));
   }
 }
 
@@ -77,6 +97,16 @@ export function createDuplicateCheck(): (path: string) => void {
 }
 
 // --- internal ---
+
+/** Routes whose lists are fetched ahead of the route being handed on. */
+const ROUTES_AHEAD = 2;
+/** Pages each of those routes may list ahead: enough to keep the backend busy, few enough to stay small. */
+const LISTED_AHEAD = 256;
+
+/** The pages of one dynamic route, from its entries. */
+async function* entryJobs(route: RouteDefinition, entries: NonNullable<RouteDataDefinition['entries']>, ctx: RouteDataContext): AsyncGenerator<PageJob> {
+  for await (const entry of entries(checkingSlugs(ctx, route))) yield { route, path: pathFor(route, entry.params, entry.data), params: entry.params, data: entry.data };
+}
 
 /**
  * The entries' client, checking every slug in every answer before the route's code sees it: that is

@@ -23,7 +23,8 @@ export interface PageRecord {
  * Turns crawled jobs into page records as they arrive, and hands each on at once: pages whose data came
  * with the crawl straight away, the others once their own query answers (at most `concurrency` at a
  * time). Nothing is held for the whole build, so memory does not grow with the site. Failures are
- * collected per page so one build reports all of them together; a failed page is not yielded.
+ * collected per page so one build reports all of them together; a failed page is not yielded. Rich text
+ * is cleaned with `cleanRichText` (sanitizeRichText or its cache).
  */
 export async function* queryPages(
   jobs: AsyncIterable<PageJob>,
@@ -31,6 +32,7 @@ export async function* queryPages(
   client: GraphQLClientHandle,
   concurrency: number,
   failures: PageFailure[],
+  cleanRichText: (html: string) => string,
 ): AsyncGenerator<PageRecord> {
   const limit = pLimit(concurrency);
   const ready: PageRecord[] = [];
@@ -41,7 +43,7 @@ export async function* queryPages(
       failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: 'the backend returned no item for this page', fix: 'Check that the item is published, or remove the link to it.' });
       return null;
     }
-    const clean = sanitizeData(data);
+    const clean = sanitizeData(data, cleanRichText);
     return { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: def.lastmod?.(clean as never) };
   };
   for await (const job of jobs) {

@@ -54,6 +54,8 @@ export interface BuildChanges {
   pagesRendered: number;
   /** Pages kept from the previous build unchanged. */
   pagesKept: number;
+  /** Rich-text fields cleaned by the sanitiser, and those whose cleaned text the build cache held. */
+  richText: { cleaned: number; reused: number };
   /** Incremental builds: the site paths of the files written, in the order they were written. */
   written: string[];
   /** Incremental builds: the site paths of the files removed (pages and outputs that no longer exist). */

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import sanitizeHtml from 'sanitize-html';
 
 /**
@@ -44,6 +46,17 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+/**
+ * What decides the output of sanitizeRichText: the options (rules included) and the library's version.
+ * Cleaned text remembered under another version is never reused (rich-text-cache.ts).
+ */
+export const SANITIZER_VERSION = createHash('sha256')
+  .update(JSON.stringify(OPTIONS, (_key, value: unknown) => (typeof value === 'function' ? value.toString() : value)))
+  .update(SAFE_ID.source)
+  .update((createRequire(import.meta.url)('sanitize-html/package.json') as { version: string }).version)
+  .digest('base64url')
+  .slice(0, 16);
+
 /** Cleans one rich-text HTML string. */
 export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, OPTIONS);
@@ -58,21 +71,21 @@ export function isSafeUrl(url: string): boolean {
   return scheme === undefined || /^(?:https?|mailto|tel)$/i.test(scheme);
 }
 
-/** Returns a copy of a query result with every rich-text field cleaned and every unsafe URL field blocked. */
-export function sanitizeData<T>(value: T): T {
+/**
+ * Returns a copy of a query result with every rich-text field cleaned and every unsafe URL field blocked.
+ * `cleanRichText` is sanitizeRichText, or a cache of its results (rich-text-cache.ts).
+ */
+export function sanitizeData<T>(value: T, cleanRichText: (html: string) => string = sanitizeRichText): T {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (typeof v === 'string' && RICH_TEXT_FIELDS.has(key)) out[key] = cleanRichText(v);
+      else if (typeof v === 'string' && URL_FIELD.test(key)) out[key] = isSafeUrl(v) ? v : BLOCKED_URL;
+      else out[key] = walk(v);
+    }
+    return out;
+  };
   return walk(value) as T;
-}
-
-// --- internal ---
-
-function walk(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(walk);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (typeof v === 'string' && RICH_TEXT_FIELDS.has(key)) out[key] = sanitizeRichText(v);
-    else if (typeof v === 'string' && URL_FIELD.test(key)) out[key] = isSafeUrl(v) ? v : BLOCKED_URL;
-    else out[key] = walk(v);
-  }
-  return out;
 }

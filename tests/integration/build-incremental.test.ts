@@ -27,7 +27,9 @@ beforeAll(async () => {
   await writeFile(overrides, '{}');
   const first = await build('site');
   expect(first.code, first.stderr).toBe(0);
-  expect((await report()).changes).toMatchObject({ mode: 'full', pagesKept: 0 });
+  const { changes } = await report();
+  expect(changes).toMatchObject({ mode: 'full', pagesKept: 0, richText: { reused: 0 } });
+  expect(changes!.richText.cleaned).toBeGreaterThan(50);
   const feed = await readFile(join(dir, 'site/feeds/news.xml'), 'utf8');
   slug = /<link>[^<]*\/news\/([^<]+)<\/link>/.exec(feed.slice(feed.indexOf('<item>')))![1]!;
 }, 240_000);
@@ -41,6 +43,9 @@ describe('a rebuild after one news item changed', () => {
     expect(changes!.mode).toBe('incremental');
     expect(changes!.pagesRendered).toBeGreaterThanOrEqual(3);
     expect(changes!.pagesRendered).toBeLessThan(10);
+    // The edit touched no body: every rich text was cleaned in the first build and comes from the cache.
+    expect(changes!.richText).toMatchObject({ cleaned: 0 });
+    expect(changes!.richText.reused).toBeGreaterThan(50);
     expect(changes!.written).toEqual(
       expect.arrayContaining([`news/${slug}/index.html`, `news/${slug}/_payload.json`, 'news/index.html', 'index.html', 'feeds/news.xml', 'sitemap.xml', '_assets/builds/latest.json']),
     );

@@ -41,7 +41,7 @@ function input(overrides: Partial<ReportInput> = {}): ReportInput {
       { operation: 'Broken', variables: {}, ms: 40, ok: false },
     ],
     warnings: [{ check: 'link', page: '/news/a', route: 'news-article', message: 'links to /x, which is not a page, a redirect or a file of this build', fix: 'Correct it.' }],
-    changes: { mode: 'full', pagesRendered: 3, pagesKept: 0, written: [], removed: [] },
+    changes: { mode: 'full', pagesRendered: 3, pagesKept: 0, richText: { cleaned: 2, reused: 0 }, written: [], removed: [] },
     error: null,
     ...overrides,
   };

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { crawl, type PageJob } from '../../../cli/crawl.ts';
+import type { PageFailure } from '../../../cli/errors.ts';
+import type { RouteDefinition } from '../../../runtime/routes.ts';
+import type { RouteDataContext, RouteDataDefinition, RouteEntry } from '../../../runtime/shared/route-data.ts';
+
+/** The crawl hands pages on in route order, while the next routes' lists are already being fetched. */
+
+const routeFor = (id: string, path: string): RouteDefinition => ({ id, page: id, path, load: () => Promise.reject(new Error('not loaded')), head: () => ({ title: '', description: '' }) });
+
+/** A backend whose answers arrive only when the test lets them, recording which lists were asked for. */
+function heldBackend() {
+  const asked: string[] = [];
+  const waiting = new Map<string, () => void>();
+  const ctx: RouteDataContext = {
+    request<TData>(document: string): Promise<TData> {
+      asked.push(document);
+      return new Promise((resolve) => waiting.set(document, () => resolve({} as TData)));
+    },
+  };
+  const answer = (document: string): void => {
+    waiting.get(document)!();
+    waiting.delete(document);
+  };
+  return { ctx, asked, answer };
+}
+
+/** A dynamic route listing `count` pages after one request for `document`, or failing after it. */
+function listed(document: string, count: number, fail = false): RouteDataDefinition {
+  return {
+    query: document,
+    async *entries(ctx): AsyncGenerator<RouteEntry> {
+      await ctx.request(document);
+      if (fail) throw Object.assign(new Error(`${document} failed`), { operation: document });
+      for (let i = 0; i < count; i++) yield { params: { slug: `${document.toLowerCase()}-${i}` }, data: { i } };
+    },
+  };
+}
+
+const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('crawl', () => {
+  const routes = [routeFor('home', '/'), routeFor('a', '/a/:slug'), routeFor('b', '/b/:slug'), routeFor('c', '/c/:slug'), routeFor('d', '/d/:slug')];
+
+  it('asks for the next two routes’ lists while a route’s pages are handed on, and keeps route order', async () => {
+    const backend = heldBackend();
+    const routeData = { home: { query: 'Home' }, a: listed('A', 2), b: listed('B', 1), c: listed('C', 2), d: listed('D', 1) };
+    const jobs = crawl(routes, routeData, backend.ctx, () => undefined);
+    const paths: string[] = [];
+    const take = async (): Promise<void> => {
+      const next = await jobs.next();
+      if (!next.done) paths.push((next.value as PageJob).path);
+    };
+
+    await take();
+    await flush();
+    // The home page needs no list; the lists of a and b (and only those) are being fetched.
+    expect(paths).toEqual(['/']);
+    expect(backend.asked).toEqual(['A', 'B']);
+
+    // b answers first: its pages wait for a's, which come first.
+    backend.answer('B');
+    const pending = take();
+    await flush();
+    expect(paths).toEqual(['/']);
+    backend.answer('A');
+    await pending;
+    // Reaching route a started c's list.
+    expect(backend.asked).toEqual(['A', 'B', 'C']);
+    await take();
+    await take();
+    expect(backend.asked).toEqual(['A', 'B', 'C', 'D']);
+    backend.answer('C');
+    backend.answer('D');
+    for (let i = 0; i < 4; i++) await take();
+    expect((await jobs.next()).done).toBe(true);
+    expect(paths).toEqual(['/', '/a/a-0', '/a/a-1', '/b/b-0', '/c/c-0', '/c/c-1', '/d/d-0']);
+  });
+
+  it('reports a route whose list failed at its turn, and goes on with the next routes', async () => {
+    const ctx: RouteDataContext = { request: <TData>() => Promise.resolve({} as TData) };
+    const routeData = { home: { query: 'Home' }, a: listed('A', 1), b: listed('B', 1, true), c: listed('C', 1), d: listed('D', 1) };
+    const failures: PageFailure[] = [];
+    const paths: string[] = [];
+    for await (const job of crawl(routes, routeData, ctx, (failure) => failures.push(failure))) {
+      paths.push(job.path);
+      // b failed long before its turn; its failure is reported only once a's pages are handed on.
+      if (job.path === '/a/a-0') expect(failures).toEqual([]);
+    }
+    expect(paths).toEqual(['/', '/a/a-0', '/c/c-0', '/d/d-0']);
+    expect(failures).toEqual([expect.objectContaining({ page: '/b/:slug', route: 'b', operation: 'B', cause: expect.stringContaining('B failed') })]);
+  });
+
+  it('stops the lists being fetched ahead when the build stops early', async () => {
+    const stopped: string[] = [];
+    const endless = (name: string): RouteDataDefinition => ({
+      query: name,
+      async *entries(): AsyncGenerator<RouteEntry> {
+        try {
+          for (let i = 0; ; i++) yield { params: { slug: `${name}-${i}` } };
+        } finally {
+          stopped.push(name);
+        }
+      },
+    });
+    const ctx: RouteDataContext = { request: <TData>() => Promise.resolve({} as TData) };
+    const routeData = { home: { query: 'Home' }, a: endless('a'), b: endless('b'), c: endless('c'), d: endless('d') };
+    const jobs = crawl(routes, routeData, ctx, () => undefined);
+    await jobs.next();
+    await jobs.next();
+    await flush();
+    await jobs.return(undefined);
+    // a was being handed on, b and c were listed ahead; d was never started.
+    expect(stopped.sort()).toEqual(['a', 'b', 'c']);
+  });
+});

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadRichTextCache } from '../../../cli/rich-text-cache.ts';
+import { SANITIZER_VERSION, sanitizeRichText } from '../../../cli/sanitize.ts';
+
+/** Rich text is cleaned once per text and build cache, not once per build (cli/rich-text-cache.ts). */
+describe('loadRichTextCache', () => {
+  let cacheDir: string;
+  beforeEach(async () => {
+    cacheDir = await mkdtemp(join(tmpdir(), 'rich-text-'));
+  });
+  afterEach(async () => {
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+
+  const clean = '<p>Already <strong>clean</strong>.</p>';
+  const dirty = '<p onclick="steal()">Hi<script>alert(1)</script> <a href="javascript:x()">there</a></p>';
+  const hashOf = (html: string): string => createHash('sha256').update(html).digest('base64url');
+  const saved = async (): Promise<{ version: string; unchanged: string[]; changed: Record<string, string> }> => JSON.parse(await readFile(join(cacheDir, 'rich-text.json'), 'utf8'));
+
+  it('cleans exactly as sanitizeRichText does, the first time and from the cache', async () => {
+    const first = await loadRichTextCache(cacheDir);
+    expect([first.clean(clean), first.clean(dirty)]).toEqual([sanitizeRichText(clean), sanitizeRichText(dirty)]);
+    expect(first.counts).toEqual({ cleaned: 2, reused: 0 });
+    await first.save();
+
+    const second = await loadRichTextCache(cacheDir);
+    expect([second.clean(clean), second.clean(dirty)]).toEqual([sanitizeRichText(clean), sanitizeRichText(dirty)]);
+    expect(second.counts).toEqual({ cleaned: 0, reused: 2 });
+  });
+
+  it('keeps a hash for text that cleans to itself and the cleaned text otherwise, and forgets text no build used', async () => {
+    const first = await loadRichTextCache(cacheDir);
+    first.clean(clean);
+    first.clean(dirty);
+    await first.save();
+    expect(await saved()).toEqual({ version: SANITIZER_VERSION, unchanged: [hashOf(clean)], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) } });
+
+    const second = await loadRichTextCache(cacheDir);
+    second.clean(dirty);
+    await second.save();
+    expect(await saved()).toEqual({ version: SANITIZER_VERSION, unchanged: [], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) } });
+  });
+
+  it('cleans again what another version of the sanitiser cleaned, and starts afresh from a damaged file', async () => {
+    // A cache written with other rules claims the dirty text is clean: it must not be believed.
+    await writeFile(join(cacheDir, 'rich-text.json'), JSON.stringify({ version: 'older-rules', unchanged: [hashOf(dirty)], changed: {} }));
+    const outdated = await loadRichTextCache(cacheDir);
+    expect(outdated.clean(dirty)).toBe(sanitizeRichText(dirty));
+    expect(outdated.clean(dirty)).not.toContain('script');
+    expect(outdated.counts.cleaned).toBe(1);
+
+    await writeFile(join(cacheDir, 'rich-text.json'), '{"version":');
+    const damaged = await loadRichTextCache(cacheDir);
+    expect(damaged.clean(dirty)).toBe(sanitizeRichText(dirty));
+    await damaged.save();
+    expect((await saved()).version).toBe(SANITIZER_VERSION);
+  });
+});
