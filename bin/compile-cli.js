@@ -69,6 +69,26 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
   return dir;
 }
 
+/**
+ * A hash of the names and contents of `files` and of every file under `dirs` (paths relative to
+ * `root`; a missing one counts as empty): the version of the code they hold. Read together, since it
+ * runs at every start of the command, and for the client bundle while the crawl keeps the thread busy.
+ */
+export async function hashFiles(root, dirs, files) {
+  const names = [...files];
+  for (const dir of dirs) {
+    const entries = await readdir(join(root, dir), { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (entry.isFile()) names.push(relative(root, join(entry.parentPath, entry.name)));
+    }
+  }
+  names.sort();
+  const contents = await Promise.all(names.map((name) => readFile(join(root, name)).catch(() => '')));
+  const hash = createHash('sha256');
+  names.forEach((name, i) => hash.update(name).update('\0').update(contents[i]).update('\0'));
+  return hash.digest('hex').slice(0, 16);
+}
+
 // --- internal ---
 
 /**
@@ -90,20 +110,8 @@ const keepModuleUrls = {
  * A hash of every file in the source folders (code, and whatever it may import, such as JSON) and of
  * what decides how they compile and which packages they import.
  */
-async function sourceVersion(root) {
-  const files = [...INPUT_FILES];
-  for (const dir of SOURCE_DIRS) {
-    const entries = await readdir(join(root, dir), { recursive: true, withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (entry.isFile()) files.push(relative(root, join(entry.parentPath, entry.name)));
-    }
-  }
-  files.sort();
-  // Read together: this runs at every start of the command.
-  const contents = await Promise.all(files.map((file) => readFile(join(root, file)).catch(() => '')));
-  const hash = createHash('sha256');
-  files.forEach((file, i) => hash.update(file).update('\0').update(contents[i]).update('\0'));
-  return hash.digest('hex').slice(0, 16);
+function sourceVersion(root) {
+  return hashFiles(root, SOURCE_DIRS, INPUT_FILES);
 }
 
 async function removeOldVersions(cacheDir, current) {

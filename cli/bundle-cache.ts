@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hashFiles } from '../bin/compile-cli.js';
 import { ASSETS_DIR } from '../runtime/shared/contract.ts';
 import type { AssetManifest } from './bundle.ts';
 
@@ -19,7 +19,7 @@ export interface CachedBundle {
  * `{cacheDir}/bundle/{inputsHash}` when the code has not changed since a previous build.
  */
 export async function bundleWithCache(root: string, siteDir: string, cacheDir: string): Promise<CachedBundle> {
-  const key = await hashInputs(root);
+  const key = await hashFiles(root, INPUT_DIRS, INPUT_FILES);
   const entry = join(cacheDir, 'bundle', key);
   const assetsDir = join(siteDir, ASSETS_DIR);
   try {
@@ -38,28 +38,6 @@ export async function bundleWithCache(root: string, siteDir: string, cacheDir: s
 }
 
 // --- internal ---
-
-async function hashInputs(root: string): Promise<string> {
-  const files = [...INPUT_FILES.map((f) => join(root, f))];
-  for (const dir of INPUT_DIRS) files.push(...(await listFiles(join(root, dir))));
-  files.sort();
-  const hash = createHash('sha256');
-  for (const file of files) {
-    hash.update(relative(root, file)).update('\0');
-    hash.update(await readFile(file).catch(() => Buffer.alloc(0))).update('\0');
-  }
-  return hash.digest('hex').slice(0, 32);
-}
-
-async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await listFiles(full)));
-    else out.push(full);
-  }
-  return out;
-}
 
 /** Writes the entry beside its final name and renames it into place, so a crash never leaves half an entry. */
 async function storeEntry(entry: string, assetsDir: string, manifest: AssetManifest): Promise<void> {

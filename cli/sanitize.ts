@@ -72,20 +72,32 @@ export function isSafeUrl(url: string): boolean {
 }
 
 /**
- * Returns a copy of a query result with every rich-text field cleaned and every unsafe URL field blocked.
+ * Returns a query result with every rich-text field cleaned and every unsafe URL field blocked; the
+ * parts that needed no change are the input's own objects.
  * `cleanRichText` is sanitizeRichText, or a cache of its results (rich-text-cache.ts).
  */
 export function sanitizeData<T>(value: T, cleanRichText: (html: string) => string = sanitizeRichText): T {
+  // Copy on write: an object or array is copied only when something inside it changes, so clean data
+  // (the usual case) costs a walk and no garbage.
   const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
     if (value === null || typeof value !== 'object') return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) {
-      if (typeof v === 'string' && RICH_TEXT_FIELDS.has(key)) out[key] = cleanRichText(v);
-      else if (typeof v === 'string' && URL_FIELD.test(key)) out[key] = isSafeUrl(v) ? v : BLOCKED_URL;
-      else out[key] = walk(v);
+    if (Array.isArray(value)) {
+      let copy: unknown[] | null = null;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        const clean = walk(item);
+        if (clean !== item) (copy ??= value.slice())[i] = clean;
+      }
+      return copy ?? value;
     }
-    return out;
+    const record = value as Record<string, unknown>;
+    let copy: Record<string, unknown> | null = null;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      const clean = typeof v !== 'string' ? walk(v) : RICH_TEXT_FIELDS.has(key) ? cleanRichText(v) : URL_FIELD.test(key) && !isSafeUrl(v) ? BLOCKED_URL : v;
+      if (clean !== v) (copy ??= { ...record })[key] = clean;
+    }
+    return copy ?? record;
   };
   return walk(value) as T;
 }
