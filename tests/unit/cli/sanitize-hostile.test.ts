@@ -57,4 +57,19 @@ describe('URL fields from the backend', () => {
       podcast: { audioUrl: 'https://cdn.example/a.mp3' },
     });
   });
+
+  it('copies only the objects in which something changed, and never changes its input', () => {
+    const clean = { title: 'Clean', body: '<p>Fine.</p>', tags: ['a'] };
+    const data = { items: [clean, { title: 'Hostile', body: '<p>Hi<script>x()</script></p>', link: { href: 'javascript:x()' } }], meta: { count: 2 } };
+    const before = structuredClone(data);
+    const result = sanitizeData(data);
+    expect(data).toEqual(before);
+    expect(result.items[1]).toEqual({ title: 'Hostile', body: '<p>Hi</p>', link: { href: BLOCKED_URL } });
+    // What needed no change is the input's own object: clean answers cost no copy.
+    expect(result.items[0]).toBe(clean);
+    expect(result.meta).toBe(data.meta);
+    expect(result).not.toBe(data);
+    expect(result.items).not.toBe(data.items);
+    expect(sanitizeData(before.items[0])).toBe(before.items[0]);
+  });
 });
