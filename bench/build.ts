@@ -4,14 +4,15 @@
  * Builds a synthetic site served by the embedded backend (`site content serve --scale N`, in its own
  * process, as a real CMS would be), and Hugo on equivalent content, in the same run:
  * - cold: empty build cache (the client bundle is built);
- * - full, warm: bundle cached, every page rendered into a fresh folder, with the default render threads
- *   and with the main thread only, interleaved with Hugo runs, medians and ratios printed;
+ * - full, warm: bundle and cleaned rich text cached, every page rendered into a fresh folder, with the
+ *   default render threads and with the main thread only, interleaved with Hugo runs, medians and ratios
+ *   printed; and once with the rich-text cache empty, to show what it is worth;
  * - incremental: one news item is edited in the backend, then the previous output is rebuilt in place;
  * - memory: peak resident size at --pages and at --large pages.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../cli/config.ts';
@@ -33,9 +34,11 @@ const hugo = ensureHugo();
 const overrides = join(work, 'overrides.json');
 await writeFile(overrides, '{}');
 
-// Every build shares one build cache: the cold build fills it (the client bundle) for the others.
-const build = (endpoint: string, out: string, ...flags: string[]): Promise<Measurement> =>
-  measure(process.execPath, [SITE, 'build', '--endpoint', endpoint, '--out', join(work, out), '--cache-dir', join(work, 'cache'), ...flags], { env: { NODE_ENV: 'production', CI: 'true' } });
+// Every build shares one build cache: the cold build fills it (the client bundle, cleaned rich text)
+// for the others.
+const buildWithCache = (cache: string, endpoint: string, out: string, ...flags: string[]): Promise<Measurement> =>
+  measure(process.execPath, [SITE, 'build', '--endpoint', endpoint, '--out', join(work, out), '--cache-dir', join(work, cache), ...flags], { env: { NODE_ENV: 'production', CI: 'true' } });
+const build = (endpoint: string, out: string, ...flags: string[]): Promise<Measurement> => buildWithCache('cache', endpoint, out, ...flags);
 
 let backend = await startBackend(PAGES, 0);
 try {
@@ -56,6 +59,9 @@ try {
     single.push(check(await build(backend.url, `single-${i}/site`, '--render-threads', '0'), 'full build, main thread only'));
     if (hugo) hugoRuns.push(check(await measure(hugo, ['--quiet', '-d', join(work, `hugo-out-${i}`)], { cwd: join(work, 'hugo') }), 'hugo'));
   }
+  // What the rich-text cache is worth: the bundle cached, but every rich text cleaned again.
+  await cp(join(work, 'cache'), join(work, 'cache-without-rich-text'), { recursive: true, filter: (source) => !source.endsWith('rich-text.json') });
+  const withoutRichText = check(await buildWithCache('cache-without-rich-text', backend.url, 'without-rich-text/site', '--render-threads', String(THREADS)), 'full build, rich text cleaned');
   const requests = Number(/(\d+) requests/.exec(threaded.at(-1)!.stdout)?.[1] ?? NaN);
   const pages = Number(/wrote (\d+) pages/.exec(threaded.at(-1)!.stdout)?.[1] ?? NaN);
   const full = median(threaded.map((m) => m.ms));
@@ -66,6 +72,7 @@ try {
     [`site build, cold cache (${pages} pages)`, secs(cold.ms), mib(cold.peakMiB), 1],
     [`site build, full, ${THREADS} render thread${THREADS === 1 ? '' : 's'} + main`, secs(full), mib(peak(threaded)), threaded.length],
     ['site build, full, main thread only', secs(fullSingle), mib(peak(single)), single.length],
+    [`same as the first full build, rich-text cache empty`, secs(withoutRichText.ms), mib(withoutRichText.peakMiB), 1],
   ];
   if (hugo) rows.push([`hugo ${hugoVersion(hugo)} (${PAGES} pages)`, secs(median(hugoRuns.map((m) => m.ms))), mib(peak(hugoRuns)), hugoRuns.length]);
 
