@@ -231,7 +231,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     } else {
       await commitStagingDir(staging, config.outDir);
     }
-    await richText.save();
+    // The output is committed: a cache that cannot be saved costs the next build time, not this build.
+    await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
     await saveBuildState(config.cacheDir, config.outDir, { buildId, timestamp, site: recorder.inspected(), records: stateRecords, outputs: outputHashes, media: media.urls });
     await recorder.measureOutput(config.outDir, facts, changes);
     const result: Omit<BuildResult, 'report'> = { outDir: config.outDir, buildId, pages: prerendered.length, bytes, media: media.urls.size, requests: client.requestCount(), durationMs: performance.now() - started };

@@ -40,7 +40,7 @@ export async function* crawl(
   };
   try {
     for (const [index, route] of routes.entries()) {
-      for (let ahead = 1; ahead <= ROUTES_AHEAD; ahead++) list(index + ahead);
+      for (let ahead = 0; ahead <= ROUTES_AHEAD; ahead++) list(index + ahead);
       const def = routeData[route.id];
       if (!def) throw new Error(`Route '${route.id}' (${route.path}) has no entry in site/routes.build.ts. Add one with its query.`);
       if (!route.path.includes(':')) {
@@ -54,13 +54,14 @@ export async function* crawl(
         if (isSlugError(cause)) throw cause;
         onFailure({ page: route.path, route: route.id, operation: (cause as { operation?: string })?.operation ?? 'entries', cause: describeCause(cause), fix: isGraphQLRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.' });
       } finally {
-        await listings.get(index)?.close();
+        await listings.get(index)?.close().catch(() => undefined);
         listings.delete(index);
       }
     }
   } finally {
     // A build that stops early (another page failed) stops the lists still being fetched.
-    await Promise.all([...listings.values()].map((listing) => listing.close()));
+    // Closing never hides the error that stopped the build.
+    await Promise.all([...listings.values()].map((listing) => listing.close().catch(() => undefined)));
   }
 }
 
@@ -114,6 +115,7 @@ async function* entryJobs(route: RouteDefinition, entries: NonNullable<RouteData
  */
 function checkingSlugs(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>): RouteDataContext {
   return {
+    buildKey: ctx.buildKey ?? ctx,
     async request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData> {
       const data = await ctx.request<TData>(document, variables);
       const bad = findBadSlug(data);

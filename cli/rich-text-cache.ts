@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SANITIZER_VERSION, sanitizeRichText } from './sanitize.ts';
 
@@ -13,17 +13,18 @@ import { SANITIZER_VERSION, sanitizeRichText } from './sanitize.ts';
 export interface RichTextCache {
   /** sanitizeRichText(html), from the cache when this text was cleaned before. */
   clean(html: string): string;
-  /** Texts cleaned by sanitize-html in this build, and texts taken from the cache. */
+  /** Texts cleaned by sanitize-html in this build, and texts whose cleaned form was known (from the previous build or earlier in this one). */
   readonly counts: { cleaned: number; reused: number };
   /**
    * Writes what this build cleaned or reused, and only that: text no page uses any more is forgotten.
-   * Atomic, so a build interrupted while saving leaves the previous cache whole.
+   * Atomic, so a build interrupted while saving leaves the previous cache whole; a failure leaves no
+   * temporary file behind.
    */
   save(): Promise<void>;
 }
 
 /** The cache file in `cacheDir`; a missing, unreadable or outdated one starts an empty cache. */
-export async function loadRichTextCache(cacheDir: string): Promise<RichTextCache> {
+export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MAX_CHANGED_CHARS } = {}): Promise<RichTextCache> {
   const file = join(cacheDir, 'rich-text.json');
   const saved = await readFile(file, 'utf8')
     .then((text) => JSON.parse(text) as SavedCache)
@@ -34,25 +35,35 @@ export async function loadRichTextCache(cacheDir: string): Promise<RichTextCache
   const used = new Map<string, string | null>();
   const counts = { cleaned: 0, reused: 0 };
   let changedChars = 0;
+  // Remembers `clean` for the next build: text that cleaning changes is kept whole, up to a bound on
+  // the whole cache (what the previous build kept counts too), so that it never holds a large site's
+  // rich text in memory; beyond the bound, such text is cleaned again next time.
+  const remember = (hash: string, html: string, clean: string): void => {
+    if (clean === html) used.set(hash, null);
+    else if (changedChars + clean.length <= maxChangedChars) {
+      changedChars += clean.length;
+      used.set(hash, clean);
+    }
+  };
   return {
     counts,
     clean(html) {
-      const hash = createHash('sha256').update(html).digest('base64url');
-      const known = used.get(hash) ?? before.get(hash);
+      // The hash of the string's UTF-16 code units: as UTF-8, a lone surrogate and U+FFFD would share one.
+      const hash = createHash('sha256').update(html, 'utf16le').digest('base64url');
+      const seen = used.get(hash);
+      if (seen !== undefined) {
+        counts.reused++;
+        return seen ?? html;
+      }
+      const known = before.get(hash);
       if (known !== undefined) {
         counts.reused++;
-        used.set(hash, known);
+        remember(hash, html, known ?? html);
         return known ?? html;
       }
       counts.cleaned++;
       const clean = sanitizeRichText(html);
-      if (clean === html) used.set(hash, null);
-      else if (changedChars + clean.length <= MAX_CHANGED_CHARS) {
-        // Text that cleaning changes is kept whole; up to a bound, so that the cache never holds a
-        // large site's rich text in memory. Beyond it, such text is cleaned again next time.
-        changedChars += clean.length;
-        used.set(hash, clean);
-      }
+      remember(hash, html, clean);
       return clean;
     },
     async save() {
@@ -65,8 +76,13 @@ export async function loadRichTextCache(cacheDir: string): Promise<RichTextCache
       const content: SavedCache = { version: SANITIZER_VERSION, unchanged, changed };
       await mkdir(dirname(file), { recursive: true });
       const temp = `${file}.${randomUUID()}.tmp`;
-      await writeFile(temp, JSON.stringify(content));
-      await rename(temp, file);
+      try {
+        await writeFile(temp, JSON.stringify(content));
+        await rename(temp, file);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
     },
   };
 }

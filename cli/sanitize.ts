@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import sanitizeHtml from 'sanitize-html';
 
 /**
@@ -47,13 +50,14 @@ const OPTIONS: sanitizeHtml.IOptions = {
 };
 
 /**
- * What decides the output of sanitizeRichText: the options (rules included) and the library's version.
- * Cleaned text remembered under another version is never reused (rich-text-cache.ts).
+ * What decides the output of sanitizeRichText: the options (rules included) and the installed versions
+ * of sanitize-html and of the parsers it uses. Cleaned text remembered under another version is never
+ * reused (rich-text-cache.ts).
  */
 export const SANITIZER_VERSION = createHash('sha256')
   .update(JSON.stringify(OPTIONS, (_key, value: unknown) => (typeof value === 'function' ? value.toString() : value)))
-  .update(SAFE_ID.source)
-  .update((createRequire(import.meta.url)('sanitize-html/package.json') as { version: string }).version)
+  .update(String(SAFE_ID))
+  .update(sanitizerPackages().join('\0'))
   .digest('base64url')
   .slice(0, 16);
 
@@ -100,4 +104,40 @@ export function sanitizeData<T>(value: T, cleanRichText: (html: string) => strin
     return copy ?? record;
   };
   return walk(value) as T;
+}
+
+/** `name@version` of sanitize-html and of every package it depends on, as installed, sorted. */
+function sanitizerPackages(): string[] {
+  const found = new Set<string>();
+  const visit = (name: string, from: string): void => {
+    const manifestPath = manifestOf(name, from);
+    if (!manifestPath) {
+      found.add(`${name}@unresolved`);
+      return;
+    }
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; dependencies?: Record<string, string> };
+    const id = `${name}@${manifest.version}`;
+    if (found.has(id)) return;
+    found.add(id);
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, manifestPath);
+  };
+  visit('sanitize-html', fileURLToPath(import.meta.url));
+  return [...found].sort();
+}
+
+/** The package.json of package `name` as `from` would load it, also when its exports hide the file. */
+function manifestOf(name: string, from: string): string | null {
+  const require = createRequire(from);
+  try {
+    return require.resolve(`${name}/package.json`);
+  } catch {
+    // Look up from its entry point for the folder named like the package.
+  }
+  try {
+    let dir = dirname(require.resolve(name));
+    while (!dir.endsWith(`${sep}node_modules${sep}${name.replaceAll('/', sep)}`) && dirname(dir) !== dir) dir = dirname(dir);
+    return existsSync(join(dir, 'package.json')) ? join(dir, 'package.json') : null;
+  } catch {
+    return null;
+  }
 }

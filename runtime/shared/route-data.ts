@@ -8,6 +8,11 @@ export type RouteParamsRecord = Record<string, string>;
 /** What a route's data functions may call: the build's GraphQL client (retries, de-duplication, token). */
 export interface RouteDataContext {
   request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData>;
+  /**
+   * The same object for every route of one build, though each route gets a context of its own: what
+   * several routes derive from the same lists is computed once per build under this key.
+   */
+  readonly buildKey?: object;
 }
 
 /** One page of a dynamic route: its params, and its data when a bulk list query already returned it. */

@@ -69,14 +69,15 @@ export async function* eventCategoryPageEntries(ctx: RouteDataContext): AsyncGen
 
 // --- internal ---
 
-// One walk per build: the crawl hands every route the same context (the build's GraphQL client).
-const cache = new WeakMap<RouteDataContext, Promise<EventLists>>();
+// One walk per build: the crawl gives each route a context of its own, with the build's key.
+const cache = new WeakMap<object, Promise<EventLists>>();
 
 function eventLists(ctx: RouteDataContext): Promise<EventLists> {
-  let lists = cache.get(ctx);
+  const key = ctx.buildKey ?? ctx;
+  let lists = cache.get(key);
   if (!lists) {
     lists = loadEventLists(ctx);
-    cache.set(ctx, lists);
+    cache.set(key, lists);
   }
   return lists;
 }

@@ -113,4 +113,20 @@ describe('crawl', () => {
     // a was being handed on, b and c were listed ahead; d was never started.
     expect(stopped.sort()).toEqual(['a', 'b', 'c']);
   });
+
+  it('gives every route a context with the same build key, so lists shared by routes are fetched once', async () => {
+    const ctx: RouteDataContext = { request: <TData>() => Promise.resolve({} as TData) };
+    const keys: (object | undefined)[] = [];
+    const keyed: RouteDataDefinition = {
+      query: 'Keyed',
+      async *entries(routeCtx): AsyncGenerator<RouteEntry> {
+        keys.push(routeCtx.buildKey);
+        yield { params: { slug: `page-${keys.length}` } };
+      },
+    };
+    const routeData = { home: { query: 'Home' }, a: keyed, b: keyed, c: keyed, d: keyed };
+    for await (const job of crawl(routes, routeData, ctx, () => undefined)) void job;
+    expect(keys).toHaveLength(4);
+    expect(new Set(keys)).toEqual(new Set([ctx]));
+  });
 });

@@ -18,7 +18,7 @@ describe('loadRichTextCache', () => {
 
   const clean = '<p>Already <strong>clean</strong>.</p>';
   const dirty = '<p onclick="steal()">Hi<script>alert(1)</script> <a href="javascript:x()">there</a></p>';
-  const hashOf = (html: string): string => createHash('sha256').update(html).digest('base64url');
+  const hashOf = (html: string): string => createHash('sha256').update(html, 'utf16le').digest('base64url');
   const saved = async (): Promise<{ version: string; unchanged: string[]; changed: Record<string, string> }> => JSON.parse(await readFile(join(cacheDir, 'rich-text.json'), 'utf8'));
 
   it('cleans exactly as sanitizeRichText does, the first time and from the cache', async () => {
@@ -58,5 +58,23 @@ describe('loadRichTextCache', () => {
     expect(damaged.clean(dirty)).toBe(sanitizeRichText(dirty));
     await damaged.save();
     expect((await saved()).version).toBe(SANITIZER_VERSION);
+  });
+
+  it('cleans a text repeated within one build once', async () => {
+    const cache = await loadRichTextCache(cacheDir);
+    for (let i = 0; i < 3; i++) expect([cache.clean(clean), cache.clean(dirty)]).toEqual([clean, sanitizeRichText(dirty)]);
+    expect(cache.counts).toEqual({ cleaned: 2, reused: 4 });
+  });
+
+  it('keeps changed text only up to its bound, counting what the previous build kept', async () => {
+    const dirtier = `${dirty}<p>more</p>`;
+    const first = await loadRichTextCache(cacheDir);
+    first.clean(dirty);
+    await first.save();
+    // Room for one cleaned text: the one the previous build kept takes it, so the new one is not kept.
+    const second = await loadRichTextCache(cacheDir, { maxChangedChars: sanitizeRichText(dirtier).length });
+    expect([second.clean(dirty), second.clean(dirtier)]).toEqual([sanitizeRichText(dirty), sanitizeRichText(dirtier)]);
+    await second.save();
+    expect(Object.keys((await saved()).changed)).toEqual([hashOf(dirty)]);
   });
 });
