@@ -1,19 +1,17 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadRichTextCache } from '../../../cli/rich-text-cache.ts';
 import { SANITIZER_VERSION, sanitizeRichText } from '../../../cli/sanitize.ts';
+import { tempDirPerTest } from '../../helpers/temp-dir.ts';
 
 /** Rich text is cleaned once per text and build cache, not once per build (cli/rich-text-cache.ts). */
 describe('loadRichTextCache', () => {
+  const dir = tempDirPerTest('rich-text-');
   let cacheDir: string;
-  beforeEach(async () => {
-    cacheDir = await mkdtemp(join(tmpdir(), 'rich-text-'));
-  });
-  afterEach(async () => {
-    await rm(cacheDir, { recursive: true, force: true });
+  beforeEach(() => {
+    cacheDir = dir();
   });
 
   const clean = '<p>Already <strong>clean</strong>.</p>';

@@ -1,17 +1,15 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createPageWriter } from '../../../cli/write.ts';
 import { rejectionOf } from '../../helpers/rejection.ts';
+import { tempDirPerTest } from '../../helpers/temp-dir.ts';
 
 describe('createPageWriter', () => {
+  const tempDir = tempDirPerTest('site-writer-');
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'site-writer-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    dir = tempDir();
   });
 
   it("writes each page's index.html and _payload.json in its folder, UTF-8 encoded", async () => {
