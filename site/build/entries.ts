@@ -1,6 +1,6 @@
 import type { RouteDataContext, RouteEntry } from '../../runtime/shared/route-data.ts';
 import { EVENT_ENTRIES_QUERY, type EventEntriesResult, type EventResult } from '../queries/events.ts';
-import { NEWS_ARTICLES_QUERY, RELATED_NEWS_SIZE, type NewsArticleResult, type NewsArticlesResult } from '../queries/news.ts';
+import { NEWS_ARTICLES_QUERY, RELATED_NEWS_SIZE, type NewsArticleData, type NewsArticleResult, type NewsArticlesResult } from '../queries/news.ts';
 import {
   PUBLICATION_CATEGORIES_QUERY,
   PUBLICATION_ENTRIES_QUERY,
@@ -23,8 +23,15 @@ import { relatedArticles } from './related-news.ts';
 export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
   const articles = await collectAll(ctx, { document: NEWS_ARTICLES_QUERY, select: (r: NewsArticlesResult) => r.newsItems });
   const related = relatedArticles(articles, RELATED_NEWS_SIZE);
-  for (const item of articles) {
-    yield entry<NewsArticleResult>({ slug: item.slug }, { newsItem: item, related: { nodes: related.get(item.id) ?? [] } });
+  // Each article is let go once its page is handed on, and its related cards with it: on a large site
+  // the whole collection, bodies included, is the largest thing the build holds.
+  const left: (NewsArticleData | undefined)[] = articles;
+  for (let i = 0; i < left.length; i++) {
+    const item = left[i]!;
+    left[i] = undefined;
+    const nodes = related.get(item.id) ?? [];
+    related.delete(item.id);
+    yield entry<NewsArticleResult>({ slug: item.slug }, { newsItem: item, related: { nodes } });
   }
 }
 
