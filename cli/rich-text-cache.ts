@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { SANITIZER_VERSION, sanitizeRichText } from './sanitize.ts';
+import { sanitizerVersion, sanitizeRichText } from './sanitize.ts';
 
 /**
  * Cleaning rich text with sanitize-html was the largest cost of a build after rendering (about 0.05 ms a
@@ -29,7 +29,7 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
   const saved = await readFile(file, 'utf8')
     .then((text) => JSON.parse(text) as SavedCache)
     .catch(() => null);
-  const usable = saved?.version === SANITIZER_VERSION;
+  const usable = saved?.version === sanitizerVersion();
   const before = new Map<string, string | null>(usable ? saved.unchanged.map((hash) => [hash, null]) : []);
   if (usable) for (const [hash, clean] of Object.entries(saved.changed)) before.set(hash, clean);
   const used = new Map<string, string | null>();
@@ -73,7 +73,7 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
         if (clean === null) unchanged.push(hash);
         else changed[hash] = clean;
       }
-      const content: SavedCache = { version: SANITIZER_VERSION, unchanged, changed };
+      const content: SavedCache = { version: sanitizerVersion(), unchanged, changed };
       await mkdir(dirname(file), { recursive: true });
       const temp = `${file}.${randomUUID()}.tmp`;
       try {
@@ -93,7 +93,7 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
 const MAX_CHANGED_CHARS = 16 * 1024 * 1024;
 
 interface SavedCache {
-  /** SANITIZER_VERSION of the code that cleaned the texts. */
+  /** sanitizerVersion() of the code that cleaned the texts. */
   version: string;
   /** Hashes of texts that clean to themselves. */
   unchanged: string[];

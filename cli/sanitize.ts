@@ -54,12 +54,19 @@ const OPTIONS: sanitizeHtml.IOptions = {
  * of sanitize-html and of the parsers it uses. Cleaned text remembered under another version is never
  * reused (rich-text-cache.ts).
  */
-export const SANITIZER_VERSION = createHash('sha256')
-  .update(JSON.stringify(OPTIONS, (_key, value: unknown) => (typeof value === 'function' ? value.toString() : value)))
-  .update(String(SAFE_ID))
-  .update(sanitizerPackages().join('\0'))
-  .digest('base64url')
-  .slice(0, 16);
+export function sanitizerVersion(): string {
+  // Taken once, when a build first needs it: it reads a dozen package manifests, which every command
+  // (`site --version` too) would otherwise pay for at start-up.
+  version ??= createHash('sha256')
+    .update(JSON.stringify(OPTIONS, (_key, value: unknown) => (typeof value === 'function' ? value.toString() : value)))
+    .update(String(SAFE_ID))
+    .update(sanitizerPackages().join('\0'))
+    .digest('base64url')
+    .slice(0, 16);
+  return version;
+}
+
+let version: string | undefined;
 
 /** Cleans one rich-text HTML string. */
 export function sanitizeRichText(html: string): string {

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadRichTextCache } from '../../../cli/rich-text-cache.ts';
-import { SANITIZER_VERSION, sanitizeRichText } from '../../../cli/sanitize.ts';
+import { sanitizerVersion, sanitizeRichText } from '../../../cli/sanitize.ts';
 import { tempDirPerTest } from '../../helpers/temp-dir.ts';
 
 /** Rich text is cleaned once per text and build cache, not once per build (cli/rich-text-cache.ts). */
@@ -35,12 +35,12 @@ describe('loadRichTextCache', () => {
     first.clean(clean);
     first.clean(dirty);
     await first.save();
-    expect(await saved()).toEqual({ version: SANITIZER_VERSION, unchanged: [hashOf(clean)], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) } });
+    expect(await saved()).toEqual({ version: sanitizerVersion(), unchanged: [hashOf(clean)], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) } });
 
     const second = await loadRichTextCache(cacheDir);
     second.clean(dirty);
     await second.save();
-    expect(await saved()).toEqual({ version: SANITIZER_VERSION, unchanged: [], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) } });
+    expect(await saved()).toEqual({ version: sanitizerVersion(), unchanged: [], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) } });
   });
 
   it('cleans again what another version of the sanitiser cleaned, and starts afresh from a damaged file', async () => {
@@ -55,7 +55,7 @@ describe('loadRichTextCache', () => {
     const damaged = await loadRichTextCache(cacheDir);
     expect(damaged.clean(dirty)).toBe(sanitizeRichText(dirty));
     await damaged.save();
-    expect((await saved()).version).toBe(SANITIZER_VERSION);
+    expect((await saved()).version).toBe(sanitizerVersion());
   });
 
   it('cleans a text repeated within one build once', async () => {
