@@ -1,5 +1,3 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { ContentWarning } from './checks/run.ts';
 import type { InspectedPage } from './checks/collect.ts';
 import { isBuildError } from './errors.ts';
@@ -8,6 +6,7 @@ import type { Logger } from './logger.ts';
 import type { StageState } from './progress.ts';
 import type { OutputSize } from './report-output.ts';
 import { slowestQueries, type QueryTiming } from './report-queries.ts';
+import { writeFileAtomic } from './write.ts';
 
 /** Entries in each "largest" and "slowest" list. */
 export const TOP_N = 10;
@@ -108,10 +107,7 @@ export function createBuildReport(input: ReportInput): BuildReport {
 
 /** Writes the report as JSON, through a temporary file so CI never reads half a report. */
 export async function writeBuildReport(file: string, report: BuildReport): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, JSON.stringify(report, null, 2) + '\n');
-  await rename(temp, file);
+  await writeFileAtomic(file, JSON.stringify(report, null, 2) + '\n');
 }
 
 /** Writes the report to `file` (none when null). A report that cannot be written is a warning: the build itself is done. */

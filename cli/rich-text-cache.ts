@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { sanitizerVersion, sanitizeRichText } from './sanitize.ts';
+import { writeFileAtomic } from './write.ts';
 
 /**
  * Cleaning rich text with sanitize-html was the largest cost of a build after rendering (about 0.05 ms a
@@ -73,16 +74,7 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
         if (clean === null) unchanged.push(hash);
         else changed[hash] = clean;
       }
-      const content: SavedCache = { version: sanitizerVersion(), unchanged, changed };
-      await mkdir(dirname(file), { recursive: true });
-      const temp = `${file}.${randomUUID()}.tmp`;
-      try {
-        await writeFile(temp, JSON.stringify(content));
-        await rename(temp, file);
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
+      await writeFileAtomic(file, JSON.stringify({ version: sanitizerVersion(), unchanged, changed } satisfies SavedCache));
     },
   };
 }

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { htmlFileFor, payloadFileFor } from '../runtime/shared/paths.ts';
@@ -14,6 +15,22 @@ export interface PageFiles {
 /** Writes one file under `siteDir`, refusing any relative path that resolves outside it (DESIGN.md decision 7). */
 export async function writeSiteFile(siteDir: string, relative: string, content: string | Uint8Array): Promise<void> {
   await writeFile(await prepareSiteFile(siteDir, relative), content);
+}
+
+/**
+ * Writes `file` (its folder created) through a temporary file beside it: a reader never sees half of
+ * it, an interrupted write leaves the previous content whole, and a failed one leaves nothing behind.
+ */
+export async function writeFileAtomic(file: string, content: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${randomUUID()}.tmp`;
+  try {
+    await writeFile(temp, content);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
 }
 
 /**
