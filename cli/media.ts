@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from './errors.ts';
@@ -42,13 +42,15 @@ export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, pres
   const urls = new Set<string>();
   const failures: PageFailure[] = [];
   const copies: Promise<void>[] = [];
+  let cache: Promise<MediaCache> | null = null;
   const queue = (url: string): void => {
     copies.push(
       limit(async () => {
         const source = new URL(url, origin).href;
         try {
           const file = mediaFileFor(url);
-          const cached = cacheDir ? await freshCopy(cacheDir, source, now()) : null;
+          if (cacheDir) cache ??= openMediaCache(cacheDir);
+          const cached = (await cache)?.fresh(source, now()) ?? null;
           if (cached) {
             await copyFile(cached, await prepareSiteFile(siteDir, file));
             return;
@@ -57,7 +59,8 @@ export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, pres
           if (!response.ok) throw new Error(`HTTP ${response.status}`);
           const body = new Uint8Array(await response.arrayBuffer());
           await writeSiteFile(siteDir, file, body);
-          if (cacheDir) await remember(cacheDir, source, body, maxAgeOf(response.headers.get('cache-control')), now());
+          const maxAge = maxAgeOf(response.headers.get('cache-control'));
+          if (cache && maxAge > 0) await (await cache).remember(source, body, now() + maxAge * 1000);
         } catch (cause) {
           failures.push({ page: url, route: 'media', operation: 'GET ' + source, cause: (cause as Error).message, fix: 'Check that the backend serves this file, or remove the reference from the content.' });
         }
@@ -108,31 +111,50 @@ export function maxAgeOf(cacheControl: string | null): number {
   return age ? Number(age) : 0;
 }
 
-function cacheFiles(cacheDir: string, source: string): { body: string; meta: string } {
-  const key = createHash('sha256').update(source).digest('hex').slice(0, 32);
-  return { body: join(cacheDir, 'media', key), meta: join(cacheDir, 'media', `${key}.json`) };
+/**
+ * The media cache folder, listed once per build. Each entry is one file named `{key}.{expires}`: the key
+ * is a hash of the source URL and `expires` the time (ms) until which the backend said it is fresh. The
+ * name alone answers "is it cached and fresh", so a build with thousands of media files reads one
+ * folder instead of a metadata file per medium.
+ */
+interface MediaCache {
+  /** The cached file for `source` when it is still fresh, else null. */
+  fresh(source: string, now: number): string | null;
+  remember(source: string, body: Uint8Array, expires: number): Promise<void>;
 }
 
-/** The cached file for `source` when it is still fresh, else null. */
-async function freshCopy(cacheDir: string, source: string, now: number): Promise<string | null> {
-  const files = cacheFiles(cacheDir, source);
-  try {
-    const meta = JSON.parse(await readFile(files.meta, 'utf8')) as { source: string; expires: number };
-    return meta.source === source && meta.expires > now ? files.body : null;
-  } catch {
-    return null;
+async function openMediaCache(cacheDir: string): Promise<MediaCache> {
+  const dir = join(cacheDir, 'media');
+  const entries = new Map<string, number>();
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const m = /^([0-9a-f]{32})\.(\d+)$/.exec(name);
+    if (m && Number(m[2]) > (entries.get(m[1]!) ?? -1)) entries.set(m[1]!, Number(m[2]));
   }
+  const fileFor = (key: string, expires: number): string => join(dir, `${key}.${expires}`);
+  return {
+    fresh(source, now) {
+      const key = cacheKey(source);
+      const expires = entries.get(key);
+      return expires !== undefined && expires > now ? fileFor(key, expires) : null;
+    },
+    async remember(source, body, expires) {
+      const key = cacheKey(source);
+      const before = entries.get(key);
+      const file = fileFor(key, expires);
+      try {
+        await mkdir(dir, { recursive: true });
+        // Complete under its final name or not there at all: the name is what says the entry is usable.
+        await writeFile(`${file}.tmp`, body);
+        await rename(`${file}.tmp`, file);
+        entries.set(key, expires);
+        if (before !== undefined && before !== expires) await rm(fileFor(key, before), { force: true });
+      } catch {
+        // A cache that cannot be written only costs the next build a download.
+      }
+    },
+  };
 }
 
-async function remember(cacheDir: string, source: string, body: Uint8Array, maxAgeSeconds: number, now: number): Promise<void> {
-  if (maxAgeSeconds <= 0) return;
-  const files = cacheFiles(cacheDir, source);
-  try {
-    await mkdir(join(cacheDir, 'media'), { recursive: true });
-    await writeFile(files.body, body);
-    // The metadata goes last: a cache entry is used only once its body is complete.
-    await writeFile(files.meta, JSON.stringify({ source, expires: now + maxAgeSeconds * 1000 }));
-  } catch {
-    // A cache that cannot be written only costs the next build a download.
-  }
+function cacheKey(source: string): string {
+  return createHash('sha256').update(source).digest('hex').slice(0, 32);
 }

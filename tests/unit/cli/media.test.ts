@@ -59,6 +59,8 @@ describe('media cache', () => {
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, fresh.fetch, 0);
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, fresh.fetch, 61_000);
     expect(fresh.calls).toHaveLength(2);
+    // The fresh download replaced the stale entry rather than adding one beside it.
+    expect(await readdir(join(cacheDir, 'media'))).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.121000$/)]);
 
     const uncached = counting('no-cache');
     const otherCache = await mkdtemp(join(tmpdir(), 'media-cache-'));
