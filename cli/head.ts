@@ -47,10 +47,25 @@ export function renderHead({ head, siteName, canonical, baseUrl, assets, pageChu
 /** The JSON-LD keys whose root-relative values are URLs (PageHead.structuredData). */
 const URL_KEYS: ReadonlySet<string> = new Set(['url', '@id', 'item', 'image', 'logo', 'contentUrl', 'mainEntityOfPage']);
 
-/** A copy of JSON-LD with root-relative URLs under URL_KEYS made absolute against the site's base URL. */
+/**
+ * JSON-LD with root-relative URLs under URL_KEYS made absolute against the site's base URL. Copies only
+ * the objects and arrays on the way to a changed value; `value` itself is left as it is.
+ */
 function absoluteUrls(value: unknown, baseUrl: string, key = ''): unknown {
   if (typeof value === 'string') return URL_KEYS.has(key) && value.startsWith('/') && !value.startsWith('//') ? new URL(value, baseUrl + '/').href : value;
-  if (Array.isArray(value)) return value.map((v) => absoluteUrls(v, baseUrl, key));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, absoluteUrls(v, baseUrl, k)]));
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const next = absoluteUrls(value[i], baseUrl, key);
+      if (next !== value[i]) (copy ??= value.slice())[i] = next;
+    }
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | null = null;
+  for (const [k, v] of Object.entries(value)) {
+    const next = absoluteUrls(v, baseUrl, k);
+    if (next !== v) (copy ??= { ...value })[k] = next;
+  }
+  return copy ?? value;
 }

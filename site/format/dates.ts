@@ -19,35 +19,54 @@ function toDate(iso: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/**
+ * `format` with its answers remembered: a build formats the same few thousand dates on tens of
+ * thousands of pages, and Intl formatting is the costly part. Bounded, so a long-lived tab cannot grow it.
+ */
+function remembered(format: (iso: string) => string): (iso: string) => string {
+  const seen = new Map<string, string>();
+  return (iso) => {
+    let text = seen.get(iso);
+    if (text === undefined) {
+      if (seen.size >= REMEMBERED_DATES) seen.clear();
+      text = format(iso);
+      seen.set(iso, text);
+    }
+    return text;
+  };
+}
+
+const REMEMBERED_DATES = 20_000;
+
 /** `14 March 2026`; an unparseable value is shown as it came rather than as "Invalid Date". */
-export function formatDay(iso: string): string {
+export const formatDay = remembered((iso: string): string => {
   const date = toDate(iso);
   return date ? dayFormat.format(date) : iso;
-}
+});
 
 /** `14 Mar 2026`, for dense lists. */
-export function formatShortDay(iso: string): string {
+export const formatShortDay = remembered((iso: string): string => {
   const date = toDate(iso);
   return date ? shortDayFormat.format(date) : iso;
-}
+});
 
 /** `March 2026`, for project periods. */
-export function formatMonth(iso: string): string {
+export const formatMonth = remembered((iso: string): string => {
   const date = toDate(iso);
   return date ? monthFormat.format(date) : iso;
-}
+});
 
 /** `Saturday`. */
-export function formatWeekday(iso: string): string {
+export const formatWeekday = remembered((iso: string): string => {
   const date = toDate(iso);
   return date ? weekdayFormat.format(date) : '';
-}
+});
 
 /** `09:30`, for the first half of a time span whose end names the zone. */
-export function formatClock(iso: string): string {
+export const formatClock = remembered((iso: string): string => {
   const date = toDate(iso);
   return date ? timeFormat.format(date) : '';
-}
+});
 
 /** `09:30 UTC`. */
 export function formatTime(iso: string): string {

@@ -19,12 +19,23 @@ function sectionPath(path: string): string {
 /** The href of the active item, or null when the page belongs to no item (or the href is external). */
 export function activeHref(items: readonly NavItemData[], path: string): string | null {
   const current = sectionPath(path);
-  let best: string | null = null;
-  for (const item of items) {
-    if (!item.href.startsWith('/')) continue;
-    const target = sectionPath(item.href);
+  let best: { href: string; target: string } | null = null;
+  for (const item of sectionsOf(items)) {
+    const { target } = item;
     const matches = target === '/' ? current === '/' : current === target || current.startsWith(target + '/');
-    if (matches && (best === null || target.length > sectionPath(best).length)) best = item.href;
+    if (matches && (best === null || target.length > best.target.length)) best = item;
   }
-  return best;
+  return best?.href ?? null;
+}
+
+// The navigation is one object for a whole build (and a whole visit): its items' sections are worked out once.
+const sections = new WeakMap<readonly NavItemData[], readonly { href: string; target: string }[]>();
+
+function sectionsOf(items: readonly NavItemData[]): readonly { href: string; target: string }[] {
+  let known = sections.get(items);
+  if (!known) {
+    known = items.filter((item) => item.href.startsWith('/')).map((item) => ({ href: item.href, target: sectionPath(item.href) }));
+    sections.set(items, known);
+  }
+  return known;
 }
