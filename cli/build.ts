@@ -1,4 +1,5 @@
 import { cp } from 'node:fs/promises';
+import pLimit from 'p-limit';
 import { join } from 'node:path';
 import type { BuildMeta, LatestBuild, SiteData } from '../runtime/shared/contract.ts';
 import { backoffDelay, createGraphQLClient, isGraphQLRequestError, type GraphQLClientHandle } from '../runtime/shared/graphql.ts';
@@ -283,17 +284,25 @@ const READ_AHEAD = 512;
  */
 async function writeOutputs(collectors: readonly OutputCollector[], siteDir: string, hashes: Map<string, string>, previous?: ReadonlyMap<string, string>): Promise<OutputTally> {
   const tally = { files: 0, bytes: 0 };
+  // A site may have an output file per item (a calendar per event): written a few at a time, not one
+  // after the other, so the build does not wait on each file system round trip in turn.
+  const limit = pLimit(OUTPUT_WRITES);
+  const writes: Promise<void>[] = [];
   for (const collector of collectors) {
     for (const { file, content } of await collector.files()) {
       const hash = contentHash(content);
       hashes.set(file, hash);
-      if (previous?.get(file) !== hash) await writeSiteFile(siteDir, file, content);
+      if (previous?.get(file) !== hash) writes.push(limit(() => writeSiteFile(siteDir, file, content)));
       tally.files++;
       tally.bytes += Buffer.byteLength(content);
     }
   }
+  await settleAll(writes);
   return tally;
 }
+
+/** Output files written at once. */
+const OUTPUT_WRITES = 16;
 
 /** Passes `source` through and calls `onEnd` with the number of items once it is exhausted. */
 async function* afterLast<T>(source: AsyncIterable<T>, onEnd: (count: number) => void): AsyncGenerator<T> {
