@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteDataContext, RouteEntry } from '../../../runtime/shared/route-data.ts';
-import { paginate } from '../../../site/build/paginate.ts';
+import { connectionBatches, paginate } from '../../../site/build/paginate.ts';
 import { routeData } from '../../../site/routes.build.ts';
 
 /**
@@ -88,6 +88,33 @@ describe('paginate', () => {
     };
     const run = collect(paginate(ctx, { document: 'query L { x }', select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list }) as AsyncIterable<never>);
     await expect(run).rejects.toThrow(/cursor 'same' twice/);
+  });
+
+  it('asks for the next batch as soon as a response names its cursor, before the caller has used that response', async () => {
+    const { ctx, calls } = fakeBackend('list', [1, 2, 3, 4, 5], 2);
+    const batches = connectionBatches(ctx, { document: 'query L { x }', select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list });
+    await batches.next();
+    expect(calls.map((c) => c.variables?.after)).toEqual([null, 'c2']);
+    await batches.next();
+    await batches.next();
+    // The last response says there is no more: nothing is asked beyond it.
+    expect(calls.map((c) => c.variables?.after)).toEqual([null, 'c2', 'c4']);
+    expect((await batches.next()).done).toBe(true);
+  });
+
+  it('leaves no request unheard when the caller stops walking early and the request ahead fails', async () => {
+    let call = 0;
+    const ctx: RouteDataContext = {
+      request: async <T,>() => {
+        call++;
+        if (call > 1) throw new Error('backend down');
+        return { list: { nodes: [1], pageInfo: { hasNextPage: true, endCursor: 'c1' } } } as T;
+      },
+    };
+    const batches = connectionBatches(ctx, { document: 'query L { x }', select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list });
+    await batches.next();
+    await expect(batches.return(undefined)).resolves.toEqual({ done: true, value: undefined });
+    expect(call).toBe(2);
   });
 
   it('asks for full batches of 100', async () => {
