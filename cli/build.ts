@@ -173,9 +173,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       built.push({ path, route: routeOrder.get(route.id) ?? 0 });
       for (const collector of collectors) collector.page({ path, routeId: route.id, params, data: record.data });
       media.addFrom(record.json);
-      const hash = pageHash(route.id, path, record.json);
+      // Only a page the previous build had is hashed here, to compare; the others are hashed where they render.
       const before = previous?.pages.get(path);
-      if (before?.hash === hash) {
+      const hash = before ? pageHash(route.id, path, record.json) : undefined;
+      if (before && before.hash === hash) {
         recorder.restored(before.inspected, before.links);
         if (!before.noindex) sitemap.push({ path, lastmod: before.lastmod });
         stateRecords.push(before);

@@ -1,4 +1,5 @@
 import type { RouteDefinition, RouteParams } from '../runtime/routes.ts';
+import { pageHash } from './build-state.ts';
 import { inspectPage, type PageInspection } from './checks/collect.ts';
 import { renderPage, type RenderContext } from './render.tsx';
 import { createPageWriter } from './write.ts';
@@ -12,8 +13,11 @@ export interface PageTask {
   json: string;
   /** Carried through to the result for the sitemap. */
   lastmod?: string;
-  /** pageHash of the page, carried through for the build state. */
-  hash: string;
+  /**
+   * pageHash of the page, for the build state: given when the build already took it (to compare with
+   * the previous build), else taken where the page is rendered, off the thread that feeds the others.
+   */
+  hash?: string;
 }
 
 /** What the build keeps of a rendered and written page. */
@@ -53,7 +57,7 @@ export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadB
         path: task.path,
         routeId: task.routeId,
         lastmod: task.lastmod,
-        hash: task.hash,
+        hash: task.hash ?? pageHash(task.routeId, task.path, task.json),
         noindex: rendered.head.noindex === true,
         bytes: Buffer.byteLength(html) + payloadBytes,
         inspection: inspectPage(html, payload, payloadBudget, payloadBytes),
