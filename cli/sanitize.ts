@@ -4,39 +4,32 @@ import { dirname, join, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type sanitizeHtml from 'sanitize-html';
+import {
+  BLOCKED_URL,
+  isSafeUrl,
+  RICH_TEXT_ANY_TAG_ATTRIBUTES,
+  RICH_TEXT_ATTRIBUTES,
+  RICH_TEXT_FIELDS,
+  RICH_TEXT_SCHEMES,
+  RICH_TEXT_TAGS,
+  SAFE_ID,
+  URL_FIELD,
+} from '../runtime/shared/content-rules.ts';
 
 /**
- * Rich text from the backend is untrusted HTML (DESIGN.md decision 6). Every field named `body`
- * (the rich-text fields of site/schema.graphql) is cleaned with an allowlist before it is rendered
- * or written into a payload: no scripts, no event handlers, no iframes, no javascript: URLs, and no
- * ids that could stand in for the page's own elements. Plain URL fields (`url`, `href`, `…Url`)
- * keep only http(s), mailto, tel and relative URLs.
+ * Rich text from the backend is untrusted HTML (DESIGN.md decision 6). Every rich-text field (`body`)
+ * is cleaned with an allowlist before it is rendered or written into a payload: no scripts, no event
+ * handlers, no iframes, no javascript: URLs, and no ids that could stand in for the page's own
+ * elements. Plain URL fields (`url`, `href`, `…Url`) keep only http(s), mailto, tel and relative URLs.
+ * The rules are runtime/shared/content-rules.ts, which the browser's cleaner for live data uses too.
  */
 
-export const RICH_TEXT_FIELDS: ReadonlySet<string> = new Set(['body']);
-
-/** Fields holding one URL that pages put into href or src. */
-export const URL_FIELD = /^(?:url|href|[a-z]+Url)$/;
-
-/** What an unsafe URL field becomes: a link to nowhere rather than a missing string the page expects. */
-export const BLOCKED_URL = '#';
-
-/**
- * Ids rich text may keep: anchor-like names. Others (`__BOOT__`, say) could clobber elements the
- * runtime looks up by id, because the body comes before them in the document.
- */
-const SAFE_ID = /^[a-z][a-z0-9-]{0,63}$/;
+export { BLOCKED_URL, isSafeUrl };
 
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ['p', 'br', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'a', 'strong', 'em', 'b', 'i', 'blockquote', 'code', 'pre', 'figure', 'figcaption', 'img', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'abbr', 'cite'],
-  allowedAttributes: {
-    a: ['href', 'title', 'rel'],
-    img: ['src', 'alt', 'width', 'height', 'loading'],
-    abbr: ['title'],
-    th: ['scope'],
-    '*': ['id', 'lang'],
-  },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedTags: [...RICH_TEXT_TAGS],
+  allowedAttributes: Object.fromEntries([...Object.entries(RICH_TEXT_ATTRIBUTES), ['*', RICH_TEXT_ANY_TAG_ATTRIBUTES] as const].map(([tag, names]) => [tag, [...names]])),
+  allowedSchemes: [...RICH_TEXT_SCHEMES],
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
@@ -77,15 +70,6 @@ export function sanitizeRichText(html: string): string {
 }
 
 let sanitizer: typeof sanitizeHtml | undefined;
-
-/** A URL a link or image may point at: http(s), mailto, tel, or relative (never `//host` or `/\\host`). */
-export function isSafeUrl(url: string): boolean {
-  // Browsers drop tabs and newlines inside URLs and ignore leading spaces and controls: check what they would see.
-  const seen = url.replace(/[\t\n\r]/g, '').replace(/^[\p{Cc} ]+/u, '');
-  if (/^[/\\]{2}/.test(seen) || /^\/\\/.test(seen)) return false;
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(seen)?.[1];
-  return scheme === undefined || /^(?:https?|mailto|tel)$/i.test(scheme);
-}
 
 /**
  * Returns a query result with every rich-text field cleaned and every unsafe URL field blocked; the

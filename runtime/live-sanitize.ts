@@ -1,33 +1,33 @@
 import DOMPurify, { type Config } from 'dompurify';
+import {
+  BLOCKED_URL,
+  isSafeUrl,
+  RICH_TEXT_ANY_TAG_ATTRIBUTES,
+  RICH_TEXT_ATTRIBUTES,
+  RICH_TEXT_FIELDS,
+  RICH_TEXT_SCHEMES,
+  RICH_TEXT_TAGS,
+  SAFE_ID,
+  URL_FIELD,
+} from './shared/content-rules.ts';
 
 /**
  * Rich text that comes live from the API (editor preview, payload fallback) is as untrusted as the HTML
  * the build cleans (DESIGN.md decision 6), and pages render it as HTML. The build uses sanitize-html,
  * which needs Node; the browser uses DOMPurify (about 8 kB gzipped, loaded only with the live-data chunk)
- * with the same allowlist as cli/sanitize.ts: the same tags, attributes and URL schemes, so a page looks
- * the same whether its data came from the build or from the API.
+ * with the same rules as cli/sanitize.ts (shared/content-rules.ts): the same tags, attributes, ids, URL
+ * schemes and URL fields, so a page looks the same whether its data came from the build or from the API.
  */
 
-/** Fields holding HTML, as in cli/sanitize.ts. */
-const RICH_TEXT_FIELDS: ReadonlySet<string> = new Set(['body']);
-
 const CONFIG: Config = {
-  ALLOWED_TAGS: ['p', 'br', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'a', 'strong', 'em', 'b', 'i', 'blockquote', 'code', 'pre', 'figure', 'figcaption', 'img', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'abbr', 'cite'],
+  ALLOWED_TAGS: [...RICH_TEXT_TAGS],
   // DOMPurify allowlists attributes for every tag; the hook below narrows them per tag like sanitize-html.
-  ALLOWED_ATTR: ['href', 'title', 'rel', 'src', 'alt', 'width', 'height', 'loading', 'scope', 'id', 'lang'],
+  ALLOWED_ATTR: [...new Set([...Object.values(RICH_TEXT_ATTRIBUTES).flat(), ...RICH_TEXT_ANY_TAG_ATTRIBUTES])],
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
-  // http(s), mailto and tel, or a relative URL; never protocol-relative (`//host`) and never another scheme.
-  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|tel):|\/(?!\/)|[^:/?#]+(?:[/?#]|$)|[?#])/i,
+  // RICH_TEXT_SCHEMES, or a relative URL; never protocol-relative (`//host`) and never another scheme.
+  ALLOWED_URI_REGEXP: new RegExp(`^(?:(?:${RICH_TEXT_SCHEMES.join('|')}):|\\/(?!\\/)|[^:/?#]+(?:[/?#]|$)|[?#])`, 'i'),
 };
-
-const ATTRIBUTES_BY_TAG: Readonly<Record<string, readonly string[]>> = {
-  a: ['href', 'title', 'rel'],
-  img: ['src', 'alt', 'width', 'height', 'loading'],
-  abbr: ['title'],
-  th: ['scope'],
-};
-const ANY_TAG = new Set(['id', 'lang']);
 
 let hooked = false;
 
@@ -35,8 +35,9 @@ let hooked = false;
 export function sanitizeRichText(html: string): string {
   if (!hooked) {
     DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
-      const allowed = ATTRIBUTES_BY_TAG[node.nodeName.toLowerCase()];
-      if (!ANY_TAG.has(data.attrName) && !allowed?.includes(data.attrName)) data.keepAttr = false;
+      const allowed = RICH_TEXT_ATTRIBUTES[node.nodeName.toLowerCase()];
+      if (!RICH_TEXT_ANY_TAG_ATTRIBUTES.includes(data.attrName) && !allowed?.includes(data.attrName)) data.keepAttr = false;
+      if (data.attrName === 'id' && !SAFE_ID.test(data.attrValue)) data.keepAttr = false;
     });
     hooked = true;
   }
@@ -44,7 +45,8 @@ export function sanitizeRichText(html: string): string {
 }
 
 /**
- * Returns a copy of a query result with every rich-text field cleaned, as the build does with its data.
+ * Returns a copy of a query result with every rich-text field cleaned and every unsafe URL field
+ * blocked, as the build does with its data.
  * `/media/…` URLs are the backend's files, which the build copies into the site; a draft's new image was
  * never copied, so live data points them at the API's origin (`mediaOrigin`) instead.
  */
@@ -60,7 +62,9 @@ function walk(value: unknown, origin: string): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] = RICH_TEXT_FIELDS.has(key) && typeof v === 'string' ? resolveMedia(sanitizeRichText(v), origin) : walk(v, origin);
+    if (typeof v !== 'string') out[key] = walk(v, origin);
+    else if (RICH_TEXT_FIELDS.has(key)) out[key] = resolveMedia(sanitizeRichText(v), origin);
+    else out[key] = URL_FIELD.test(key) && !isSafeUrl(v) ? BLOCKED_URL : walk(v, origin);
   }
   return out;
 }

@@ -114,13 +114,14 @@ test.describe('live data when a payload cannot be loaded', () => {
     expect(site.api).toEqual([{ operationName: 'NewsIndex', authorization: null }]);
   });
 
-  test('rich text from the API is sanitised like the build sanitises it', async ({ page }) => {
+  test('rich text and URL fields from the API are sanitised like the build sanitises them', async ({ page }) => {
     await page.route('**/news/**/_payload.json*', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.route(site.backend.url, async (route) => {
       if (!route.request().postData()?.includes('query NewsArticle')) return route.fallback();
       const response = await route.fetch();
-      const json = (await response.json()) as { data: { newsItem: { body: string } } };
-      json.data.newsItem.body = `<p id="kept">Kept <strong>text</strong> <a href="/news" onclick="window.__xss = 1">link</a></p><img src="/media/x.svg" onerror="window.__xss = 2"><script>window.__xss = 3</script><a href="javascript:window.__xss = 4">bad</a><iframe src="https://evil.example/"></iframe>`;
+      const json = (await response.json()) as { data: { newsItem: { body: string; image: unknown } } };
+      json.data.newsItem.body = `<p id="kept">Kept <strong>text</strong> <a href="/news" onclick="window.__xss = 1">link</a></p><img src="/media/x.svg" onerror="window.__xss = 2"><script>window.__xss = 3</script><a href="javascript:window.__xss = 4">bad</a><iframe src="https://evil.example/"></iframe><h2 id="__BOOT__">Not the boot data</h2>`;
+      json.data.newsItem.image = { url: '//evil.example/tracker.png', alt: 'Tracker', width: 10, height: 10 };
       await route.fulfill({ response, json });
     });
     await page.goto(site.url + '/news');
@@ -130,6 +131,10 @@ test.describe('live data when a payload cannot be loaded', () => {
     await expect(page.locator('#kept')).toHaveText('Kept text link');
     const prose = page.locator('.prose');
     await expect(prose.locator('script, iframe, [onerror], [onclick], a[href^="javascript:"]')).toHaveCount(0);
+    // Only anchor-like ids survive, as in the build: `__BOOT__` would stand in for the page's boot data.
+    await expect(prose.locator('h2', { hasText: 'Not the boot data' })).not.toHaveAttribute('id');
+    // An unsafe URL field becomes a link to nowhere, never a request to another host.
+    await expect(page.locator('main img[alt="Tracker"]')).toHaveAttribute('src', '#');
     expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
   });
 });
