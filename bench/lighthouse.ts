@@ -7,17 +7,14 @@
  * for variable machines. Exits 1 when a score misses its target: 100 for accessibility, best practices and
  * SEO, 95 for performance.
  *
- * The preview server sends files uncompressed, which no production host does (CDNs and web servers gzip
- * text), and Lighthouse's simulated slow 4G makes every uncompressed byte count. So by default a gzip layer
- * sits in front of the preview server, as a CDN sits in front of the bucket; `--raw` measures the preview
- * server as it is. `--desktop` uses the desktop profile; `--json FILE` writes the scores.
+ * The preview server gzips text, as production hosts and CDNs do; Lighthouse's simulated slow 4G makes
+ * every uncompressed byte count, and `--raw` measures the files served as they are on disk.
+ * `--desktop` uses the desktop profile; `--json FILE` writes the scores.
  */
 import { rm, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer, request, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { startStaticServer } from '../cli/static-server.ts';
@@ -43,9 +40,8 @@ const runs = Math.max(1, Number(values.runs) || 1);
 
 const built = values.site ? null : await buildSampleSite('site-lighthouse-');
 const siteDir = values.site ? resolve(values.site) : built!.dir;
-const server = await startStaticServer({ root: siteDir });
-const gzip = values.raw ? null : await startGzipLayer(server.url);
-const siteUrl = gzip?.url ?? server.url;
+const server = await startStaticServer({ root: siteDir, compress: !values.raw });
+const siteUrl = server.url;
 const setup = `${values.desktop ? 'desktop' : 'mobile'} profile, ${values.raw ? 'uncompressed' : 'gzip'} responses`;
 console.log(`Lighthouse, ${setup}, ${runs} run${runs > 1 ? 's' : ''} per page`);
 const port = await freePort();
@@ -62,7 +58,6 @@ try {
   }
 } finally {
   await browser.close();
-  await new Promise((done) => (gzip ? gzip.server.close(done) : done(undefined)));
   await server.close();
   if (built) await rm(built.root, { recursive: true, force: true });
 }
@@ -102,33 +97,6 @@ async function pagesToAudit(dir: string): Promise<string[]> {
     return path;
   };
   return ['/', '/news', first(/^\/news\/(?!page\/)[^/]+$/), first(/^\/events\/(?!page\/)[^/]+\/[^/]+$/), '/about/about-large'];
-}
-
-/** Proxies to the preview server and gzips text responses for clients that accept it, as a CDN does. */
-async function startGzipLayer(upstream: string): Promise<{ url: string; server: Server }> {
-  const target = new URL(upstream);
-  const proxy = createHttpServer((req, res) => {
-    const forward = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const compressible = /^(text\/|application\/(javascript|json|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/.test(String(answer.headers['content-type'] ?? ''));
-        if (!compressible || !/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers).end(body);
-          return;
-        }
-        const zipped = gzipSync(body);
-        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-encoding': 'gzip', 'content-length': String(zipped.length), vary: 'Accept-Encoding' }).end(zipped);
-      });
-    });
-    forward.on('error', () => res.writeHead(502).end());
-    req.pipe(forward);
-  });
-  await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', () => ok()));
-  const address = proxy.address();
-  if (typeof address !== 'object' || !address) throw new Error('The gzip layer did not start.');
-  return { url: `http://127.0.0.1:${address.port}`, server: proxy };
 }
 
 /** A port nothing listens on, for the browser's DevTools endpoint. */

@@ -1,4 +1,6 @@
 import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +17,12 @@ export interface StaticServerOptions {
   host?: string;
   /** Extra response headers for every answer (tests use it for Content-Security-Policy). */
   headers?: Record<string, string>;
+  /**
+   * Gzip text (HTML, JSON, JavaScript, CSS, XML, SVG) for clients that accept it, as production hosts
+   * and CDNs do; false serves every file as it is on disk.
+   * @default true
+   */
+  compress?: boolean;
 }
 
 export interface StaticServer {
@@ -23,13 +31,14 @@ export interface StaticServer {
 }
 
 /**
- * Serves a built site the way object storage with website hosting does: `index.html` for a folder,
- * `404.html` with status 404 for a miss, a Content-Type per file, long caching only for hashed assets.
+ * Serves a built site the way object storage with website hosting does behind a CDN: `index.html` for a
+ * folder, `404.html` with status 404 for a miss, a Content-Type per file, long caching only for hashed
+ * assets, and text gzipped for clients that accept it.
  */
-export async function startStaticServer({ root, port = 0, host = '127.0.0.1', headers = {} }: StaticServerOptions): Promise<StaticServer> {
+export async function startStaticServer({ root, port = 0, host = '127.0.0.1', headers = {}, compress = true }: StaticServerOptions): Promise<StaticServer> {
   const base = resolve(root);
   const server: Server = createServer((req, res) => {
-    void handle(base, req, res, headers).catch(() => {
+    void handle(base, req, res, headers, compress).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -51,25 +60,30 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
 
 // --- internal ---
 
-async function handle(base: string, req: IncomingMessage, res: ServerResponse, extra: Record<string, string>): Promise<void> {
+async function handle(base: string, req: IncomingMessage, res: ServerResponse, extra: Record<string, string>, compress: boolean): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
   const file = await findSiteFile(base, req.url ?? '/');
-  if (file) return send(res, req, file, 200, extra);
+  if (file) return send(res, req, file, 200, extra, compress);
   const notFound = await findNotFoundPage(base);
-  if (notFound) return send(res, req, notFound, 404, extra);
+  if (notFound) return send(res, req, notFound, 404, extra, compress);
   res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...extra }).end('Not found');
 }
 
 
-async function send(res: ServerResponse, req: IncomingMessage, file: string, status: number, extra: Record<string, string>): Promise<void> {
+async function send(res: ServerResponse, req: IncomingMessage, file: string, status: number, extra: Record<string, string>, compress: boolean): Promise<void> {
   const info = await stat(file);
   const hashed = file.includes(`${sep}${ASSETS_DIR}${sep}`) && !file.endsWith('latest.json');
+  const type = contentTypeFor(file);
+  const compressible = compress && COMPRESSIBLE.test(type);
+  const gzip = compressible && acceptsGzip(req.headers['accept-encoding']);
   res.writeHead(status, {
-    'content-type': contentTypeFor(file),
-    'content-length': String(info.size),
+    'content-type': type,
+    // A gzipped answer is streamed, so its length is not known up front.
+    ...(gzip ? { 'content-encoding': 'gzip' } : { 'content-length': String(info.size) }),
+    ...(compressible ? { vary: 'Accept-Encoding' } : {}),
     'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
     ...extra,
   });
@@ -77,7 +91,21 @@ async function send(res: ServerResponse, req: IncomingMessage, file: string, sta
     res.end();
     return;
   }
-  createReadStream(file).pipe(res);
+  // A client that goes away mid-answer is no error of the server's.
+  if (gzip) pipeline(createReadStream(file), createGzip(), res, () => undefined);
+  else createReadStream(file).pipe(res);
 }
 
+/** Content types worth compressing: text, and SVG, which is text too. */
+const COMPRESSIBLE = /^(?:text\/|application\/(?:javascript|json|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 
+/** True when Accept-Encoding lists gzip (or `*`) without refusing it with `q=0`. */
+function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return value.split(',').some((part) => {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    if (name.trim() !== 'gzip' && name.trim() !== '*') return false;
+    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    return q === undefined || Number(q) > 0;
+  });
+}
