@@ -169,7 +169,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     recorder.startPages();
     for await (const record of pages) {
       const { route, path, params } = record.job;
-      checkDuplicate(path);
+      checkDuplicate(path, record.data);
       built.push({ path, route: routeOrder.get(route.id) ?? 0 });
       for (const collector of collectors) collector.page({ path, routeId: route.id, params, data: record.data });
       media.addFrom(record.json);

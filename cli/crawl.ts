@@ -86,18 +86,42 @@ export function isSafeSegment(value: string): boolean {
   return /^[a-z0-9][a-z0-9._~-]{0,199}$/i.test(value) && !value.includes('..');
 }
 
-/** Fails when two pages map to the same file, or to files that differ only by case; one page at a time as pages stream past, keeping one short key per page. */
-export function createDuplicateCheck(): (path: string) => void {
+/**
+ * Fails when two pages map to the same file, or to files that differ only by case; one page at a time as
+ * pages stream past, keeping one short key per page. With the page's data, the error names the items
+ * whose slugs collide, which is what an editor has to fix.
+ */
+export function createDuplicateCheck(): (path: string, data?: unknown) => void {
   const seen = new Map<string, string>();
-  return (path) => {
+  return (path, data) => {
     const key = htmlFileFor(path).toLowerCase();
     const other = seen.get(key);
-    if (other !== undefined) throw createBuildError(BuildErrors.DuplicateOutput, [htmlFileFor(path), other, path]);
-    seen.set(key, path);
+    const page = describePage(path, data);
+    if (other !== undefined) throw createBuildError(BuildErrors.DuplicateOutput, [htmlFileFor(path), other, page]);
+    seen.set(key, page);
   };
 }
 
 // --- internal ---
+
+/** `'/news/a'`, or `'/news/a' (item news-1)` when the data holds the item the path's last segment names. */
+function describePage(path: string, data: unknown): string {
+  const id = data === undefined ? null : itemIdOf(data, path.slice(path.lastIndexOf('/') + 1));
+  return id === null ? `'${path}'` : `'${path}' (item ${id})`;
+}
+
+/**
+ * The id of the item with this slug among the data's top-level fields (`{ newsItem: { id, slug } }`):
+ * only that level, as every page is looked at, and an item page's own item is there.
+ */
+function itemIdOf(data: unknown, slug: string): string | null {
+  if (slug === '' || data === null || typeof data !== 'object') return null;
+  for (const value of Object.values(data)) {
+    const item = value as { id?: unknown; slug?: unknown } | null;
+    if (item !== null && typeof item === 'object' && item.slug === slug && (typeof item.id === 'string' || typeof item.id === 'number')) return String(item.id);
+  }
+  return null;
+}
 
 /** Routes whose lists are fetched ahead of the route being handed on. */
 const ROUTES_AHEAD = 2;

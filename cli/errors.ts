@@ -43,7 +43,7 @@ export const BuildErrors = {
   DuplicateOutput: define({
     code: 'DuplicateOutput',
     exitCode: 1,
-    message: (file: string, first: string, second: string) => `Two pages write to ${file}: '${first}' and '${second}'.`,
+    message: (file: string, first: string, second: string) => `Two pages write to ${file}: ${first} and ${second}.`,
     hint: 'Give one of the items a different slug in the content backend (slugs that differ only by case collide on case-insensitive file systems).',
   }),
   UnsafePath: define({

@@ -83,14 +83,17 @@ describe('slugs from the backend', () => {
     expect(await readdir(join(root, 'a/b/c'))).toEqual([]);
   }, 60_000);
 
-  it('two items with the same slug fail the build naming the file they would both write', async () => {
+  it('two items with the same slug fail the build naming the file they would both write and both items', async () => {
+    let ids: string[] = [];
     editNews((nodes) => {
       nodes[1]!.slug = nodes[0]!.slug;
+      ids = [nodes[0]!.id, nodes[1]!.id];
     });
     const { root, out } = await deepOut();
     const error = await buildError(runBuild(out));
     expect(error.code).toBe('DuplicateOutput');
-    expect(error.message).toMatch(/^Two pages write to news\/[a-z0-9-]+\/index\.html: '\/news\/[a-z0-9-]+' and '\/news\/[a-z0-9-]+'\.$/);
+    expect(error.message).toMatch(/^Two pages write to news\/[a-z0-9-]+\/index\.html: '\/news\/[a-z0-9-]+' \(item [^)]+\) and '\/news\/[a-z0-9-]+' \(item [^)]+\)\.$/);
+    for (const id of ids) expect(error.message).toContain(`(item ${id})`);
     expect(await listFiles(root)).toEqual([]);
   }, 60_000);
 });

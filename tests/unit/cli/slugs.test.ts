@@ -90,6 +90,13 @@ describe('createDuplicateCheck', () => {
     expect(error.code).toBe('DuplicateOutput');
     expect(error.message).toBe("Two pages write to news/report/index.html: '/news/Report' and '/news/report'.");
   });
+
+  it('names the items whose slugs collide when it has the pages’ data', () => {
+    const check = createDuplicateCheck();
+    check('/news/report', { newsItem: { id: 'news-7', slug: 'report' }, related: { nodes: [] } });
+    const error = thrown(() => check('/news/report', { newsItem: { id: 'news-9', slug: 'report' } }));
+    expect(error.message).toBe("Two pages write to news/report/index.html: '/news/report' (item news-7) and '/news/report' (item news-9).");
+  });
 });
 
 describe('crawl', () => {
