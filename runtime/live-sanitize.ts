@@ -1,15 +1,5 @@
 import DOMPurify, { type Config } from 'dompurify';
-import {
-  BLOCKED_URL,
-  isSafeUrl,
-  RICH_TEXT_ANY_TAG_ATTRIBUTES,
-  RICH_TEXT_ATTRIBUTES,
-  RICH_TEXT_FIELDS,
-  RICH_TEXT_SCHEMES,
-  RICH_TEXT_TAGS,
-  SAFE_ID,
-  URL_FIELD,
-} from './shared/content-rules.ts';
+import * as rules from './shared/content-rules.ts';
 
 /**
  * Rich text that comes live from the API (editor preview, payload fallback) is as untrusted as the HTML
@@ -20,13 +10,13 @@ import {
  */
 
 const CONFIG: Config = {
-  ALLOWED_TAGS: [...RICH_TEXT_TAGS],
+  ALLOWED_TAGS: [...rules.RICH_TEXT_TAGS],
   // DOMPurify allowlists attributes for every tag; the hook below narrows them per tag like sanitize-html.
-  ALLOWED_ATTR: [...new Set([...Object.values(RICH_TEXT_ATTRIBUTES).flat(), ...RICH_TEXT_ANY_TAG_ATTRIBUTES])],
+  ALLOWED_ATTR: [...new Set([...Object.values(rules.RICH_TEXT_ATTRIBUTES).flat(), ...rules.RICH_TEXT_ANY_TAG_ATTRIBUTES])],
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
-  // RICH_TEXT_SCHEMES, or a relative URL; never protocol-relative (`//host`) and never another scheme.
-  ALLOWED_URI_REGEXP: new RegExp(`^(?:(?:${RICH_TEXT_SCHEMES.join('|')}):|\\/(?!\\/)|[^:/?#]+(?:[/?#]|$)|[?#])`, 'i'),
+  // The allowed schemes, or a relative URL; never protocol-relative (`//host`) and never another scheme.
+  ALLOWED_URI_REGEXP: new RegExp(`^(?:(?:${rules.RICH_TEXT_SCHEMES.join('|')}):|\\/(?!\\/)|[^:/?#]+(?:[/?#]|$)|[?#])`, 'i'),
 };
 
 let hooked = false;
@@ -35,9 +25,9 @@ let hooked = false;
 export function sanitizeRichText(html: string): string {
   if (!hooked) {
     DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
-      const allowed = RICH_TEXT_ATTRIBUTES[node.nodeName.toLowerCase()];
-      if (!RICH_TEXT_ANY_TAG_ATTRIBUTES.includes(data.attrName) && !allowed?.includes(data.attrName)) data.keepAttr = false;
-      if (data.attrName === 'id' && !SAFE_ID.test(data.attrValue)) data.keepAttr = false;
+      const allowed = rules.RICH_TEXT_ATTRIBUTES[node.nodeName.toLowerCase()];
+      if (!rules.RICH_TEXT_ANY_TAG_ATTRIBUTES.includes(data.attrName) && !allowed?.includes(data.attrName)) data.keepAttr = false;
+      if (data.attrName === 'id' && !rules.SAFE_ID.test(data.attrValue)) data.keepAttr = false;
     });
     hooked = true;
   }
@@ -63,8 +53,8 @@ function walk(value: unknown, origin: string): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (typeof v !== 'string') out[key] = walk(v, origin);
-    else if (RICH_TEXT_FIELDS.has(key)) out[key] = resolveMedia(sanitizeRichText(v), origin);
-    else out[key] = URL_FIELD.test(key) && !isSafeUrl(v) ? BLOCKED_URL : walk(v, origin);
+    else if (rules.RICH_TEXT_FIELDS.has(key)) out[key] = resolveMedia(sanitizeRichText(v), origin);
+    else out[key] = rules.URL_FIELD.test(key) && !rules.isSafeUrl(v) ? rules.BLOCKED_URL : walk(v, origin);
   }
   return out;
 }
