@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from './errors.ts';
-import { prepareSiteFile, writeSiteFile } from './write.ts';
+import { prepareSiteFile, writeFileAtomic, writeSiteFile } from './write.ts';
 import { compareText } from '../runtime/shared/compare.ts';
 
 export interface MediaCopier {
@@ -129,6 +129,8 @@ async function openMediaCache(cacheDir: string): Promise<MediaCache> {
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const m = /^([0-9a-f]{32})\.(\d+)$/.exec(name);
     if (m && Number(m[2]) > (entries.get(m[1]!) ?? -1)) entries.set(m[1]!, Number(m[2]));
+    // The format before 2026-11-23 (a body and a `.json` beside it) is never read again: let it go.
+    else if (/^[0-9a-f]{32}(?:\.json)?$/.test(name)) void rm(join(dir, name), { force: true }).catch(() => undefined);
   }
   const fileFor = (key: string, expires: number): string => join(dir, `${key}.${expires}`);
   return {
@@ -142,10 +144,8 @@ async function openMediaCache(cacheDir: string): Promise<MediaCache> {
       const before = entries.get(key);
       const file = fileFor(key, expires);
       try {
-        await mkdir(dir, { recursive: true });
         // Complete under its final name or not there at all: the name is what says the entry is usable.
-        await writeFile(`${file}.tmp`, body);
-        await rename(`${file}.tmp`, file);
+        await writeFileAtomic(file, body);
         entries.set(key, expires);
         if (before !== undefined && before !== expires) await rm(fileFor(key, before), { force: true });
       } catch {

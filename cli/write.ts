@@ -21,7 +21,7 @@ export async function writeSiteFile(siteDir: string, relative: string, content: 
  * Writes `file` (its folder created) through a temporary file beside it: a reader never sees half of
  * it, an interrupted write leaves the previous content whole, and a failed one leaves nothing behind.
  */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
+export async function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${randomUUID()}.tmp`;
   try {

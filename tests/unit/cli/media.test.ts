@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMediaCopier, maxAgeOf } from '../../../cli/media.ts';
 
 describe('media', () => {
@@ -67,6 +67,18 @@ describe('media cache', () => {
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), otherCache, uncached.fetch, 0);
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), otherCache, uncached.fetch, 1);
     expect(uncached.calls).toHaveLength(2);
+  });
+
+  it('lets entries of the cache format before 2026-11-23 go, and keeps its own', async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, counting('max-age=60').fetch, 0);
+    const old = 'a'.repeat(32);
+    await writeFile(join(cacheDir, 'media', old), 'body');
+    await writeFile(join(cacheDir, 'media', `${old}.json`), '{"source":"http://127.0.0.1:1/media/b.svg","expires":1e15}');
+    const backend = counting('max-age=60');
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, backend.fetch, 1_000);
+    expect(backend.calls).toEqual([]);
+    await vi.waitFor(async () => expect(await readdir(join(cacheDir, 'media'))).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.60000$/)]));
   });
 
   it('reads max-age from Cache-Control, and none from no-store, no-cache or private', () => {
