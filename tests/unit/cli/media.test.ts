@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -51,6 +51,20 @@ describe('media cache', () => {
     await copyInto(second, cacheDir, backend.fetch, 59_000);
     expect(backend.calls).toEqual(['http://127.0.0.1:1/media/a.svg']);
     expect(new Uint8Array(await readFile(join(second, 'media/a.svg')))).toEqual(image());
+  });
+
+  it('puts a cached file into the output as a hard link, which a later download never changes', async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, counting('max-age=60').fetch, 0);
+    const site = await mkdtemp(join(tmpdir(), 'media-'));
+    await copyInto(site, cacheDir, counting('max-age=60').fetch, 1_000);
+    const [entry] = await readdir(join(cacheDir, 'media'));
+    const [output, cached] = await Promise.all([stat(join(site, 'media/a.svg')), stat(join(cacheDir, 'media', entry!))]);
+    expect(output.ino).toBe(cached.ino);
+    // Stale now: the download replaces the cache entry with a new file, and the linked output keeps its bytes.
+    const fresh = (async () => new Response(new Uint8Array([9, 9, 9]), { headers: { 'Cache-Control': 'max-age=60' } })) as typeof fetch;
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, fresh, 120_000);
+    expect(new Uint8Array(await readFile(join(site, 'media/a.svg')))).toEqual(image());
   });
 
   it('asks again once the file is stale, and never caches what the backend marks no-cache', async () => {
