@@ -24,8 +24,6 @@ import {
  * The rules are runtime/shared/content-rules.ts, which the browser's cleaner for live data uses too.
  */
 
-export { BLOCKED_URL, isSafeUrl };
-
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...RICH_TEXT_TAGS],
   allowedAttributes: Object.fromEntries([...Object.entries(RICH_TEXT_ATTRIBUTES), ['*', RICH_TEXT_ANY_TAG_ATTRIBUTES] as const].map(([tag, names]) => [tag, [...names]])),

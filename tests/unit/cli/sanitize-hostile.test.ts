@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCKED_URL, isSafeUrl, sanitizeData, sanitizeRichText } from '../../../cli/sanitize.ts';
+import { sanitizeData, sanitizeRichText } from '../../../cli/sanitize.ts';
+import { BLOCKED_URL, isSafeUrl } from '../../../runtime/shared/content-rules.ts';
 
 describe('rich text from the backend', () => {
   it.each([
