@@ -63,12 +63,6 @@ describe('scaled content', () => {
     expect(content.episodes.length).toBeLessThanOrEqual(50);
   });
 
-  it('creates 50,000 pages well under two seconds', () => {
-    const start = performance.now();
-    createScaledContent(50_000);
-    expect(performance.now() - start).toBeLessThan(2_000);
-  });
-
   it('pages through all scaled news with unique slugs and realistic bodies', async () => {
     const query = 'query($after: String) { newsItems(first: 500, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { slug body image { url } } } }';
     const slugs = new Set<string>();

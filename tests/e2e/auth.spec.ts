@@ -115,6 +115,12 @@ test.describe('live data when a payload cannot be loaded', () => {
   });
 
   test('rich text and URL fields from the API are sanitised like the build sanitises them', async ({ page }) => {
+    // The attacker's host is answered here, never reached: a sanitiser that let a URL through shows up as a request.
+    const evil: string[] = [];
+    await page.route(/^https?:\/\/evil\.example\//, (route) => {
+      evil.push(route.request().url());
+      return route.abort();
+    });
     await page.route('**/news/**/_payload.json*', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.route(site.backend.url, async (route) => {
       if (!route.request().postData()?.includes('query NewsArticle')) return route.fallback();
@@ -136,5 +142,6 @@ test.describe('live data when a payload cannot be loaded', () => {
     // An unsafe URL field becomes a link to nowhere, never a request to another host.
     await expect(page.locator('main img[alt="Tracker"]')).toHaveAttribute('src', '#');
     expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+    expect(evil).toEqual([]);
   });
 });

@@ -36,14 +36,15 @@ function setUp() {
   );
   const fallback = vi.fn();
   const nav = createDeferredNavigation({ routes, site: boot.site, store, modules, load, fallback });
-  return { nav, store, load, fallback, finish: (ok = true) => finish(ok) };
+  return { nav, store, load, fallback, page, finish: (ok = true) => finish(ok) };
 }
 
 describe('the navigation a page hydrates with', () => {
   it("renders the prerendered page's state and loads no navigation code until it is needed", () => {
-    const { nav, load } = setUp();
+    const { nav, load, page } = setUp();
     expect(nav.getState()).toMatchObject({ path: '/a', routeId: 'a', params: {}, error: null });
-    expect(nav.moduleFor('a')).toBeDefined();
+    expect(nav.moduleFor('a')).toBe(page);
+    expect(nav.moduleFor('b')).toBeUndefined();
     expect(load).not.toHaveBeenCalled();
   });
 

@@ -50,11 +50,13 @@ describe('related news', () => {
   });
 
   it('stays linear when one tag is on every article', () => {
+    // No clock here: a quadratic pass over 20,000 articles takes minutes and fails on the test timeout;
+    // the windowed one looks at a few neighbours of each article, which the answers below show.
     const articles = Array.from({ length: 20_000 }, (_, i) => article(`n${i}`, ['common']));
-    const started = performance.now();
     const related = relatedArticles(articles, 3);
+    expect(related.size).toBe(20_000);
     expect(related.get('n500')?.map((n) => n.id)).toEqual(['n499', 'n501', 'n498']);
-    // Generous: a quadratic pass over 20,000 articles takes minutes; the windowed one well under a second.
-    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(related.get('n0')?.map((n) => n.id)).toEqual(['n1', 'n2', 'n3']);
+    expect(related.get('n19999')?.map((n) => n.id)).toEqual(['n19998', 'n19997', 'n19996']);
   });
 });
