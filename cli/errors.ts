@@ -80,7 +80,7 @@ export const BuildErrors = {
     code: 'StorageBucketMissing',
     exitCode: 1,
     message: (bucket: string, endpoint: string) => `The bucket '${bucket}' does not exist at ${endpoint}.`,
-    hint: 'Create the bucket, or fix --bucket and --endpoint-url (env AWS_ENDPOINT_URL); latest.json was not changed.',
+    hint: 'Create the bucket, or fix --bucket and --endpoint-url (env AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL); latest.json was not changed.',
   }),
   StorageCredentialsRefused: define({
     code: 'StorageCredentialsRefused',
@@ -98,7 +98,7 @@ export const BuildErrors = {
     code: 'StorageUnreachable',
     exitCode: 1,
     message: (endpoint: string, cause: string) => `The object storage at ${endpoint} could not be reached: ${cause}.`,
-    hint: 'Check --endpoint-url (env AWS_ENDPOINT_URL) and that the storage is running, then publish again: it uploads only what is missing, and latest.json still names the previous complete build.',
+    hint: 'Check --endpoint-url (env AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL) and that the storage is running, then publish again: it uploads only what is missing, and latest.json still names the previous complete build.',
   }),
   StorageRequestFailed: define({
     code: 'StorageRequestFailed',

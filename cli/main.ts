@@ -133,7 +133,7 @@ program
   .option('--out <dir>', 'folder holding the built site', DEFAULTS.outDir)
   .option('--bucket <name>', 'bucket to publish to (required)')
   .option('--prefix <prefix>', 'key prefix inside the bucket (default: the bucket root)')
-  .option('--endpoint-url <url>', 'S3-compatible endpoint (env AWS_ENDPOINT_URL); default: AWS S3. Credentials and region come from the AWS environment variables')
+  .option('--endpoint-url <url>', 'S3-compatible endpoint (env AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL); default: AWS S3. Credentials and region come from the AWS environment variables')
   .option('--keep-builds <n>', 'builds whose files stay for open tabs, the live one included', '3')
   .option('--max-deletes <n>', 'at most this many deletions per run (0: none)', '256')
   .option('--concurrency <n>', 'requests in flight at once', '8')

@@ -66,7 +66,7 @@ export function resolvePublishConfig(user: PublishOptions, env: Record<string, s
     outDir: resolve(cwd, user.outDir ?? PUBLISH_DEFAULTS.outDir),
     bucket: checkBucket(user.bucket),
     prefix: checkPrefix(user.prefix ?? PUBLISH_DEFAULTS.prefix),
-    endpointUrl: endpoint ? checkEndpoint(user.endpointUrl ? '--endpoint-url' : 'AWS_ENDPOINT_URL', endpoint) : null,
+    endpointUrl: endpoint ? checkEndpoint(user.endpointUrl ? '--endpoint-url' : env.AWS_ENDPOINT_URL_S3 ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL', endpoint) : null,
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || PUBLISH_DEFAULTS.region,
     keepBuilds: checkInteger('--keep-builds', user.keepBuilds ?? PUBLISH_DEFAULTS.keepBuilds, 1, 100),
     maxDeletes: checkInteger('--max-deletes', user.maxDeletes ?? PUBLISH_DEFAULTS.maxDeletes, 0, 1_000_000),

@@ -93,6 +93,23 @@ describe('publish planning', () => {
     }
   });
 
+  it('takes the endpoint from AWS_ENDPOINT_URL_S3 before AWS_ENDPOINT_URL, and names the variable a bad value came from', () => {
+    const both = { AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9001', AWS_ENDPOINT_URL: 'http://127.0.0.1:9000' };
+    expect(resolvePublishConfig({ bucket: 'site' }, both).endpointUrl).toBe('http://127.0.0.1:9001');
+    expect(resolvePublishConfig({ bucket: 'site', endpointUrl: 'http://127.0.0.1:9002' }, both).endpointUrl).toBe('http://127.0.0.1:9002');
+    const messageFor = (env: Record<string, string>): string => {
+      try {
+        resolvePublishConfig({ bucket: 'site' }, env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'no error';
+    };
+    expect(messageFor({ AWS_ENDPOINT_URL_S3: 'ftp://x', AWS_ENDPOINT_URL: 'http://127.0.0.1:9000' })).toContain('AWS_ENDPOINT_URL_S3');
+    expect(messageFor({ AWS_ENDPOINT_URL: 'ftp://x' })).toMatch(/AWS_ENDPOINT_URL(?!_S3)/);
+    expect(messageFor({ AWS_ENDPOINT_URL: 'ftp://x' })).not.toContain('AWS_ENDPOINT_URL_S3');
+  });
+
   it('names a missing bucket, refused credentials, an unreachable endpoint and other failures apart', () => {
     const op = { operation: 'PutObject', key: 'www/a.js', bucket: 'site', endpoint: 'http://127.0.0.1:1' };
     const sdk = (name: string, status?: number): unknown => Object.assign(new Error(`${name} happened`), { name, $metadata: { httpStatusCode: status } });
