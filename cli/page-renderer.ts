@@ -2,6 +2,7 @@ import type { RouteDefinition, RouteParams } from '../runtime/routes.ts';
 import { pageHash } from './build-state.ts';
 import { inspectPage, type PageInspection } from './checks/collect.ts';
 import { renderPage, type RenderContext } from './render.tsx';
+import { createSharedMarkupCache } from './shared-markup-cache.ts';
 import { createPageWriter } from './write.ts';
 
 /** One page to render: what crosses to a render thread (plain data, cheap to copy). */
@@ -46,11 +47,13 @@ export interface PageRenderer {
 export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number): PageRenderer {
   const routes = new Map<string, RouteDefinition>(ctx.routes.map((r) => [r.id, r]));
   const writer = createPageWriter(siteDir);
+  // SITE_SHARED_MARKUP=off renders every shared part on every page: the output is the same, only slower.
+  const sharedMarkup = process.env.SITE_SHARED_MARKUP === 'off' ? undefined : createSharedMarkupCache();
   return {
     async render(task, data = JSON.parse(task.json)) {
       const route = routes.get(task.routeId);
       if (!route) throw new Error(`No route '${task.routeId}' for ${task.path}: the site's route table changed during the build.`);
-      const rendered = renderPage(ctx, route, task.path, task.params, data, task.json);
+      const rendered = renderPage(ctx, route, task.path, task.params, data, task.json, sharedMarkup);
       const { html, payload } = rendered;
       const payloadBytes = payload === null ? 0 : Buffer.byteLength(payload);
       const done: PageDone = {

@@ -8,6 +8,7 @@ import { serializeJson } from '../runtime/shared/serialize.ts';
 import type { AssetManifest } from './bundle.ts';
 import { renderHead } from './head.ts';
 import { escapeHtml } from './html.ts';
+import type { SharedMarkupCache } from './shared-markup-cache.ts';
 import { fillShell, type DocumentShell } from './template.ts';
 
 /** Everything that is the same for every page of one build. */
@@ -40,15 +41,24 @@ export interface RenderedPage {
  * Renders one page to its HTML document and payload from the page's data and its serialised form
  * (`dataJson`, which must be serializeJson(data)). Pure: no file system, no network. The data JSON is
  * spliced into the payload and the boot data as it is, so each page's data is serialised once per build.
+ * With `sharedMarkup`, the layout's SharedMarkup parts come from that cache (the same bytes, rendered once).
  */
-export function renderPage(ctx: RenderContext, route: RouteDefinition, path: string, params: Record<string, string>, data: unknown, dataJson: string): RenderedPage {
+export function renderPage(
+  ctx: RenderContext,
+  route: RouteDefinition,
+  path: string,
+  params: Record<string, string>,
+  data: unknown,
+  dataJson: string,
+  sharedMarkup?: SharedMarkupCache,
+): RenderedPage {
   const head = route.head(data, params, ctx.site);
   const boot: BootData = { buildId: ctx.buildId, path, routeId: route.id, data, site: ctx.site, error: null, config: ctx.client };
   const payload = `{"v":${PAYLOAD_VERSION},"buildId":${serializeJson(ctx.buildId)},"path":${serializeJson(path)},"data":${dataJson},"prerenderedAt":${serializeJson(ctx.prerenderedAt)}}`;
   return {
     head,
     payload,
-    html: renderDocument(ctx, boot, head, ctx.assets.pageChunks[route.page] ?? [], ctx.baseUrl + (path === '/' ? '/' : path), dataJson),
+    html: renderDocument(ctx, boot, head, ctx.assets.pageChunks[route.page] ?? [], ctx.baseUrl + (path === '/' ? '/' : path), dataJson, sharedMarkup),
   };
 }
 
@@ -61,14 +71,15 @@ export function renderErrorPage(ctx: RenderContext, error: PageError): RenderedP
 
 // --- internal ---
 
-function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, pageChunks: readonly string[], canonical: string, dataJson: string): string {
+function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, pageChunks: readonly string[], canonical: string, dataJson: string, sharedMarkup?: SharedMarkupCache): string {
   const nav = createNavigation({
     routes: ctx.routes,
     boot,
     modules: ctx.modules,
     location: { pathname: boot.path ?? '/404', search: '', hash: '' },
   });
-  const markup = renderToString(<App nav={nav} layouts={ctx.layouts} />);
+  const render = (): string => renderToString(<App nav={nav} layouts={ctx.layouts} />);
+  const markup = sharedMarkup ? sharedMarkup.render(boot.path ?? '/404', render) : render();
   return fillShell(ctx.shell, {
     '<!--app-lang-->': escapeHtml(ctx.language),
     '<!--app-head-->': renderHead({ head, siteName: ctx.siteName, canonical, baseUrl: ctx.baseUrl, assets: ctx.assets, pageChunks }),

@@ -14,6 +14,7 @@ export {
 } from './routes.ts';
 export { useSite } from './site-context.ts';
 export { Link, type LinkProps } from './link.tsx';
+export { SharedMarkup } from './shared-markup.ts';
 export {
   fetchViewer,
   getGraphQLClient,

@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import { Link, useSite } from '../../runtime/index.ts';
+import { Link, SharedMarkup, useSite } from '../../runtime/index.ts';
 import type { NavItemData, SiteQueryResult } from '../queries/site.ts';
 import { activeHref } from './active-section.ts';
 
@@ -19,7 +19,7 @@ export function SiteHeader({ children }: { children?: ReactNode }): ReactElement
   const { site } = useSite<SiteQueryResult>();
   const [path] = useLocation();
   const active = activeHref(site.navigation, path);
-  return (
+  const header = (
     <>
       <a className="skip-link" href="#main">
         Skip to content
@@ -44,4 +44,6 @@ export function SiteHeader({ children }: { children?: ReactNode }): ReactElement
       </header>
     </>
   );
+  // Without a band below it, the header depends only on the site and the active section.
+  return children ? header : <SharedMarkup cacheKey={`site-header ${active ?? ''}`}>{header}</SharedMarkup>;
 }
