@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { SharedMarkup, useSite } from '../../runtime/index.ts';
+import { PhoneLink, PostalAddress } from '../components/contact.tsx';
 import { EVENTS_FEED, NEWS_FEED } from '../data/feeds.ts';
 import type { SiteQueryResult } from '../queries/site.ts';
 import { NavLink } from './site-header.tsx';
@@ -17,15 +18,9 @@ export function SiteFooter(): ReactElement {
             <h2 id="footer-contact-title" className="site-footer__title">
               {site.name}
             </h2>
-            <address className="site-footer__address">
-              {contact.address}
-              <br />
-              {contact.postalCode} {contact.city}
-              <br />
-              {contact.country}
-            </address>
+            <PostalAddress contact={contact} className="site-footer__address" />
             <p className="site-footer__lines">
-              <a href={`tel:${contact.phone.replace(/[^+\d]/g, '')}`}>{contact.phone}</a>
+              <PhoneLink phone={contact.phone} />
               <br />
               <a href={`mailto:${contact.email}`}>{contact.email}</a>
             </p>

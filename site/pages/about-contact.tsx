@@ -6,6 +6,7 @@ import { requireItem } from '../data/require-item.ts';
 import type { PageResult } from '../queries/pages.ts';
 import type { SiteQueryResult } from '../queries/site.ts';
 import { ABOUT_CRUMB, AboutNav } from '../components/about-nav.tsx';
+import { PhoneLink, PostalAddress } from '../components/contact.tsx';
 
 /** `/about/contact`: how to reach the institute. The details are site data, shared with the footer. */
 export default function AboutContactPage({ data }: PageProps<PageResult>): ReactElement {
@@ -24,21 +25,13 @@ export default function AboutContactPage({ data }: PageProps<PageResult>): React
           <div className="details__row">
             <dt>Address</dt>
             <dd>
-              <address>
-                {site.name}
-                <br />
-                {contact.address}
-                <br />
-                {contact.postalCode} {contact.city}
-                <br />
-                {contact.country}
-              </address>
+              <PostalAddress contact={contact} name={site.name} />
             </dd>
           </div>
           <div className="details__row">
             <dt>Phone</dt>
             <dd>
-              <a href={`tel:${contact.phone.replace(/[^+\d]/g, '')}`}>{contact.phone}</a>
+              <PhoneLink phone={contact.phone} />
             </dd>
           </div>
           <div className="details__row">
