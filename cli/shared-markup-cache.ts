@@ -11,8 +11,9 @@ import { withSharedMarkupRenderer, type SharedMarkupRenderer } from '../runtime/
  * gives the very bytes that rendering it there gave: markup next to text (React separates adjacent text
  * with a comment), markup that puts something elsewhere in the page (React 19 hoists title, meta and
  * stylesheet links, and preloads images) and anything else that depends on where it is rendered stay
- * uncached, rendered on every page. A sample of later pages is rendered in full as well and compared,
- * which catches a key that leaves out something its markup depends on.
+ * uncached, rendered on every page. The first few pages that get a key's markup, and a sample of the
+ * others, are rendered in full as well and compared, which catches a key that leaves out something its
+ * markup depends on.
  */
 export interface SharedMarkupCache {
   /** The markup `render` (one renderToString) gives for the page at `path`, shared parts spliced in. */
@@ -22,9 +23,11 @@ export interface SharedMarkupCache {
 export interface SharedMarkupCacheOptions {
   /** One page in about this many, picked by its path, is also rendered in full and compared; 0: none. @default 64 */
   checkEvery?: number;
+  /** The first pages that get a key's markup from the cache are also rendered in full and compared: a small site has few sampled pages. @default 4 */
+  checkFirst?: number;
 }
 
-export function createSharedMarkupCache({ checkEvery = 64 }: SharedMarkupCacheOptions = {}): SharedMarkupCache {
+export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: SharedMarkupCacheOptions = {}): SharedMarkupCache {
   // Placeholders carry a nonce, so no text from the content can pass for one.
   const nonce = randomBytes(6).toString('hex');
   const ids = new Map<string, number>();
@@ -33,6 +36,8 @@ export function createSharedMarkupCache({ checkEvery = 64 }: SharedMarkupCacheOp
   const markup: (string | null | undefined)[] = [];
   /** Per id: the page its markup came from, for the error when a later page differs. */
   const source: string[] = [];
+  /** Per id: pages that got its markup from the cache. */
+  const uses: number[] = [];
   const placeholderPattern = new RegExp(`<${TAG} data-n="(\\d+)" data-nonce="${nonce}"></${TAG}>`, 'g');
   const placeholder = (id: number, edge?: 'start' | 'end'): ReactNode => createElement(TAG, { 'data-n': id, 'data-edge': edge, 'data-nonce': nonce });
   const edge = (id: number, which: 'start' | 'end'): string => `<${TAG} data-n="${id}" data-edge="${which}" data-nonce="${nonce}"></${TAG}>`;
@@ -50,6 +55,7 @@ export function createSharedMarkupCache({ checkEvery = 64 }: SharedMarkupCacheOp
       ids.set(key, id);
       keys.push(key);
       markup.push(undefined);
+      uses.push(0);
     }
     if (probe?.id === id) return probe.as === 'capture' ? createElement(Fragment, null, placeholder(id, 'start'), children, placeholder(id, 'end')) : placeholder(id);
     const known = markup[id];
@@ -104,8 +110,9 @@ export function createSharedMarkupCache({ checkEvery = 64 }: SharedMarkupCacheOp
       spliced = [];
       const html = fill(renderWith(render));
       for (const id of unchecked) learn(id, path, html, render);
-      if (spliced.length > 0 && checkEvery > 0 && pathHash(path) % checkEvery === 0) {
-        const used = [...new Set(spliced)];
+      const used = [...new Set(spliced)];
+      const early = used.some((id) => ++uses[id]! <= checkFirst);
+      if (used.length > 0 && (early || (checkEvery > 0 && pathHash(path) % checkEvery === 0))) {
         const full = renderPlain('all', render);
         if (full !== html) {
           // The keys whose part, rendered here, makes the difference.

@@ -49,7 +49,7 @@ const pages = [
 
 describe('shared markup in a build', () => {
   it('gives every page the bytes a full render gives, rendering each key once after its first page', () => {
-    const cache = createSharedMarkupCache({ checkEvery: 0 });
+    const cache = createSharedMarkupCache({ checkEvery: 0, checkFirst: 0 });
     const renders: string[] = [];
     for (const page of pages) {
       const plain = renderToString(<Page {...page} renders={[]} />);
@@ -112,6 +112,38 @@ describe('shared markup in a build', () => {
     );
   });
 
+  it('compares the first pages that get a key from the cache with a full render, whatever their paths', () => {
+    const Header = ({ section }: { section: string }): ReactElement => (
+      <SharedMarkup cacheKey="header">
+        <nav>{section}</nav>
+      </SharedMarkup>
+    );
+    const cache = createSharedMarkupCache({ checkEvery: 0, checkFirst: 2 });
+    cache.render('/news/a', () => renderToString(<Header section="news" />));
+    cache.render('/news/b', () => renderToString(<Header section="news" />));
+    expect(() => cache.render('/events/c', () => renderToString(<Header section="events" />))).toThrow(/^SharedMarkup 'header'/);
+    // Past the first two, only the sample by path is compared (none here): the cost stays per key, not per page.
+    let renders = 0;
+    const Counted = (): ReactElement => {
+      renders++;
+      return <nav>news</nav>;
+    };
+    const late = createSharedMarkupCache({ checkEvery: 0, checkFirst: 2 });
+    const page = (): string =>
+      renderToString(
+        <SharedMarkup cacheKey="counted">
+          <Counted />
+        </SharedMarkup>,
+      );
+    late.render('/news/0', page);
+    const learning = renders;
+    late.render('/news/1', page);
+    late.render('/news/2', page);
+    expect(renders).toBe(learning + 2);
+    for (let n = 3; n < 10; n++) expect(late.render(`/news/${n}`, page)).toBe('<nav>news</nav>');
+    expect(renders).toBe(learning + 2);
+  });
+
   it('splices only its own placeholders, never look-alikes in the content', () => {
     const fake = '<site-shared-markup data-n="0" data-nonce="000000000000"></site-shared-markup>';
     const WithFake = (): ReactElement => (
@@ -122,7 +154,7 @@ describe('shared markup in a build', () => {
         <div dangerouslySetInnerHTML={{ __html: fake }} />
       </div>
     );
-    const cache = createSharedMarkupCache({ checkEvery: 0 });
+    const cache = createSharedMarkupCache({ checkEvery: 0, checkFirst: 0 });
     cache.render('/a', () => renderToString(<WithFake />));
     expect(cache.render('/b', () => renderToString(<WithFake />))).toBe(`<div><b>part</b><div>${fake}</div></div>`);
   });
