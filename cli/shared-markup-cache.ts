@@ -111,7 +111,8 @@ export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: Sha
       const html = fill(renderWith(render));
       for (const id of unchecked) learn(id, path, html, render);
       const used = [...new Set(spliced)];
-      const early = used.some((id) => ++uses[id]! <= checkFirst);
+      // Every key's uses are counted, even when an earlier one already asks for a check.
+      const early = used.map((id) => ++uses[id]! <= checkFirst).includes(true);
       if (used.length > 0 && (early || (checkEvery > 0 && pathHash(path) % checkEvery === 0))) {
         const full = renderPlain('all', render);
         if (full !== html) {
