@@ -142,6 +142,25 @@ describe('shared markup in a build', () => {
     expect(renders).toBe(learning + 2);
     for (let n = 3; n < 10; n++) expect(late.render(`/news/${n}`, page)).toBe('<nav>news</nav>');
     expect(renders).toBe(learning + 2);
+
+    // With two keys on every page, each key's first two reuses are counted on the same pages.
+    renders = 0;
+    const two = createSharedMarkupCache({ checkEvery: 0, checkFirst: 2 });
+    const both = (): string =>
+      renderToString(
+        <div>
+          <SharedMarkup cacheKey="first">
+            <b>first</b>
+          </SharedMarkup>
+          <SharedMarkup cacheKey="second">
+            <Counted />
+          </SharedMarkup>
+        </div>,
+      );
+    two.render('/news/0', both);
+    const learningBoth = renders;
+    for (let n = 1; n < 10; n++) two.render(`/news/${n}`, both);
+    expect(renders).toBe(learningBoth + 2);
   });
 
   it('splices only its own placeholders, never look-alikes in the content', () => {
