@@ -8,8 +8,8 @@ import type { ReactNode } from 'react';
  * splices it into every later page with that key instead of rendering it again.
  *
  * A key that leaves out something the children read (the current path, say) gives later pages the
- * first page's markup: the build compares a sample of pages against a full render and fails, naming
- * the key, when they differ.
+ * first page's markup: the build compares the first pages that reuse a key, and a sample of the others,
+ * against a full render and fails, naming the key, when they differ.
  */
 export function SharedMarkup({ cacheKey, children }: { cacheKey: string; children: ReactNode }): ReactNode {
   return renderShared ? renderShared(cacheKey, children) : children;
