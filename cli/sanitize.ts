@@ -5,15 +5,13 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type sanitizeHtml from 'sanitize-html';
 import {
-  BLOCKED_URL,
-  isSafeUrl,
   RICH_TEXT_ANY_TAG_ATTRIBUTES,
   RICH_TEXT_ATTRIBUTES,
   RICH_TEXT_FIELDS,
   RICH_TEXT_SCHEMES,
   RICH_TEXT_TAGS,
   SAFE_ID,
-  URL_FIELD,
+  safeUrlField,
 } from '../runtime/shared/content-rules.ts';
 
 /**
@@ -92,7 +90,7 @@ export function sanitizeData<T>(value: T, cleanRichText: (html: string) => strin
     let copy: Record<string, unknown> | null = null;
     for (const key of Object.keys(record)) {
       const v = record[key];
-      const clean = typeof v !== 'string' ? walk(v) : RICH_TEXT_FIELDS.has(key) ? cleanRichText(v) : URL_FIELD.test(key) && !isSafeUrl(v) ? BLOCKED_URL : v;
+      const clean = typeof v !== 'string' ? walk(v) : RICH_TEXT_FIELDS.has(key) ? cleanRichText(v) : safeUrlField(key, v);
       if (clean !== v) (copy ??= { ...record })[key] = clean;
     }
     return copy ?? record;

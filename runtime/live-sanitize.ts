@@ -54,7 +54,7 @@ function walk(value: unknown, origin: string): unknown {
   for (const [key, v] of Object.entries(value)) {
     if (typeof v !== 'string') out[key] = walk(v, origin);
     else if (rules.RICH_TEXT_FIELDS.has(key)) out[key] = resolveMedia(sanitizeRichText(v), origin);
-    else out[key] = rules.URL_FIELD.test(key) && !rules.isSafeUrl(v) ? rules.BLOCKED_URL : walk(v, origin);
+    else out[key] = walk(rules.safeUrlField(key, v), origin);
   }
   return out;
 }

@@ -42,5 +42,10 @@ export function isSafeUrl(url: string): boolean {
   const seen = url.replace(/[\t\n\r]/g, '').replace(/^[\p{Cc} ]+/u, '');
   if (/^[/\\]{2}/.test(seen) || /^\/\\/.test(seen)) return false;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(seen)?.[1];
-  return scheme === undefined || /^(?:https?|mailto|tel)$/i.test(scheme);
+  return scheme === undefined || RICH_TEXT_SCHEMES.includes(scheme.toLowerCase());
+}
+
+/** A string field's value with an unsafe URL blocked: BLOCKED_URL for a URL field holding one, else the value. */
+export function safeUrlField(key: string, value: string): string {
+  return URL_FIELD.test(key) && !isSafeUrl(value) ? BLOCKED_URL : value;
 }
