@@ -104,23 +104,14 @@ export function createDuplicateCheck(): (path: string, data?: unknown) => void {
 
 // --- internal ---
 
-/** `'/news/a'`, or `'/news/a' (item news-1)` when the data holds the item the path's last segment names. */
-function describePage(path: string, data: unknown): string {
-  const id = data === undefined ? null : itemIdOf(data, path.slice(path.lastIndexOf('/') + 1));
-  return id === null ? `'${path}'` : `'${path}' (item ${id})`;
-}
-
 /**
- * The id of the item with this slug among the data's top-level fields (`{ newsItem: { id, slug } }`):
- * only that level, as every page is looked at, and an item page's own item is there.
+ * `'/news/a'`, or `'/news/a' (item news-1)` when the data's own fields hold the item the path's last
+ * segment names (an item page's item is there; only that level, as every page is looked at).
  */
-function itemIdOf(data: unknown, slug: string): string | null {
-  if (slug === '' || data === null || typeof data !== 'object') return null;
-  for (const value of Object.values(data)) {
-    const item = value as { id?: unknown; slug?: unknown } | null;
-    if (item !== null && typeof item === 'object' && item.slug === slug && (typeof item.id === 'string' || typeof item.id === 'number')) return String(item.id);
-  }
-  return null;
+function describePage(path: string, data: unknown): string {
+  const slug = path.slice(path.lastIndexOf('/') + 1);
+  const id = data === undefined || slug === '' ? null : findItemId(data, slug, 1);
+  return id === null ? `'${path}'` : `'${path}' (item ${id})`;
 }
 
 /** Routes whose lists are fetched ahead of the route being handed on. */

@@ -39,11 +39,16 @@ export function findBadSlug(value: unknown): BadSlug | null {
   return walk(value, null, '');
 }
 
-/** The id of the item in `data` whose `slug` is `slug`, for naming it in errors; null when none has one. */
-export function findItemId(data: unknown, slug: string): string | null {
+/**
+ * The id of the item in `data` whose `slug` is `slug`, for naming it in errors; null when none has one.
+ * `depth` limits how many levels below `data` are looked at (1: its own fields), for a search that
+ * runs on every page.
+ */
+export function findItemId(data: unknown, slug: string, depth = Infinity): string | null {
+  if (depth < 0) return null;
   if (Array.isArray(data)) {
     for (const item of data) {
-      const id = findItemId(item, slug);
+      const id = findItemId(item, slug, depth - 1);
       if (id !== null) return id;
     }
     return null;
@@ -52,7 +57,7 @@ export function findItemId(data: unknown, slug: string): string | null {
   const record = data as Record<string, unknown>;
   if (record.slug === slug && (typeof record.id === 'string' || typeof record.id === 'number')) return String(record.id);
   for (const child of Object.values(record)) {
-    const id = findItemId(child, slug);
+    const id = findItemId(child, slug, depth - 1);
     if (id !== null) return id;
   }
   return null;
