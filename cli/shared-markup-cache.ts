@@ -67,8 +67,8 @@ export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: Sha
     return children;
   };
   const renderWith = (render: () => string): string => withSharedMarkupRenderer(renderer, render);
-  const renderPlain = (keys: ReadonlySet<number> | 'all', render: () => string): string => {
-    plain = keys;
+  const renderPlain = (which: ReadonlySet<number> | 'all', render: () => string): string => {
+    plain = which;
     try {
       return renderWith(render);
     } finally {
@@ -89,11 +89,12 @@ export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: Sha
     try {
       probe = { id, as: 'capture' };
       const captured = renderWith(render);
-      const start = captured.indexOf(edge(id, 'start'));
+      const startMark = edge(id, 'start');
+      const start = captured.indexOf(startMark);
       const end = captured.indexOf(edge(id, 'end'));
       markup[id] = null;
       if (start < 0 || end < start) return;
-      const part = fill(captured.slice(start + edge(id, 'start').length, end));
+      const part = fill(captured.slice(start + startMark.length, end));
       probe = { id, as: 'placeholder' };
       const withPlaceholder = renderWith(render);
       markup[id] = part;
