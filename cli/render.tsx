@@ -3,7 +3,7 @@ import { App } from '../runtime/app.tsx';
 import { createNavigation } from '../runtime/navigation.ts';
 import type { Layouts, PageHead, PageModule, RouteDefinition } from '../runtime/routes.ts';
 import { PAYLOAD_VERSION, type BootData, type ClientConfig, type PageError, type SiteData } from '../runtime/shared/contract.ts';
-import { BOOT_ELEMENT_ID } from '../runtime/shared/document-ids.ts';
+import { BOOT_SCRIPT_OPEN } from '../runtime/shared/document-ids.ts';
 import { serializeJson } from '../runtime/shared/serialize.ts';
 import type { AssetManifest } from './bundle.ts';
 import { renderHead } from './head.ts';
@@ -84,7 +84,7 @@ function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, page
     '<!--app-lang-->': escapeHtml(ctx.language),
     '<!--app-head-->': renderHead({ head, siteName: ctx.siteName, canonical, baseUrl: ctx.baseUrl, assets: ctx.assets, pageChunks }),
     '<!--app-html-->': markup,
-    '<!--app-boot-->': `<script type="application/json" id="${BOOT_ELEMENT_ID}">${bootJson(ctx, boot, dataJson)}</script>`,
+    '<!--app-boot-->': `${BOOT_SCRIPT_OPEN}${bootJson(ctx, boot, dataJson)}</script>`,
     '<!--app-scripts-->': `<script type="module" src="${escapeHtml(ctx.assets.entry)}"></script>`,
   });
 }

@@ -10,7 +10,8 @@ import {
   RICH_TEXT_FIELDS,
   RICH_TEXT_SCHEMES,
   RICH_TEXT_TAGS,
-  SAFE_ID,
+  contentFragment,
+  contentId,
   safeUrlField,
 } from '../runtime/shared/content-rules.ts';
 
@@ -18,7 +19,7 @@ import {
  * Rich text from the backend is untrusted HTML (DESIGN.md decision 6). Every rich-text field (`body`)
  * is cleaned with an allowlist before it is rendered or written into a payload: no scripts, no event
  * handlers, no iframes, no javascript: URLs, and no ids that could stand in for the page's own
- * elements. Plain URL fields (`url`, `href`, `…Url`) keep only http(s), mailto, tel and relative URLs.
+ * elements (ids become content ids). Plain URL fields (`url`, `href`, `…Url`) keep only http(s), mailto, tel and relative URLs.
  * The rules are runtime/shared/content-rules.ts, which the browser's cleaner for live data uses too.
  */
 
@@ -30,10 +31,13 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   transformTags: {
+    // Ids and the fragments of links into the page become content ids (contentId), never the page's own.
     '*': (tagName, attribs) => {
-      if (attribs.id === undefined || SAFE_ID.test(attribs.id)) return { tagName, attribs };
-      const { id: _dropped, ...rest } = attribs;
-      return { tagName, attribs: rest };
+      if (attribs.id === undefined && (tagName !== 'a' || attribs.href === undefined)) return { tagName, attribs };
+      const next = { ...attribs };
+      if (next.id !== undefined) next.id = contentId(next.id);
+      if (tagName === 'a' && next.href !== undefined) next.href = contentFragment(next.href);
+      return { tagName, attribs: next };
     },
   },
 };
@@ -48,7 +52,8 @@ export function sanitizerVersion(): string {
   // (`site --version` too) would otherwise pay for at start-up.
   version ??= createHash('sha256')
     .update(JSON.stringify(OPTIONS, (_key, value: unknown) => (typeof value === 'function' ? value.toString() : value)))
-    .update(String(SAFE_ID))
+    .update(String(contentId))
+    .update(String(contentFragment))
     .update(sanitizerPackages().join('\0'))
     .digest('base64url')
     .slice(0, 16);

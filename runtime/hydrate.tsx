@@ -8,7 +8,7 @@ import { configureLiveApi } from './live-config.ts';
 import { createStore, initialState } from './navigation-state.ts';
 import { createBrowserReloadEnv, reloadOnce } from './reload-guard.ts';
 import type { Layouts, PageModule, RouteTableEntry, RouteTableOptions } from './routes.ts';
-import { APP_ELEMENT_ID, BOOT_ELEMENT_ID } from './shared/document-ids.ts';
+import { APP_ELEMENT_ID, BOOT_ELEMENT_ID, BOOT_SELECTOR } from './shared/document-ids.ts';
 import type { BootData, PageError } from './shared/contract.ts';
 
 export interface HydrateOptions {
@@ -75,8 +75,9 @@ export async function hydrate({ routes, layouts }: HydrateOptions): Promise<void
 
 // --- internal ---
 
+/** The build's boot data, read once at start-up: the API endpoint and Sentry DSN come from here only. */
 function readBootData(): BootData {
-  const text = document.getElementById(BOOT_ELEMENT_ID)?.textContent;
+  const text = document.querySelector(BOOT_SELECTOR)?.textContent;
   if (!text) throw new Error(`The page has no #${BOOT_ELEMENT_ID} data: it was not written by this site's build.`);
   return JSON.parse(text) as BootData;
 }

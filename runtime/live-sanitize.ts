@@ -27,7 +27,9 @@ export function sanitizeRichText(html: string): string {
     DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
       const allowed = rules.RICH_TEXT_ATTRIBUTES[node.nodeName.toLowerCase()];
       if (!rules.RICH_TEXT_ANY_TAG_ATTRIBUTES.includes(data.attrName) && !allowed?.includes(data.attrName)) data.keepAttr = false;
-      if (data.attrName === 'id' && !rules.SAFE_ID.test(data.attrValue)) data.keepAttr = false;
+      // Ids and in-page fragments become content ids, as the build makes them (rules.contentId).
+      if (data.attrName === 'id') data.attrValue = rules.contentId(data.attrValue);
+      if (data.attrName === 'href' && node.nodeName === 'A') data.attrValue = rules.contentFragment(data.attrValue);
     });
     hooked = true;
   }

@@ -1,4 +1,4 @@
-import { BOOT_ELEMENT_ID } from '../../runtime/shared/document-ids.ts';
+import { BOOT_SCRIPT_OPEN } from '../../runtime/shared/document-ids.ts';
 
 /** What the content checks need to know about one rendered page. */
 export interface PageFacts {
@@ -22,8 +22,8 @@ const SCAN = /<(a|area|img) ([^>]*)>| id="([^"]*)"/g;
  * separated by one space, with every value in double quotes, which is what the scan relies on.
  */
 export function extractPageFacts(html: string): PageFacts {
-  const boot = html.indexOf(`id="${BOOT_ELEMENT_ID}"`);
-  const markup = boot === -1 ? html : html.slice(0, html.lastIndexOf('<script', boot));
+  const boot = html.lastIndexOf(BOOT_SCRIPT_OPEN);
+  const markup = boot === -1 ? html : html.slice(0, boot);
   const links = new Set<string>();
   const ids: string[] = [];
   const imagesWithoutAlt: string[] = [];

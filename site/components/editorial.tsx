@@ -1,12 +1,17 @@
 import type { ReactElement } from 'react';
 import type { PageData, PageSectionData } from '../queries/pages.ts';
+import { contentId } from '../../runtime/shared/content-rules.ts';
 import { RichText } from './rich-text.tsx';
 
-/** A page section as a labelled `<section>` whose id is the anchor the table of contents links to. */
+/**
+ * A page section as a labelled `<section>` whose id is the anchor the table of contents links to. The id
+ * comes from the backend, so it goes through contentId like every id built from content.
+ */
 export function PageSection({ section }: { section: PageSectionData }): ReactElement {
+  const titleId = contentId(`${section.id}-title`);
   return (
-    <section id={section.id} className="page-section" aria-labelledby={`${section.id}-title`}>
-      <h2 id={`${section.id}-title`} className="page-section__title">
+    <section id={contentId(section.id)} className="page-section" aria-labelledby={titleId}>
+      <h2 id={titleId} className="page-section__title">
         {section.title}
       </h2>
       <RichText html={section.body} />

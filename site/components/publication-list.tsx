@@ -3,6 +3,7 @@ import { Link } from '../../runtime/index.ts';
 import { groupBy } from '../data/grouping.ts';
 import type { PublicationCardData } from '../queries/publications.ts';
 import { PeopleNames } from './people.tsx';
+import { contentId } from '../../runtime/shared/content-rules.ts';
 
 export interface PublicationListProps {
   publications: readonly PublicationCardData[];
@@ -40,8 +41,8 @@ export function PublicationsByYear({ publications, showCategory = true }: Pick<P
   return (
     <div className="year-groups">
       {groupBy(publications, (p) => p.year).map((group) => (
-        <section key={group.key} className="year-group" aria-labelledby={`year-${group.key}`}>
-          <h2 id={`year-${group.key}`} className="year-group__year">
+        <section key={group.key} className="year-group" aria-labelledby={contentId(`year-${group.key}`)}>
+          <h2 id={contentId(`year-${group.key}`)} className="year-group__year">
             {group.key}
           </h2>
           <PublicationList publications={group.items} showCategory={showCategory} showYear={false} />

@@ -1,3 +1,4 @@
+import { contentId } from '../../runtime/shared/content-rules.ts';
 import type { PersonRefData } from '../queries/common.ts';
 
 /** Where a person's name links to: their entry in the people directory (there are no person pages). */
@@ -7,5 +8,5 @@ export function personHref(person: Pick<PersonRefData, 'slug'>): string {
 
 /** The id of a person's entry on /about/people. */
 export function personAnchor(person: Pick<PersonRefData, 'slug'>): string {
-  return `person-${person.slug}`;
+  return contentId(`person-${person.slug}`);
 }

@@ -6,6 +6,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { RichText } from '../components/rich-text.tsx';
 import { requireItem } from '../data/require-item.ts';
 import type { PageResult } from '../queries/pages.ts';
+import { contentId } from '../../runtime/shared/content-rules.ts';
 
 /**
  * `/about/about-large`: a long page with a table of contents. The contents are plain hash links, so the
@@ -26,7 +27,7 @@ export default function AboutLargePage({ data }: PageProps<PageResult>): ReactEl
             <ol className="toc__list">
               {page.sections.map((section) => (
                 <li key={section.id}>
-                  <a href={`#${section.id}`} className="toc__link">
+                  <a href={`#${contentId(section.id)}`} className="toc__link">
                     {section.title}
                   </a>
                 </li>

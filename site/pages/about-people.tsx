@@ -9,6 +9,7 @@ import { requireItem } from '../data/require-item.ts';
 import type { AboutPeopleResult } from '../queries/people.ts';
 import { ABOUT_CRUMB, AboutNav } from '../components/about-nav.tsx';
 import { compareText } from '../../runtime/shared/compare.ts';
+import { contentId } from '../../runtime/shared/content-rules.ts';
 
 /** `/about/people`: the staff directory, grouped by department in the order the API lists people (by name). */
 export default function AboutPeoplePage({ data }: PageProps<AboutPeopleResult>): ReactElement {
@@ -27,8 +28,8 @@ export default function AboutPeoplePage({ data }: PageProps<AboutPeopleResult>):
         <>
           <ListCount shown={nodes.length} total={totalCount} noun="person" pluralNoun="people" />
           {departments.map((department) => (
-            <section key={department.key} className="directory" aria-labelledby={`department-${slugify(department.key)}`}>
-              <h2 id={`department-${slugify(department.key)}`} className="directory__title">
+            <section key={department.key} className="directory" aria-labelledby={contentId(`department-${department.key}`)}>
+              <h2 id={contentId(`department-${department.key}`)} className="directory__title">
                 {department.key}
               </h2>
               <div className="directory__grid">
@@ -42,9 +43,4 @@ export default function AboutPeoplePage({ data }: PageProps<AboutPeopleResult>):
       )}
     </article>
   );
-}
-
-// Department names become anchor ids; they are free text, so keep only characters safe in an id.
-function slugify(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'staff';
 }

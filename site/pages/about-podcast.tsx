@@ -8,6 +8,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { formatDuration, isoDuration } from '../format/numbers.ts';
 import { requireItem } from '../data/require-item.ts';
 import type { AboutPodcastResult, PodcastEpisodeData } from '../queries/podcast.ts';
+import { contentId } from '../../runtime/shared/content-rules.ts';
 
 /** `/about/podcast`: the podcast's introduction and its newest episodes, each playable in place. */
 export default function AboutPodcastPage({ data }: PageProps<AboutPodcastResult>): ReactElement {
@@ -40,7 +41,7 @@ export default function AboutPodcastPage({ data }: PageProps<AboutPodcastResult>
 }
 
 function Episode({ episode }: { episode: PodcastEpisodeData }): ReactElement {
-  const titleId = `episode-${episode.slug}-title`;
+  const titleId = contentId(`episode-${episode.slug}-title`);
   return (
     <article className="episode" aria-labelledby={titleId}>
       <p className="episode__number" aria-hidden="true">

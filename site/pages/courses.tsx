@@ -12,6 +12,7 @@ import { listTrail } from '../data/trails.ts';
 import { plural } from '../format/numbers.ts';
 import type { CourseData, CoursesResult } from '../queries/courses.ts';
 import { LIST_PAGE_SIZE } from '../queries/document.ts';
+import { contentId } from '../../runtime/shared/content-rules.ts';
 
 /**
  * `/courses` and its later pages: the course catalogue by code (the API's order), each with the facts
@@ -75,7 +76,7 @@ export default function CoursesPage({ data, params }: PageProps<CoursesResult>):
 }
 
 function Course({ course }: { course: CourseData }): ReactElement {
-  const titleId = `course-${course.slug}`;
+  const titleId = contentId(`course-${course.slug}`);
   return (
     <article className="course" aria-labelledby={titleId} data-level={course.level}>
       <h2 id={titleId} className="course__title">

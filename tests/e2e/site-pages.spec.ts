@@ -97,7 +97,7 @@ test.describe('publication', () => {
     const author = page.locator('.byline a').first();
     const name = (await author.textContent())!;
     await author.click();
-    await expect(page).toHaveURL(/\/about\/people#person-/);
+    await expect(page).toHaveURL(/\/about\/people#c-person-/);
     await expect(page.locator(`${new URL(page.url()).hash} .person-card__name`)).toHaveText(name);
   });
 });

@@ -36,7 +36,7 @@ describe('content checks on a build with a broken link', () => {
     const warnings = result.stderr.trim().split('\n');
     expect(warnings).toEqual([
       `[check] warning: ${fixture.page}: links to /news/no-such-article, which is not a page, a redirect or a file of this build (link)`,
-      `[check] warning: ${fixture.page}: links to /about#no-such-section, but /about has no element with id "no-such-section" (anchor)`,
+      `[check] warning: ${fixture.page}: links to /about#c-no-such-section, but /about has no element with id "c-no-such-section" (anchor)`,
       expect.stringMatching(new RegExp(`^\\[check\\] warning: ${fixture.page}: shows the image /media/\\S+ without alt text \\(image-alt\\)$`)),
     ]);
     expect(result.stdout).toMatch(/^\[check\] \d+ pages checked: 3 warnings on 1 pages$/m);

@@ -189,7 +189,7 @@ describe('titles and bodies from the backend', () => {
     const payload = JSON.parse(await readFile(join(out, `news/${slug}/_payload.json`), 'utf8')) as Payload;
     const body = (payload.data as { newsItem: { body: string } }).newsItem.body;
     expect(body).not.toMatch(/<script|<iframe|<svg|<meta|onerror|onclick|onmouseover|javascript:|evil\.example|__BOOT__/i);
-    expect(body).toContain('<p id="section-1">kept anchor</p>');
+    expect(body).toContain('<p id="c-section-1">kept anchor</p>');
     expect(body).toContain('<a href="https://example.org/">kept link</a>');
     expect(body).toContain('<a>js link</a>');
     const html = await readFile(join(out, `news/${slug}/index.html`), 'utf8');

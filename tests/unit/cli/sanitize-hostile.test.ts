@@ -19,8 +19,10 @@ describe('rich text from the backend', () => {
     expect(sanitizeRichText(html)).toBe(clean);
   });
 
-  it("drops ids that could stand in for the page's own elements, and keeps anchor ids", () => {
-    expect(sanitizeRichText('<p id="__BOOT__">a</p><h2 id="results">b</h2><p id="Main Content">c</p>')).toBe('<p>a</p><h2 id="results">b</h2><p>c</p>');
+  it("gives every id the content prefix, so none can stand in for the page's own elements, and links in-page fragments to them", () => {
+    expect(sanitizeRichText('<p id="__BOOT__">a</p><h2 id="results">b</h2><p id="Main Content">c</p><a href="#results">r</a><a href="/about#main">m</a>')).toBe(
+      '<p id="c-boot">a</p><h2 id="c-results">b</h2><p id="c-main-content">c</p><a href="#c-results">r</a><a href="/about#c-main">m</a>',
+    );
   });
 });
 

@@ -74,8 +74,8 @@ describe('page content', () => {
 
   it('links the long about page’s contents to its sections by hash', async () => {
     const page = await html('about-large');
-    expect(page).toContain('href="#section-2"');
-    expect(page).toContain('<section id="section-2"');
+    expect(page).toContain('href="#c-section-2"');
+    expect(page).toContain('<section id="c-section-2"');
   });
 
   it('shows only artistic projects on the artistic research page', async () => {
@@ -114,7 +114,7 @@ describe('page content', () => {
 
   it('links a publication’s authors to their entries in the people directory and offers a citation to copy', async () => {
     const page = await html('publication');
-    expect(page).toContain('href="/about/people#person-ada-berg"');
+    expect(page).toContain('href="/about/people#c-person-ada-berg"');
     expect(page).toContain('Berg, A.');
     expect(page).toMatch(/<button type="button"[^>]*>Copy citation<\/button>/);
   });

@@ -49,7 +49,7 @@ describe('structured data', () => {
     expect(ld(headOf('publication'), 'ScholarlyArticle')).toMatchObject({
       headline: publication.title,
       datePublished: '2025',
-      author: [{ '@type': 'Person', name: 'Ada Berg', url: '/about/people#person-ada-berg' }, { name: 'Bo Lind' }],
+      author: [{ '@type': 'Person', name: 'Ada Berg', url: '/about/people#c-person-ada-berg' }, { name: 'Bo Lind' }],
       sameAs: 'https://doi.org/10.1234/abc',
     });
   });
