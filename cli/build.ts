@@ -141,7 +141,17 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     if (previous) logger.info('build', `updating build ${buildId} in ${config.outDir}: only pages whose data changed are rendered (--full renders every page)`);
     else logger.debug?.('build', `rendering every page: ${(found as { reason: string }).reason}`);
     const mediaStarted = performance.now();
-    media = createMediaCopier({ origin: new URL(endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present: previous?.media });
+    media = createMediaCopier({
+      origin: new URL(endpoint).origin,
+      siteDir: staging,
+      concurrency: Math.max(config.concurrency, 16),
+      cacheDir: config.cacheDir,
+      present: previous?.media,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      retryDelayMs: config.retryDelayMs,
+      maxBytes: config.mediaMaxBytes,
+    });
     media.addFrom(siteJson);
     const collectors = siteModules.outputs.map((output) => output({ site, baseUrl, buildTime: ctx.prerenderedAt }));
     const sitemap: SitemapEntry[] = [];
@@ -172,7 +182,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       checkDuplicate(path, record.data);
       built.push({ path, route: routeOrder.get(route.id) ?? 0 });
       for (const collector of collectors) collector.page({ path, routeId: route.id, params, data: record.data });
-      media.addFrom(record.json);
+      media.addFrom(record.json, path);
       // Only a page the previous build had is hashed here, to compare; the others are hashed where they render.
       const before = previous?.pages.get(path);
       const hash = before ? pageHash(route.id, path, record.json) : undefined;

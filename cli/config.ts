@@ -42,6 +42,8 @@ export interface UserConfig {
   strict?: boolean;
   /** Largest page payload in bytes before a payload-budget warning. @default 131072 */
   payloadBudget?: number | string;
+  /** Largest media file in bytes the build downloads and re-hosts; a larger one fails the build. @default 104857600 (100 MiB) */
+  mediaMaxBytes?: number | string;
   /** JSON build report file; false: none. @default 'build-report.json' beside the output folder */
   report?: string | false;
   /** Threads that render pages beside the main thread; 0 renders on the main thread only. @default the CPU count less 1, at most 4 (one on 2 CPUs) */
@@ -75,6 +77,8 @@ export interface ResolvedConfig {
   readonly strict: boolean;
   /** Payload size in bytes above which a page gets a warning. */
   readonly payloadBudget: number;
+  /** Largest media file in bytes; a larger one fails the build, naming it. */
+  readonly mediaMaxBytes: number;
   /** Absolute path of build-report.json; null: no report. */
   readonly reportFile: string | null;
   /** Threads rendering pages beside the main thread (0: none). */
@@ -94,6 +98,7 @@ export const DEFAULTS = {
   logLevel: 'info',
   strict: false,
   payloadBudget: 128 * 1024,
+  mediaMaxBytes: 100 * 1024 * 1024,
   // Rendering is CPU-bound, and so is the main thread (the backend's answers: parsing, sanitising). On
   // 2 CPUs, since pages are written on a thread of their own and the CLI runs compiled, one render
   // thread makes a 10,000-page build about 20% faster for about 50 MiB (bench:build). The main thread
@@ -136,6 +141,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     cacheDir: resolve(cwd, user.cacheDir ?? join(root, '.site-cache')),
     strict: user.strict ?? DEFAULTS.strict,
     payloadBudget: checkInteger('--payload-budget', user.payloadBudget ?? DEFAULTS.payloadBudget, 1, 2 ** 31 - 1),
+    mediaMaxBytes: checkInteger('--media-max-bytes', user.mediaMaxBytes ?? DEFAULTS.mediaMaxBytes, 1, 2 ** 42),
     incremental: !user.full,
     renderThreads: checkInteger('--render-threads', user.renderThreads ?? DEFAULTS.renderThreads, 0, 64),
     reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),

@@ -73,6 +73,7 @@ program
   .option('--cache-dir <dir>', 'build cache folder (the client bundle, reused while the code is unchanged); default: .site-cache in the project')
   .option('--strict', 'content-check warnings (broken links and anchors, missing alt text, duplicate titles, payloads over budget) fail the build')
   .option('--payload-budget <bytes>', 'largest _payload.json before a page gets a warning', String(DEFAULTS.payloadBudget))
+  .option('--media-max-bytes <bytes>', 'largest media file the build downloads; a larger one fails the build', String(DEFAULTS.mediaMaxBytes))
   .option('--report <file>', 'write the JSON build report here; default: build-report.json beside the output folder')
   .option('--no-report', 'write no build report (default: a report is written)')
   .option('--render-threads <n>', 'threads that render pages beside the main thread; 0: the main thread only (default: the CPU count less 1, at most 4; one on 2 CPUs)', String(DEFAULTS.renderThreads))
@@ -80,7 +81,7 @@ program
   .option('--quiet', 'print warnings and errors only')
   .option('--verbose', 'print debug lines and stack traces')
   .addHelpText('after', PRECEDENCE)
-  .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; report?: string | false; renderThreads: string; full?: boolean } & CommonFlags, command: Command) => {
+  .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean } & CommonFlags, command: Command) => {
     const flags = explicitFlags(allFlags, command);
     const user: UserConfig = {
       endpoint: flags.endpoint,
@@ -97,6 +98,7 @@ program
       cacheDir: flags.cacheDir,
       strict: flags.strict,
       payloadBudget: flags.payloadBudget,
+      mediaMaxBytes: flags.mediaMaxBytes,
       report: flags.report,
       renderThreads: flags.renderThreads,
       full: flags.full,

@@ -1,14 +1,17 @@
-import { createHash } from 'node:crypto';
-import { copyFile, link, readdir, rm } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from './errors.ts';
-import { prepareSiteFile, writeFileAtomic, writeSiteFile } from './write.ts';
+import { downloadMedia, MediaRefused, type DownloadPolicy } from './media-download.ts';
+import { sanitizeSvg, SVG_RULES_VERSION, SvgRefused } from './media-svg.ts';
+import { mediaExtension, MEDIA_EXTENSIONS, refusedContentType, refusedExtension } from './media-types.ts';
+import { prepareSiteFile, writeFileAtomic } from './write.ts';
 import { compareText } from '../runtime/shared/compare.ts';
 
 export interface MediaCopier {
-  /** Queues the media a page's (or the site's) JSON refers to; each URL is copied once per build. */
-  addFrom(json: string): void;
+  /** Queues the media a page's (or the site's) JSON refers to; each URL is copied once per build. `page` names the first page that refers to it in errors. */
+  addFrom(json: string, page?: string): void;
   /** Every URL queued so far. */
   readonly urls: ReadonlySet<string>;
   /** Waits for every copy; returns the failures, one per URL. */
@@ -28,51 +31,98 @@ export interface MediaCopierOptions {
   cacheDir?: string;
   /** URLs the output already holds (an incremental build's previous output): counted, not copied. */
   present?: ReadonlySet<string>;
+  /** Milliseconds for one download attempt, body included. @default 30000 */
+  timeoutMs?: number;
+  /** Extra attempts for transient failures, as for GraphQL requests. @default 3 */
+  retries?: number;
+  /** Milliseconds before the first retry. @default 250 */
+  retryDelayMs?: number;
+  /** Largest media file in bytes (--media-max-bytes). @default DEFAULT_MEDIA_MAX_BYTES */
+  maxBytes?: number;
   fetchImpl?: typeof fetch;
   /** @default Date.now */
   now?: () => number;
 }
 
+/** The default --media-max-bytes: 100 MiB, more than any image, document or podcast episode needs. */
+export const DEFAULT_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
+
 /**
  * Downloads media from the backend into the site while pages are still being built, so the published
- * output is self-contained and the download overlaps rendering instead of adding to it.
+ * output is self-contained and the download overlaps rendering instead of adding to it. Only media a
+ * browser cannot run as a page are re-hosted (media-types.ts; SVG cleaned by media-svg.ts): any other
+ * file fails the build, naming the page that refers to it, and the previous output stays as it was.
  */
-export function createMediaCopier({ origin, siteDir, concurrency, cacheDir, present, fetchImpl = fetch, now = Date.now }: MediaCopierOptions): MediaCopier {
+export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
+  const { origin, siteDir, concurrency, cacheDir, present, now = Date.now } = options;
+  const policy: DownloadPolicy = {
+    origin,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    retries: options.retries ?? 3,
+    retryDelayMs: options.retryDelayMs ?? 250,
+    maxBytes: options.maxBytes ?? DEFAULT_MEDIA_MAX_BYTES,
+    fetchImpl: options.fetchImpl,
+  };
   const limit = pLimit(concurrency);
   const urls = new Set<string>();
   const failures: PageFailure[] = [];
   const copies: Promise<void>[] = [];
   let cache: Promise<MediaCache> | null = null;
-  const queue = (url: string): void => {
+  const fail = (url: string, page: string, source: string, cause: string, fix: string): void => {
+    failures.push({ page, route: 'media', operation: `GET ${source} (${url})`, cause, fix });
+  };
+  const queue = (url: string, page: string, onlyCheck: boolean): void => {
+    const source = new URL(url, origin).href;
+    let file: string;
+    try {
+      file = mediaFileFor(url);
+    } catch (cause) {
+      fail(url, page, source, (cause as Error).message, 'Fix the file name in the content.');
+      return;
+    }
+    const refused = refusedExtension(file);
+    if (refused) {
+      fail(url, page, source, `${url}: ${refused}`, REFUSED_TYPE_FIX);
+      return;
+    }
+    if (onlyCheck) return;
     copies.push(
       limit(async () => {
-        const source = new URL(url, origin).href;
+        // Cleaned SVGs are cached under the cleaning rules' version: a cache entry is never an uncleaned file.
+        const key = mediaExtension(file) === 'svg' ? `${source}#svg-${SVG_RULES_VERSION}` : source;
+        let target: string | null = null;
         try {
-          const file = mediaFileFor(url);
           if (cacheDir) cache ??= openMediaCache(cacheDir);
-          const cached = (await cache)?.fresh(source, now()) ?? null;
+          const cached = (await cache)?.fresh(key, now()) ?? null;
+          target = await prepareSiteFile(siteDir, file);
           if (cached) {
-            await linkOrCopy(cached, await prepareSiteFile(siteDir, file));
+            await linkOrCopy(cached, target);
             return;
           }
-          const response = await fetchImpl(source, { signal: AbortSignal.timeout(30_000) });
-          if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          const body = new Uint8Array(await response.arrayBuffer());
-          await writeSiteFile(siteDir, file, body);
-          const maxAge = maxAgeOf(response.headers.get('cache-control'));
-          if (cache && maxAge > 0) await (await cache).remember(source, body, now() + maxAge * 1000);
+          const answer = await downloadMedia(source, target, policy);
+          const wrongType = refusedContentType(file, answer.contentType);
+          if (wrongType) throw new MediaRefused(wrongType);
+          if (mediaExtension(file) === 'svg') await writeFileAtomic(target, sanitizeSvg(await readFile(target, 'utf8')));
+          const maxAge = maxAgeOf(answer.cacheControl);
+          if (cache && maxAge > 0) await (await cache).remember(key, target, now() + maxAge * 1000);
         } catch (cause) {
-          failures.push({ page: url, route: 'media', operation: 'GET ' + source, cause: (cause as Error).message, fix: 'Check that the backend serves this file, or remove the reference from the content.' });
+          if (target) await rm(target, { force: true });
+          const message = (cause as Error).message;
+          if (cause instanceof SvgRefused) fail(url, page, source, `${url}: ${message}`, 'Export the image again as a plain drawing (no scripts, styles, embedded HTML or links to other files), or upload it as PNG.');
+          else if (cause instanceof MediaRefused && /Content-Type/.test(message)) fail(url, page, source, `${url}: ${message}`, REFUSED_TYPE_FIX);
+          else if (cause instanceof MediaRefused && /media-max-bytes/.test(message)) fail(url, page, source, `${url}: ${message}`, 'Shrink the file, or raise --media-max-bytes if it is meant to be this large.');
+          else fail(url, page, source, `${url}: ${message}`, 'Check that the backend serves this file, or remove the reference from the content.');
         }
       }),
     );
   };
   return {
-    addFrom(json) {
+    addFrom(json, page) {
       for (const url of mediaUrlsIn(json)) {
         if (urls.has(url)) continue;
         urls.add(url);
-        if (!present?.has(url)) queue(url);
+        // A file an earlier build copied is checked again: an old output must not keep what is no longer allowed.
+        queue(url, page ?? url, present?.has(url) ?? false);
       }
     },
     urls,
@@ -94,6 +144,8 @@ export function mediaFileFor(url: string): string {
 }
 
 // --- internal ---
+
+const REFUSED_TYPE_FIX = `Upload the file in an allowed format (${MEDIA_EXTENSIONS.join(', ')}) with a matching Content-Type, or link to it where it is hosted rather than under /media/.`;
 
 // In JSON a media URL is either a whole string ("/media/...") or an attribute inside HTML (=\"/media/...).
 const MEDIA_URL = /"(\/media\/[^"\\?#]+)|\\"(\/media\/[^"\\?#]+)/g;
@@ -120,7 +172,8 @@ export function maxAgeOf(cacheControl: string | null): number {
 interface MediaCache {
   /** The cached file for `source` when it is still fresh, else null. */
   fresh(source: string, now: number): string | null;
-  remember(source: string, body: Uint8Array, expires: number): Promise<void>;
+  /** Keeps a copy (a hard link where possible) of `file` as the entry for `source`. */
+  remember(source: string, file: string, expires: number): Promise<void>;
 }
 
 async function openMediaCache(cacheDir: string): Promise<MediaCache> {
@@ -139,17 +192,21 @@ async function openMediaCache(cacheDir: string): Promise<MediaCache> {
       const expires = entries.get(key);
       return expires !== undefined && expires > now ? fileFor(key, expires) : null;
     },
-    async remember(source, body, expires) {
+    async remember(source, from, expires) {
       const key = cacheKey(source);
       const before = entries.get(key);
       const file = fileFor(key, expires);
+      const temp = `${file}.${randomUUID()}.tmp`;
       try {
         // Complete under its final name or not there at all: the name is what says the entry is usable.
-        await writeFileAtomic(file, body);
+        await mkdir(dir, { recursive: true });
+        await linkOrCopy(from, temp);
+        await rename(temp, file);
         entries.set(key, expires);
         if (before !== undefined && before !== expires) await rm(fileFor(key, before), { force: true });
       } catch {
         // A cache that cannot be written only costs the next build a download.
+        await rm(temp, { force: true });
       }
     },
   };

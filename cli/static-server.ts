@@ -8,6 +8,7 @@ import { resolve, sep } from 'node:path';
 import { ASSETS_DIR } from '../runtime/shared/contract.ts';
 import { contentTypeFor } from './content-types.ts';
 import { findNotFoundPage, findSiteFile } from './site-files.ts';
+import { mediaDisposition } from './media-types.ts';
 
 export interface StaticServerOptions {
   root: string;
@@ -38,7 +39,8 @@ export interface StaticServer {
 export async function startStaticServer({ root, port = 0, host = '127.0.0.1', headers = {}, compress = true }: StaticServerOptions): Promise<StaticServer> {
   const base = resolve(root);
   const server: Server = createServer((req, res) => {
-    void handle(base, req, res, headers, compress).catch(() => {
+    // nosniff on every answer: a browser takes each file for the type it is served as, never for HTML it guesses.
+    void handle(base, req, res, { 'x-content-type-options': 'nosniff', ...headers }, compress).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -76,6 +78,8 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
 async function send(res: ServerResponse, req: IncomingMessage, file: string, status: number, extra: Record<string, string>, compress: boolean): Promise<void> {
   const info = await stat(file);
   const hashed = file.includes(`${sep}${ASSETS_DIR}${sep}`) && !file.endsWith('latest.json');
+  // As publish stores them: media a browser could open as a document of the site download instead.
+  const disposition = file.includes(`${sep}media${sep}`) ? mediaDisposition(file) : null;
   const type = contentTypeFor(file);
   const compressible = compress && COMPRESSIBLE.test(type);
   const gzip = compressible && acceptsGzip(req.headers['accept-encoding']);
@@ -85,6 +89,7 @@ async function send(res: ServerResponse, req: IncomingMessage, file: string, sta
     ...(gzip ? { 'content-encoding': 'gzip' } : { 'content-length': String(info.size) }),
     ...(compressible ? { vary: 'Accept-Encoding' } : {}),
     'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ...(disposition ? { 'content-disposition': disposition } : {}),
     ...extra,
   });
   if (req.method === 'HEAD') {

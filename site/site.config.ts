@@ -50,6 +50,8 @@ export interface SiteBuildOptions {
   strict?: boolean;
   /** Largest `_payload.json` in bytes before a page gets a payload-budget warning. Flag --payload-budget. @default 131072 (128 KiB) */
   payloadBudget?: number;
+  /** Largest media file in bytes the build downloads and re-hosts; a larger one fails the build. Flag --media-max-bytes. @default 104857600 (100 MiB) */
+  mediaMaxBytes?: number;
   /** Where the JSON build report goes; false writes none. Flag --report, --no-report. @default 'build-report.json' beside the output folder */
   report?: string | false;
   /** Threads that render pages beside the main thread; 0 renders on the main thread only. Flag --render-threads. @default the CPU count less 1, at most 4 (one on 2 CPUs) */

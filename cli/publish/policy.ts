@@ -1,6 +1,7 @@
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import { contentTypeFor } from '../content-types.ts';
+import { mediaDisposition } from '../media-types.ts';
 
 /**
  * Where each file of a build goes in the publish order, and the headers it is stored with. Pure: the
@@ -37,6 +38,8 @@ export interface ObjectPolicy {
   stage: Stage;
   contentType: string;
   cacheControl: string;
+  /** `attachment` for media a browser could open as a document of the site (media-types.ts), else none. */
+  contentDisposition?: string;
 }
 
 /** Stage, Content-Type and Cache-Control for a key relative to the site root (`news/index.html`). */
@@ -45,7 +48,10 @@ export function policyFor(key: string): ObjectPolicy {
   if (key === LATEST_FILE) return { stage: 'latest', contentType, cacheControl: CACHE_REVALIDATE };
   if (key.startsWith(`${META_DIR}/`) || key.startsWith(`${FILES_DIR}/`)) return { stage: 'meta', contentType, cacheControl: CACHE_IMMUTABLE };
   if (key.startsWith(`${ASSETS_DIR}/`)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
-  if (key.startsWith('media/')) return { stage: 'assets', contentType, cacheControl: CACHE_MEDIA };
+  if (key.startsWith('media/')) {
+    const contentDisposition = mediaDisposition(key);
+    return { stage: 'assets', contentType, cacheControl: CACHE_MEDIA, ...(contentDisposition ? { contentDisposition } : {}) };
+  }
   if (key === '_payload.json' || key.endsWith('/_payload.json')) return { stage: 'payloads', contentType, cacheControl: CACHE_REVALIDATE };
   // HTML, 404.html, sitemap.xml, robots.txt and feeds keep their names across builds.
   return { stage: 'pages', contentType, cacheControl: CACHE_REVALIDATE };

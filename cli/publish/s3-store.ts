@@ -33,6 +33,7 @@ export interface RemoteObject {
 export interface PutHeaders {
   contentType: string;
   cacheControl: string;
+  contentDisposition?: string;
   md5: string;
   sha256: string;
 }
@@ -106,6 +107,7 @@ export function createS3Store(config: PublishConfig): ObjectStore {
             ContentLength: body.byteLength,
             ContentType: headers.contentType,
             CacheControl: headers.cacheControl,
+            ContentDisposition: headers.contentDisposition,
             ContentMD5: Buffer.from(headers.md5, 'hex').toString('base64'),
             Metadata: { sha256: headers.sha256 },
           }),

@@ -202,15 +202,21 @@ function retryDelay(error: GraphQLRequestError, attempt: number, retries: number
   const transient =
     error.kind === 'network' ||
     error.kind === 'timeout' ||
-    (error.kind === 'http' && error.status !== null && TRANSIENT_STATUS.has(error.status)) ||
+    (error.kind === 'http' && error.status !== null && isTransientStatus(error.status)) ||
     (error.kind === 'invalid-response' && attempt <= INVALID_RESPONSE_RETRIES && (error.status === null || (error.status >= 200 && error.status < 300)));
   if (!transient) return null;
-  const retryAfter = error.cause instanceof ClientError ? parseRetryAfter(error.cause.response.headers) : null;
+  const retryAfter = error.cause instanceof ClientError && error.cause.response.headers instanceof Headers ? retryAfterMs(error.cause.response.headers) : null;
   return retryAfter ?? backoffMs(attempt);
 }
 
-function parseRetryAfter(headers: unknown): number | null {
-  const value = headers instanceof Headers ? headers.get('retry-after') : null;
+/** A status worth another attempt (408, 429 and the 5xx a busy or restarting server gives); media downloads use it too. */
+export function isTransientStatus(status: number): boolean {
+  return TRANSIENT_STATUS.has(status);
+}
+
+/** Milliseconds a Retry-After header asks for (seconds or a date, at most 60 s), or null without one. */
+export function retryAfterMs(headers: Headers): number | null {
+  const value = headers.get('retry-after');
   if (!value) return null;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, Math.min(seconds * 1000, 60_000));

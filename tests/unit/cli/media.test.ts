@@ -14,7 +14,7 @@ describe('media', () => {
 
   it('refuses a media URL whose encoded slashes or dots lead outside media/', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
-    const fakeFetch = (async () => new Response('payload')) as typeof fetch;
+    const fakeFetch = (async () => new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } })) as typeof fetch;
     const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch });
     for (const url of ['/media/..%2F_assets%2Fentry.js', '/media/ok.svg']) copier.addFrom(JSON.stringify(url));
     const failures = await copier.done();
@@ -26,14 +26,15 @@ describe('media', () => {
 });
 
 describe('media cache', () => {
-  const image = (): Uint8Array<ArrayBuffer> => new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // A drawing as the SVG cleaner writes it, so the bytes in the output are the bytes served.
+  const image = (): Uint8Array<ArrayBuffer> => new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1" /></svg>\n');
   const counting = (cacheControl: string | null): { fetch: typeof fetch; calls: string[] } => {
     const calls: string[] = [];
     return {
       calls,
       fetch: (async (url: string | URL) => {
         calls.push(String(url));
-        return new Response(image(), { headers: cacheControl ? { 'Cache-Control': cacheControl } : {} });
+        return new Response(image(), { headers: { 'Content-Type': 'image/svg+xml', ...(cacheControl ? { 'Cache-Control': cacheControl } : {}) } });
       }) as typeof fetch,
     };
   };
@@ -62,7 +63,7 @@ describe('media cache', () => {
     const [output, cached] = await Promise.all([stat(join(site, 'media/a.svg')), stat(join(cacheDir, 'media', entry!))]);
     expect(output.ino).toBe(cached.ino);
     // Stale now: the download replaces the cache entry with a new file, and the linked output keeps its bytes.
-    const fresh = (async () => new Response(new Uint8Array([9, 9, 9]), { headers: { 'Cache-Control': 'max-age=60' } })) as typeof fetch;
+    const fresh = (async () => new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'max-age=60' } })) as typeof fetch;
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, fresh, 120_000);
     expect(new Uint8Array(await readFile(join(site, 'media/a.svg')))).toEqual(image());
   });
