@@ -19,9 +19,18 @@ export const SCHEMA_URL = new URL('../site/schema.graphql', import.meta.url);
 export interface RequestContext {
   /** The Bearer token sent with the request, if any (valid or not). */
   readonly token: string | null;
-  /** The editor when the token is valid; drafts are visible exactly when this is set. */
+  /** The editor when the token is valid. */
   readonly viewer: Viewer | null;
+  /** The request asked for published content only (PUBLISHED_ONLY_HEADER), as `site build` does without --drafts. */
+  readonly publishedOnly?: boolean;
 }
+
+/**
+ * The request header by which a client with an editor's token asks for published content only, as a
+ * CMS's delivery API (as opposed to its preview API) would answer. `site build` sends it unless
+ * `--drafts`; the browser's preview never does.
+ */
+export const PUBLISHED_ONLY_HEADER = 'x-content-perspective';
 
 /** What the schema needs to resolve fields. */
 export interface ContentSchemaOptions {
@@ -113,8 +122,9 @@ interface FirstArg {
   readonly first?: number | null;
 }
 
+/** Drafts are visible to a valid editor's token, unless the request asks for published content only. */
 function drafts(ctx: RequestContext): boolean {
-  return ctx.viewer !== null;
+  return ctx.viewer !== null && !ctx.publishedOnly;
 }
 
 /** The whole collection without a category; the category's, or undefined for an unknown category. */

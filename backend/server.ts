@@ -12,7 +12,7 @@ import { applyContentOverrides, readContentOverrides } from './content-overrides
 import { loadSampleContent } from './content/sample.ts';
 import { renderMedia } from './media.ts';
 import { createScaledContent } from './scale.ts';
-import { createContentSchema, type RequestContext } from './schema.ts';
+import { createContentSchema, PUBLISHED_ONLY_HEADER, type RequestContext } from './schema.ts';
 import { createContentStore, type ContentStore } from './store.ts';
 
 export { DEFAULT_EDITOR } from './auth.ts';
@@ -78,12 +78,12 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
     landingPage: false,
     logging: false,
     // Tokens travel in the Authorization header, never in cookies, so credentials stay off.
-    cors: { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Authorization', 'Content-Type'], credentials: false, maxAge: 600 },
+    cors: { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Authorization', 'Content-Type', PUBLISHED_ONLY_HEADER], credentials: false, maxAge: 600 },
     plugins: [counter],
     context: ({ request }) => {
       // A bad or expired token means "anonymous", not an error: a stale cookie must not break the public site.
       const token = readBearerToken(request.headers.get('authorization'));
-      return { token, viewer: auth.viewerFor(token) };
+      return { token, viewer: auth.viewerFor(token), publishedOnly: request.headers.get(PUBLISHED_ONLY_HEADER) === 'published' };
     },
   });
   const server = createServer((req, res) => {

@@ -17,6 +17,7 @@ import { startEmbeddedBackend, type Backend } from './embedded-backend.ts';
 import { BuildErrors, createBuildError, type PageFailure } from './errors.ts';
 import { describeCause } from './format-error.ts';
 import type { Logger } from './logger.ts';
+import { PUBLISHED_ONLY, withoutDrafts } from './drafts.ts';
 import { createMediaCopier, mediaFileFor, type MediaCopier } from './media.ts';
 import { checkPageCount, commitStagingChanges, commitStagingDir, createStagingDir, discardStagingDir } from './output.ts';
 import { queryPages, type PageRecord } from './query.ts';
@@ -83,7 +84,17 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       logger.info('backend', `embedded sample backend at ${backend.url}`);
     }
     const endpoint = config.endpoint ?? backend!.url;
-    const client = createGraphQLClient({ endpoint, getToken: () => config.token, timeoutMs: config.timeoutMs, retries: config.retries, backoffMs: (n) => backoffDelay(n, config.retryDelayMs) });
+    const transport = createGraphQLClient({
+      endpoint,
+      getToken: () => config.token,
+      headers: config.drafts ? {} : PUBLISHED_ONLY,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      backoffMs: (n) => backoffDelay(n, config.retryDelayMs),
+    });
+    // Every answer passes the draft filter where it enters the build, unless drafts are wanted (cli/drafts.ts).
+    const drafts = config.drafts ? null : withoutDrafts(transport);
+    const client = drafts?.client ?? transport;
     const [siteModules, richText] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir)]);
 
     // The site query goes first: it is the cheapest way to learn that the endpoint is unreachable.
@@ -249,7 +260,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     await recorder.measureOutput(config.outDir, facts, changes);
     const result: Omit<BuildResult, 'report'> = { outDir: config.outDir, buildId, pages: prerendered.length, bytes, media: media.urls.size, requests: client.requestCount(), durationMs: performance.now() - started };
     logger.info('build', `wrote ${result.pages} pages to ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${buildId})`);
-    return { ...result, report: await recorder.succeeded(buildId) };
+    const leftOut = drafts?.left() ?? 0;
+    if (leftOut > 0) logger.info('drafts', `${leftOut} draft${leftOut === 1 ? '' : 's'} left out (--drafts publishes them)`);
+    else if (config.drafts) logger.warn('drafts', 'drafts are published (--drafts)');
+    return { ...result, report: await recorder.succeeded(buildId, { published: config.drafts, leftOut }) };
   } catch (error) {
     await pages?.close().catch(() => undefined);
     await bundling?.catch(() => undefined);

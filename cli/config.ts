@@ -50,6 +50,8 @@ export interface UserConfig {
   renderThreads?: number | string;
   /** Render every page, even when the previous build in the output folder could be updated in place. @default false */
   full?: boolean;
+  /** Publish drafts too (with an editor's token the backend returns them); without it the build leaves them out. @default false */
+  drafts?: boolean;
 }
 
 /** Fully-defaulted, validated, frozen configuration; stages take only this. */
@@ -83,6 +85,8 @@ export interface ResolvedConfig {
   readonly reportFile: string | null;
   /** Threads rendering pages beside the main thread (0: none). */
   readonly renderThreads: number;
+  /** Publish drafts on purpose (--drafts); otherwise the build asks for published content and drops any draft. */
+  readonly drafts: boolean;
   /** Update the previous build in the output folder in place, rendering only pages whose inputs changed, when its build id matches. */
   readonly incremental: boolean;
 }
@@ -142,6 +146,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     strict: user.strict ?? DEFAULTS.strict,
     payloadBudget: checkInteger('--payload-budget', user.payloadBudget ?? DEFAULTS.payloadBudget, 1, 2 ** 31 - 1),
     mediaMaxBytes: checkInteger('--media-max-bytes', user.mediaMaxBytes ?? DEFAULTS.mediaMaxBytes, 1, 2 ** 42),
+    drafts: user.drafts ?? false,
     incremental: !user.full,
     renderThreads: checkInteger('--render-threads', user.renderThreads ?? DEFAULTS.renderThreads, 0, 64),
     reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),

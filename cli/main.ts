@@ -77,11 +77,12 @@ program
   .option('--report <file>', 'write the JSON build report here; default: build-report.json beside the output folder')
   .option('--no-report', 'write no build report (default: a report is written)')
   .option('--render-threads <n>', 'threads that render pages beside the main thread; 0: the main thread only (default: the CPU count less 1, at most 4; one on 2 CPUs)', String(DEFAULTS.renderThreads))
+  .option('--drafts', "publish drafts too: with an editor's GRAPHQL_TOKEN the backend returns them (default: the build asks for published content and leaves any draft out)")
   .option('--full', 'render every page, even when the previous build in the output folder could be updated in place (default: only pages whose inputs changed, when code and options are unchanged)')
   .option('--quiet', 'print warnings and errors only')
   .option('--verbose', 'print debug lines and stack traces')
   .addHelpText('after', PRECEDENCE)
-  .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean } & CommonFlags, command: Command) => {
+  .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean; drafts?: boolean } & CommonFlags, command: Command) => {
     const flags = explicitFlags(allFlags, command);
     const user: UserConfig = {
       endpoint: flags.endpoint,
@@ -102,6 +103,7 @@ program
       report: flags.report,
       renderThreads: flags.renderThreads,
       full: flags.full,
+      drafts: flags.drafts,
     };
     const config = resolveConfig(user);
     const progress = createBuildProgress();

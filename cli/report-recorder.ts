@@ -46,7 +46,7 @@ export interface BuildRecorder {
   /** Sizes the committed output in `outDir` for the report, and notes what an incremental build changed. */
   measureOutput(outDir: string, site: OutputFacts, changes: BuildChanges): Promise<void>;
   /** Writes the report and prints the summary. */
-  succeeded(buildId: string): Promise<BuildReport>;
+  succeeded(buildId: string, drafts?: BuildReport['drafts']): Promise<BuildReport>;
   /** Writes the report of a failed build, or, when it failed before the crawl, removes an earlier build's report. */
   failed(error: unknown, buildId: string | null): Promise<void>;
 }
@@ -168,8 +168,8 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
       output = await measureOutput(outDir, inspector.result().pages, site.pageBytes, site.outputs, TOP_N);
       changes = buildChanges;
     },
-    async succeeded(buildId) {
-      const result = report(null, buildId);
+    async succeeded(buildId, drafts) {
+      const result = drafts ? { ...report(null, buildId), drafts } : report(null, buildId);
       await saveBuildReport(config.reportFile, result, logger);
       for (const line of summaryLines(result, config.reportFile)) logger.info('summary', line);
       return result;

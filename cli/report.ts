@@ -25,6 +25,8 @@ export interface BuildReport {
   durationMs: number;
   outDir: string;
   strict: boolean;
+  /** Whether drafts were published on purpose (--drafts), and how many the build left out otherwise (cli/drafts.ts). */
+  drafts?: { published: boolean; leftOut: number };
   /** Each stage in start order, with its item count (pages, for the page stages) and duration. */
   stages: { name: string; count: number; ms: number }[];
   pages: { total: number; byRoute: Record<string, number> };

@@ -52,6 +52,8 @@ export interface SiteBuildOptions {
   payloadBudget?: number;
   /** Largest media file in bytes the build downloads and re-hosts; a larger one fails the build. Flag --media-max-bytes. @default 104857600 (100 MiB) */
   mediaMaxBytes?: number;
+  /** Publish drafts too (the backend returns them to an editor's token). Flag --drafts. @default false */
+  drafts?: boolean;
   /** Where the JSON build report goes; false writes none. Flag --report, --no-report. @default 'build-report.json' beside the output folder */
   report?: string | false;
   /** Threads that render pages beside the main thread; 0 renders on the main thread only. Flag --render-threads. @default the CPU count less 1, at most 4 (one on 2 CPUs) */

@@ -18,6 +18,8 @@ export interface GraphQLClientOptions {
   fetch?: typeof fetch;
   /** Returns the token to send as `Authorization: Bearer {token}`, or null for none. Sent only to `endpoint`. */
   getToken?: () => string | null | undefined;
+  /** Headers sent with every request besides Authorization (the build's published-only request, say). */
+  headers?: Readonly<Record<string, string>>;
   /** Milliseconds before one attempt is abandoned. @default 30000 */
   timeoutMs?: number;
   /** Extra attempts for transient failures. @default 3 */
@@ -91,7 +93,7 @@ export function createGraphQLClient(options: GraphQLClientOptions): GraphQLClien
       },
     });
     const token = options.getToken?.();
-    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const headers: Record<string, string> = { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
     try {
       return await client.request<TData>({ document, variables, requestHeaders: headers });
     } catch (cause) {

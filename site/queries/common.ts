@@ -6,6 +6,9 @@ import { defineFragment } from './document.ts';
  * record type where they travel as site data.
  */
 
+/** An item's publication status (site/schema.graphql `Status`). */
+export type ContentStatus = 'PUBLISHED' | 'DRAFT';
+
 export type ImageData = {
   url: string;
   alt: string;

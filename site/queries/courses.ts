@@ -1,7 +1,9 @@
-import { PERSON_REF_FRAGMENT, type PersonRefData } from './common.ts';
+import { PERSON_REF_FRAGMENT, type PersonRefData, type ContentStatus } from './common.ts';
 import { composeDocument, LIST_PAGE_SIZE, type PagedList } from './document.ts';
 
 export type CourseData = {
+  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  status?: ContentStatus;
   id: string;
   slug: string;
   title: string;
@@ -27,6 +29,7 @@ query Courses($first: Int = ${LIST_PAGE_SIZE}, $after: String) {
     }
     nodes {
       id
+      status
       slug
       title
       updatedAt

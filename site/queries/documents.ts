@@ -1,8 +1,10 @@
-import { CATEGORY_FRAGMENT, type CategoryData } from './common.ts';
+import { CATEGORY_FRAGMENT, type CategoryData, type ContentStatus } from './common.ts';
 import { composeDocument, defineFragment, LIST_PAGE_SIZE, type PagedList } from './document.ts';
 
 /** A downloadable file: enough for a link that says what it is and how big it is. */
 export type DocumentFileData = {
+  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  status?: ContentStatus;
   id: string;
   title: string;
   url: string;
@@ -12,6 +14,7 @@ export type DocumentFileData = {
 
 export const DOCUMENT_FILE_FRAGMENT = defineFragment(`
 fragment DocumentFileFields on Document {
+  status
   id
   title
   url

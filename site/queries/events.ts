@@ -1,7 +1,9 @@
-import { CATEGORY_FRAGMENT, IMAGE_FRAGMENT, type CategoryData, type ImageData } from './common.ts';
+import { CATEGORY_FRAGMENT, IMAGE_FRAGMENT, type CategoryData, type ImageData, type ContentStatus } from './common.ts';
 import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type ListPage } from './document.ts';
 
 export type EventCardData = {
+  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  status?: ContentStatus;
   id: string;
   slug: string;
   title: string;
@@ -16,6 +18,7 @@ export type EventCardData = {
 export const EVENT_CARD_FRAGMENT = defineFragment(
   `
 fragment EventCardFields on Event {
+  status
   id
   slug
   title

@@ -1,7 +1,9 @@
-import { IMAGE_FRAGMENT, type ImageData } from './common.ts';
+import { IMAGE_FRAGMENT, type ImageData, type ContentStatus } from './common.ts';
 import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, NEWS_PAGE_SIZE, type ConnectionPage, type PagedList } from './document.ts';
 
 export type NewsCardData = {
+  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  status?: ContentStatus;
   id: string;
   slug: string;
   title: string;
@@ -14,6 +16,7 @@ export type NewsCardData = {
 export const NEWS_CARD_FRAGMENT = defineFragment(
   `
 fragment NewsCardFields on NewsItem {
+  status
   id
   slug
   title

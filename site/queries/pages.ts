@@ -1,3 +1,4 @@
+import type { ContentStatus } from './common.ts';
 import { composeDocument, defineFragment } from './document.ts';
 
 /** Slugs of the editorial pages behind the about routes (the backend's `page(slug)`). */
@@ -17,6 +18,8 @@ export type PageSectionData = {
 };
 
 export type PageData = {
+  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  status?: ContentStatus;
   id: string;
   slug: string;
   title: string;
@@ -28,6 +31,7 @@ export type PageData = {
 
 export const PAGE_FRAGMENT = defineFragment(`
 fragment PageFields on Page {
+  status
   id
   slug
   title

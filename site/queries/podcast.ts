@@ -1,7 +1,10 @@
+import type { ContentStatus } from './common.ts';
 import { composeDocument, LIST_PAGE_SIZE, type ListPage } from './document.ts';
 import { PAGE_FRAGMENT, PAGE_SLUGS, type PageData } from './pages.ts';
 
 export type PodcastEpisodeData = {
+  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  status?: ContentStatus;
   id: string;
   slug: string;
   number: number;
@@ -23,6 +26,7 @@ query AboutPodcast {
     totalCount
     nodes {
       id
+      status
       slug
       number
       title

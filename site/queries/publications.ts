@@ -1,8 +1,10 @@
-import { CATEGORY_FRAGMENT, PERSON_REF_FRAGMENT, type CategoryData, type PersonRefData } from './common.ts';
+import { CATEGORY_FRAGMENT, PERSON_REF_FRAGMENT, type CategoryData, type PersonRefData, type ContentStatus } from './common.ts';
 import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type PagedList } from './document.ts';
 import { DOCUMENT_FILE_FRAGMENT, type DocumentFileData } from './documents.ts';
 
 export type PublicationCardData = {
+  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  status?: ContentStatus;
   id: string;
   slug: string;
   title: string;
@@ -16,6 +18,7 @@ export type PublicationCardData = {
 export const PUBLICATION_CARD_FRAGMENT = defineFragment(
   `
 fragment PublicationCardFields on Publication {
+  status
   id
   slug
   title

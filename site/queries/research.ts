@@ -1,9 +1,11 @@
-import { IMAGE_FRAGMENT, PERSON_REF_FRAGMENT, type ImageData, type PersonRefData } from './common.ts';
+import { IMAGE_FRAGMENT, PERSON_REF_FRAGMENT, type ImageData, type PersonRefData, type ContentStatus } from './common.ts';
 import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type PagedList } from './document.ts';
 import { PAGE_FRAGMENT, PAGE_SLUGS, type PageData } from './pages.ts';
 import { PUBLICATION_CARD_FRAGMENT, type PublicationCardData } from './publications.ts';
 
 export type ProjectCardData = {
+  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  status?: ContentStatus;
   id: string;
   slug: string;
   title: string;
@@ -17,6 +19,7 @@ export type ProjectCardData = {
 export const PROJECT_CARD_FRAGMENT = defineFragment(
   `
 fragment ProjectCardFields on ResearchProject {
+  status
   id
   slug
   title
