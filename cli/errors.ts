@@ -106,6 +106,13 @@ export const BuildErrors = {
     message: (operation: string, key: string, cause: string) => `${operation} ${key} failed: ${cause}.`,
     hint: "Publish again: it uploads only what is missing, and latest.json names the previous complete build until a publish finishes. Run with --verbose for the storage's answer.",
   }),
+  StorageHoldsForeignObjects: define({
+    code: 'StorageHoldsForeignObjects',
+    exitCode: 1,
+    message: (location: string, count: number, examples: string) =>
+      `${location} holds ${count} ${count === 1 ? 'object' : 'objects'} that no build published there lists (${examples}); nothing was uploaded or deleted.`,
+    hint: 'Publish to an empty bucket or another --prefix, or pass --allow-foreign-objects to publish beside them: publish never deletes an object no build of its own lists, but replaces one at a key the build writes.',
+  }),
   RollbackBuildMissing: define({
     code: 'RollbackBuildMissing',
     exitCode: 1,

@@ -26,6 +26,8 @@ export interface PublishOptions {
   concurrency?: number | string;
   /** List every action and change nothing. @default false */
   dryRun?: boolean;
+  /** Publish into a bucket or prefix that holds objects no published build lists (they are never deleted). @default false */
+  allowForeignObjects?: boolean;
   /** Point latest.json back to this earlier build instead of publishing. @default none */
   rollback?: string;
   /** @default 'info' */
@@ -45,6 +47,7 @@ export interface PublishConfig {
   readonly maxDeletes: number;
   readonly concurrency: number;
   readonly dryRun: boolean;
+  readonly allowForeignObjects: boolean;
   readonly rollback: string | null;
   readonly logLevel: LogLevel;
 }
@@ -72,6 +75,7 @@ export function resolvePublishConfig(user: PublishOptions, env: Record<string, s
     maxDeletes: checkInteger('--max-deletes', user.maxDeletes ?? PUBLISH_DEFAULTS.maxDeletes, 0, 1_000_000),
     concurrency: checkInteger('--concurrency', user.concurrency ?? PUBLISH_DEFAULTS.concurrency, 1, 64),
     dryRun: user.dryRun ?? false,
+    allowForeignObjects: user.allowForeignObjects ?? false,
     rollback: user.rollback === undefined ? null : checkRollback(user.rollback),
     logLevel: user.logLevel ?? DEFAULTS.logLevel,
   });

@@ -5,11 +5,12 @@ import { deleteKeys, uploadInStages, type PublishAction } from './execute.ts';
 import { readLocalBuild, memoryFile } from './local.ts';
 import { createManifest, serializeManifest } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
-import { manifestFileFor } from './policy.ts';
+import { manifestFileFor, pendingFileFor } from './policy.ts';
 import { createProgress } from './progress.ts';
 import { readBucketBuilds } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
-import { planRetention } from './retention.ts';
+import { foreignKeys, ownedKeys, planRetention } from './retention.ts';
+import { BuildErrors, createBuildError } from '../errors.ts';
 import { createS3Store, type ObjectStore } from './s3-store.ts';
 
 export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from './config.ts';
@@ -53,8 +54,24 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     // The manifest records every key of this build except latest.json (which names a build) and itself.
     const manifest = createManifest(id, local.meta.timestamp, local.files.filter((f) => f.key !== LATEST_FILE).map((f) => [f.key, f] as const));
     const files = [...local.files, memoryFile(manifestFileFor(id), Buffer.from(serializeManifest(manifest)))];
+    // Publish never writes beside or deletes what it did not write, unless told to write beside it.
+    const pendingRecord = memoryFile(pendingFileFor(id), Buffer.from(serializeManifest(manifest)));
+    const foreign = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
+    if (foreign.length > 0 && !config.allowForeignObjects) {
+      const examples = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? ', …' : '');
+      throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, examples]);
+    }
+    if (foreign.length > 0) logger.warn('publish', `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted`);
     const plan = await planUploads(files, remote, (key) => store.headSha256(key), config.concurrency);
-    const retention = planRetention({ live: manifest, stored: bucket.manifests, keepBuilds: config.keepBuilds, remoteKeys: remote.keys(), maxDeletes: config.maxDeletes });
+    const retention = planRetention({
+      live: manifest,
+      stored: bucket.manifests,
+      // This run's own pending record is housekeeping: written before any upload, removed once the build is live.
+      pending: bucket.pending.filter((p) => p.id !== id),
+      keepBuilds: config.keepBuilds,
+      remoteKeys: [...remote.keys()].filter((key) => key !== pendingRecord.key),
+      maxDeletes: config.maxDeletes,
+    });
     const base = {
       buildId: id,
       previousBuildId,
@@ -67,7 +84,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
 
     if (config.dryRun) {
       logRetention(logger, retention.kept, retention.dropped, retention.deferred, config.maxDeletes);
-      const actions = reportDryRun(logger, plan.uploads, retention.deletes, plan.unchanged.length);
+      const actions = reportDryRun(logger, plan.uploads, [...retention.deletes, ...retention.records], plan.unchanged.length);
       return { ...base, uploaded: 0, deleted: 0, bytes: 0, actions, durationMs: now() - started };
     }
 
@@ -78,6 +95,8 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     };
     const progress = createProgress(logger, { total: plan.uploads.length, totalBytes: bytesOf(plan.uploads), intervalMs: deps.progressIntervalMs, now });
     try {
+      // Before any file: every key this run writes is then listed by a record of publish's own.
+      if (plan.uploads.length > 0) await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
       await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record });
     } catch (error) {
       logger.warn('publish', `stopped during ${progress.stage ?? 'upload'} after ${progress.done} of ${plan.uploads.length} uploads; latest.json still names ${previousBuildId ? `build ${previousBuildId}` : 'no build'}`);
@@ -85,7 +104,13 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     }
 
     logRetention(logger, retention.kept, retention.dropped, retention.deferred, config.maxDeletes);
-    const deletion = await deleteKeys(retention.deletes, { store, logger, concurrency: config.concurrency, onAction: record });
+    const deleting = { store, logger, concurrency: config.concurrency, onAction: record };
+    const removed = await deleteKeys(retention.deletes, deleting);
+    // Records go only when every file they list that was to go is gone, so none is left unlisted.
+    const records = removed.failed.length === 0 ? await deleteKeys(retention.records, deleting) : { deleted: 0, failed: retention.records.map((key) => ({ key, cause: 'kept until its files are deleted' })) };
+    const deletion = { deleted: removed.deleted + records.deleted, failed: [...removed.failed, ...records.failed] };
+    // The build is live and listed by its manifest now; its pending record has served its purpose.
+    if (plan.uploads.length > 0) await store.delete(pendingRecord.key).catch(() => logger.warn('publish', `could not delete ${pendingRecord.key}; the next publish removes it`));
     const result: PublishResult = {
       ...base,
       uploaded: plan.uploads.length,

@@ -33,6 +33,23 @@ export function manifestFileFor(buildId: string): string {
   return `${FILES_DIR}/${buildId}.json`;
 }
 
+/**
+ * File manifests of builds being published: written before any of their files, so every key publish
+ * writes is listed by a record publish wrote (retention deletes nothing else), and removed once the
+ * build is live. A stopped publish leaves its record, so a later run can clean up its files.
+ */
+export const PENDING_DIR = `${ASSETS_DIR}/builds/pending`;
+
+/** Relative key of the pending record of a build being published. */
+export function pendingFileFor(buildId: string): string {
+  return `${PENDING_DIR}/${buildId}.json`;
+}
+
+/** The records publish keeps about builds: file manifests and pending records. */
+export function isBuildRecord(key: string): boolean {
+  return (key.startsWith(`${FILES_DIR}/`) || key.startsWith(`${PENDING_DIR}/`)) && key.endsWith('.json');
+}
+
 /** How one key is stored: when it goes up and with which headers. */
 export interface ObjectPolicy {
   stage: Stage;

@@ -3,7 +3,7 @@ import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
 import type { Logger } from '../logger.ts';
 import { parseManifest, type FileManifest } from './manifest.ts';
-import { FILES_DIR, isBuildId } from './policy.ts';
+import { FILES_DIR, isBuildId, PENDING_DIR } from './policy.ts';
 import type { ObjectStore, RemoteObject } from './s3-store.ts';
 
 /** The builds the bucket holds, as their records say. */
@@ -12,23 +12,19 @@ export interface BucketBuilds {
   latest: LatestBuild | null;
   /** Every readable file manifest, in no particular order (retention.ts newestFirst orders them). */
   manifests: FileManifest[];
+  /** Pending records: file lists of builds whose publish started (and, unless it finished, stopped). */
+  pending: FileManifest[];
 }
 
-/** Reads latest.json and every file manifest listed under `_assets/builds/files/`. */
+/** Reads latest.json, every file manifest under `_assets/builds/files/` and every pending record. */
 export async function readBucketBuilds(store: ObjectStore, remote: ReadonlyMap<string, RemoteObject>, logger: Logger, concurrency: number): Promise<BucketBuilds> {
   const limit = pLimit(concurrency);
-  const manifestKeys = [...remote.keys()].filter((key) => key.startsWith(`${FILES_DIR}/`) && key.endsWith('.json'));
-  const [latestText, ...manifestTexts] = await Promise.all([remote.has(LATEST_FILE) ? store.getText(LATEST_FILE) : null, ...manifestKeys.map((key) => limit(() => store.getText(key)))]);
-  const manifests: FileManifest[] = [];
-  manifestKeys.forEach((key, i) => {
-    const text = manifestTexts[i];
-    if (text === null || text === undefined) return;
-    const manifest = parseManifest(text);
-    // An unreadable record protects nothing; say so, since its build's files become deletable.
-    if (!manifest || key !== `${FILES_DIR}/${manifest.id}.json`) logger.warn('publish', `ignoring ${key}: not a build file manifest`);
-    else manifests.push(manifest);
-  });
-  return { latest: latestText ? parseLatest(latestText) : null, manifests };
+  const [latestText, manifests, pending] = await Promise.all([
+    remote.has(LATEST_FILE) ? store.getText(LATEST_FILE) : null,
+    readRecords(store, remote, FILES_DIR, logger, limit),
+    readRecords(store, remote, PENDING_DIR, logger, limit),
+  ]);
+  return { latest: latestText ? parseLatest(latestText) : null, manifests, pending };
 }
 
 /** Reads a build's meta from the bucket; null when it is missing or not a build meta. */
@@ -50,6 +46,21 @@ export function latestJson(build: LatestBuild): string {
 }
 
 // --- internal ---
+
+async function readRecords(store: ObjectStore, remote: ReadonlyMap<string, RemoteObject>, dir: string, logger: Logger, limit: ReturnType<typeof pLimit>): Promise<FileManifest[]> {
+  const keys = [...remote.keys()].filter((key) => key.startsWith(`${dir}/`) && key.endsWith('.json'));
+  const texts = await Promise.all(keys.map((key) => limit(() => store.getText(key))));
+  const records: FileManifest[] = [];
+  keys.forEach((key, i) => {
+    const text = texts[i];
+    if (text === null || text === undefined) return;
+    const manifest = parseManifest(text);
+    // An unreadable record lists nothing: its files count as foreign and are never deleted.
+    if (!manifest || key !== `${dir}/${manifest.id}.json`) logger.warn('publish', `ignoring ${key}: not a build file manifest`);
+    else records.push(manifest);
+  });
+  return records;
+}
 
 function parseLatest(text: string): LatestBuild | null {
   try {

@@ -1,12 +1,13 @@
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { FileManifest } from './manifest.ts';
-import { manifestFileFor, policyFor } from './policy.ts';
+import { isBuildRecord, manifestFileFor, pendingFileFor, policyFor } from './policy.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 
 /**
- * Which objects may go. Open tabs of recent builds still load their chunks and payloads, so every
- * key referenced by the live build or one of the newest other builds stays; a key that none of
- * those builds references is deletable. Pure: the caller lists the bucket and deletes.
+ * Which objects may go. Publish deletes only what a build it published lists (issue 17.2): the keys
+ * of the file manifests and pending records it wrote, never an unknown key under the prefix. Open
+ * tabs of recent builds still load their chunks and payloads, so every key the live build or one of
+ * the newest other builds lists stays. Pure: the caller lists the bucket and deletes.
  */
 
 export interface RetentionInput {
@@ -14,6 +15,8 @@ export interface RetentionInput {
   live: FileManifest;
   /** Every build manifest found in the bucket (the live build's may be among them). */
   stored: readonly FileManifest[];
+  /** Every pending record found in the bucket (publishes that started; this run's is among them once written). */
+  pending: readonly FileManifest[];
   /** Builds that keep their files, the live one included. */
   keepBuilds: number;
   /** Keys listed before any upload; objects that appear later are never deleted by this run. */
@@ -27,14 +30,19 @@ export interface RetentionPlan {
   kept: string[];
   /** Builds in the bucket whose files are no longer protected. */
   dropped: string[];
-  /** Keys to delete in this run, at most maxDeletes. */
+  /** Keys to delete in this run (build metas first), at most maxDeletes with `records`. */
   deletes: string[];
+  /**
+   * Records (file manifests, pending records) to delete after every key of `deletes` is gone: a record
+   * goes last, so a key it lists is never left in the bucket without a record that lists it.
+   */
+  records: string[];
   /** Deletable keys left for a later run because of maxDeletes. */
   deferred: number;
 }
 
 /** Plans deletions after a publish or a rollback. */
-export function planRetention({ live, stored, keepBuilds, remoteKeys, maxDeletes }: RetentionInput): RetentionPlan {
+export function planRetention({ live, stored, pending, keepBuilds, remoteKeys, maxDeletes }: RetentionInput): RetentionPlan {
   const others = newestFirst(stored.filter((m) => m.id !== live.id));
   const keptOthers = others.slice(0, Math.max(0, keepBuilds - 1));
   const kept = [live, ...keptOthers];
@@ -43,13 +51,39 @@ export function planRetention({ live, stored, keepBuilds, remoteKeys, maxDeletes
     protectedKeys.add(manifestFileFor(manifest.id));
     for (const key of Object.keys(manifest.files)) protectedKeys.add(key);
   }
-  const deletable = [...new Set(remoteKeys)].filter((key) => !protectedKeys.has(key)).sort(deletionOrder);
+  const owned = ownedKeys([live, ...stored], pending);
+  const deletable = [...new Set(remoteKeys)].filter((key) => owned.has(key) && !protectedKeys.has(key));
+  const files = deletable.filter((key) => !isBuildRecord(key)).sort(deletionOrder);
+  const records = deletable.filter(isBuildRecord).sort(compareText);
+  const fileDeletes = files.slice(0, maxDeletes);
+  // Records only when every file before them fits: a deferred file keeps its record for the next run.
+  const recordDeletes = fileDeletes.length === files.length ? records.slice(0, maxDeletes - fileDeletes.length) : [];
   return {
     kept: kept.map((m) => m.id),
     dropped: others.slice(keptOthers.length).map((m) => m.id),
-    deletes: deletable.slice(0, maxDeletes),
-    deferred: Math.max(0, deletable.length - maxDeletes),
+    deletes: fileDeletes,
+    records: recordDeletes,
+    deferred: deletable.length - fileDeletes.length - recordDeletes.length,
   };
+}
+
+/** Every key publish wrote, as its records say: the records themselves and every key they list. */
+export function ownedKeys(manifests: readonly FileManifest[], pending: readonly FileManifest[]): Set<string> {
+  const owned = new Set<string>([LATEST_FILE]);
+  for (const manifest of manifests) {
+    owned.add(manifestFileFor(manifest.id));
+    for (const key of Object.keys(manifest.files)) owned.add(key);
+  }
+  for (const record of pending) {
+    owned.add(pendingFileFor(record.id));
+    for (const key of Object.keys(record.files)) owned.add(key);
+  }
+  return owned;
+}
+
+/** Keys under the prefix that no record publish wrote lists: another app's, a backup, a hand upload. */
+export function foreignKeys(remoteKeys: Iterable<string>, owned: ReadonlySet<string>): string[] {
+  return [...remoteKeys].filter((key) => !owned.has(key)).sort(compareText);
 }
 
 /** Builds ordered by their meta timestamp, newest first; the id breaks ties so the order is stable. */
@@ -60,8 +94,8 @@ export function newestFirst(manifests: readonly FileManifest[]): FileManifest[] 
 // --- internal ---
 
 /**
- * Build records (meta and file manifests) go first: once deletion starts, a dropped build is no
- * longer offered to rollback, even if maxDeletes leaves some of its files for a later run.
+ * Build metas go first: once deletion starts, a dropped build is no longer offered to rollback, even
+ * if maxDeletes leaves some of its files for a later run.
  */
 function deletionOrder(a: string, b: string): number {
   const ra = policyFor(a).stage === 'meta' ? 0 : 1;

@@ -11,7 +11,7 @@ import { memoryFile } from '../../cli/publish/local.ts';
 import { createManifest, parseManifest, serializeManifest, type FileManifest } from '../../cli/publish/manifest.ts';
 import { compareWithRemote, planUploads } from '../../cli/publish/plan.ts';
 import { CACHE_IMMUTABLE, CACHE_MEDIA, CACHE_REVALIDATE, policyFor } from '../../cli/publish/policy.ts';
-import { planRetention } from '../../cli/publish/retention.ts';
+import { foreignKeys, ownedKeys, planRetention } from '../../cli/publish/retention.ts';
 import { createS3Store } from '../../cli/publish/s3-store.ts';
 import { toStorageError } from '../../cli/publish/storage-errors.ts';
 import { bucketSnapshot, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
@@ -57,17 +57,23 @@ describe('publish planning', () => {
     expect(asked).toEqual(['media/a.png']);
   });
 
-  it('keeps the live build and the newest others by timestamp, and never deletes latest.json or a kept record', () => {
+  it('keeps the live build and the newest others by timestamp, never deletes latest.json, a kept record or a key no record lists, and deletes records last', () => {
     const stored = [manifest('old', 1, ['a.js', 'shared.js']), manifest('mid', 2, ['b.js', 'shared.js']), manifest('new', 3, ['c.js']), manifest('tie', 2, ['t.js'])];
     const live = manifest('live', 0, ['l.js', 'shared.js']);
-    const remote = ['a.js', 'b.js', 'c.js', 't.js', 'l.js', 'shared.js', 'stray.txt', '_assets/builds/latest.json', ...stored.map((m) => `_assets/builds/files/${m.id}.json`)];
-    const plan = planRetention({ live, stored, keepBuilds: 3, remoteKeys: remote, maxDeletes: 100 });
+    const stopped = manifest('stopped', 4, ['s.js', 'shared.js']);
+    const remote = ['a.js', 'b.js', 'c.js', 't.js', 'l.js', 's.js', 'shared.js', 'stray.txt', '_assets/builds/latest.json', '_assets/builds/pending/stopped.json', ...stored.map((m) => `_assets/builds/files/${m.id}.json`)];
+    const plan = planRetention({ live, stored, pending: [stopped], keepBuilds: 3, remoteKeys: remote, maxDeletes: 100 });
     expect(plan.kept).toEqual(['live', 'new', 'tie']);
     expect(plan.dropped).toEqual(['mid', 'old']);
-    expect(plan.deletes).toEqual(['_assets/builds/files/mid.json', '_assets/builds/files/old.json', 'a.js', 'b.js', 'stray.txt']);
-    const capped = planRetention({ live, stored, keepBuilds: 1, remoteKeys: remote, maxDeletes: 2 });
+    expect(plan.deletes).toEqual(['a.js', 'b.js', 's.js']);
+    expect(plan.records).toEqual(['_assets/builds/files/mid.json', '_assets/builds/files/old.json', '_assets/builds/pending/stopped.json']);
+    // stray.txt is listed by no record: it is not publish's to delete.
+    expect(foreignKeys(remote, ownedKeys([live, ...stored], [stopped]))).toEqual(['stray.txt']);
+    const capped = planRetention({ live, stored, pending: [stopped], keepBuilds: 1, remoteKeys: remote, maxDeletes: 2 });
     expect(capped.deletes).toHaveLength(2);
-    expect(capped.deferred).toBe(capped.dropped.length + 5 - 2);
+    // A record never goes while a file it lists waits for a later run.
+    expect(capped.records).toEqual([]);
+    expect(capped.deferred).toBe(plan.deletes.length + 2 + plan.records.length + 2 - 2);
   });
 
   it('round-trips a file manifest and trusts no other JSON as one', () => {
@@ -164,7 +170,7 @@ describe('publish against objects it did not write', () => {
 
     await put('kms/sitemap.xml', '<?xml version="1.0"?><urlset/>');
     const again = await publish(config, { logger: createMemoryLogger(), store: opaque });
-    expect(again.actions.map((a) => a.key)).toEqual(['sitemap.xml']);
+    expect(again.actions.filter((a) => a.kind === 'upload').map((a) => a.key)).toEqual(['sitemap.xml']);
     real.close();
   });
 
@@ -172,17 +178,20 @@ describe('publish against objects it did not write', () => {
     await put('site-old/index.html', 'older site');
     await put('siteextra.txt', 'beside the prefix');
     await put('other/robots.txt', 'another site');
-    const run = (dir: string): ReturnType<typeof publish> =>
-      publish(resolvePublishConfig({ outDir: dir, bucket: s3.bucket, prefix: 'site', endpointUrl: s3.endpoint, keepBuilds: 1 }), { logger: createMemoryLogger() });
+    const run = (dir: string, allowForeignObjects = false): ReturnType<typeof publish> =>
+      publish(resolvePublishConfig({ outDir: dir, bucket: s3.bucket, prefix: 'site', endpointUrl: s3.endpoint, keepBuilds: 1, allowForeignObjects }), { logger: createMemoryLogger() });
     const from = s3.requests.length;
     await run(dirs[0]!);
     await put('site/stray.txt', 'inside the prefix, in no build');
-    const second = await run(dirs[1]!);
-    expect(second.actions.filter((a) => a.kind === 'delete').map((a) => a.key)).toContain('stray.txt');
+    // An object no build lists, inside the prefix: refused, then published beside and never deleted.
+    await expect(run(dirs[1]!)).rejects.toMatchObject({ code: 'StorageHoldsForeignObjects' });
+    const second = await run(dirs[1]!, true);
+    expect(second.actions.filter((a) => a.kind === 'delete').length).toBeGreaterThan(0);
+    expect(second.actions.map((a) => a.key)).not.toContain('stray.txt');
     const writes = s3.requests.slice(from).filter((r) => r.method !== 'GET' && r.key !== 'site/stray.txt');
     expect(writes.length).toBeGreaterThan(0);
     for (const r of writes) expect(r.key, `${r.method} ${r.key}`).toMatch(/^site\//);
     const everything = Object.keys(await bucketSnapshot(client, s3.bucket));
-    expect(everything).toEqual(expect.arrayContaining(['site-old/index.html', 'siteextra.txt', 'other/robots.txt']));
+    expect(everything).toEqual(expect.arrayContaining(['site-old/index.html', 'siteextra.txt', 'other/robots.txt', 'site/stray.txt']));
   });
 });

@@ -73,7 +73,8 @@ describe('a publish interrupted mid-way, and rollback', () => {
     const assetsAndPayloads = changed.filter((k) => /^_assets\/[^/]+$/.test(k) || k.endsWith('_payload.json')).length;
     const uploads = changed.length + 1; // and the build's file manifest
     // One request at a time, so the stop never cuts an upload in half.
-    s3.stopAfterPuts(assetsAndPayloads + 2);
+    // The first PUT is the pending record that lists the build's keys; then the uploads.
+    s3.stopAfterPuts(1 + assetsAndPayloads + 2);
     const logger = createMemoryLogger();
     const failure = await publish(resolvePublishConfig({ outDir: builds[2]!.dir, bucket: s3.bucket, endpointUrl: s3.endpoint, concurrency: 1 }), { logger }).catch((e: unknown) => e);
     expect(isBuildError(failure) && failure.code).toBe('StorageUnreachable');

@@ -1,8 +1,9 @@
-import type { S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isBuildError } from '../../cli/errors.ts';
 import { createMemoryLogger } from '../../cli/logger.ts';
 import { publish, resolvePublishConfig, type PublishOptions, type PublishResult } from '../../cli/publish/index.ts';
 import { bucketSnapshot, getObject, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
@@ -75,8 +76,10 @@ describe('site publish keeps the files of the last N builds', () => {
     await run(1, 'capped', { keepBuilds: 1 });
     const capped = await run(2, 'capped', { keepBuilds: 1, maxDeletes: 3 });
     expect(capped).toMatchObject({ deleted: 3, deferredDeletes: ownKeys(1).length - 3 });
-    // Build records go first, so the dropped build is no longer offered to rollback.
-    expect(await keys('capped')).not.toContain('_assets/builds/files/build-1.json');
+    // Its meta goes first, so the dropped build is no longer offered to rollback; its file manifest
+    // goes last, so no key of the build is ever left without a record that lists it.
+    expect(await keys('capped')).not.toContain('_assets/builds/meta/build-1.json');
+    expect(await keys('capped')).toContain('_assets/builds/files/build-1.json');
 
     const next = await run(2, 'capped', { keepBuilds: 1, maxDeletes: 100 });
     expect(next).toMatchObject({ uploaded: 0, deleted: ownKeys(1).length - 3, deferredDeletes: 0 });
@@ -103,5 +106,93 @@ describe('site publish keeps the files of the last N builds', () => {
     expect(wouldUpload.at(-1)).toMatch(/^\[publish\] would upload _assets\/builds\/latest\.json \(changed, /);
     expect(logger.lines.at(-1)).toMatch(/^\[publish\] dry run: \d+ to upload, 4 unchanged, 8 to delete, [\d.]+ (B|KiB); nothing was changed$/);
     expect(dry).toMatchObject({ dryRun: true, uploaded: 0, deleted: 0, buildId: 'build-2', previousBuildId: 'build-1' });
+  });
+});
+
+describe('site publish never deletes an object it did not write', () => {
+  let s3: S3TestServer;
+  let client: S3Client;
+  const dirs: string[] = [];
+  const put = (key: string, body: string): Promise<unknown> => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body }));
+  const config = (n: number, extra: PublishOptions = {}): ReturnType<typeof resolvePublishConfig> =>
+    resolvePublishConfig({ outDir: dirs[n], bucket: s3.bucket, endpointUrl: s3.endpoint, keepBuilds: 2, ...extra });
+
+  beforeAll(async () => {
+    Object.assign(process.env, S3_ENV);
+    s3 = await startS3Server();
+    client = s3Client(s3.endpoint);
+    const root = await mkdtemp(join(tmpdir(), 'site-foreign-'));
+    for (let n = 1; n <= 5; n++) {
+      dirs[n] = join(root, `build-${n}`);
+      await writeFakeBuild(dirs[n]!, n);
+    }
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await s3?.stop();
+  });
+
+  it('refuses a bucket that holds backups and another app, changes nothing, and with the flag publishes beside them and never deletes them', async () => {
+    const foreign = { 'backups/db.sql': 'CREATE TABLE t;', 'index.html': '<p>another app</p>', 'app/main.js': 'run()' };
+    for (const [key, body] of Object.entries(foreign)) await put(key, body);
+    const before = await bucketSnapshot(client, s3.bucket);
+    const writesBefore = s3.requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD').length;
+
+    const refusal = await publish(config(1), { logger: createMemoryLogger() }).catch((e: unknown) => e);
+    expect(isBuildError(refusal) && refusal.code).toBe('StorageHoldsForeignObjects');
+    const message = (refusal as Error).message;
+    for (const key of Object.keys(foreign)) expect(message).toContain(key);
+    expect(message).toContain('3 objects');
+    expect(isBuildError(refusal) && refusal.hint).toContain('--allow-foreign-objects');
+    expect(await bucketSnapshot(client, s3.bucket)).toEqual(before);
+    expect(s3.requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD').length).toBe(writesBefore);
+
+    // With the flag: five publishes with --keep-builds 2; build 1's own files go, the foreign ones stay.
+    for (let n = 1; n <= 5; n++) await publish(config(n, { allowForeignObjects: true }), { logger: createMemoryLogger() });
+    const after = await bucketSnapshot(client, s3.bucket);
+    expect(after['backups/db.sql']).toBeDefined();
+    expect(after['app/main.js']).toBeDefined();
+    // index.html is a key every build writes: the first publish with the flag replaced it, as the hint says.
+    expect(after['index.html']).toBeDefined();
+    for (const gone of ['_assets/entry-v1.js', 'only-1/index.html', 'only-2/index.html', '_assets/builds/files/build-1.json']) expect(after[gone], gone).toBeUndefined();
+    for (const kept of ['only-4/index.html', 'only-5/index.html']) expect(after[kept], kept).toBeDefined();
+    expect(Object.keys(after).filter((k) => k.startsWith('_assets/builds/pending/'))).toEqual([]);
+  });
+
+  it("cleans up a stopped publish's files in a later run, still without touching foreign objects", async () => {
+    let own = await startS3Server();
+    const run = (n: number): Promise<PublishResult> => publish(resolvePublishConfig({ outDir: dirs[n], bucket: own.bucket, endpointUrl: own.endpoint, keepBuilds: 1, allowForeignObjects: true }), { logger: createMemoryLogger() });
+    const snapshot = async (): Promise<Record<string, string>> => {
+      const c = s3Client(own.endpoint);
+      try {
+        return await bucketSnapshot(c, own.bucket);
+      } finally {
+        c.destroy();
+      }
+    };
+    try {
+      const c = s3Client(own.endpoint);
+      await c.send(new PutObjectCommand({ Bucket: own.bucket, Key: 'backups/keep.sql', Body: 'keep me' }));
+      c.destroy();
+      await run(1);
+      // Build 2 stops after its pending record and a few assets: its files belong to no published build.
+      own.stopAfterPuts(4);
+      await expect(run(2)).rejects.toBeTruthy();
+      await own.stopped;
+      own = await startS3Server({ directory: own.directory });
+      const halfway = await snapshot();
+      expect(halfway['_assets/builds/pending/build-2.json']).toBeDefined();
+      const orphans = Object.keys(halfway).filter((k) => k.includes('-v2'));
+      expect(orphans.length).toBeGreaterThan(0);
+
+      await run(3);
+      const after = await snapshot();
+      for (const orphan of orphans) expect(after[orphan], orphan).toBeUndefined();
+      expect(after['_assets/builds/pending/build-2.json']).toBeUndefined();
+      expect(after['backups/keep.sql']).toBeDefined();
+      expect(after['only-3/index.html']).toBeDefined();
+    } finally {
+      await own.stop();
+    }
   });
 });

@@ -21,6 +21,7 @@ describe('site publish of a real build to an S3-compatible server', () => {
   let first: PublishResult;
   let firstLog: string[];
   let putsOfFirst: string[];
+  let pendingFirst: string;
 
   const options = (extra: PublishOptions = {}): PublishOptions => ({ outDir: out, bucket: s3.bucket, prefix: 'www', endpointUrl: s3.endpoint, ...extra });
 
@@ -34,7 +35,10 @@ describe('site publish of a real build to an S3-compatible server', () => {
     const logger = createMemoryLogger();
     first = await publish(resolvePublishConfig(options()), { logger, progressIntervalMs: 0 });
     firstLog = logger.lines;
-    putsOfFirst = s3.requests.filter((r) => r.method === 'PUT').map((r) => r.key.replace(/^www\//, ''));
+    const puts = s3.requests.filter((r) => r.method === 'PUT').map((r) => r.key.replace(/^www\//, ''));
+    // Before any file, the pending record that lists them all (so publish only ever deletes what it wrote).
+    pendingFirst = puts[0]!;
+    putsOfFirst = puts.slice(1);
   }, 240_000);
 
   afterAll(async () => {
@@ -79,7 +83,9 @@ describe('site publish of a real build to an S3-compatible server', () => {
     expect(keys.some((k) => k.startsWith('media/') && k.endsWith('.pdf') && seen.get(k) === 'application/pdf | public, max-age=3600')).toBe(true);
   });
 
-  it('uploads hashed assets and media first, then payloads, then pages, then the build records, and latest.json last', () => {
+  it('writes the pending record first, uploads hashed assets and media next, then payloads, then pages, then the build records, and latest.json last, and removes the pending record', () => {
+    expect(pendingFirst).toBe(`_assets/builds/pending/${first.buildId}.json`);
+    expect(s3.requests.some((r) => r.method === 'DELETE' && r.key === `www/${pendingFirst}`)).toBe(true);
     const stages = putsOfFirst.map((key) => STAGES.indexOf(policyFor(key).stage));
     expect(stages).toEqual([...stages].sort((a, b) => a - b));
     expect(putsOfFirst.at(-1)).toBe('_assets/builds/latest.json');
