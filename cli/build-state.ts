@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InspectedPage, InspectedSite } from './checks/collect.ts';
 import { readBuild } from './output.ts';
+import { htmlFileFor, payloadFileFor } from '../runtime/shared/paths.ts';
 
 /**
  * What a build remembers about the output it wrote, in the build cache, so the next build into the
@@ -50,18 +51,26 @@ export function contentHash(content: string): string {
 
 /**
  * The state of the build in `outDir`, or why a full build is needed: no state, a state from an older
- * format, another build id (code, options or site-wide data changed), or an output folder that is no
- * longer the build the state describes.
+ * format, another build id (client code, options or site-wide data changed), another generator
+ * (generator-fingerprint.ts: server-side code, site code, shell, dependencies, options), or an output
+ * folder that is no longer the one the state describes (checked cheaply: the folder's identity on
+ * disk, and the bytes of a few sampled pages).
  */
-export async function loadBuildState(cacheDir: string, outDir: string, buildId: string): Promise<{ state: BuildState } | { state: null; reason: string }> {
+export async function loadBuildState(cacheDir: string, outDir: string, buildId: string, generator: string): Promise<{ state: BuildState } | { state: null; reason: string }> {
   const none = (reason: string): { state: null; reason: string } => ({ state: null, reason });
   try {
     const saved = JSON.parse(await readFile(stateFileFor(cacheDir, outDir), 'utf8').catch(() => 'null')) as SavedState | null;
     if (saved === null) return none('no previous build of this folder in the build cache');
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.buildId !== buildId) return none(`the code, options or site-wide data changed (build ${saved.buildId} → ${buildId})`);
+    if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
     const { latest, meta } = await readBuild(outDir);
     if (latest.id !== buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
+    const folder = await folderIdentity(outDir);
+    if (folder !== saved.folder) return none('the output folder was replaced or restored since the previous build (it is not the folder that build wrote)');
+    for (const [path, hash] of saved.sample) {
+      if ((await samplePage(outDir, path)) !== hash) return none(`the output folder's ${path} is not what the previous build wrote`);
+    }
     const pages = new Map<string, RememberedPage>();
     for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links] of saved.pages) {
       pages.set(path, {
@@ -83,8 +92,14 @@ export async function loadBuildState(cacheDir: string, outDir: string, buildId: 
 export async function saveBuildState(
   cacheDir: string,
   outDir: string,
-  state: { buildId: string; timestamp: number; site: InspectedSite; records: readonly PageRecordForState[]; outputs: ReadonlyMap<string, string>; media: Iterable<string> },
+  state: { buildId: string; generator: string; timestamp: number; site: InspectedSite; records: readonly PageRecordForState[]; outputs: ReadonlyMap<string, string>; media: Iterable<string> },
 ): Promise<void> {
+  // A few pages spread over the site, read again by the next build to see that the folder is this one.
+  const pages = state.site.pages;
+  const step = Math.max(1, Math.floor(pages.length / SAMPLE_SIZE));
+  const sample: [string, string][] = [];
+  for (let i = 0; i < pages.length && sample.length < SAMPLE_SIZE; i += step) sample.push([pages[i]!.path, await samplePage(outDir, pages[i]!.path)]);
+  const folder = await folderIdentity(outDir);
   const linkIds = new Map<string, number>();
   const pageLinks: number[][] = state.site.pages.map(() => []);
   for (const [link, users] of state.site.links) {
@@ -98,9 +113,8 @@ export async function saveBuildState(
   await mkdir(join(cacheDir, 'builds'), { recursive: true });
   const out = await open(`${file}.tmp`, 'w');
   try {
-    const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, timestamp: state.timestamp, outDir, links: [...linkIds.keys()] };
+    const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()] };
     await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
-    const pages = state.site.pages;
     for (let start = 0; start < pages.length; start += 1000) {
       const rows = pages.slice(start, start + 1000).map((p, k) => {
         const i = start + k;
@@ -119,7 +133,22 @@ export async function saveBuildState(
 
 // --- internal ---
 
-const STATE_VERSION = 1;
+const STATE_VERSION = 2;
+
+/** Pages whose bytes the next build checks before it trusts the folder. */
+const SAMPLE_SIZE = 8;
+
+/** The folder's identity on disk: a folder copied or restored from elsewhere has another. */
+async function folderIdentity(dir: string): Promise<string> {
+  const info = await stat(dir, { bigint: true });
+  return `${info.dev}:${info.ino}:${info.birthtimeNs}`;
+}
+
+/** The hash of a page's index.html and _payload.json as they are on disk ('' for a missing file). */
+async function samplePage(outDir: string, path: string): Promise<string> {
+  const [html, payload] = await Promise.all([htmlFileFor(path), payloadFileFor(path)].map((file) => readFile(join(outDir, file)).catch(() => '')));
+  return createHash('sha1').update(html!).update('\0').update(payload!).digest('base64url');
+}
 
 type SavedPage = [
   path: string,
@@ -140,8 +169,14 @@ type SavedPage = [
 interface SavedState {
   version: number;
   buildId: string;
+  /** generatorFingerprint() of the build that wrote the folder. */
+  generator: string;
   timestamp: number;
   outDir: string;
+  /** folderIdentity() of the output folder after the build. */
+  folder: string;
+  /** Sampled pages and samplePage() of each. */
+  sample: [string, string][];
   /** Every distinct link target, once: pages refer to them by index. */
   links: string[];
   pages: SavedPage[];

@@ -18,8 +18,9 @@ import { BuildErrors, createBuildError, type PageFailure } from './errors.ts';
 import { describeCause } from './format-error.ts';
 import type { Logger } from './logger.ts';
 import { PUBLISHED_ONLY, withoutDrafts } from './drafts.ts';
+import { generatorFingerprint } from './generator-fingerprint.ts';
 import { createMediaCopier, mediaFileFor, type MediaCopier } from './media.ts';
-import { checkPageCount, commitStagingChanges, commitStagingDir, createStagingDir, discardStagingDir } from './output.ts';
+import { checkPageCount, commitStagingChanges, commitStagingDir, createStagingDir, discardStagingDir, readBuild } from './output.ts';
 import { queryPages, type PageRecord } from './query.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import { renderRedirectPages } from './redirects.ts';
@@ -95,7 +96,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // Every answer passes the draft filter where it enters the build, unless drafts are wanted (cli/drafts.ts).
     const drafts = config.drafts ? null : withoutDrafts(transport);
     const client = drafts?.client ?? transport;
-    const [siteModules, richText] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir)]);
+    const [siteModules, richText, generator] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir), generatorFingerprint(config)]);
 
     // The site query goes first: it is the cheapest way to learn that the endpoint is unreachable.
     const site = await loadSiteData(client, siteModules.siteData.query);
@@ -128,7 +129,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // own content is not part of it, so editing one item leaves every other page's bytes unchanged.
     const buildId = createBuildId([assets.hash, shell.parts.join('\0'), JSON.stringify({ baseUrl, client: clientConfigOf(config), routeRules: siteModules.routeRules }), siteJson]);
     buildIdSoFar = buildId;
-    const timestamp = config.sourceDateEpoch !== null ? config.sourceDateEpoch * 1000 : now().getTime();
+    // Every page of one build id carries the same prerenderedAt, the time that build was first made: a
+    // build into a folder that holds the same id (incremental or --full) keeps its timestamp, so the
+    // pages it keeps and the pages it renders agree, byte for byte, with a full build.
+    const timestamp = config.sourceDateEpoch !== null ? config.sourceDateEpoch * 1000 : ((await previousTimestamp(config.outDir, buildId)) ?? now().getTime());
     const ctx: RenderContext = {
       buildId,
       prerenderedAt: new Date(timestamp).toISOString(),
@@ -147,7 +151,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 
     // An output folder that holds this very build id (same code, options and site-wide data) is updated
     // in place: only pages whose route, path or data changed are rendered again.
-    const found = config.incremental ? await loadBuildState(config.cacheDir, config.outDir, buildId) : { state: null, reason: '--full' };
+    const found = config.incremental ? await loadBuildState(config.cacheDir, config.outDir, buildId, generator) : { state: null, reason: '--full' };
     const previous = found.state;
     if (previous) logger.info('build', `updating build ${buildId} in ${config.outDir}: only pages whose data changed are rendered (--full renders every page)`);
     else logger.debug?.('build', `rendering every page: ${(found as { reason: string }).reason}`);
@@ -256,7 +260,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     }
     // The output is committed: a cache that cannot be saved costs the next build time, not this build.
     await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
-    await saveBuildState(config.cacheDir, config.outDir, { buildId, timestamp, site: recorder.inspected(), records: stateRecords, outputs: outputHashes, media: media.urls });
+    await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: stateRecords, outputs: outputHashes, media: media.urls });
     await recorder.measureOutput(config.outDir, facts, changes);
     const result: Omit<BuildResult, 'report'> = { outDir: config.outDir, buildId, pages: prerendered.length, bytes, media: media.urls.size, requests: client.requestCount(), durationMs: performance.now() - started };
     logger.info('build', `wrote ${result.pages} pages to ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${buildId})`);
@@ -280,6 +284,12 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 }
 
 // --- internal ---
+
+/** The timestamp of the build in `outDir` when it is build `buildId`, else null. */
+async function previousTimestamp(outDir: string, buildId: string): Promise<number | null> {
+  const latest = await readBuild(outDir).then((b) => b.latest, () => null);
+  return latest?.id === buildId ? latest.timestamp : null;
+}
 
 async function loadSiteData(client: GraphQLClientHandle, query: string): Promise<SiteData> {
   try {

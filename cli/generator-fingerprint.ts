@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import { hashFiles } from '../bin/compile-cli.js';
+import { clientConfigOf, type ResolvedConfig } from './config.ts';
+
+/**
+ * Everything besides a page's data that decides its bytes (issue 17.1): the generator's own server-side
+ * code (cli/, runtime/), the site's code (site/), the document shell (templates/), the tool's version
+ * and its locked dependencies (package.json, package-lock.json), the Node.js and ICU versions (dates
+ * are formatted with Intl), and the options that reach the output. An incremental build keeps a page's
+ * bytes only when this is what the previous build recorded; otherwise every page is rendered.
+ * Reading the ~250 source files takes a few tens of milliseconds, once per build.
+ */
+export async function generatorFingerprint(config: ResolvedConfig, root = config.root): Promise<string> {
+  const code = await hashFiles(root, CODE_DIRS, CODE_FILES);
+  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes };
+  return createHash('sha256')
+    .update(code)
+    .update('\0')
+    .update(`${process.versions.node}\0${process.versions.icu ?? ''}\0${process.versions.unicode ?? ''}`)
+    .update('\0')
+    .update(JSON.stringify(options))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** Folders whose files are the generator's and the site's code and shell. */
+export const CODE_DIRS = ['cli', 'runtime', 'site', 'templates'];
+/** Files that name the tool's version and pin its dependencies. */
+export const CODE_FILES = ['package.json', 'package-lock.json'];

@@ -1,0 +1,115 @@
+import { cp, mkdtemp, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BuildReport } from '../../cli/report.ts';
+import { ROOT, runCli, SITE_BIN } from '../helpers/cli.ts';
+import { listFiles, snapshotTree } from '../helpers/tree.ts';
+
+/**
+ * An incremental build is only as fresh as everything that produced a page (issue 17.1). The tests
+ * run the command from a copy of the project, so that they can change its server-side code, its
+ * document shell and its lock file as a site developer would, without touching the project itself.
+ */
+
+let project: string;
+let dir: string;
+let overrides: string;
+
+async function build(out: string, ...flags: string[]): Promise<{ report: BuildReport; output: string }> {
+  const reportFile = join(dir, `${out}.report.json`);
+  const result = await runCli(['build', '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--report', reportFile, ...flags], {
+    cwd: project,
+    env: { CONTENT_OVERRIDES_FILE: overrides, SOURCE_DATE_EPOCH: undefined },
+    script: join(project, 'bin/site.js'),
+  });
+  expect(result.code, result.stderr).toBe(0);
+  return { report: JSON.parse(await readFile(reportFile, 'utf8')) as BuildReport, output: result.stdout + result.stderr };
+}
+
+async function edit(file: string, change: (text: string) => string): Promise<void> {
+  const path = join(project, file);
+  const before = await readFile(path, 'utf8');
+  const after = change(before);
+  expect(after).not.toBe(before);
+  await writeFile(path, after);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'build-freshness-'));
+  project = join(dir, 'project');
+  for (const entry of ['bin', 'cli', 'runtime', 'site', 'backend', 'templates', 'package.json', 'package-lock.json', 'tsconfig.json', 'rollup.config.ts']) {
+    await cp(join(ROOT, entry), join(project, entry), { recursive: true });
+  }
+  await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+  overrides = join(dir, 'overrides.json');
+  await writeFile(overrides, '{}');
+  expect(SITE_BIN).toContain('bin/site.js');
+}, 120_000);
+
+describe('an incremental build after the generator changed', () => {
+  it('renders every page again after a change to server-side rendering code, to the shell, and to a locked dependency', async () => {
+    expect((await build('site')).report.changes).toMatchObject({ mode: 'full' });
+    expect((await build('site')).report.changes).toMatchObject({ mode: 'incremental', pagesRendered: 0 });
+
+    await edit('cli/head.ts', (text) => text.replace('`<title>${escapeHtml(title)}</title>`,', '`<title>${escapeHtml(title)}</title>`,\n    \'<meta name="generator" content="freshness-test">\','));
+    const afterCode = await build('site', '--verbose');
+    expect(afterCode.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
+    expect(afterCode.output).toContain("rendering every page: the generator's or the site's code");
+    expect(await readFile(join(dir, 'site/index.html'), 'utf8')).toContain('<meta name="generator" content="freshness-test">');
+    expect(await readFile(join(dir, 'site/about/index.html'), 'utf8')).toContain('<meta name="generator" content="freshness-test">');
+
+    await edit('templates/document.html', (text) => text.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n    <meta name="shell" content="changed">'));
+    const afterShell = await build('site');
+    expect(afterShell.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
+    expect(await readFile(join(dir, 'site/news/index.html'), 'utf8')).toContain('<meta name="shell" content="changed">');
+
+    await edit('package-lock.json', (text) => text.replace(/("node_modules\/wouter": \{\s*"version": ")([^"]+)"/, '$1$2-patched"'));
+    expect((await build('site')).report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
+    // And with nothing changed since, incremental again.
+    expect((await build('site')).report.changes).toMatchObject({ mode: 'incremental', pagesRendered: 0 });
+  }, 300_000);
+});
+
+describe('an incremental build without a pinned SOURCE_DATE_EPOCH', () => {
+  it('equals a full build of the same folder byte for byte, prerenderedAt included', async () => {
+    await build('epoch');
+    const feed = await readFile(join(dir, 'epoch/feeds/news.xml'), 'utf8');
+    const slug = /<link>[^<]*\/news\/([^<]+)<\/link>/.exec(feed.slice(feed.indexOf('<item>')))![1]!;
+    await writeFile(overrides, JSON.stringify({ news: [{ slug, title: 'An edited headline' }] }));
+    const incremental = await build('epoch');
+    expect(incremental.report.changes).toMatchObject({ mode: 'incremental' });
+    expect(incremental.report.changes!.pagesRendered).toBeGreaterThan(0);
+    const afterIncremental = await snapshotTree(join(dir, 'epoch'));
+    const full = await build('epoch', '--full');
+    expect(full.report.changes).toMatchObject({ mode: 'full' });
+    expect(await snapshotTree(join(dir, 'epoch'))).toEqual(afterIncremental);
+    const kept = JSON.parse(await readFile(join(dir, 'epoch/about/_payload.json'), 'utf8')) as { prerenderedAt: string };
+    const edited = JSON.parse(await readFile(join(dir, `epoch/news/${slug}/_payload.json`), 'utf8')) as { prerenderedAt: string };
+    expect(edited.prerenderedAt).toBe(kept.prerenderedAt);
+    await writeFile(overrides, '{}');
+  }, 300_000);
+});
+
+describe('an output folder the build state does not describe', () => {
+  it('is rendered in full, with the reason under --verbose, when the folder was restored from elsewhere or a page was changed', async () => {
+    await build('restored');
+    expect((await build('restored')).report.changes).toMatchObject({ mode: 'incremental' });
+    // A copy put in its place (a backup restored, a CI cache unpacked): same build id, same page count.
+    await rename(join(dir, 'restored'), join(dir, 'restored-old'));
+    await cp(join(dir, 'restored-old'), join(dir, 'restored'), { recursive: true });
+    const afterRestore = await build('restored', '--verbose');
+    expect(afterRestore.report.changes).toMatchObject({ mode: 'full' });
+    expect(afterRestore.output).toContain('the output folder was replaced or restored');
+
+    expect((await build('restored')).report.changes).toMatchObject({ mode: 'incremental' });
+    // Every page edited by hand in place (same folder): the sampled ones show it.
+    for (const file of (await listFiles(join(dir, 'restored'))).filter((f) => f.endsWith('index.html'))) {
+      await writeFile(join(dir, 'restored', file), '<!doctype html><title>edited by hand</title>');
+    }
+    const afterEdit = await build('restored', '--verbose');
+    expect(afterEdit.report.changes).toMatchObject({ mode: 'full' });
+    expect(afterEdit.output).toMatch(/the output folder's \/\S* is not what the previous build wrote/);
+    expect(await readFile(join(dir, 'restored/index.html'), 'utf8')).not.toContain('edited by hand');
+  }, 300_000);
+});
