@@ -19,6 +19,7 @@ import { describeCause } from './format-error.ts';
 import type { Logger } from './logger.ts';
 import { PUBLISHED_ONLY, withoutDrafts } from './drafts.ts';
 import { generatorFingerprint } from './generator-fingerprint.ts';
+import { contentSecurityPolicy } from './csp.ts';
 import { createMediaCopier, mediaFileFor, type MediaCopier } from './media.ts';
 import { checkPageCount, commitStagingChanges, commitStagingDir, createStagingDir, discardStagingDir, readBuild } from './output.ts';
 import { queryPages, type PageRecord } from './query.ts';
@@ -127,7 +128,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const baseUrl = config.baseUrl ?? (info.url || 'http://localhost');
     // The id covers what every page shares: code, shell, options, rules and the site-wide data. A page's
     // own content is not part of it, so editing one item leaves every other page's bytes unchanged.
-    const buildId = createBuildId([assets.hash, shell.parts.join('\0'), JSON.stringify({ baseUrl, client: clientConfigOf(config), routeRules: siteModules.routeRules }), siteJson]);
+    const csp = config.csp ? contentSecurityPolicy({ publicEndpoint: config.publicEndpoint, sentryDsn: config.sentryDsn }) : null;
+    const buildId = createBuildId([assets.hash, shell.parts.join('\0'), JSON.stringify({ baseUrl, client: clientConfigOf(config), routeRules: siteModules.routeRules, csp }), siteJson]);
     buildIdSoFar = buildId;
     // Every page of one build id carries the same prerenderedAt, the time that build was first made: a
     // build into a folder that holds the same id (incremental or --full) keeps its timestamp, so the
@@ -147,6 +149,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       assets,
       shell,
       client: clientConfigOf(config),
+      csp,
     };
 
     // An output folder that holds this very build id (same code, options and site-wide data) is updated
@@ -227,7 +230,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const outputHashes = new Map<string, string>();
     const outputs = await timed(logger, 'outputs', () => writeOutputs(collectors, staging, outputHashes, previous?.outputs), (t) => `${t.files} files`);
     await cp(join(config.root, 'site/public'), staging, { recursive: true });
-    for (const page of renderRedirectPages(siteModules.routeRules, baseUrl)) await writeSiteFile(staging, page.file, page.content);
+    for (const page of renderRedirectPages(siteModules.routeRules, baseUrl, csp)) await writeSiteFile(staging, page.file, page.content);
     await writeSiteFile(staging, '404.html', renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html);
     sitemap.sort((a, b) => compareText(a.path, b.path));
     await writeSiteFile(staging, 'sitemap.xml', renderSitemap(sitemap, baseUrl));

@@ -52,6 +52,8 @@ export interface UserConfig {
   full?: boolean;
   /** Publish drafts too (with an editor's token the backend returns them); without it the build leaves them out. @default false */
   drafts?: boolean;
+  /** Give every page a strict Content-Security-Policy meta tag (cli/csp.ts). @default true */
+  csp?: boolean;
 }
 
 /** Fully-defaulted, validated, frozen configuration; stages take only this. */
@@ -87,6 +89,8 @@ export interface ResolvedConfig {
   readonly renderThreads: number;
   /** Publish drafts on purpose (--drafts); otherwise the build asks for published content and drops any draft. */
   readonly drafts: boolean;
+  /** Every page carries the build's Content-Security-Policy. */
+  readonly csp: boolean;
   /** Update the previous build in the output folder in place, rendering only pages whose inputs changed, when its build id matches. */
   readonly incremental: boolean;
 }
@@ -147,6 +151,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     payloadBudget: checkInteger('--payload-budget', user.payloadBudget ?? DEFAULTS.payloadBudget, 1, 2 ** 31 - 1),
     mediaMaxBytes: checkInteger('--media-max-bytes', user.mediaMaxBytes ?? DEFAULTS.mediaMaxBytes, 1, 2 ** 42),
     drafts: user.drafts ?? false,
+    csp: user.csp ?? true,
     incremental: !user.full,
     renderThreads: checkInteger('--render-threads', user.renderThreads ?? DEFAULTS.renderThreads, 0, 64),
     reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { contentTypeFor } from './content-types.ts';
 import { findNotFoundPage, findSiteFile } from './site-files.ts';
 import { portInUse } from './errors.ts';
-import { injectLiveReload, LIVE_RELOAD_PATH, type LiveReload } from './live-reload.ts';
+import { injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT, LIVE_RELOAD_SCRIPT_PATH, type LiveReload } from './live-reload.ts';
 
 /** The running dev server. */
 export interface DevServer {
@@ -23,7 +23,9 @@ export interface DevServer {
 export async function startDevServer({ root, port, host, liveReload }: { root: string; port: number; host: string; liveReload: LiveReload }): Promise<DevServer> {
   const base = resolve(root);
   const server = createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname === LIVE_RELOAD_PATH) return liveReload.connect(req, res);
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    if (pathname === LIVE_RELOAD_PATH) return liveReload.connect(req, res);
+    if (pathname === LIVE_RELOAD_SCRIPT_PATH) return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(LIVE_RELOAD_SCRIPT);
     void serve(base, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();

@@ -12,7 +12,7 @@ import { clientConfigOf, type ResolvedConfig } from './config.ts';
  */
 export async function generatorFingerprint(config: ResolvedConfig, root = config.root): Promise<string> {
   const code = await hashFiles(root, CODE_DIRS, CODE_FILES);
-  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes };
+  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp };
   return createHash('sha256')
     .update(code)
     .update('\0')

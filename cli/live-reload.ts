@@ -3,6 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** The Server-Sent Events endpoint the dev server answers; never part of a built site. */
 export const LIVE_RELOAD_PATH = '/__dev/events';
 
+/**
+ * The live-reload client, served as a file of its own rather than inline, so pages keep their
+ * Content-Security-Policy (`script-src 'self'`) in dev too.
+ */
+export const LIVE_RELOAD_SCRIPT_PATH = '/__dev/reload.js';
+export const LIVE_RELOAD_SCRIPT = `(function(){var s=new EventSource(${JSON.stringify(LIVE_RELOAD_PATH)});s.addEventListener('reload',function(){location.reload()});s.addEventListener('build-failed',function(e){console.warn('[site dev] the build failed; the page shows the previous build.\\n'+e.data)})})();`;
+
 /** What the dev server tells open pages. */
 export type LiveReloadEvent = { type: 'reload'; buildId: string } | { type: 'build-failed'; message: string };
 
@@ -54,7 +61,7 @@ export function createLiveReload({ keepAliveMs = 15_000 }: { keepAliveMs?: numbe
  * contain it.
  */
 export function injectLiveReload(html: string): string {
-  const script = `<script>(function(){var s=new EventSource(${JSON.stringify(LIVE_RELOAD_PATH)});s.addEventListener('reload',function(){location.reload()});s.addEventListener('build-failed',function(e){console.warn('[site dev] the build failed; the page shows the previous build.\\n'+e.data)})})();</script>`;
+  const script = `<script src="${LIVE_RELOAD_SCRIPT_PATH}"></script>`;
   const end = html.lastIndexOf('</body>');
   return end === -1 ? html + script : html.slice(0, end) + script + html.slice(end);
 }

@@ -9,6 +9,7 @@ import { createBuildProgress } from './progress.ts';
 import { progressModeFor, startProgressDisplay } from './progress-display.ts';
 import { isSiteOutput } from './output.ts';
 import { startStaticServer } from './static-server.ts';
+import { readSitePolicy } from './csp.ts';
 import { join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 
@@ -77,12 +78,13 @@ program
   .option('--report <file>', 'write the JSON build report here; default: build-report.json beside the output folder')
   .option('--no-report', 'write no build report (default: a report is written)')
   .option('--render-threads <n>', 'threads that render pages beside the main thread; 0: the main thread only (default: the CPU count less 1, at most 4; one on 2 CPUs)', String(DEFAULTS.renderThreads))
+  .option('--no-csp', 'write pages without the Content-Security-Policy meta tag (default: every page carries a strict policy)')
   .option('--drafts', "publish drafts too: with an editor's GRAPHQL_TOKEN the backend returns them (default: the build asks for published content and leaves any draft out)")
   .option('--full', 'render every page, even when the previous build in the output folder could be updated in place (default: only pages whose inputs changed, when code and options are unchanged)')
   .option('--quiet', 'print warnings and errors only')
   .option('--verbose', 'print debug lines and stack traces')
   .addHelpText('after', PRECEDENCE)
-  .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean; drafts?: boolean } & CommonFlags, command: Command) => {
+  .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean; drafts?: boolean; csp?: boolean } & CommonFlags, command: Command) => {
     const flags = explicitFlags(allFlags, command);
     const user: UserConfig = {
       endpoint: flags.endpoint,
@@ -104,6 +106,7 @@ program
       renderThreads: flags.renderThreads,
       full: flags.full,
       drafts: flags.drafts,
+      csp: flags.csp,
     };
     const config = resolveConfig(user);
     const progress = createBuildProgress();
@@ -125,7 +128,9 @@ program
     const root = resolve(flags.out);
     if (!(await isSiteOutput(root))) throw createBuildError(BuildErrors.OutputMissing, [root]);
     const port = checkInteger('--port', flags.port, 0, 65535);
-    const server = await startStaticServer({ root, port, host: flags.host }).catch(portInUse(flags.host, port));
+    // The same policy as the pages' meta tag, as a header too, as a CDN in front of the bucket would send it.
+    const policy = await readSitePolicy(root);
+    const server = await startStaticServer({ root, port, host: flags.host, headers: policy ? { 'content-security-policy': policy } : {} }).catch(portInUse(flags.host, port));
     console.log(`Previewing ${root} at ${server.url}/ (Ctrl-C to stop)`);
     await waitForSignal();
     await server.close();

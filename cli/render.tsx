@@ -6,6 +6,7 @@ import { PAYLOAD_VERSION, type BootData, type ClientConfig, type PageError, type
 import { BOOT_SCRIPT_OPEN } from '../runtime/shared/document-ids.ts';
 import { serializeJson } from '../runtime/shared/serialize.ts';
 import type { AssetManifest } from './bundle.ts';
+import { cspMetaTag } from './csp.ts';
 import { renderHead } from './head.ts';
 import { escapeHtml } from './html.ts';
 import type { SharedMarkupCache } from './shared-markup-cache.ts';
@@ -28,6 +29,8 @@ export interface RenderContext {
   assets: AssetManifest;
   shell: DocumentShell;
   client: ClientConfig;
+  /** The Content-Security-Policy every page carries (cli/csp.ts), or null with --no-csp. */
+  csp: string | null;
 }
 
 export interface RenderedPage {
@@ -82,7 +85,7 @@ function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, page
   const markup = sharedMarkup ? sharedMarkup.render(boot.path ?? '/404', render) : render();
   return fillShell(ctx.shell, {
     '<!--app-lang-->': escapeHtml(ctx.language),
-    '<!--app-head-->': renderHead({ head, siteName: ctx.siteName, canonical, baseUrl: ctx.baseUrl, assets: ctx.assets, pageChunks }),
+    '<!--app-head-->': (ctx.csp ? cspMetaTag(ctx.csp) + '\n    ' : '') + renderHead({ head, siteName: ctx.siteName, canonical, baseUrl: ctx.baseUrl, assets: ctx.assets, pageChunks }),
     '<!--app-html-->': markup,
     '<!--app-boot-->': `${BOOT_SCRIPT_OPEN}${bootJson(ctx, boot, dataJson)}</script>`,
     '<!--app-scripts-->': `<script type="module" src="${escapeHtml(ctx.assets.entry)}"></script>`,

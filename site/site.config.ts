@@ -54,6 +54,8 @@ export interface SiteBuildOptions {
   mediaMaxBytes?: number;
   /** Publish drafts too (the backend returns them to an editor's token). Flag --drafts. @default false */
   drafts?: boolean;
+  /** Give every page a strict Content-Security-Policy meta tag (see README, Reliability). Flag --no-csp. @default true */
+  csp?: boolean;
   /** Where the JSON build report goes; false writes none. Flag --report, --no-report. @default 'build-report.json' beside the output folder */
   report?: string | false;
   /** Threads that render pages beside the main thread; 0 renders on the main thread only. Flag --render-threads. @default the CPU count less 1, at most 4 (one on 2 CPUs) */

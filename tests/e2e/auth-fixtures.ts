@@ -3,6 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_EDITOR, startContentServer, type ContentServer } from '../../backend/server.ts';
+import { readSitePolicy } from '../../cli/csp.ts';
 import { startStaticServer, type StaticServer } from '../../cli/static-server.ts';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -40,7 +41,9 @@ export async function startLiveSite({ env = {} }: { env?: Record<string, string>
     if (result.code !== 0) throw new Error(`The build failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
     // The build's own requests are not what the tests look at.
     api.length = 0;
-    server = await startStaticServer({ root: dir });
+    // Served as `site preview` serves it: with the pages' own Content-Security-Policy as a header too.
+    const policy = await readSitePolicy(dir);
+    server = await startStaticServer({ root: dir, headers: policy ? { 'content-security-policy': policy } : {} });
     const { id } = JSON.parse(await readFile(join(dir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
     const site = server;
     return {

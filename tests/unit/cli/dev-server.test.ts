@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../../cli/dev-server.ts';
 import { watchFiles } from '../../../cli/dev-watch.ts';
-import { createLiveReload, injectLiveReload, LIVE_RELOAD_PATH } from '../../../cli/live-reload.ts';
+import { createLiveReload, injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT_PATH } from '../../../cli/live-reload.ts';
 
 let server: DevServer | null = null;
 afterEach(async () => {
@@ -27,11 +27,17 @@ describe('the dev server', () => {
     const page = await fetch(`${server.url}/news`);
     const html = await page.text();
     expect(page.headers.get('cache-control')).toBe('no-store');
-    expect(html).toContain(`new EventSource("${LIVE_RELOAD_PATH}")`);
-    expect(html.indexOf('EventSource')).toBeLessThan(html.indexOf('</body>'));
+    // The client is a file of the dev server's own, so the pages' Content-Security-Policy (script-src 'self') allows it.
+    const tag = `<script src="${LIVE_RELOAD_SCRIPT_PATH}"></script>`;
+    expect(html).toContain(tag);
+    expect(html).not.toMatch(/<script>/);
+    expect(html.indexOf(tag)).toBeLessThan(html.indexOf('</body>'));
+    const client = await fetch(`${server.url}${LIVE_RELOAD_SCRIPT_PATH}`);
+    expect(client.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await client.text()).toContain(`new EventSource("${LIVE_RELOAD_PATH}")`);
     const missing = await fetch(`${server.url}/nowhere`);
     expect(missing.status).toBe(404);
-    expect(await missing.text()).toContain('EventSource');
+    expect(await missing.text()).toContain(tag);
     expect(await (await fetch(`${server.url}/news/_payload.json`)).text()).toBe('{"v":1}');
   });
 
@@ -56,7 +62,7 @@ describe('the dev server', () => {
   });
 
   it('adds the client to a page without a body end too', () => {
-    expect(injectLiveReload('<p>x</p>')).toMatch(/^<p>x<\/p><script>/);
+    expect(injectLiveReload('<p>x</p>')).toBe(`<p>x</p><script src="${LIVE_RELOAD_SCRIPT_PATH}"></script>`);
   });
 });
 
