@@ -5,13 +5,15 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type sanitizeHtml from 'sanitize-html';
 import {
+  isSafeUrl,
+  isSafeUrlAttribute,
   RICH_TEXT_ANY_TAG_ATTRIBUTES,
   RICH_TEXT_ATTRIBUTES,
   RICH_TEXT_FIELDS,
-  RICH_TEXT_SCHEMES,
   RICH_TEXT_TAGS,
   SAFE_ID,
   safeUrlField,
+  URL_ATTRIBUTES,
 } from '../runtime/shared/content-rules.ts';
 
 /**
@@ -25,12 +27,14 @@ import {
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...RICH_TEXT_TAGS],
   allowedAttributes: Object.fromEntries([...Object.entries(RICH_TEXT_ATTRIBUTES), ['*', RICH_TEXT_ANY_TAG_ATTRIBUTES] as const].map(([tag, names]) => [tag, [...names]])),
-  allowedSchemes: [...RICH_TEXT_SCHEMES],
-  allowedSchemesAppliedToAttributes: ['href', 'src'],
-  allowProtocolRelative: false,
+  // URLs are judged by the shared rule alone (isSafeUrlAttribute, in transformTags below), as in the
+  // browser's cleaner: sanitize-html's own check would let through what the rule refuses, or the reverse.
+  allowedSchemesAppliedToAttributes: [],
   disallowedTagsMode: 'discard',
   transformTags: {
-    '*': (tagName, attribs) => {
+    '*': (tagName, allAttribs) => {
+      // Attribute values arrive with entities decoded, as the browser's parser gives them to DOMPurify.
+      const attribs = Object.fromEntries(Object.entries(allAttribs).filter(([name, value]) => isSafeUrlAttribute(name.toLowerCase(), value)));
       if (attribs.id === undefined || SAFE_ID.test(attribs.id)) return { tagName, attribs };
       const { id: _dropped, ...rest } = attribs;
       return { tagName, attribs: rest };
@@ -49,6 +53,7 @@ export function sanitizerVersion(): string {
   version ??= createHash('sha256')
     .update(JSON.stringify(OPTIONS, (_key, value: unknown) => (typeof value === 'function' ? value.toString() : value)))
     .update(String(SAFE_ID))
+    .update(isSafeUrl.toString() + isSafeUrlAttribute.toString() + [...URL_ATTRIBUTES].join())
     .update(sanitizerPackages().join('\0'))
     .digest('base64url')
     .slice(0, 16);
