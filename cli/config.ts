@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ClientConfig } from '../runtime/shared/contract.ts';
+import { isInsecureTokenEndpoint } from '../runtime/shared/graphql.ts';
+import { redactUrl } from '../runtime/shared/redact-url.ts';
 import { build as siteBuildOptions, type SiteBuildOptions } from '../site/site.config.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import type { LogLevel } from './logger.ts';
@@ -126,13 +128,18 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
   user = withFileOptions(user, env, file, root);
   const rawEndpoint = user.endpoint ?? env.GRAPHQL_ENDPOINT;
   const endpoint = rawEndpoint ? checkUrl(user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', rawEndpoint) : null;
+  const token = user.token ?? env.GRAPHQL_TOKEN ?? null;
+  // Checked before any request: the token would cross the network in clear.
+  if (token && endpoint && isInsecureTokenEndpoint(endpoint)) {
+    throw createBuildError(BuildErrors.InvalidOption, [user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', redactUrl(endpoint), 'an https URL, or http to a loopback host (127.0.0.1, ::1, localhost), while GRAPHQL_TOKEN is set: the token is never sent in clear']);
+  }
   const baseUrl = user.baseUrl ?? env.SITE_URL;
   const epoch = env.SOURCE_DATE_EPOCH;
   const dsn = user.sentryDsn || env.SENTRY_DSN;
   const outDir = resolve(cwd, user.outDir ?? DEFAULTS.outDir);
   return Object.freeze({
     endpoint,
-    token: user.token ?? env.GRAPHQL_TOKEN ?? null,
+    token,
     publicEndpoint: resolvePublicEndpoint(user, env, endpoint),
     sentryDsn: dsn ? checkDsn(dsn) : null,
     outDir,
@@ -187,17 +194,27 @@ function withFileOptions(user: UserConfig, env: Record<string, string | undefine
     if (value === undefined || merged[key] !== undefined || (envName && env[envName])) continue;
     const name = `build.${key} in site/site.config.ts`;
     if (typeof value === 'number') checkInteger(name, value, 0, 2 ** 31 - 1);
-    if (URL_FIELDS.has(key)) checkUrl(name, String(value));
+    if (URL_FIELDS.has(key)) (key === 'publicEndpoint' ? checkPublicUrl : checkUrl)(name, String(value));
     merged[key] = PATH_FIELDS.has(key) && typeof value === 'string' && !isAbsolute(value) ? join(root, value) : value;
   }
   return merged as UserConfig;
 }
 
 function resolvePublicEndpoint(user: UserConfig, env: Record<string, string | undefined>, endpoint: string | null): string | null {
-  if (user.publicEndpoint) return checkUrl('--public-endpoint', user.publicEndpoint);
-  if (env.PUBLIC_GRAPHQL_ENDPOINT) return checkUrl('PUBLIC_GRAPHQL_ENDPOINT', env.PUBLIC_GRAPHQL_ENDPOINT);
+  if (user.publicEndpoint) return checkPublicUrl('--public-endpoint', user.publicEndpoint);
+  if (env.PUBLIC_GRAPHQL_ENDPOINT) return checkPublicUrl('PUBLIC_GRAPHQL_ENDPOINT', env.PUBLIC_GRAPHQL_ENDPOINT);
   // The build endpoint is what the browser calls too, unless it is the embedded backend, which stops after the build.
-  return endpoint;
+  return endpoint === null ? null : checkPublicUrl('--public-endpoint (which defaults to --endpoint)', endpoint);
+}
+
+/** The browser's endpoint is written into every page: user info or a query string there (credentials, a token) would be published. */
+function checkPublicUrl(name: string, value: string): string {
+  const href = checkUrl(name, value);
+  const url = new URL(href);
+  if (url.username || url.password || url.search) {
+    throw createBuildError(BuildErrors.InvalidOption, [name, redactUrl(value), 'a URL without user info or query string (it is written into every page); pass the credentials another way, or set --public-endpoint to a URL without them']);
+  }
+  return href;
 }
 
 /** A Sentry DSN: `https://{publicKey}@{host}/{projectId}`. */
@@ -212,7 +229,7 @@ function checkDsn(value: string): string {
 function checkUrl(name: string, value: string): string {
   const url = URL.canParse(value) ? new URL(value) : null;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw createBuildError(BuildErrors.InvalidOption, [name, value, 'an absolute http(s) URL such as http://127.0.0.1:4000/graphql']);
+    throw createBuildError(BuildErrors.InvalidOption, [name, redactUrl(value), 'an absolute http(s) URL such as http://127.0.0.1:4000/graphql']);
   }
   return url.href;
 }

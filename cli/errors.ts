@@ -28,6 +28,12 @@ export const BuildErrors = {
     message: (endpoint: string, cause: string) => `The GraphQL endpoint ${endpoint} could not be reached: ${cause}.`,
     hint: 'Check that the backend is running and that --endpoint or GRAPHQL_ENDPOINT points at its /graphql URL; leave both unset to build from the embedded sample backend.',
   }),
+  EndpointRedirected: define({
+    code: 'EndpointRedirected',
+    exitCode: 1,
+    message: (endpoint: string, reason: string) => `The GraphQL endpoint ${endpoint} answered with a ${reason} while the build sends GRAPHQL_TOKEN; the build never follows a redirect with the token, which would hand it to another address.`,
+    hint: 'Use the final URL (the Location above) as --endpoint or GRAPHQL_ENDPOINT: the token is sent only to the address you give.',
+  }),
   SiteQueryFailed: define({
     code: 'SiteQueryFailed',
     exitCode: 1,

@@ -1,4 +1,5 @@
 import { isGraphQLRequestError } from '../runtime/shared/graphql.ts';
+import { redactUrlsIn } from '../runtime/shared/redact-url.ts';
 import { isBuildError } from './errors.ts';
 
 /** One line naming what went wrong, for summaries: the error's message and the first useful cause. */
@@ -11,8 +12,15 @@ export function describeCause(error: unknown): string {
   return String(error);
 }
 
-/** The text the CLI prints for an error: `[Code] message`, the per-page failures, the hint; stack only when verbose. */
-export function formatError(error: unknown, { verbose = false }: { verbose?: boolean } = {}): string {
+/**
+ * The text the CLI prints for an error: `[Code] message`, the per-page failures, the hint; stack only when
+ * verbose. Credentials in the URLs it names are redacted (redactUrlsIn).
+ */
+export function formatError(error: unknown, options: { verbose?: boolean } = {}): string {
+  return redactUrlsIn(errorText(error, options));
+}
+
+function errorText(error: unknown, { verbose = false }: { verbose?: boolean }): string {
   if (!isBuildError(error)) {
     const text = describeCause(error);
     return verbose && error instanceof Error && error.stack ? `${text}\n${error.stack}` : `${text}\nRun again with --verbose for the stack trace.`;

@@ -1,4 +1,9 @@
-/** The build's one logger: stage-labelled lines, levels, and nothing else writes to the console. */
+import { redactUrlsIn } from '../runtime/shared/redact-url.ts';
+
+/**
+ * The build's one logger: stage-labelled lines, levels, and nothing else writes to the console. Every
+ * line goes out with the credentials in its URLs redacted (redactUrlsIn).
+ */
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -12,8 +17,9 @@ export interface Logger {
 const ORDER: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
 /** Writes `[stage] message` lines to stdout (info, debug) and stderr (warn, error). */
-export function createLogger(level: LogLevel = 'info', out: { stdout: (line: string) => void; stderr: (line: string) => void } = defaultStreams()): Logger {
+export function createLogger(level: LogLevel = 'info', streams: { stdout: (line: string) => void; stderr: (line: string) => void } = defaultStreams()): Logger {
   const on = (l: LogLevel): boolean => ORDER[level] >= ORDER[l];
+  const out = { stdout: (line: string) => streams.stdout(redactUrlsIn(line)), stderr: (line: string) => streams.stderr(redactUrlsIn(line)) };
   return {
     info: (stage, message) => on('info') && out.stdout(`[${stage}] ${message}`),
     warn: (stage, message) => on('warn') && out.stderr(`[${stage}] warning: ${message}`),

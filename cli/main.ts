@@ -4,6 +4,7 @@ import { checkInteger, DEFAULTS, resolveConfig, type UserConfig } from './config
 import { startEmbeddedBackend } from './embedded-backend.ts';
 import { BuildErrors, createBuildError, isBuildError, portInUse } from './errors.ts';
 import { describeCause, formatError } from './format-error.ts';
+import { redactUrlsIn } from '../runtime/shared/redact-url.ts';
 import { createLogger, type LogLevel } from './logger.ts';
 import { createBuildProgress } from './progress.ts';
 import { progressModeFor, startProgressDisplay } from './progress-display.ts';
@@ -224,7 +225,7 @@ try {
     const verbose = process.argv.includes('--verbose');
     const shown = isBuildError(error) ? error : createBuildError(BuildErrors.UnexpectedError, [describeCause(error)], { cause: error });
     console.error(formatError(shown, { verbose }));
-    if (verbose && !isBuildError(error) && error instanceof Error && error.stack) console.error(error.stack);
+    if (verbose && !isBuildError(error) && error instanceof Error && error.stack) console.error(redactUrlsIn(error.stack));
     process.exitCode = shown.exitCode;
   }
 }

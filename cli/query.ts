@@ -79,6 +79,8 @@ export function fixFor(cause: unknown): string {
   const kind = (cause as { kind?: string })?.kind;
   const status = (cause as { status?: number | null })?.status;
   if (status === 401 || status === 403) return 'Check the token in GRAPHQL_TOKEN: the backend refused it.';
+  if (kind === 'redirect') return 'The endpoint redirects, and a request carrying GRAPHQL_TOKEN never follows a redirect: use the final URL (the Location above) as --endpoint.';
+  if (kind === 'insecure') return 'GRAPHQL_TOKEN is never sent over plain http to a host that is not loopback: use an https endpoint.';
   if (kind === 'graphql') return 'Fix the query in site/queries or the content it asks for; the backend reported the errors above.';
   if (kind === 'network' || kind === 'timeout') return 'Check that the backend is running and reachable (the request was retried with backoff), then build again; --timeout and --retries give it more time.';
   if (kind === 'invalid-response') return 'The backend, or a proxy in front of it, answered with something other than GraphQL JSON even after retries: check --endpoint and the proxy, then build again.';

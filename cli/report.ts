@@ -6,6 +6,7 @@ import type { Logger } from './logger.ts';
 import type { StageState } from './progress.ts';
 import type { OutputSize } from './report-output.ts';
 import { slowestQueries, type QueryTiming } from './report-queries.ts';
+import { redactUrlsIn } from '../runtime/shared/redact-url.ts';
 import { writeFileAtomic } from './write.ts';
 
 /** Entries in each "largest" and "slowest" list. */
@@ -107,9 +108,9 @@ export function createBuildReport(input: ReportInput): BuildReport {
   };
 }
 
-/** Writes the report as JSON, through a temporary file so CI never reads half a report. */
+/** Writes the report as JSON, through a temporary file so CI never reads half a report; credentials in its URLs redacted. */
 export async function writeBuildReport(file: string, report: BuildReport): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(report, null, 2) + '\n');
+  await writeFileAtomic(file, redactUrlsIn(JSON.stringify(report, null, 2)) + '\n');
 }
 
 /** Writes the report to `file` (none when null). A report that cannot be written is a warning: the build itself is done. */

@@ -5,14 +5,16 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type sanitizeHtml from 'sanitize-html';
 import {
+  isSafeUrl,
+  isSafeUrlAttribute,
   RICH_TEXT_ANY_TAG_ATTRIBUTES,
   RICH_TEXT_ATTRIBUTES,
   RICH_TEXT_FIELDS,
-  RICH_TEXT_SCHEMES,
   RICH_TEXT_TAGS,
   contentFragment,
   contentId,
   safeUrlField,
+  URL_ATTRIBUTES,
 } from '../runtime/shared/content-rules.ts';
 
 /**
@@ -26,18 +28,19 @@ import {
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...RICH_TEXT_TAGS],
   allowedAttributes: Object.fromEntries([...Object.entries(RICH_TEXT_ATTRIBUTES), ['*', RICH_TEXT_ANY_TAG_ATTRIBUTES] as const].map(([tag, names]) => [tag, [...names]])),
-  allowedSchemes: [...RICH_TEXT_SCHEMES],
-  allowedSchemesAppliedToAttributes: ['href', 'src'],
-  allowProtocolRelative: false,
+  // URLs are judged by the shared rule alone (isSafeUrlAttribute, in transformTags below), as in the
+  // browser's cleaner: sanitize-html's own check would let through what the rule refuses, or the reverse.
+  allowedSchemesAppliedToAttributes: [],
   disallowedTagsMode: 'discard',
   transformTags: {
-    // Ids and the fragments of links into the page become content ids (contentId), never the page's own.
-    '*': (tagName, attribs) => {
-      if (attribs.id === undefined && (tagName !== 'a' || attribs.href === undefined)) return { tagName, attribs };
-      const next = { ...attribs };
-      if (next.id !== undefined) next.id = contentId(next.id);
-      if (tagName === 'a' && next.href !== undefined) next.href = contentFragment(next.href);
-      return { tagName, attribs: next };
+    // URL attributes pass the shared rule; ids and the fragments of links into the page become content
+    // ids (contentId), never the page's own. Attribute values arrive with entities decoded, as the
+    // browser's parser gives them to DOMPurify.
+    '*': (tagName, allAttribs) => {
+      const attribs = Object.fromEntries(Object.entries(allAttribs).filter(([name, value]) => isSafeUrlAttribute(name.toLowerCase(), value)));
+      if (attribs.id !== undefined) attribs.id = contentId(attribs.id);
+      if (tagName === 'a' && attribs.href !== undefined) attribs.href = contentFragment(attribs.href);
+      return { tagName, attribs };
     },
   },
 };
@@ -54,6 +57,7 @@ export function sanitizerVersion(): string {
     .update(JSON.stringify(OPTIONS, (_key, value: unknown) => (typeof value === 'function' ? value.toString() : value)))
     .update(String(contentId))
     .update(String(contentFragment))
+    .update(isSafeUrl.toString() + isSafeUrlAttribute.toString() + [...URL_ATTRIBUTES].join())
     .update(sanitizerPackages().join('\0'))
     .digest('base64url')
     .slice(0, 16);

@@ -15,8 +15,10 @@ const CONFIG: Config = {
   ALLOWED_ATTR: [...new Set([...Object.values(rules.RICH_TEXT_ATTRIBUTES).flat(), ...rules.RICH_TEXT_ANY_TAG_ATTRIBUTES])],
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
-  // The allowed schemes, or a relative URL; never protocol-relative (`//host`) and never another scheme.
-  ALLOWED_URI_REGEXP: new RegExp(`^(?:(?:${rules.RICH_TEXT_SCHEMES.join('|')}):|\\/(?!\\/)|[^:/?#]+(?:[/?#]|$)|[?#])`, 'i'),
+  // URLs are judged by the shared rule alone (isSafeUrlAttribute, in the hook below), as in the build's
+  // cleaner: DOMPurify's own pattern let `\\host`, `/\host` and `data:` images through, which the build
+  // refuses. Attributes that are not URL attributes need no URL check: this pattern accepts any value.
+  ALLOWED_URI_REGEXP: /(?:)/,
 };
 
 let hooked = false;
@@ -27,6 +29,7 @@ export function sanitizeRichText(html: string): string {
     DOMPurify.addHook('uponSanitizeAttribute', (node, data) => {
       const allowed = rules.RICH_TEXT_ATTRIBUTES[node.nodeName.toLowerCase()];
       if (!rules.RICH_TEXT_ANY_TAG_ATTRIBUTES.includes(data.attrName) && !allowed?.includes(data.attrName)) data.keepAttr = false;
+      if (!rules.isSafeUrlAttribute(data.attrName, data.attrValue)) data.keepAttr = false;
       // Ids and in-page fragments become content ids, as the build makes them (rules.contentId).
       if (data.attrName === 'id') data.attrValue = rules.contentId(data.attrValue);
       if (data.attrName === 'href' && node.nodeName === 'A') data.attrValue = rules.contentFragment(data.attrValue);

@@ -1,4 +1,5 @@
 import { ClientError, GraphQLClient } from 'graphql-request';
+import { redactUrl } from './redact-url.ts';
 
 /**
  * The one GraphQL transport, used by the build (Node) and the browser. It adds to graphql-request:
@@ -6,7 +7,12 @@ import { ClientError, GraphQLClient } from 'graphql-request';
  * Retry-After; and, at most twice, a 2xx answer that is not GraphQL JSON, which is what a proxy's
  * error page or a cut-off body looks like), de-duplication of identical in-flight queries, an
  * optional Bearer token, and one error type that names the operation and never carries the token or
- * the variables.
+ * the variables (nor credentials in the endpoint: errors show it through redactUrl).
+ *
+ * A request that carries a token is never redirected (the token would go to wherever the redirect
+ * points: an error names the endpoint and the Location instead) and is never sent over plain http to a
+ * host that is not loopback (refused before any network I/O). Requests without a token follow
+ * redirects as fetch does.
  */
 
 export interface GraphQLClientOptions {
@@ -32,7 +38,7 @@ export interface GraphQLClientOptions {
   onError?: (error: GraphQLRequestError) => void;
 }
 
-export type GraphQLErrorKind = 'network' | 'timeout' | 'http' | 'graphql' | 'invalid-response';
+export type GraphQLErrorKind = 'network' | 'timeout' | 'http' | 'graphql' | 'invalid-response' | 'redirect' | 'insecure';
 
 /** A failed GraphQL operation. `operation` is the operation name from the document. */
 export class GraphQLRequestError extends Error {
@@ -40,6 +46,7 @@ export class GraphQLRequestError extends Error {
   readonly operation: string;
   readonly status: number | null;
   readonly graphqlErrors: readonly { message: string }[];
+  /** The endpoint, credentials redacted. */
   readonly endpoint: string;
   /** Short cause without the operation and endpoint, e.g. `ECONNREFUSED` or `HTTP 503`. */
   readonly reason: string;
@@ -79,25 +86,35 @@ export function createGraphQLClient(options: GraphQLClientOptions): GraphQLClien
   const backoffMs = options.backoffMs ?? ((n: number) => backoffDelay(n));
   const inFlight = new Map<string, Promise<unknown>>();
   let sent = 0;
+  const shown = redactUrl(options.endpoint);
 
   /** One HTTP request; the answer's status and type are kept to explain a body graphql-request cannot read. */
   async function send<TData>(document: string, variables: Record<string, unknown> | undefined, operation: string): Promise<TData> {
     let answer: Answer | null = null;
+    let redirected: GraphQLRequestError | null = null;
+    const token = options.getToken?.();
+    if (token && isInsecureTokenEndpoint(options.endpoint)) {
+      throw new GraphQLRequestError({ kind: 'insecure', operation, endpoint: shown, status: null, reason: 'a token over plain http', message: `${operation} was not sent: ${shown} is plain http to a host that is not loopback, and the request carries a token (GRAPHQL_TOKEN in the build) that anyone on the way could read. Use an https endpoint, or a loopback one (127.0.0.1, ::1, localhost).` });
+    }
     const client = new GraphQLClient(options.endpoint, {
       fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
         sent++;
         // The signal covers the body too: an answer that stalls half-way times out like one that never starts.
-        const response = await fetchImpl(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        const response = await fetchImpl(input, { ...init, signal: AbortSignal.timeout(timeoutMs), ...(token ? { redirect: 'manual' as const } : {}) });
         answer = { status: response.status, contentType: response.headers.get('content-type') ?? 'no content type' };
+        if (token && (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))) {
+          redirected = redirectError(operation, shown, options.endpoint, response);
+          throw redirected;
+        }
         return response;
       },
     });
-    const token = options.getToken?.();
     const headers: Record<string, string> = { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
     try {
       return await client.request<TData>({ document, variables, requestHeaders: headers });
     } catch (cause) {
-      throw toRequestError(cause, operation, options.endpoint, timeoutMs, answer);
+      if (redirected) throw redirected;
+      throw toRequestError(cause, operation, shown, timeoutMs, answer);
     }
   }
 
@@ -150,7 +167,33 @@ export function operationNameOf(document: string): string {
   return /\b(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(document)?.[1] ?? 'anonymous';
 }
 
+/** Whether a token sent to `endpoint` would travel in clear over a network: plain http to a host that is not loopback. */
+export function isInsecureTokenEndpoint(endpoint: string): boolean {
+  const url = URL.canParse(endpoint) ? new URL(endpoint) : null;
+  return url !== null && url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+}
+
+/** localhost, 127.0.0.0/8 or ::1, as a URL's hostname spells them (the URL parser normalises `127.1` and the like). */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
 // --- internal ---
+
+/** The redirect a request with a token was answered with, as an error naming both addresses. */
+function redirectError(operation: string, shown: string, endpoint: string, response: Response): GraphQLRequestError {
+  const location = response.headers.get('location');
+  const target = location === null ? 'an address the browser does not reveal' : redactUrl(URL.canParse(location, endpoint) ? new URL(location, endpoint).href : location);
+  const status = response.type === 'opaqueredirect' ? null : response.status;
+  return new GraphQLRequestError({
+    kind: 'redirect',
+    operation,
+    endpoint: shown,
+    status,
+    reason: `redirect to ${target}${status === null ? '' : ` (HTTP ${status})`}`,
+    message: `${operation}: ${shown} answered ${status === null ? 'with a redirect' : `HTTP ${status}`} to ${target}. A request that carries a token (GRAPHQL_TOKEN in the build) never follows a redirect, which would hand the token to another address: use the final URL as the endpoint.`,
+  });
+}
 
 const TRANSIENT_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 /** A 2xx answer that is not GraphQL JSON is retried at most this often, however many retries are allowed. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sanitizeData, sanitizeRichText } from '../../../cli/sanitize.ts';
-import { BLOCKED_URL, isSafeUrl } from '../../../runtime/shared/content-rules.ts';
+import { BLOCKED_URL, isSafeUrl, isSafeUrlAttribute } from '../../../runtime/shared/content-rules.ts';
 
 describe('rich text from the backend', () => {
   it.each([
@@ -44,8 +44,30 @@ describe('URL fields from the backend', () => {
     ['//evil.example/', false],
     ['/\\evil.example/', false],
     ['\\\\evil.example/', false],
+    ['/\t/evil.example/', false],
+    ['\u00a0//evil.example/', false],
+    ['java&#09script:alert(1)', false],
+    ['&#106;avascript:alert(1)', false],
+    ['/&nbsp/evil.example', false],
+    ['data:image/png;base64,iVBORw0KGgo=', false],
+    ['/a/>b', false],
   ])('%j is safe: %s', (url, safe) => {
     expect(isSafeUrl(url)).toBe(safe);
+  });
+
+  it('applies to every URL attribute, each candidate of a srcset included, and leaves other attributes alone', () => {
+    for (const name of ['href', 'src', 'poster', 'cite', 'action', 'formaction', 'xlink:href']) {
+      expect([name, isSafeUrlAttribute(name, '/\\evil.example')]).toEqual([name, false]);
+      expect([name, isSafeUrlAttribute(name, '/fine')]).toEqual([name, true]);
+      expect([name, isSafeUrlAttribute(name, '')]).toEqual([name, false]);
+    }
+    expect(isSafeUrlAttribute('srcset', 'a.png 1x, b.png 2x')).toBe(true);
+    expect(isSafeUrlAttribute('srcset', 'a.png 1x, //evil.example/b.png 2x')).toBe(false);
+    expect(isSafeUrlAttribute('title', 'javascript:alert(1)')).toBe(true);
+  });
+
+  it('cleans data: images and backslash hosts out of rich text', () => {
+    expect(sanitizeRichText('<img src="data:image/png;base64,iVBORw0KGgo=" alt="x"><a href="\\\\evil.example">a</a><a href="/\t/evil.example">b</a>')).toBe('<img alt="x" /><a>a</a><a>b</a>');
   });
 
   it('blocks unsafe values of url, href and …Url fields and leaves other strings alone', () => {
