@@ -69,7 +69,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   const started = performance.now();
   const recorder = createBuildRecorder(config, logger, progress, now());
   let buildIdSoFar: string | null = null;
-  const staging = await createStagingDir(config.outDir);
+  const staging = await createStagingDir(config.outDir, (message) => logger.warn('output', message));
   let backend: Backend | null = null;
   // What may still be writing into the staging folder when the build fails: settled before it is removed.
   let pages: ReadAhead<PageRecord> | null = null;

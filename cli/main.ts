@@ -8,7 +8,7 @@ import { redactUrlsIn } from '../runtime/shared/redact-url.ts';
 import { createLogger, type LogLevel } from './logger.ts';
 import { createBuildProgress } from './progress.ts';
 import { progressModeFor, startProgressDisplay } from './progress-display.ts';
-import { isSiteOutput } from './output.ts';
+import { isSiteOutput, recoverUnlessBuilding } from './output.ts';
 import { startStaticServer } from './static-server.ts';
 import { readSitePolicy } from './csp.ts';
 import { join, resolve } from 'node:path';
@@ -127,6 +127,9 @@ program
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .action(async (flags: { out: string; port: string; host: string }) => {
     const root = resolve(flags.out);
+    // A build killed in the middle of its swap: finish it first, unless a live build holds the folder.
+    const recovered = await recoverUnlessBuilding(root);
+    if (recovered) console.warn(`[preview] ${recovered}`);
     if (!(await isSiteOutput(root))) throw createBuildError(BuildErrors.OutputMissing, [root]);
     const port = checkInteger('--port', flags.port, 0, 65535);
     // The same policy as the pages' meta tag, as a header too, as a CDN in front of the bucket would send it.

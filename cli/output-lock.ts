@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { BuildErrors, createBuildError } from './errors.ts';
@@ -34,23 +34,47 @@ export async function lockOutput(outDir: string, { isAlive = isProcessAlive, now
   } catch (cause) {
     throw createBuildError(BuildErrors.OutputNotWritable, [dirname(outDir), (cause as Error).message], { cause });
   }
-  // Two tries: the second follows the removal of a stale lock.
+  // Two tries: the second follows the take-over of a stale lock.
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await createExclusive(file, JSON.stringify(me), outDir)) return { file, release: () => releaseLock(file, me.token) };
     const owner = await readOwner(file);
     if (owner && owner.host === me.host && !isAlive(owner.pid)) {
-      // Renamed away rather than deleted: of two builds finding the same stale lock, only one moves it.
-      await rename(file, `${file}.stale-${me.token}`).then(
-        () => rm(`${file}.stale-${me.token}`, { force: true }),
-        () => undefined,
-      );
-      continue;
+      if (await takeOver(file, owner, outDir)) continue;
+      throw createBuildError(BuildErrors.OutputLocked, [outDir, `another build is taking over the stale lock ${file}`]);
     }
     const who = owner ? `process ${owner.pid} on ${owner.host}, started ${owner.startedAt}; lock file ${file}` : `lock file ${file}`;
+    if (owner && owner.host !== me.host) throw createBuildError(BuildErrors.OutputLocked, [outDir, `${who}; this machine cannot tell whether that build still runs: if it does not, delete ${file}`]);
     throw createBuildError(BuildErrors.OutputLocked, [outDir, who]);
   }
   throw createBuildError(BuildErrors.OutputLocked, [outDir, `lock file ${file}`]);
 }
+
+/**
+ * Removes a stale lock so that exactly one of the builds that found it can create its own. Take-overs
+ * are serialised by a second lock, `{file}.takeover`, created exclusively: its holder checks again
+ * that the lock is still the stale one it read (another build may have taken it over and created a
+ * fresh lock meanwhile) before removing it. Without that, two builds could each remove the other's
+ * fresh lock and both hold one. A take-over lock left by a build killed in those few milliseconds is
+ * cleared once it is older than TAKEOVER_STALE_MS.
+ */
+async function takeOver(file: string, stale: LockOwner, outDir: string): Promise<boolean> {
+  const guard = `${file}.takeover`;
+  if (!(await createExclusive(guard, String(process.pid), outDir))) {
+    const age = await stat(guard).then((info) => Date.now() - info.mtimeMs, () => 0);
+    if (age > TAKEOVER_STALE_MS) await rm(guard, { force: true });
+    return false;
+  }
+  try {
+    const now = await readOwner(file);
+    if (now?.token === stale.token) await rm(file, { force: true });
+    return true;
+  } finally {
+    await rm(guard, { force: true });
+  }
+}
+
+/** A take-over lock older than this was left by a killed build. */
+const TAKEOVER_STALE_MS = 10_000;
 
 // --- internal ---
 

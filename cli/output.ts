@@ -5,6 +5,7 @@ import { ASSETS_DIR, type BuildMeta, type LatestBuild } from '../runtime/shared/
 import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import { lockOutput, type OutputLock } from './output-lock.ts';
+import { recoverSwap, removeRetired, swapIn } from './output-swap.ts';
 import { compareText } from '../runtime/shared/compare.ts';
 
 /**
@@ -19,9 +20,12 @@ export const SHRINK_LIMIT = 0.8;
 const locks = new Map<string, OutputLock>();
 
 /** Locks `outDir` and creates the temporary folder for its build, after checking the swap will be allowed. */
-export async function createStagingDir(outDir: string): Promise<string> {
+export async function createStagingDir(outDir: string, log: (message: string) => void = () => {}): Promise<string> {
   const lock = await lockOutput(outDir);
   try {
+    // A build killed in the middle of its swap left a journal: finish that swap before anything else.
+    const recovered = await recoverSwap(outDir);
+    if (recovered) log(recovered);
     await checkReplaceable(outDir);
     await removeAbandonedStaging(outDir);
     const staging = join(dirname(outDir), `.${basename(outDir)}.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -38,20 +42,24 @@ export async function createStagingDir(outDir: string): Promise<string> {
   }
 }
 
-/** Replaces `outDir` with the finished staging folder; the old output is removed only after the swap. */
+/**
+ * Replaces `outDir` with the finished staging folder through a journaled swap (output-swap.ts), so a
+ * crash at any step is finished by the next build or `site preview`. The old tree is removed after
+ * the swap, and after the lock is released: removing a large tree is slow, and it no longer matters
+ * to anyone.
+ */
 export async function commitStagingDir(staging: string, outDir: string): Promise<void> {
   await checkReplaceable(outDir);
   const retired = join(dirname(outDir), `.${basename(outDir)}.retired-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const hadOutput = await exists(outDir);
-  if (hadOutput) await rename(outDir, retired);
   try {
-    await rename(staging, outDir);
+    await swapIn(staging, outDir, retired);
   } catch (cause) {
-    if (hadOutput) await rename(retired, outDir);
+    // A failed rename (not a crash): put back whichever tree is missing, so the output is never lost.
+    await recoverSwap(outDir).catch(() => undefined);
     throw createBuildError(BuildErrors.OutputNotWritable, [outDir, (cause as Error).message], { cause });
   }
-  if (hadOutput) await rm(retired, { recursive: true, force: true });
   await releaseLock(staging);
+  await removeRetired(outDir);
 }
 
 /**
@@ -83,7 +91,27 @@ export async function commitStagingChanges(staging: string, outDir: string, remo
   }
   await rm(staging, { recursive: true, force: true });
   await releaseLock(staging);
+  // Retired trees of earlier builds killed before they could remove them.
+  await removeRetired(outDir);
   return { written, removed };
+}
+
+/**
+ * Finishes an interrupted swap of `outDir` (output-swap.ts) for a command that does not build, such
+ * as `site preview`; leaves it to the build when a live build holds the folder's lock.
+ */
+export async function recoverUnlessBuilding(outDir: string): Promise<string | null> {
+  let lock: OutputLock;
+  try {
+    lock = await lockOutput(outDir);
+  } catch {
+    return null;
+  }
+  try {
+    return await recoverSwap(outDir);
+  } finally {
+    await lock.release();
+  }
 }
 
 /** Removes a staging folder after a failed build. */

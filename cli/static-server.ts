@@ -67,7 +67,13 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
-  const file = await findSiteFile(base, req.url ?? '/');
+  let file = await findSiteFile(base, req.url ?? '/');
+  // A build swaps its output in with two renames (output-swap.ts): for that instant the folder is
+  // missing. Wait for it (at most 2 s) rather than answer 404 for a site that is about to be there.
+  for (let waited = 0; !file && waited < 2000 && !(await folderExists(base)); waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    file = await findSiteFile(base, req.url ?? '/');
+  }
   if (file) return send(res, req, file, 200, extra, compress);
   const notFound = await findNotFoundPage(base);
   if (notFound) return send(res, req, notFound, 404, extra, compress);
@@ -99,6 +105,13 @@ async function send(res: ServerResponse, req: IncomingMessage, file: string, sta
   // A client that goes away mid-answer is no error of the server's.
   if (gzip) pipeline(createReadStream(file), createGzip(), res, () => undefined);
   else createReadStream(file).pipe(res);
+}
+
+async function folderExists(dir: string): Promise<boolean> {
+  return stat(dir).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }
 
 /** Content types worth compressing: text, and SVG, which is text too. */

@@ -32,7 +32,7 @@ describe('the build token', () => {
     const token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
     const root = await mkdtemp(join(tmpdir(), 'site-secret-'));
     const out = join(root, 'site');
-    const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--verbose'], { env: { GRAPHQL_TOKEN: token } });
+    const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--verbose', '--drafts'], { env: { GRAPHQL_TOKEN: token } });
     expect(result.code).toBe(0);
 
     const forms = [token, Buffer.from(token).toString('base64'), Buffer.from(token).toString('base64url'), encodeURIComponent(token), JSON.stringify(token).slice(1, -1), Buffer.from(token).toString('hex'), `Bearer ${token}`];
@@ -45,7 +45,7 @@ describe('the build token', () => {
       expect(result.stdout.includes(form)).toBe(false);
       expect(result.stderr.includes(form)).toBe(false);
     }
-    // The token reached the backend: the editor's draft, which only a token shows, was built.
+    // The token reached the backend: the editor's draft, which only a token shows (and --drafts publishes), was built.
     const text = files.map(([, bytes]) => bytes.toString('utf8')).join('\n');
     expect(text).toContain('Winter programme 2027 announced');
   }, 180_000);

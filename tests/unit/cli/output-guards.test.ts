@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isBuildError } from '../../../cli/errors.ts';
@@ -41,6 +41,32 @@ describe('the output lock', () => {
     expect(JSON.parse(await readFile(taken.file, 'utf8'))).toMatchObject({ pid: process.pid });
     await taken.release();
     expect(await readdir(join(dir, '..'))).toEqual([]);
+  });
+
+  it('lets exactly one of many builds take over the same stale lock, however their steps interleave', async () => {
+    for (let round = 0; round < 25; round++) {
+      const dir = await outDir();
+      await mkdir(join(dir, '..'), { recursive: true });
+      // A lock left by a build on this machine whose process is gone.
+      await writeFile(`${dir}.lock`, JSON.stringify({ pid: 999_999_999, host: hostname(), startedAt: 'then', token: 'stale' }));
+      const isAlive = (pid: number): boolean => pid !== 999_999_999;
+      const attempts = await Promise.allSettled(Array.from({ length: 6 }, () => lockOutput(dir, { isAlive })));
+      const held = attempts.filter((a) => a.status === 'fulfilled');
+      expect(held, `round ${round}`).toHaveLength(1);
+      for (const failed of attempts.filter((a) => a.status === 'rejected')) expect((failed.reason as { code: string }).code).toBe('OutputLocked');
+      await (held[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof lockOutput>>>).value.release();
+      expect(await readdir(join(dir, '..'))).toEqual([]);
+    }
+  });
+
+  it('reports a lock held on another machine, with how to clear it, rather than taking it over', async () => {
+    const dir = await outDir();
+    await mkdir(join(dir, '..'), { recursive: true });
+    await writeFile(`${dir}.lock`, JSON.stringify({ pid: 1, host: 'ci-runner-7', startedAt: '2026-11-24T10:00:00.000Z', token: 'other' }));
+    const error = await rejection(lockOutput(dir, { isAlive: () => false }));
+    expect(error.code).toBe('OutputLocked');
+    expect(error.message).toContain('process 1 on ci-runner-7');
+    expect(error.message).toContain(`if it does not, delete ${dir}.lock`);
   });
 
   it('never releases a lock that another build has since taken over', async () => {

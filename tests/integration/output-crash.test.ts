@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LatestBuild } from '../../runtime/shared/contract.ts';
+import { runCli, SITE_BIN } from '../helpers/cli.ts';
+
+/**
+ * The output folder is never lost (issue 17.3): a build killed at each step of its swap leaves a state
+ * that the next build or `site preview` turns back into a whole build, old or new, and no retired or
+ * staging tree stays behind.
+ */
+
+let root: string;
+let overrides: string;
+const env = (): Record<string, string> => ({ CONTENT_OVERRIDES_FILE: overrides });
+
+async function build(out: string, extra: Record<string, string> = {}): Promise<Awaited<ReturnType<typeof runCli>>> {
+  return runCli(['build', '--out', out, '--cache-dir', join(root, 'cache'), '--quiet', '--no-report'], { env: { ...env(), ...extra } });
+}
+
+async function latestOf(out: string): Promise<LatestBuild> {
+  return JSON.parse(await readFile(join(out, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
+}
+
+/** The siblings of `out` that a build leaves only while it runs. */
+async function leftovers(out: string): Promise<string[]> {
+  const name = out.slice(out.lastIndexOf('/') + 1);
+  return (await readdir(join(out, '..'))).filter((n) => n.startsWith(`.${name}.`) || n === `${name}.swap` || n === `${name}.lock`);
+}
+
+/** Starts `site preview` on `out`, waits for its URL, runs `check`, and stops it. */
+async function withPreview(out: string, check: (url: string, stderr: string) => Promise<void>): Promise<void> {
+  const child = spawn(process.execPath, [SITE_BIN, 'preview', '--out', out, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const found = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout);
+        if (found) resolve(found[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`preview exited with ${code}: ${stdout}${stderr}`)));
+    });
+    await check(url, stderr);
+  } finally {
+    child.kill();
+  }
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'site-crash-'));
+  overrides = join(root, 'overrides.json');
+  await writeFile(overrides, '{}');
+});
+
+describe('a build killed during its swap', () => {
+  it.each(['journal', 'retired', 'swapped'])('at step %s leaves a folder that site preview serves whole, and the next build cleans up', async (step) => {
+    const out = join(root, `site-${step}`);
+    expect((await build(out)).code).toBe(0);
+    const before = await latestOf(out);
+    // A site-wide change, so the killed build is another build id.
+    await writeFile(overrides, JSON.stringify({ site: { name: `Northlight (${step})` } }));
+    const killed = await build(out, { SITE_CRASH_AT: `swap:${step}` });
+    expect(killed.code).toBeNull();
+
+    await withPreview(out, async (url, stderr) => {
+      const home = await fetch(`${url}/`);
+      expect(home.status).toBe(200);
+      const latest = (await (await fetch(`${url}/_assets/builds/latest.json`)).json()) as LatestBuild;
+      // The journal is written only for a complete staging tree: the swap is finished, never undone.
+      expect(latest.id).not.toBe(before.id);
+      expect(await (await fetch(`${url}/_assets/builds/meta/${latest.id}.json`)).status).toBe(200);
+      if (step !== 'swapped') expect(stderr).toMatch(/\[preview\] finished the swap|\[preview\] cleared the record/);
+    });
+
+    await writeFile(overrides, '{}');
+    expect((await build(out)).code).toBe(0);
+    expect(await leftovers(out)).toEqual([]);
+    expect((await latestOf(out)).id).toBe(before.id);
+  }, 240_000);
+
+  it('is finished by the next build too, which says so', async () => {
+    const out = join(root, 'site-next-build');
+    expect((await build(out)).code).toBe(0);
+    await writeFile(overrides, JSON.stringify({ site: { name: 'Northlight (next build)' } }));
+    expect((await build(out, { SITE_CRASH_AT: 'swap:retired' })).code).toBeNull();
+    // Between the renames there is no folder at all; the journal knows where both trees are.
+    expect(await leftovers(out)).toEqual(expect.arrayContaining(['site-next-build.swap', 'site-next-build.lock']));
+    await writeFile(overrides, '{}');
+    const next = await runCli(['build', '--out', out, '--cache-dir', join(root, 'cache'), '--no-report'], { env: env() });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout + next.stderr).toContain('finished the swap of an interrupted build');
+    expect(await leftovers(out)).toEqual([]);
+  }, 240_000);
+});
