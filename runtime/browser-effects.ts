@@ -3,7 +3,7 @@ import type { BuildManifest } from './build-manifest.ts';
 import { errorMessageFor } from './error-screen.tsx';
 import { reportError } from './error-reporting.ts';
 import type { NavigationEffects, NavigationState } from './navigation.ts';
-import { reloadOnce, type ReloadGuardEnv } from './reload-guard.ts';
+import { confirmLoad, reloadOnce, type ReloadGuardEnv } from './reload-guard.ts';
 import type { RouteDefinition } from './routes.ts';
 import { createScrollMemory } from './scroll.ts';
 import type { SiteData } from './shared/contract.ts';
@@ -24,6 +24,7 @@ export function createBrowserEffects({ routes, site, reloadEnv, manifest, isStal
   const scroll = createScrollMemory();
   return {
     hardNavigate: (url) => reloadOnce(url, reloadEnv),
+    loaded: (path) => confirmLoad(path, reloadEnv),
     leave: (url) => reloadEnv.assign(url),
     ruleFor: (path) => manifest.ruleFor(path),
     manifest: () => manifest.ready(),

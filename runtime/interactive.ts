@@ -8,7 +8,7 @@ import { createNavigation, type Navigation } from './navigation.ts';
 import type { StateStore } from './navigation-state.ts';
 import { createPayloadLoader } from './payload.ts';
 import { previewBannerFor } from './preview.tsx';
-import type { ReloadGuardEnv } from './reload-guard.ts';
+import { confirmLoad, type ReloadGuardEnv } from './reload-guard.ts';
 import type { PageModule, RouteDefinition, RouteTableEntry, RouteTableOptions } from './routes.ts';
 import { scrollToHash } from './scroll.ts';
 import { PAYLOAD_VERSION, type BootData } from './shared/contract.ts';
@@ -57,6 +57,8 @@ export async function startNavigation({ routes, boot, store, modules, container,
   // every login or logout. A draft has no page in the build, so its URL serves 404.html: try the API there too.
   auth.subscribe(() => void nav.refresh());
   if (isPreviewMode()) void (boot.error && !boot.routeId ? nav.navigate(location.pathname + location.search + location.hash, { replace: true }) : nav.refresh());
+  // The prerendered page with the build's data is a successful load (in preview, its live data is, once it arrives).
+  else if (boot.path && boot.routeId && !boot.error) confirmLoad(boot.path, reloadEnv);
 
   if (location.hash) requestAnimationFrame(() => scrollToHash(location.hash, false));
   whenIdle(() => {

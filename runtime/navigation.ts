@@ -23,6 +23,8 @@ export interface NavigateOptions {
 export interface NavigationEffects {
   /** Loads `url` as a full document (guarded); returns false when the guard refused. */
   hardNavigate(url: string): boolean;
+  /** A page was shown with its data and no error: the reload guard may reload its path again later. */
+  loaded(path: string): void;
   /** Leaves the site for an external redirect target. */
   leave(url: string): void;
   /** Writes the URL to history after the new page is ready. */
@@ -102,6 +104,7 @@ export function createNavigation(options: NavigationOptions): Navigation {
     if (url !== null) effects?.commitUrl(url, navOptions);
     pendingEffects = { state: next, previous: store.get(), options: navOptions };
     store.set(next);
+    if (!next.error && next.routeId) effects?.loaded(next.path);
   };
 
   const loadModule = (route: RouteDefinition): Promise<PageModule> => {

@@ -147,6 +147,32 @@ test.describe('chunk load failures', () => {
     await expect(page.locator('main h1')).not.toBeEmpty();
   });
 
+  test('a route chunk that hangs 15 s and then fails gives one reload at the target, not a slow loop', async ({ page, site }) => {
+    test.setTimeout(150_000);
+    await emulateConnection(page, { saveData: true });
+    const failures: number[] = [];
+    await page.route(/\/_assets\/news-article-[^/]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 15_000));
+      failures.push(Date.now());
+      await route.abort('failed').catch(() => undefined);
+    });
+    await page.goto(site.url + '/news');
+    await waitForHydration(page);
+    const documents = recordDocuments(page);
+    const href = (await page.locator('main a[href^="/news/"]').first().getAttribute('href'))!;
+    await page.locator(`main a[href="${href}"]`).first().click();
+    // The first failure (15 s in) makes the one automatic load of the target.
+    await expect.poll(() => documents, { timeout: 40_000 }).toEqual([href]);
+    const reloadedAt = Date.now();
+    // On the reloaded page the chunk hangs and fails again, more than 10 s after the reload.
+    await expect.poll(() => failures.filter((t) => t > reloadedAt).length, { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(Date.now() - reloadedAt).toBeGreaterThan(10_000);
+    await page.waitForTimeout(3000);
+    expect(documents).toEqual([href]);
+    // The prerendered page stays readable.
+    await expect(page.locator('main h1')).not.toBeEmpty();
+  });
+
   test('without sessionStorage there is no automatic reload at all', async ({ page, site }) => {
     await emulateConnection(page, { saveData: true });
     await page.addInitScript(() => {
@@ -157,12 +183,20 @@ test.describe('chunk load failures', () => {
         },
       });
     });
-    await page.route(/\/_assets\/news-article-[^/]+\.js$/, (route) => route.abort('failed'));
+    let chunkFailures = 0;
+    await page.route(/\/_assets\/news-article-[^/]+\.js$/, async (route) => {
+      chunkFailures++;
+      await route.abort('failed');
+    });
     await page.goto(site.url + '/news');
     await waitForHydration(page);
     const documents = recordDocuments(page);
     await page.locator('main a[href^="/news/"]').first().click();
+    // The navigation was attempted: the target's chunk was asked for and failed, which is what would reload.
+    await expect.poll(() => chunkFailures).toBeGreaterThan(0);
     await page.waitForTimeout(2000);
     expect(documents).toEqual([]);
+    // Instead of a reload, the error screen.
+    await expect(page.locator('.error-screen')).toBeVisible();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RELOAD_GUARD_MS, reloadOnce, type ReloadGuardEnv } from '../../../runtime/reload-guard.ts';
+import { confirmLoad, RELOAD_GUARD_MS, reloadOnce, type ReloadGuardEnv } from '../../../runtime/reload-guard.ts';
 
 /** A sessionStorage stand-in; `fail` picks which calls throw, as private modes and full quotas do. */
 function storage(fail: { get?: boolean; set?: boolean } = {}): Storage {
@@ -28,17 +28,37 @@ function env(store: () => Storage, clock: { now: number }): ReloadGuardEnv & { l
 }
 
 describe('the reload guard', () => {
-  it('loads a target at most once per 10 s, then again after the window', () => {
+  it('loads a target at most once per 10 s once its load succeeded, then again after the window', () => {
     const clock = { now: 1_000_000 };
     const s = storage();
     const e = env(() => s, clock);
     expect(reloadOnce('/news/a', e)).toBe(true);
+    confirmLoad('/news/a', e);
     clock.now += RELOAD_GUARD_MS - 1;
     expect(reloadOnce('/news/a?x=1', e)).toBe(false);
     expect(reloadOnce('/news/b', e)).toBe(true);
     clock.now += 1;
     expect(reloadOnce('/news/a', e)).toBe(true);
     expect(e.loads).toEqual(['/news/a', '/news/b', '/news/a']);
+  });
+
+  it('never reloads a target again while its last automatic load has not succeeded, however slowly the failure recurs', () => {
+    const clock = { now: 1_000_000 };
+    const s = storage();
+    const e = env(() => s, clock);
+    expect(reloadOnce('/courses', e)).toBe(true);
+    // A chunk that hangs 15 s and then fails, an API that gives up after 40 s, an hour later: no loop.
+    for (const wait of [15_000, 40_000, 3_600_000]) {
+      clock.now += wait;
+      expect(reloadOnce('/courses', e)).toBe(false);
+    }
+    expect(e.loads).toEqual(['/courses']);
+    // Once a load of the path succeeds, a later failure may reload it again (after the window).
+    confirmLoad('/courses', e);
+    confirmLoad('/courses', e);
+    clock.now += RELOAD_GUARD_MS;
+    expect(reloadOnce('/courses', e)).toBe(true);
+    expect(e.loads).toEqual(['/courses', '/courses']);
   });
 
   it.each([
