@@ -11,11 +11,10 @@ import {
   RICH_TEXT_ATTRIBUTES,
   RICH_TEXT_FIELDS,
   RICH_TEXT_TAGS,
-  contentFragment,
-  contentId,
   safeUrlField,
   URL_ATTRIBUTES,
 } from '../runtime/shared/content-rules.ts';
+import { contentFragment, contentId } from '../runtime/shared/content-ids.ts';
 
 /**
  * Rich text from the backend is untrusted HTML (DESIGN.md decision 6). Every rich-text field (`body`)

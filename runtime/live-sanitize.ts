@@ -1,4 +1,5 @@
 import DOMPurify, { type Config } from 'dompurify';
+import { contentFragment, contentId } from './shared/content-ids.ts';
 import * as rules from './shared/content-rules.ts';
 
 /**
@@ -30,9 +31,9 @@ export function sanitizeRichText(html: string): string {
       const allowed = rules.RICH_TEXT_ATTRIBUTES[node.nodeName.toLowerCase()];
       if (!rules.RICH_TEXT_ANY_TAG_ATTRIBUTES.includes(data.attrName) && !allowed?.includes(data.attrName)) data.keepAttr = false;
       if (!rules.isSafeUrlAttribute(data.attrName, data.attrValue)) data.keepAttr = false;
-      // Ids and in-page fragments become content ids, as the build makes them (rules.contentId).
-      if (data.attrName === 'id') data.attrValue = rules.contentId(data.attrValue);
-      if (data.attrName === 'href' && node.nodeName === 'A') data.attrValue = rules.contentFragment(data.attrValue);
+      // Ids and in-page fragments become content ids, as the build makes them (content-ids.ts contentId).
+      if (data.attrName === 'id') data.attrValue = contentId(data.attrValue);
+      if (data.attrName === 'href' && node.nodeName === 'A') data.attrValue = contentFragment(data.attrValue);
     });
     hooked = true;
   }

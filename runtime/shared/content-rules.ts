@@ -24,44 +24,11 @@ export const RICH_TEXT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> =
   th: ['scope'],
 };
 
-/** Attributes any tag may keep; an `id` only as contentId makes it. */
+/** Attributes any tag may keep; an `id` only as contentId (content-ids.ts) makes it. */
 export const RICH_TEXT_ANY_TAG_ATTRIBUTES: readonly string[] = ['id', 'lang'];
 
 /** URL schemes links and images in rich text may use (relative URLs too, never protocol-relative ones). */
 export const RICH_TEXT_SCHEMES: readonly string[] = ['http', 'https', 'mailto', 'tel'];
-
-/**
- * What every element id (and every `#fragment` pointing at one) built from content starts with. No id
- * of the runtime (`app`, `__BOOT__`) or of a layout (`main`, `home-title`, …) starts with it, so no
- * content can name an element the page's own code looks up (a section whose id is `__BOOT__` would
- * otherwise stand in for the boot data). tests/integration/content-ids.test.ts checks both halves.
- */
-export const CONTENT_ID_PREFIX = 'c-';
-
-/**
- * The one rule for ids built from content, in rich text and in the site's components alike: anchor-like
- * characters (lower-case letters, digits, single dashes; at most 64 in all) behind CONTENT_ID_PREFIX. The same
- * name always gives the same id, and an id it made is kept as it is, so cleaning twice changes nothing.
- */
-export function contentId(name: string): string {
-  const anchor = name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  const id = anchor.startsWith(CONTENT_ID_PREFIX) && anchor.length > CONTENT_ID_PREFIX.length ? anchor : CONTENT_ID_PREFIX + (anchor || 'section');
-  return id.slice(0, 64).replace(/-+$/, '');
-}
-
-/**
- * A link from content with its fragment made a content id (`#history` → `#c-history`, also on a
- * relative or root-relative URL), so it keeps pointing at the element contentId named. URLs with a
- * scheme or a host are another site's and stay as they are.
- */
-export function contentFragment(url: string): string {
-  const hash = url.indexOf('#');
-  if (hash === -1 || hash === url.length - 1 || /^[a-z][a-z0-9+.-]*:|^[/\\]{2}/i.test(url)) return url;
-  return url.slice(0, hash + 1) + contentId(url.slice(hash + 1));
-}
 
 /**
  * Attributes that hold a URL (or, for srcset-like ones, a list of them). Both cleaners check every one of

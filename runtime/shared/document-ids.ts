@@ -8,6 +8,6 @@ export const BOOT_SCRIPT_OPEN = `<script type="application/json" id="${BOOT_ELEM
 /**
  * How the runtime finds the boot data: the JSON script element with that id, never any element that
  * has it. Content cannot write a script element (rich text is cleaned) and its ids are content ids
- * (content-rules.ts contentId), so nothing a page's content holds can stand in for it.
+ * (content-ids.ts contentId), so nothing a page's content holds can stand in for it.
  */
 export const BOOT_SELECTOR = `script[type="application/json"][id="${BOOT_ELEMENT_ID}"]`;

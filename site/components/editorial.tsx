@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { PageData, PageSectionData } from '../queries/pages.ts';
-import { contentId } from '../../runtime/shared/content-rules.ts';
+import { contentId } from '../../runtime/shared/content-ids.ts';
 import { RichText } from './rich-text.tsx';
 
 /**

@@ -3,7 +3,7 @@ import { Link } from '../../runtime/index.ts';
 import { groupBy } from '../data/grouping.ts';
 import type { PublicationCardData } from '../queries/publications.ts';
 import { PeopleNames } from './people.tsx';
-import { contentId } from '../../runtime/shared/content-rules.ts';
+import { contentId } from '../../runtime/shared/content-ids.ts';
 
 export interface PublicationListProps {
   publications: readonly PublicationCardData[];

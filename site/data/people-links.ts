@@ -1,4 +1,4 @@
-import { contentId } from '../../runtime/shared/content-rules.ts';
+import { contentId } from '../../runtime/shared/content-ids.ts';
 import type { PersonRefData } from '../queries/common.ts';
 
 /** Where a person's name links to: their entry in the people directory (there are no person pages). */

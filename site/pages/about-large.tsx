@@ -6,7 +6,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { RichText } from '../components/rich-text.tsx';
 import { requireItem } from '../data/require-item.ts';
 import type { PageResult } from '../queries/pages.ts';
-import { contentId } from '../../runtime/shared/content-rules.ts';
+import { contentId } from '../../runtime/shared/content-ids.ts';
 
 /**
  * `/about/about-large`: a long page with a table of contents. The contents are plain hash links, so the

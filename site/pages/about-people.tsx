@@ -9,7 +9,7 @@ import { requireItem } from '../data/require-item.ts';
 import type { AboutPeopleResult } from '../queries/people.ts';
 import { ABOUT_CRUMB, AboutNav } from '../components/about-nav.tsx';
 import { compareText } from '../../runtime/shared/compare.ts';
-import { contentId } from '../../runtime/shared/content-rules.ts';
+import { contentId } from '../../runtime/shared/content-ids.ts';
 
 /** `/about/people`: the staff directory, grouped by department in the order the API lists people (by name). */
 export default function AboutPeoplePage({ data }: PageProps<AboutPeopleResult>): ReactElement {

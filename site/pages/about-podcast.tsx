@@ -8,7 +8,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { formatDuration, isoDuration } from '../format/numbers.ts';
 import { requireItem } from '../data/require-item.ts';
 import type { AboutPodcastResult, PodcastEpisodeData } from '../queries/podcast.ts';
-import { contentId } from '../../runtime/shared/content-rules.ts';
+import { contentId } from '../../runtime/shared/content-ids.ts';
 
 /** `/about/podcast`: the podcast's introduction and its newest episodes, each playable in place. */
 export default function AboutPodcastPage({ data }: PageProps<AboutPodcastResult>): ReactElement {

@@ -12,7 +12,7 @@ import { listTrail } from '../data/trails.ts';
 import { plural } from '../format/numbers.ts';
 import type { CourseData, CoursesResult } from '../queries/courses.ts';
 import { LIST_PAGE_SIZE } from '../queries/document.ts';
-import { contentId } from '../../runtime/shared/content-rules.ts';
+import { contentId } from '../../runtime/shared/content-ids.ts';
 
 /**
  * `/courses` and its later pages: the course catalogue by code (the API's order), each with the facts

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_ID_PREFIX, contentFragment, contentId } from '../../runtime/shared/content-rules.ts';
+import { CONTENT_ID_PREFIX, contentFragment, contentId } from '../../runtime/shared/content-ids.ts';
 import { APP_ELEMENT_ID, BOOT_ELEMENT_ID } from '../../runtime/shared/document-ids.ts';
 import { runCli } from '../helpers/cli.ts';
 import { HOSTILE_OVERRIDES } from '../helpers/hostile-ids.ts';
