@@ -8,7 +8,11 @@ export const MANIFEST_PREFETCH_DELAY_MS = 1000;
 export interface BuildManifest {
   /** The manifest, or null when it cannot be loaded; fetches it now if needed. */
   load(): Promise<BuildMeta | null>;
-  /** The manifest once its scheduled fetch (or an earlier navigation) loaded it: never fetches early. */
+  /**
+   * The manifest once its scheduled fetch (or an earlier navigation) settled: never fetches early.
+   * Null while it could not be loaded; a failed load is retried later (MANIFEST_RETRY_MS), and from
+   * then on ready() gives the manifest. Callers treat null as "unknown", never as "everything".
+   */
   ready(): Promise<BuildMeta | null>;
   /** The route rule for a path; a manifest that cannot be loaded means no rules (DESIGN.md decision 1). */
   ruleFor(path: string): Promise<RouteRule>;
@@ -16,31 +20,43 @@ export interface BuildManifest {
   schedulePrefetch(): void;
 }
 
-/** Loads `builds/meta/{buildId}.json` once; a failed load is forgotten so a later call tries again. */
-export function createBuildManifest(buildId: string, fetchImpl: typeof fetch = (...args) => fetch(...args)): BuildManifest {
+/** Delays before the retries of a failed manifest load (the first failure is not final: issue 17.5). */
+export const MANIFEST_RETRY_MS = [2000, 8000, 30000];
+
+/** Loads `builds/meta/{buildId}.json` once; a failed load is forgotten so a later call tries again, and retried on its own. */
+export function createBuildManifest(buildId: string, fetchImpl: typeof fetch = (...args) => fetch(...args), retryMs: readonly number[] = MANIFEST_RETRY_MS): BuildManifest {
   let pending: Promise<BuildMeta | null> | null = null;
-  let settle: (meta: BuildMeta | null) => void = () => undefined;
-  const ready = new Promise<BuildMeta | null>((resolve) => (settle = resolve));
+  let loaded: BuildMeta | null = null;
+  let settled = false;
+  let settle: () => void = () => undefined;
+  const first = new Promise<void>((resolve) => (settle = resolve));
+  let retries = 0;
   const load = (): Promise<BuildMeta | null> => {
+    if (loaded) return Promise.resolve(loaded);
     pending ??= fetchImpl(`/${ASSETS_DIR}/builds/meta/${buildId}.json`)
       .then((r) => (r.ok ? r.json() : null))
       .then((meta: unknown) => (isBuildMeta(meta) ? meta : null))
       .catch(() => null)
       .then((meta) => {
-        if (!meta) pending = null;
-        settle(meta);
+        pending = null;
+        if (meta) loaded = meta;
+        else if (retries < retryMs.length) setTimeout(() => void load(), retryMs[retries++]);
+        settled = true;
+        settle();
         return meta;
       });
     return pending;
   };
   return {
     load,
-    ready: () => ready,
+    ready: () => (settled ? Promise.resolve(loaded) : first.then(() => loaded)),
     async ruleFor(path) {
       const meta = await load();
       return meta ? matchRouteRules(meta.matcher, path) : {};
     },
     schedulePrefetch() {
+      // Observable for tests and tools: whether the background fetch was scheduled.
+      document.documentElement.dataset.manifest = isVerySlowConnection() ? 'skipped' : 'scheduled';
       if (isVerySlowConnection()) return;
       setTimeout(() => void load(), MANIFEST_PREFETCH_DELAY_MS);
     },

@@ -91,7 +91,12 @@ const MAX_REDIRECTS = 5;
 /** Creates the navigation, on `store` when given. Without payloads/effects it is static (server render, tests). */
 export function createNavigation(options: NavigationOptions): Navigation {
   const { routes, boot, modules, payloads, effects } = options;
-  const pageData = createPageDataLoader(payloads, options.live);
+  // A path the manifest does not list as prerendered has no payload: the reference asks the API instead.
+  const pageData = createPageDataLoader(payloads, options.live, async (path) => {
+    // Never waits for the manifest: before it has loaded, the answer is "not known" and the payload is tried.
+    const meta = effects ? await Promise.race([effects.manifest(), Promise.resolve(null)]) : null;
+    return meta ? meta.prerendered.includes(path) : null;
+  });
   const loading = new Map<string, Promise<PageModule>>();
   const store = options.store ?? createStore(initialState(boot, options.location, routes));
   const initial = store.get();
@@ -171,6 +176,8 @@ export function createNavigation(options: NavigationOptions): Navigation {
 
   const showError = (error: PageError): void => {
     const state = store.get();
+    // The first error wins, as in the reference: a later one (often caused by the first) never replaces it.
+    if (state.error) return;
     if (!effects || effects.showsErrorScreen(error)) {
       commit({ ...state, error }, null, {});
     } else if (state === initial) {
@@ -202,8 +209,9 @@ export function createNavigation(options: NavigationOptions): Navigation {
         if (files) for (const file of files) jobs.push(warm(file, schedule));
         else jobs.push(schedule(() => loadModule(match.route)));
       }
-      // Only prerendered paths have payloads: asking for others would only collect 404s.
-      if (payloads && (!meta || meta.prerendered.includes(target))) jobs.push(schedule(() => payloads.load(target)));
+      // Only prerendered paths have payloads: asking for others would only collect 404s. Until the
+      // manifest is there (its first load may fail and be retried) the answer is unknown: no guess.
+      if (payloads && meta?.prerendered.includes(target)) jobs.push(schedule(() => payloads.load(target)));
       await Promise.allSettled(jobs);
     },
     fail(error) {

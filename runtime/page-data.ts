@@ -20,7 +20,11 @@ export interface PageDataLoader {
  * cannot be used, the live API before anything else (the reference's rule, section 4.3): only when that
  * fails too does the caller fall back to a full page load.
  */
-export function createPageDataLoader(payloads: PayloadLoader | undefined, live: LiveDataSource | undefined): PageDataLoader {
+export function createPageDataLoader(
+  payloads: PayloadLoader | undefined,
+  live: LiveDataSource | undefined,
+  isPrerendered: (path: string) => Promise<boolean | null> = async () => null,
+): PageDataLoader {
   return {
     async load(route, params, path) {
       if (live?.isPreview()) {
@@ -30,6 +34,8 @@ export function createPageDataLoader(payloads: PayloadLoader | undefined, live: 
       }
       if (!payloads) return null;
       try {
+        // The build's manifest lists the paths that have a payload: for any other, no request (null: not known yet).
+        if ((await isPrerendered(path)) === false) throw new PayloadError('not-found', path, 'is not prerendered in this build');
         return (await payloads.load(path)).data;
       } catch (error) {
         if (!(error instanceof PayloadError) || !live) throw error;

@@ -16,7 +16,10 @@ export interface PrefetchOptions {
  * at most 5 loads in flight; nothing at all on Save-Data or 2g connections.
  */
 export function startPrefetch({ root, preload }: PrefetchOptions): () => void {
-  if (isSlowConnection() || typeof IntersectionObserver === 'undefined') return () => undefined;
+  // Observable for tests and tools: whether prefetching started, once the decision is made.
+  const off = isSlowConnection() || typeof IntersectionObserver === 'undefined';
+  document.documentElement.dataset.prefetch = off ? 'off' : 'on';
+  if (off) return () => undefined;
   const limit = pLimit(PREFETCH_CONCURRENCY);
   const schedule = <T,>(load: () => Promise<T>): Promise<T> => limit(load);
   const done = new Set<string>();

@@ -109,7 +109,7 @@ export function createGraphQLClient(options: GraphQLClientOptions): GraphQLClien
         return response;
       },
     });
-    const headers: Record<string, string> = { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const headers: Record<string, string> = { ...options.headers, ...(token ? { authorization: authorizationFor(token) } : {}) };
     try {
       return await client.request<TData>({ document, variables, requestHeaders: headers });
     } catch (cause) {
@@ -252,6 +252,14 @@ function retryDelay(error: GraphQLRequestError, attempt: number, retries: number
   if (!transient) return null;
   const retryAfter = error.cause instanceof ClientError && error.cause.response.headers instanceof Headers ? retryAfterMs(error.cause.response.headers) : null;
   return retryAfter ?? backoffMs(attempt);
+}
+
+/**
+ * The Authorization header for a token, as the reference builds it: a token that already starts with
+ * a scheme word and whitespace (`Bearer x`, `Token x`) is sent as it is, any other gets `Bearer `.
+ */
+export function authorizationFor(token: string): string {
+  return /^[a-zA-Z]+\s/.test(token) ? token : `Bearer ${token}`;
 }
 
 /** A status worth another attempt (408, 429 and the 5xx a busy or restarting server gives); media downloads use it too. */
