@@ -59,7 +59,8 @@ export function scrollToHash(hash: string, samePage: boolean): void {
   } catch {
     // Keep the raw id.
   }
-  const element = document.getElementById(id);
+  // A link made before content ids had their prefix (`#history`) still finds `#c-history`.
+  const element = document.getElementById(id) ?? document.getElementById(`c-${id}`);
   if (!element) return;
   const smooth = samePage && !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   element.scrollIntoView({ block: 'start', behavior: smooth ? 'smooth' : 'instant' });

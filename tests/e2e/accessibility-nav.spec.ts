@@ -30,10 +30,10 @@ test.describe('accessible navigation', () => {
     await page.goto(site.url + '/about/about-large');
     await waitForHydration(page);
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('auto');
-    await page.locator('a.toc__link[href="#visiting"]').click();
+    await page.locator('a.toc__link[href="#c-visiting"]').click();
     // No animation: the anchor is in place on the next frame.
-    const top = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(document.getElementById('visiting')!.getBoundingClientRect().top))));
-    const margin = await page.evaluate(() => parseFloat(getComputedStyle(document.getElementById('visiting')!).scrollMarginTop) || 0);
+    const top = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(document.getElementById('c-visiting')!.getBoundingClientRect().top))));
+    const margin = await page.evaluate(() => parseFloat(getComputedStyle(document.getElementById('c-visiting')!).scrollMarginTop) || 0);
     expect(Math.abs(top - margin)).toBeLessThanOrEqual(2);
   });
 });

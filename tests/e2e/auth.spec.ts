@@ -134,11 +134,13 @@ test.describe('live data when a payload cannot be loaded', () => {
     await waitForHydration(page);
     const href = await page.locator('main a[href^="/news/"]').first().getAttribute('href');
     await (await addLink(page, href!)).click();
-    await expect(page.locator('#kept')).toHaveText('Kept text link');
+    // Ids from content get the content prefix (content-ids.ts), as in the build.
+    await expect(page.locator('#c-kept')).toHaveText('Kept text link');
     const prose = page.locator('.prose');
     await expect(prose.locator('script, iframe, [onerror], [onclick], a[href^="javascript:"]')).toHaveCount(0);
-    // Only anchor-like ids survive, as in the build: `__BOOT__` would stand in for the page's boot data.
-    await expect(prose.locator('h2', { hasText: 'Not the boot data' })).not.toHaveAttribute('id');
+    // Content ids never equal the page's own: `__BOOT__` would stand in for the page's boot data.
+    await expect(prose.locator('h2', { hasText: 'Not the boot data' })).toHaveAttribute('id', 'c-boot');
+    expect(await page.evaluate(() => document.querySelectorAll('[id="__BOOT__"]').length)).toBe(1);
     // An unsafe URL field becomes a link to nowhere, never a request to another host.
     await expect(page.locator('main img[alt="Tracker"]')).toHaveAttribute('src', '#');
     expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
