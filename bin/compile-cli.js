@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -107,11 +107,15 @@ const keepModuleUrls = {
 };
 
 /**
- * A hash of every file in the source folders (code, and whatever it may import, such as JSON) and of
- * what decides how they compile and which packages they import.
+ * A hash of every file in the source folders (code, and whatever it may import, such as JSON), of
+ * what decides how they compile and which packages they import, and of where they are: the compiled
+ * modules name their sources' absolute paths (keepModuleUrls), so the same sources in another folder
+ * (another checkout sharing node_modules, a copy of the project) are another version, never the first
+ * folder's files, which may since have changed or been removed.
  */
-function sourceVersion(root) {
-  return hashFiles(root, SOURCE_DIRS, INPUT_FILES);
+async function sourceVersion(root) {
+  const files = await hashFiles(root, SOURCE_DIRS, INPUT_FILES);
+  return createHash('sha256').update(resolve(root)).update('\0').update(files).digest('hex').slice(0, 16);
 }
 
 async function removeOldVersions(cacheDir, current) {

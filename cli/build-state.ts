@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InspectedPage, InspectedSite } from './checks/collect.ts';
+import { mediaFileFor } from './media.ts';
 import { readBuild } from './output.ts';
 import { htmlFileFor, payloadFileFor } from '../runtime/shared/paths.ts';
 
@@ -71,6 +72,8 @@ export async function loadBuildState(cacheDir: string, outDir: string, buildId: 
     for (const [path, hash] of saved.sample) {
       if ((await samplePage(outDir, path)) !== hash) return none(`the output folder's ${path} is not what the previous build wrote`);
     }
+    const missing = await firstKeptFileMissing(outDir, saved);
+    if (missing) return none(`the output folder's ${missing} is missing or not the size the previous build wrote`);
     const pages = new Map<string, RememberedPage>();
     for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links] of saved.pages) {
       pages.set(path, {
@@ -137,6 +140,30 @@ const STATE_VERSION = 2;
 
 /** Pages whose bytes the next build checks before it trusts the folder. */
 const SAMPLE_SIZE = 8;
+
+/**
+ * The first file an incremental build would keep that is not on disk as the previous build wrote it,
+ * or null: every page's index.html and _payload.json (their sizes together must be the page's recorded
+ * bytes), every extra output and every media file. Only sizes: one stat per file, a few per page.
+ */
+async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<string | null> {
+  const size = (file: string): Promise<number> => stat(join(outDir, file)).then((info) => (info.isFile() ? info.size : -1), () => -1);
+  const checks: (() => Promise<string | null>)[] = [
+    ...saved.pages.map(([path, , , , , bytes]) => async () => {
+      const [html, payload] = await Promise.all([size(htmlFileFor(path)), size(payloadFileFor(path))]);
+      return html < 0 || html + Math.max(payload, 0) !== bytes ? path : null;
+    }),
+    ...[...Object.keys(saved.outputs), ...saved.media.map((url) => mediaFileFor(url))].map((file) => async () => ((await size(file)) < 0 ? `/${file}` : null)),
+  ];
+  for (let start = 0; start < checks.length; start += KEPT_CHECK_BATCH) {
+    const found = (await Promise.all(checks.slice(start, start + KEPT_CHECK_BATCH).map((check) => check()))).find((file) => file !== null);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Files stat'ed at once by firstKeptFileMissing(). */
+const KEPT_CHECK_BATCH = 256;
 
 /** The folder's identity on disk: a folder copied or restored from elsewhere has another. */
 async function folderIdentity(dir: string): Promise<string> {

@@ -19,6 +19,7 @@ import { describeCause } from './format-error.ts';
 import type { Logger } from './logger.ts';
 import { PUBLISHED_ONLY, withoutDrafts } from './drafts.ts';
 import { generatorFingerprint } from './generator-fingerprint.ts';
+import { removeTrash } from './output-swap.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import { createMediaCopier, mediaFileFor, type MediaCopier } from './media.ts';
 import { checkPageCount, commitStagingChanges, commitStagingDir, createStagingDir, discardStagingDir, readBuild } from './output.ts';
@@ -283,6 +284,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   } finally {
     await threads?.close();
     await backend?.close();
+    // The trees earlier swaps replaced, deleted last: deleting a large tree slows the writes after it.
+    await removeTrash(config.outDir);
   }
 }
 

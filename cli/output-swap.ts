@@ -1,5 +1,6 @@
 import { access, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { crashPoint } from './output-lock.ts';
 import { writeFileAtomic } from './write.ts';
 
 /**
@@ -9,7 +10,8 @@ import { writeFileAtomic } from './write.ts';
  *   1. `{out}.swap` records the staging and retired folders (written atomically): the commit point;
  *   2. `out` → retired;
  *   3. staging → `out`;
- *   4. the journal is removed; the retired tree is removed after the build's writes are done.
+ *   4. the journal is removed; the retired tree is moved to the trash (still under the lock), and the
+ *      trash is deleted after the build's writes are done (removeTrash).
  *
  * A crash at any point leaves a state recoverSwap() finishes: with a journal, the swap is rolled
  * forward (the staging folder is complete, or the journal would not exist), or rolled back to the
@@ -22,15 +24,15 @@ interface Journal {
   retired: string;
 }
 
-/** Swaps `staging` in as `outDir`; the old tree is left as a retired folder for removeRetired(). */
+/** Swaps `staging` in as `outDir`; the old tree is left as a retired folder for trashRetired(). */
 export async function swapIn(staging: string, outDir: string, retired: string): Promise<void> {
   const journal = journalFor(outDir);
   await writeFileAtomic(journal, JSON.stringify({ staging, retired } satisfies Journal));
-  crashPoint('journal');
+  crashPoint('swap:journal');
   if (await exists(outDir)) await rename(outDir, retired);
-  crashPoint('retired');
+  crashPoint('swap:retired');
   await rename(staging, outDir);
-  crashPoint('swapped');
+  crashPoint('swap:swapped');
   await rm(journal, { force: true });
 }
 
@@ -58,14 +60,30 @@ export async function recoverSwap(outDir: string): Promise<string | null> {
   return done;
 }
 
-/** Removes the retired trees of earlier builds of `outDir` (never while a swap's journal names one). */
-export async function removeRetired(outDir: string): Promise<number> {
+/**
+ * Moves the retired trees of finished swaps into the trash (`.{name}.trash-*`), under the output's
+ * lock: a rename, cheap. Only then can removeTrash() delete them without the lock, since no swap ever
+ * needs a tree in the trash (a retired tree named by a journal is never moved).
+ */
+export async function trashRetired(outDir: string): Promise<void> {
   const journal = await readJournal(outDir);
-  const prefix = `.${basename(outDir)}.retired-`;
-  const names = (await readdir(dirname(outDir)).catch(() => [] as string[])).filter((name) => name.startsWith(prefix));
-  const gone = names.map((name) => join(dirname(outDir), name)).filter((dir) => dir !== journal?.retired);
-  await Promise.all(gone.map((dir) => rm(dir, { recursive: true, force: true })));
-  return gone.length;
+  const names = await readdir(dirname(outDir)).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.startsWith(`.${basename(outDir)}.retired-`))) {
+    const dir = join(dirname(outDir), name);
+    if (dir === journal?.retired) continue;
+    await rename(dir, join(dirname(outDir), `.${basename(outDir)}.trash-${name.slice(name.indexOf('.retired-') + '.retired-'.length)}`)).catch(() => undefined);
+  }
+}
+
+/**
+ * Deletes the trash of `outDir`'s earlier swaps. Deleting a large tree is slow and slows the writes
+ * after it, so a build does it last, after its own writes and without holding the lock.
+ */
+export async function removeTrash(outDir: string): Promise<void> {
+  const names = await readdir(dirname(outDir)).catch(() => [] as string[]);
+  const trash = names.filter((n) => n.startsWith(`.${basename(outDir)}.trash-`)).map((n) => join(dirname(outDir), n));
+  // Another build may be deleting the same tree: whatever is left, the next one removes.
+  await Promise.all(trash.map((dir) => rm(dir, { recursive: true, force: true }).catch(() => undefined)));
 }
 
 /** The journal of `outDir`'s swap. */
@@ -86,14 +104,6 @@ async function readJournal(outDir: string): Promise<Journal | null> {
   } catch {
     return null;
   }
-}
-
-/**
- * Test hook: `SITE_CRASH_AT=swap:journal|swap:retired|swap:swapped` kills the process at that step, as
- * a power cut or `kill -9` would, so tests can show every step is recoverable.
- */
-function crashPoint(step: string): void {
-  if (process.env.SITE_CRASH_AT === `swap:${step}`) process.kill(process.pid, 'SIGKILL');
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -5,7 +5,7 @@ import { ASSETS_DIR, type BuildMeta, type LatestBuild } from '../runtime/shared/
 import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import { lockOutput, type OutputLock } from './output-lock.ts';
-import { recoverSwap, removeRetired, swapIn } from './output-swap.ts';
+import { journalFor, recoverSwap, swapIn, trashRetired } from './output-swap.ts';
 import { compareText } from '../runtime/shared/compare.ts';
 
 /**
@@ -26,6 +26,8 @@ export async function createStagingDir(outDir: string, log: (message: string) =>
     // A build killed in the middle of its swap left a journal: finish that swap before anything else.
     const recovered = await recoverSwap(outDir);
     if (recovered) log(recovered);
+    // Retired trees of builds killed before they could remove them: deleted when this build is done.
+    await trashRetired(outDir);
     await checkReplaceable(outDir);
     await removeAbandonedStaging(outDir);
     const staging = join(dirname(outDir), `.${basename(outDir)}.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -44,9 +46,9 @@ export async function createStagingDir(outDir: string, log: (message: string) =>
 
 /**
  * Replaces `outDir` with the finished staging folder through a journaled swap (output-swap.ts), so a
- * crash at any step is finished by the next build or `site preview`. The old tree is removed after
- * the swap, and after the lock is released: removing a large tree is slow, and it no longer matters
- * to anyone.
+ * crash at any step is finished by the next build or `site preview`. The old tree goes to the trash;
+ * the build deletes it with removeTrash() once its own writes are done and the lock is released:
+ * removing a large tree is slow, and it no longer matters to anyone.
  */
 export async function commitStagingDir(staging: string, outDir: string): Promise<void> {
   await checkReplaceable(outDir);
@@ -58,8 +60,8 @@ export async function commitStagingDir(staging: string, outDir: string): Promise
     await recoverSwap(outDir).catch(() => undefined);
     throw createBuildError(BuildErrors.OutputNotWritable, [outDir, (cause as Error).message], { cause });
   }
+  await trashRetired(outDir);
   await releaseLock(staging);
-  await removeRetired(outDir);
 }
 
 /**
@@ -91,8 +93,6 @@ export async function commitStagingChanges(staging: string, outDir: string, remo
   }
   await rm(staging, { recursive: true, force: true });
   await releaseLock(staging);
-  // Retired trees of earlier builds killed before they could remove them.
-  await removeRetired(outDir);
   return { written, removed };
 }
 
@@ -101,6 +101,8 @@ export async function commitStagingChanges(staging: string, outDir: string, remo
  * as `site preview`; leaves it to the build when a live build holds the folder's lock.
  */
 export async function recoverUnlessBuilding(outDir: string): Promise<string | null> {
+  // Nothing to finish without a journal: no lock is taken (nor its file written beside the folder).
+  if (!(await exists(journalFor(outDir)))) return null;
   let lock: OutputLock;
   try {
     lock = await lockOutput(outDir);

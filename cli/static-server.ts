@@ -9,6 +9,7 @@ import { ASSETS_DIR } from '../runtime/shared/contract.ts';
 import { contentTypeFor } from './content-types.ts';
 import { findNotFoundPage, findSiteFile } from './site-files.ts';
 import { mediaDisposition } from './media-types.ts';
+import { recoverUnlessBuilding } from './output.ts';
 
 export interface StaticServerOptions {
   root: string;
@@ -74,6 +75,9 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
     await new Promise((resolve) => setTimeout(resolve, 20));
     file = await findSiteFile(base, req.url ?? '/');
   }
+  // Still missing: a build was killed between the renames. Finish its swap, as `site preview` does
+  // when it starts (unless a live build holds the folder), and serve the tree it puts back.
+  if (!file && !(await folderExists(base)) && (await recoverUnlessBuilding(base).catch(() => null))) file = await findSiteFile(base, req.url ?? '/');
   if (file) return send(res, req, file, 200, extra, compress);
   const notFound = await findNotFoundPage(base);
   if (notFound) return send(res, req, notFound, 404, extra, compress);

@@ -1,10 +1,11 @@
-import { cp, mkdtemp, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildReport } from '../../cli/report.ts';
 import { ROOT, runCli, SITE_BIN } from '../helpers/cli.ts';
 import { listFiles, snapshotTree } from '../helpers/tree.ts';
+import { htmlFileFor } from '../../runtime/shared/paths.ts';
 
 /**
  * An incremental build is only as fresh as everything that produced a page (issue 17.1). The tests
@@ -27,6 +28,15 @@ async function build(out: string, ...flags: string[]): Promise<{ report: BuildRe
   return { report: JSON.parse(await readFile(reportFile, 'utf8')) as BuildReport, output: result.stdout + result.stderr };
 }
 
+/** The build state the cache holds for `out` (the one file in cache/builds/ that names it). */
+async function readState(out: string): Promise<{ pages: [string][]; sample: [string, string][] }> {
+  for (const name of await readdir(join(dir, 'cache/builds'))) {
+    const state = JSON.parse(await readFile(join(dir, 'cache/builds', name), 'utf8')) as { outDir: string; pages: [string][]; sample: [string, string][] };
+    if (state.outDir === out) return state;
+  }
+  throw new Error(`no build state for ${out}`);
+}
+
 async function edit(file: string, change: (text: string) => string): Promise<void> {
   const path = join(project, file);
   const before = await readFile(path, 'utf8');
@@ -41,7 +51,13 @@ beforeAll(async () => {
   for (const entry of ['bin', 'cli', 'runtime', 'site', 'backend', 'templates', 'package.json', 'package-lock.json', 'tsconfig.json', 'rollup.config.ts']) {
     await cp(join(ROOT, entry), join(project, entry), { recursive: true });
   }
-  await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+  // The installed packages, each a link into the project's own install, so that one of them can be
+  // replaced by a copy of another version without touching the project.
+  await mkdir(join(project, 'node_modules'));
+  // Its compiled CLI (node_modules/.cache) is its own: that cache is the copy's, not the project's.
+  for (const name of await readdir(join(ROOT, 'node_modules'))) {
+    if (name !== '.cache') await symlink(join(ROOT, 'node_modules', name), join(project, 'node_modules', name));
+  }
   overrides = join(dir, 'overrides.json');
   await writeFile(overrides, '{}');
   expect(SITE_BIN).toContain('bin/site.js');
@@ -66,6 +82,14 @@ describe('an incremental build after the generator changed', () => {
 
     await edit('package-lock.json', (text) => text.replace(/("node_modules\/wouter": \{\s*"version": ")([^"]+)"/, '$1$2-patched"'));
     expect((await build('site')).report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
+
+    // Another version installed than the lock file names (an install by hand, a stale node_modules).
+    await unlink(join(project, 'node_modules/react-dom'));
+    await cp(join(ROOT, 'node_modules/react-dom'), join(project, 'node_modules/react-dom'), { recursive: true });
+    await edit('node_modules/react-dom/package.json', (text) => text.replace(/"version": "([^"]+)"/, '"version": "$1-local"'));
+    const afterInstall = await build('site', '--verbose');
+    expect(afterInstall.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
+    expect(afterInstall.output).toContain('a dependency');
     // And with nothing changed since, incremental again.
     expect((await build('site')).report.changes).toMatchObject({ mode: 'incremental', pagesRendered: 0 });
   }, 300_000);
@@ -111,5 +135,21 @@ describe('an output folder the build state does not describe', () => {
     expect(afterEdit.report.changes).toMatchObject({ mode: 'full' });
     expect(afterEdit.output).toMatch(/the output folder's \/\S* is not what the previous build wrote/);
     expect(await readFile(join(dir, 'restored/index.html'), 'utf8')).not.toContain('edited by hand');
+
+    // One page's files deleted, and one feed: not among the sampled pages, yet never kept as missing.
+    expect((await build('restored')).report.changes).toMatchObject({ mode: 'incremental' });
+    const state = await readState(join(dir, 'restored'));
+    const page = state.pages.map(([path]) => path).find((path) => path !== '/' && !state.sample.some(([sampled]) => sampled === path))!;
+    await rm(join(dir, 'restored', htmlFileFor(page)));
+    const afterDelete = await build('restored', '--verbose');
+    expect(afterDelete.report.changes).toMatchObject({ mode: 'full' });
+    expect(afterDelete.output).toContain(`the output folder's ${page} is missing or not the size the previous build wrote`);
+    expect(await readFile(join(dir, 'restored', htmlFileFor(page)), 'utf8')).toContain('<!doctype html>');
+
+    await rm(join(dir, 'restored/feeds/news.xml'));
+    const afterFeed = await build('restored', '--verbose');
+    expect(afterFeed.report.changes).toMatchObject({ mode: 'full' });
+    expect(afterFeed.output).toContain("the output folder's /feeds/news.xml is missing");
+    expect(await readFile(join(dir, 'restored/feeds/news.xml'), 'utf8')).toContain('<item>');
   }, 300_000);
 });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
@@ -27,7 +27,7 @@ async function latestOf(out: string): Promise<LatestBuild> {
 /** The siblings of `out` that a build leaves only while it runs. */
 async function leftovers(out: string): Promise<string[]> {
   const name = out.slice(out.lastIndexOf('/') + 1);
-  return (await readdir(join(out, '..'))).filter((n) => n.startsWith(`.${name}.`) || n === `${name}.swap` || n === `${name}.lock`);
+  return (await readdir(join(out, '..'))).filter((n) => n.startsWith(`.${name}.`) || n === `${name}.swap` || n === `${name}.lock` || n.startsWith(`${name}.lock.`));
 }
 
 /** Starts `site preview` on `out`, waits for its URL, runs `check`, and stops it. */
@@ -95,5 +95,45 @@ describe('a build killed during its swap', () => {
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout + next.stderr).toContain('finished the swap of an interrupted build');
     expect(await leftovers(out)).toEqual([]);
+  }, 240_000);
+});
+
+describe('a site preview that is running when a build is killed between the renames', () => {
+  it('finishes the swap itself rather than answer 404', async () => {
+    const out = join(root, 'site-running-preview');
+    expect((await build(out)).code).toBe(0);
+    const before = await latestOf(out);
+    await withPreview(out, async (url) => {
+      expect((await fetch(`${url}/`)).status).toBe(200);
+      await writeFile(overrides, JSON.stringify({ site: { name: 'Northlight (running preview)' } }));
+      expect((await build(out, { SITE_CRASH_AT: 'swap:retired' })).code).toBeNull();
+      // The folder is gone now; the preview's next answer puts the new tree in its place.
+      expect(await leftovers(out)).toEqual(expect.arrayContaining(['site-running-preview.swap']));
+      const home = await fetch(`${url}/`);
+      expect(home.status).toBe(200);
+      const latest = (await (await fetch(`${url}/_assets/builds/latest.json`)).json()) as LatestBuild;
+      expect(latest.id).not.toBe(before.id);
+    });
+    await writeFile(overrides, '{}');
+    expect((await build(out)).code).toBe(0);
+    expect(await leftovers(out)).toEqual([]);
+  }, 240_000);
+});
+
+describe('a build killed while it takes over a stale lock', () => {
+  it('blocks neither the next build nor leaves its claim behind', async () => {
+    const out = join(root, 'site-takeover');
+    // A lock left by a build on this machine whose process is gone.
+    const gone = spawn(process.execPath, ['-e', '']);
+    const pid = gone.pid!;
+    await new Promise((resolve) => gone.on('exit', resolve));
+    await writeFile(`${out}.lock`, JSON.stringify({ pid, host: hostname(), startedAt: '2026-11-24T10:00:00.000Z', token: 'stale' }));
+    // Killed after claiming the take-over, before removing the stale lock.
+    expect((await build(out, { SITE_CRASH_AT: 'lock:takeover' })).code).toBeNull();
+    expect(await leftovers(out)).toEqual(expect.arrayContaining(['site-takeover.lock', 'site-takeover.lock.takeover-stale']));
+    const next = await build(out);
+    expect(next.code, next.stderr).toBe(0);
+    expect(await leftovers(out)).toEqual([]);
+    expect((await latestOf(out)).id).toMatch(/\w/);
   }, 240_000);
 });

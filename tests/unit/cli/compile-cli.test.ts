@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,6 +47,18 @@ describe('compiledCli', () => {
     // Any file the code may import counts, not only code.
     await writeFile(join(root, 'runtime/strings.json'), '{"a":1}');
     expect(await compiledCli(root, cache)).not.toBe(second);
+  });
+
+  it('compiles the same sources in another folder on their own, each module keeping the URL of its own copy', async () => {
+    // Another checkout or a copy of the project, sharing node_modules and so the cache.
+    const copy = join(root, 'copy');
+    await mkdir(join(copy, 'cli'), { recursive: true });
+    await mkdir(join(copy, 'runtime'));
+    for (const file of ['cli/main.ts', 'cli/render-thread.ts', 'runtime/note.ts']) await writeFile(join(copy, file), await readFile(join(root, file)));
+    const first = (await compiledCli(root, cache))!;
+    const second = (await compiledCli(copy, cache))!;
+    expect(second).not.toBe(first);
+    expect(run(second).here).toBe(pathToFileURL(join(copy, 'cli/main.ts')).href);
   });
 
   it('gives every command started at once the same files, and leaves no half-compiled folder', async () => {

@@ -59,6 +59,24 @@ describe('the output lock', () => {
     }
   });
 
+  it('succeeds a take-over claim whose build was killed, and waits for one whose build is alive', async () => {
+    const dir = await outDir();
+    await mkdir(join(dir, '..'), { recursive: true });
+    const stale = { pid: 999_999_999, host: hostname(), startedAt: 'then', token: 'stale' };
+    await writeFile(`${dir}.lock`, JSON.stringify(stale));
+    // A build that claimed the take-over and is still at it: nobody else removes the lock meanwhile.
+    await writeFile(`${dir}.lock.takeover-stale`, JSON.stringify({ ...stale, pid: 999_999_998, token: 'claimer' }));
+    const busy = await rejection(lockOutput(dir, { isAlive: (pid) => pid !== 999_999_999 }));
+    expect(busy.code).toBe('OutputLocked');
+    expect(busy.message).toContain('another build is taking over');
+    expect(JSON.parse(await readFile(`${dir}.lock`, 'utf8'))).toMatchObject({ token: 'stale' });
+    // The same claim, its build killed: the next build takes over, and no claim is left behind.
+    const taken = await lockOutput(dir, { isAlive: () => false });
+    expect(JSON.parse(await readFile(taken.file, 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(await readdir(join(dir, '..'))).toEqual(['site.lock']);
+    await taken.release();
+  });
+
   it('reports a lock held on another machine, with how to clear it, rather than taking it over', async () => {
     const dir = await outDir();
     await mkdir(join(dir, '..'), { recursive: true });
