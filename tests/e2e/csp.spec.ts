@@ -52,6 +52,19 @@ function violations(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Chromium's console lines for a blocked load or inline code (they survive a navigation, unlike the page's events). */
+function watchConsole(page: Page): string[] {
+  const lines: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy|Refused to/i.test(msg.text())) lines.push(`${page.url()}: ${msg.text()}`);
+  });
+  return lines;
+}
+
 function reportBodies(): string[] {
   return reports.requests.filter((r) => r.url === '/csp-report').map((r) => r.body);
 }
@@ -67,9 +80,8 @@ test.describe('the policy the build ships', () => {
     expect(pages.length).toBeGreaterThan(100);
     for (const file of pages) {
       const html = await readFile(join(dir, file), 'utf8');
-      expect(html.indexOf(cspMetaTag(expected)), file).toBeGreaterThan(-1);
-      // Before anything it governs: the first tag after the charset and viewport.
-      expect(html.indexOf(cspMetaTag(expected)), file).toBeLessThan(html.search(/<link rel="stylesheet"|<title>/));
+      // Before anything it governs: the first tag of <head> after the charset.
+      expect(html, file).toMatch(new RegExp(`<head>\\s*<meta charset="utf-8">\\s*${escapeRegExp(cspMetaTag(expected))}`));
     }
   });
 
@@ -102,6 +114,7 @@ test.describe('the policy the build ships', () => {
       const live = (await readSitePolicy(site.dir))!;
       expect(live).toBe(contentSecurityPolicy({ publicEndpoint: site.backend.url, sentryDsn: null }));
       expect(live).toContain(`connect-src 'self' ${new URL(site.backend.url).origin}`);
+      const console = watchConsole(page);
       await watchViolations(page);
       await page.goto(site.url + '/login');
       await waitForHydration(page);
@@ -114,6 +127,7 @@ test.describe('the policy the build ships', () => {
       // The draft's image comes from the API's origin, which the policy allows for images.
       await expect.poll(() => page.evaluate(() => [...document.images].filter((i) => i.complete && i.naturalWidth > 0).length)).toBeGreaterThan(0);
       expect(await violations(page)).toEqual([]);
+      expect(console).toEqual([]);
     } finally {
       await site.close();
     }
@@ -124,6 +138,7 @@ test.describe('the policy the build ships', () => {
     const site = await startLiveSite({ env: { SENTRY_DSN: ingest.dsn } });
     try {
       expect((await readSitePolicy(site.dir))!).toContain(new URL(ingest.dsn).origin);
+      const console = watchConsole(page);
       await watchViolations(page);
       await page.goto(site.url + '/news');
       await waitForHydration(page);
@@ -131,6 +146,7 @@ test.describe('the policy the build ships', () => {
       await page.locator('main a[href^="/news/"]:not([href^="/news/page/"])').first().click();
       await expect(page.locator('main h1')).not.toBeEmpty();
       expect(await violations(page)).toEqual([]);
+      expect(console).toEqual([]);
     } finally {
       await site.close();
       await ingest.close();
@@ -179,6 +195,40 @@ test.describe('under a strict Content-Security-Policy', () => {
 
     expect(await violations(page)).toEqual([]);
     expect(consoleProblems.filter((p) => /Content Security Policy|Refused to/i.test(p))).toEqual([]);
+    expect(reports.requests.length - before, reportBodies().join('\n')).toBe(0);
+  });
+
+  test('every route type, opened as the first page of a visit, loads and hydrates with no violation; so do the redirect pages', async ({ page }) => {
+    const dir = process.env.E2E_SITE_DIR!;
+    // One page of each route the build wrote (its markup names the route), the 404 page, and one redirect page.
+    const firstOfRoute = new Map<string, string>();
+    let redirect: string | null = null;
+    for (const file of (await listFiles(dir)).filter((f) => f.endsWith('.html'))) {
+      const html = await readFile(join(dir, file), 'utf8');
+      const route = /data-route="([^"]+)"/.exec(html)?.[1];
+      if (route && !firstOfRoute.has(route)) firstOfRoute.set(route, file);
+      if (!route && /http-equiv="refresh"/.test(html)) redirect ??= file;
+    }
+    expect(firstOfRoute.size).toBeGreaterThan(20);
+    expect(redirect).not.toBeNull();
+    const console = watchConsole(page);
+    await watchViolations(page);
+    const before = reports.requests.length;
+    for (const [route, file] of firstOfRoute) {
+      await page.goto(server.url + '/' + file.replace(/(^|\/)index\.html$/, ''));
+      await waitForHydration(page);
+      await expect(page.locator('[data-route]'), file).toHaveAttribute('data-route', route);
+      // Every image, video and audio element of the page has been asked for by now.
+      await page.waitForLoadState('load');
+      expect(await violations(page), file).toEqual([]);
+    }
+    await page.goto(server.url + '/no-such-page');
+    await waitForHydration(page);
+    expect(await violations(page), '/no-such-page').toEqual([]);
+    await page.goto(server.url + '/' + redirect!);
+    await waitForHydration(page);
+    expect(await violations(page), redirect!).toEqual([]);
+    expect(console).toEqual([]);
     expect(reports.requests.length - before, reportBodies().join('\n')).toBe(0);
   });
 
