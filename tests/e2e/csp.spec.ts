@@ -235,6 +235,7 @@ test.describe('under a strict Content-Security-Policy', () => {
 
   test('a violation would be seen: an injected inline script is blocked, reported and counted', async ({ page }) => {
     await watchViolations(page);
+    const console = watchConsole(page);
     await page.goto(server.url + '/news');
     await waitForHydration(page);
     const before = reports.requests.length;
@@ -249,6 +250,7 @@ test.describe('under a strict Content-Security-Policy', () => {
     // Blocked by both the page's meta policy and the header: each reports it.
     await expect.poll(async () => (await violations(page)).length).toBeGreaterThan(0);
     for (const violation of await violations(page)) expect(violation).toMatch(/^script-src-elem blocked inline/);
+    await expect.poll(() => console.length).toBeGreaterThan(0);
     await expect.poll(() => reports.requests.length - before, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(reportBodies().at(-1)).toContain('script-src');
   });
