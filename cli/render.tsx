@@ -85,7 +85,8 @@ function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, page
   const markup = sharedMarkup ? sharedMarkup.render(boot.path ?? '/404', render) : render();
   return fillShell(ctx.shell, {
     '<!--app-lang-->': escapeHtml(ctx.language),
-    '<!--app-head-->': (ctx.csp ? cspMetaTag(ctx.csp) + '\n    ' : '') + renderHead({ head, siteName: ctx.siteName, canonical, baseUrl: ctx.baseUrl, assets: ctx.assets, pageChunks }),
+    '<!--app-csp-->': ctx.csp ? cspMetaTag(ctx.csp) : '',
+    '<!--app-head-->': renderHead({ head, siteName: ctx.siteName, canonical, baseUrl: ctx.baseUrl, assets: ctx.assets, pageChunks }),
     '<!--app-html-->': markup,
     '<!--app-boot-->': `${BOOT_SCRIPT_OPEN}${bootJson(ctx, boot, dataJson)}</script>`,
     '<!--app-scripts-->': `<script type="module" src="${escapeHtml(ctx.assets.entry)}"></script>`,

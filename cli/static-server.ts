@@ -17,7 +17,7 @@ export interface StaticServerOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
-  /** Extra response headers for every answer (tests use it for Content-Security-Policy). */
+  /** Extra response headers for every answer: `site preview` sends the pages' own Content-Security-Policy (cli/csp.ts readSitePolicy). */
   headers?: Record<string, string>;
   /**
    * Gzip text (HTML, JSON, JavaScript, CSS, XML, SVG) for clients that accept it, as production hosts

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The placeholders templates/document.html must contain, each exactly once. */
-export const PLACEHOLDERS = ['<!--app-lang-->', '<!--app-head-->', '<!--app-html-->', '<!--app-boot-->', '<!--app-scripts-->'] as const;
+export const PLACEHOLDERS = ['<!--app-lang-->', '<!--app-csp-->', '<!--app-head-->', '<!--app-html-->', '<!--app-boot-->', '<!--app-scripts-->'] as const;
 
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
@@ -24,6 +24,7 @@ export function parseShell(template: string, file = 'templates/document.html'): 
     const count = template.split(p).length - 1;
     if (count !== 1) throw new Error(`${file} must contain ${p} exactly once (found ${count}). Restore the placeholder.`);
   }
+  checkPolicyFirst(template, file);
   const pattern = new RegExp(`(${PLACEHOLDERS.join('|')})`);
   const pieces = template.split(pattern);
   const parts: string[] = [];
@@ -39,4 +40,19 @@ export function fillShell(shell: DocumentShell, values: Record<Placeholder, stri
     out += values[p] + (shell.parts[i + 1] ?? '');
   });
   return out;
+}
+
+// --- internal ---
+
+/**
+ * A Content-Security-Policy meta tag governs only what the browser reads after it: a script, style or
+ * link the template put before `<!--app-csp-->` would escape the policy. So nothing but the doctype, the
+ * `<html>` and `<head>` tags, the charset and comments may come before it.
+ */
+function checkPolicyFirst(template: string, file: string): void {
+  const before = template.slice(0, template.indexOf('<!--app-csp-->')).replaceAll('<!--app-lang-->', '');
+  const rest = before.replace(/<!doctype[^>]*>|<html[^>]*>|<head>|<meta charset="[^"]*">|<!--[\s\S]*?-->|\s+/gi, '');
+  if (rest !== '') {
+    throw new Error(`${file} has ${JSON.stringify(rest.slice(0, 60))} before <!--app-csp-->, where the Content-Security-Policy does not govern it. Put <!--app-csp--> right after <meta charset> as the first tag of <head>.`);
+  }
 }

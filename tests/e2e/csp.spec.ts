@@ -7,16 +7,18 @@ import { startStaticServer, type StaticServer } from '../../cli/static-server.ts
 import { listFiles } from '../helpers/tree.ts';
 import { startSentryIngest } from '../helpers/sentry-server.ts';
 import { logIn, startLiveSite, DRAFT_TITLE } from './auth-fixtures.ts';
-import { runCli, SITE_BIN } from '../helpers/cli.ts';
+import { SITE_BIN } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 import { addLink, expect, recordDocuments, test, waitForHydration } from './fixtures.ts';
 
 /**
- * The built pages under a strict Content-Security-Policy: scripts only from the site's own files (no
- * 'unsafe-inline', no 'unsafe-eval'), styles only from its own stylesheets, images from itself or data:
- * URLs, requests only to itself. The boot data is `<script type="application/json">`, which is data,
- * not script, so the policy does not apply to it. Violations are caught twice: as
- * `securitypolicyviolation` events in the page, and as the reports the browser posts to `report-uri`.
+ * The built pages under the strict Content-Security-Policy the build ships (cli/csp.ts): scripts only
+ * from the site's own files (no 'unsafe-inline', no 'unsafe-eval'), styles only from its own
+ * stylesheets, images, media and requests only from itself (and the API's and the error reporter's
+ * origins when they are configured). The boot data is `<script type="application/json">`, which is
+ * data, not script, so the policy does not apply to it. Violations are caught three ways: as
+ * `securitypolicyviolation` events in the page, as Chromium's console errors, and as the reports the
+ * browser posts to `report-uri` (the tests send the policy as a header too, with a report-uri).
  */
 
 let reports: TestServer;
@@ -52,6 +54,19 @@ function violations(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Chromium's console lines for a blocked load or inline code (they survive a navigation, unlike the page's events). */
+function watchConsole(page: Page): string[] {
+  const lines: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy|Refused to/i.test(msg.text())) lines.push(`${page.url()}: ${msg.text()}`);
+  });
+  return lines;
+}
+
 function reportBodies(): string[] {
   return reports.requests.filter((r) => r.url === '/csp-report').map((r) => r.body);
 }
@@ -67,9 +82,8 @@ test.describe('the policy the build ships', () => {
     expect(pages.length).toBeGreaterThan(100);
     for (const file of pages) {
       const html = await readFile(join(dir, file), 'utf8');
-      expect(html.indexOf(cspMetaTag(expected)), file).toBeGreaterThan(-1);
-      // Before anything it governs: the first tag after the charset and viewport.
-      expect(html.indexOf(cspMetaTag(expected)), file).toBeLessThan(html.search(/<link rel="stylesheet"|<title>/));
+      // Before anything it governs: the first tag of <head> after the charset.
+      expect(html, file).toMatch(new RegExp(`<head>\\s*<meta charset="utf-8">\\s*${escapeRegExp(cspMetaTag(expected))}`));
     }
   });
 
@@ -93,7 +107,6 @@ test.describe('the policy the build ships', () => {
     } finally {
       child.kill();
     }
-    expect(runCli).toBeDefined();
   });
 
   test('in preview mode (an editor logged in, live data and media from the API) there is no violation', async ({ page }) => {
@@ -102,6 +115,7 @@ test.describe('the policy the build ships', () => {
       const live = (await readSitePolicy(site.dir))!;
       expect(live).toBe(contentSecurityPolicy({ publicEndpoint: site.backend.url, sentryDsn: null }));
       expect(live).toContain(`connect-src 'self' ${new URL(site.backend.url).origin}`);
+      const console = watchConsole(page);
       await watchViolations(page);
       await page.goto(site.url + '/login');
       await waitForHydration(page);
@@ -114,6 +128,7 @@ test.describe('the policy the build ships', () => {
       // The draft's image comes from the API's origin, which the policy allows for images.
       await expect.poll(() => page.evaluate(() => [...document.images].filter((i) => i.complete && i.naturalWidth > 0).length)).toBeGreaterThan(0);
       expect(await violations(page)).toEqual([]);
+      expect(console).toEqual([]);
     } finally {
       await site.close();
     }
@@ -124,6 +139,7 @@ test.describe('the policy the build ships', () => {
     const site = await startLiveSite({ env: { SENTRY_DSN: ingest.dsn } });
     try {
       expect((await readSitePolicy(site.dir))!).toContain(new URL(ingest.dsn).origin);
+      const console = watchConsole(page);
       await watchViolations(page);
       await page.goto(site.url + '/news');
       await waitForHydration(page);
@@ -131,6 +147,7 @@ test.describe('the policy the build ships', () => {
       await page.locator('main a[href^="/news/"]:not([href^="/news/page/"])').first().click();
       await expect(page.locator('main h1')).not.toBeEmpty();
       expect(await violations(page)).toEqual([]);
+      expect(console).toEqual([]);
     } finally {
       await site.close();
       await ingest.close();
@@ -182,8 +199,43 @@ test.describe('under a strict Content-Security-Policy', () => {
     expect(reports.requests.length - before, reportBodies().join('\n')).toBe(0);
   });
 
+  test('every route type, opened as the first page of a visit, loads and hydrates with no violation; so do the redirect pages', async ({ page }) => {
+    const dir = process.env.E2E_SITE_DIR!;
+    // One page of each route the build wrote (its markup names the route), the 404 page, and one redirect page.
+    const firstOfRoute = new Map<string, string>();
+    let redirect: string | null = null;
+    for (const file of (await listFiles(dir)).filter((f) => f.endsWith('.html'))) {
+      const html = await readFile(join(dir, file), 'utf8');
+      const route = /data-route="([^"]+)"/.exec(html)?.[1];
+      if (route && !firstOfRoute.has(route)) firstOfRoute.set(route, file);
+      if (!route && /http-equiv="refresh"/.test(html)) redirect ??= file;
+    }
+    expect(firstOfRoute.size).toBeGreaterThan(20);
+    expect(redirect).not.toBeNull();
+    const console = watchConsole(page);
+    await watchViolations(page);
+    const before = reports.requests.length;
+    for (const [route, file] of firstOfRoute) {
+      await page.goto(server.url + '/' + file.replace(/(^|\/)index\.html$/, ''));
+      await waitForHydration(page);
+      await expect(page.locator('[data-route]'), file).toHaveAttribute('data-route', route);
+      // Every image, video and audio element of the page has been asked for by now.
+      await page.waitForLoadState('load');
+      expect(await violations(page), file).toEqual([]);
+    }
+    await page.goto(server.url + '/no-such-page');
+    await waitForHydration(page);
+    expect(await violations(page), '/no-such-page').toEqual([]);
+    await page.goto(server.url + '/' + redirect!);
+    await waitForHydration(page);
+    expect(await violations(page), redirect!).toEqual([]);
+    expect(console).toEqual([]);
+    expect(reports.requests.length - before, reportBodies().join('\n')).toBe(0);
+  });
+
   test('a violation would be seen: an injected inline script is blocked, reported and counted', async ({ page }) => {
     await watchViolations(page);
+    const console = watchConsole(page);
     await page.goto(server.url + '/news');
     await waitForHydration(page);
     const before = reports.requests.length;
@@ -198,6 +250,7 @@ test.describe('under a strict Content-Security-Policy', () => {
     // Blocked by both the page's meta policy and the header: each reports it.
     await expect.poll(async () => (await violations(page)).length).toBeGreaterThan(0);
     for (const violation of await violations(page)) expect(violation).toMatch(/^script-src-elem blocked inline/);
+    await expect.poll(() => console.length).toBeGreaterThan(0);
     await expect.poll(() => reports.requests.length - before, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(reportBodies().at(-1)).toContain('script-src');
   });

@@ -78,8 +78,12 @@ test.describe('site dev', () => {
 
   test('rebuilds after a content change and reloads the open page, which then shows the change', async ({ page }) => {
     const { dev, overrides } = await startBuiltDev();
+    // The pages carry their Content-Security-Policy in dev too; the live-reload client is a file of the dev server's, which it allows.
+    const refused: string[] = [];
+    page.on('console', (msg) => void (/Content Security Policy|Refused to/i.test(msg.text()) && refused.push(msg.text())));
     try {
       await page.goto(dev.url + '/');
+      await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveCount(1);
       await expect(page.locator('h1')).toHaveText('Northlight Institute');
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
       // A marker on the window: it survives client-side changes, but not a reload.
@@ -93,6 +97,7 @@ test.describe('site dev', () => {
       await reloaded;
       await expect(page.locator('h1')).toHaveText('Changed while the page was open');
       expect(await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).toBeUndefined();
+      expect(refused).toEqual([]);
       // The bundle did not change, so the rebuild reused it.
       expect(dev.output()).toMatch(/\[dev\] building \(.*overrides\.json changed\)[\s\S]*\[bundle\] \d+ route chunks \(cached\)/);
     } finally {

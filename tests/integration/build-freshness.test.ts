@@ -75,7 +75,7 @@ describe('an incremental build after the generator changed', () => {
     expect(await readFile(join(dir, 'site/index.html'), 'utf8')).toContain('<meta name="generator" content="freshness-test">');
     expect(await readFile(join(dir, 'site/about/index.html'), 'utf8')).toContain('<meta name="generator" content="freshness-test">');
 
-    await edit('templates/document.html', (text) => text.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n    <meta name="shell" content="changed">'));
+    await edit('templates/document.html', (text) => text.replace('<!--app-csp-->', '<!--app-csp-->\n    <meta name="shell" content="changed">'));
     const afterShell = await build('site');
     expect(afterShell.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
     expect(await readFile(join(dir, 'site/news/index.html'), 'utf8')).toContain('<meta name="shell" content="changed">');
