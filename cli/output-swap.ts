@@ -106,7 +106,8 @@ async function readJournal(outDir: string): Promise<Journal | null> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+/** True when `path` exists (the output modules' one check). */
+export async function exists(path: string): Promise<boolean> {
   try {
     await access(path);
     return true;

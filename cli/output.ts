@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { ASSETS_DIR, type BuildMeta, type LatestBuild } from '../runtime/shared/contract.ts';
 import { LATEST_FILE, metaFileFor } from '../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from './errors.ts';
 import { lockOutput, type OutputLock } from './output-lock.ts';
-import { journalFor, recoverSwap, swapIn, trashRetired } from './output-swap.ts';
+import { exists, journalFor, recoverSwap, swapIn, trashRetired } from './output-swap.ts';
 import { compareText } from '../runtime/shared/compare.ts';
 
 /**
@@ -197,13 +197,4 @@ async function removeFile(outDir: string, file: string): Promise<boolean> {
 async function sameContent(a: string, b: string): Promise<boolean> {
   const [left, right] = await Promise.all([readFile(a), readFile(b).catch(() => null)]);
   return right !== null && left.equals(right);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

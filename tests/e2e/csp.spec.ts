@@ -1,5 +1,4 @@
 import type { Page } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { contentSecurityPolicy, cspMetaTag, readSitePolicy } from '../../cli/csp.ts';
@@ -7,7 +6,7 @@ import { startStaticServer, type StaticServer } from '../../cli/static-server.ts
 import { listFiles } from '../helpers/tree.ts';
 import { startSentryIngest } from '../helpers/sentry-server.ts';
 import { logIn, startLiveSite, DRAFT_TITLE } from './auth-fixtures.ts';
-import { SITE_BIN } from '../helpers/cli.ts';
+import { startPreview } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 import { addLink, expect, recordDocuments, test, waitForHydration } from './fixtures.ts';
 
@@ -88,24 +87,15 @@ test.describe('the policy the build ships', () => {
   });
 
   test('`site preview` sends the same policy as a header', async () => {
-    const child = spawn(process.execPath, [SITE_BIN, 'preview', '--out', process.env.E2E_SITE_DIR!, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const preview = await startPreview(process.env.E2E_SITE_DIR!);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const found = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-          if (found) resolve(found[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`preview exited with ${code}: ${out}`)));
-      });
       for (const path of ['/', '/news', '/no-such-page']) {
-        const response = await fetch(url + path);
+        const response = await fetch(preview.url + path);
         expect(response.headers.get('content-security-policy'), path).toBe(shipped);
         expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
       }
     } finally {
-      child.kill();
+      preview.stop();
     }
   });
 

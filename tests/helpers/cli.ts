@@ -43,3 +43,20 @@ export async function buildSampleSite(prefix: string): Promise<{ root: string; d
   if (result.code !== 0) throw new Error(`The site build failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
   return { root, dir };
 }
+
+/** Starts `site preview` on `root` at a free port; its address, what it printed on stderr, and how to stop it. */
+export async function startPreview(root: string): Promise<{ url: string; stderr: () => string; stop: () => void }> {
+  const child = spawn(process.execPath, [SITE_BIN, 'preview', '--out', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      const found = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(printed);
+      if (found) resolve(found[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`site preview exited with ${code}: ${printed}${stderr}`)));
+  });
+  return { url, stderr: () => stderr, stop: () => void child.kill() };
+}

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, SITE_BIN } from '../helpers/cli.ts';
+import { runCli, startPreview } from '../helpers/cli.ts';
 import { listFiles } from '../helpers/tree.ts';
 
 /**
@@ -19,21 +18,6 @@ beforeAll(async () => {
   const result = await runCli(['build', '--no-csp', '--out', out, '--cache-dir', join(dir, 'cache'), '--quiet', '--no-report']);
   expect(result.code, result.stderr).toBe(0);
 }, 180_000);
-
-/** Starts `site preview` on a free port; returns its address and how to stop it. */
-async function startPreview(root: string): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [SITE_BIN, 'preview', '--out', root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let printed = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      printed += chunk.toString();
-      const found = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(printed);
-      if (found) resolve(found[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`site preview exited with ${code}: ${printed}`)));
-  });
-  return { url, stop: () => void child.kill() };
-}
 
 describe('--no-csp', () => {
   it('writes no page with the policy tag, and site preview sends no policy header (nosniff still)', async () => {

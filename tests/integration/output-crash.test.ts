@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
-import { runCli, SITE_BIN } from '../helpers/cli.ts';
+import { runCli, startPreview } from '../helpers/cli.ts';
 
 /**
  * The output folder is never lost (issue 17.3): a build killed at each step of its swap leaves a state
@@ -30,24 +30,13 @@ async function leftovers(out: string): Promise<string[]> {
   return (await readdir(join(out, '..'))).filter((n) => n.startsWith(`.${name}.`) || n === `${name}.swap` || n === `${name}.lock` || n.startsWith(`${name}.lock.`));
 }
 
-/** Starts `site preview` on `out`, waits for its URL, runs `check`, and stops it. */
+/** Starts `site preview` on `out`, runs `check` with its address and stderr, and stops it. */
 async function withPreview(out: string, check: (url: string, stderr: string) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, [SITE_BIN, 'preview', '--out', out, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const preview = await startPreview(out);
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        const found = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout);
-        if (found) resolve(found[1]!);
-      });
-      child.on('exit', (code) => reject(new Error(`preview exited with ${code}: ${stdout}${stderr}`)));
-    });
-    await check(url, stderr);
+    await check(preview.url, preview.stderr());
   } finally {
-    child.kill();
+    preview.stop();
   }
 }
 
