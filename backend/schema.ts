@@ -11,6 +11,7 @@ import type { HomeInfo, ProjectEntry, PublicationEntry, DocumentEntry } from './
 import type { ContentStore } from './store.ts';
 import { checkFirst, paginate, type PageArgs } from './pagination.ts';
 import { DateScalar, DateTimeScalar } from './scalars.ts';
+import type { createLoginLimiter } from './guards.ts';
 
 /** Where the content schema lives, relative to this module. */
 export const SCHEMA_URL = new URL('../site/schema.graphql', import.meta.url);
@@ -23,6 +24,8 @@ export interface RequestContext {
   readonly viewer: Viewer | null;
   /** The request asked for published content only (PUBLISHED_ONLY_HEADER), as `site build` does without --drafts. */
   readonly publishedOnly?: boolean;
+  /** The client's address, for the login rate limit. */
+  readonly client?: string;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface ContentSchemaOptions {
   readonly auth: AuthService;
   /** Clock for upcoming events. */
   readonly now: () => Date;
+  /** Failed logins per client address (guards.ts createLoginLimiter). @default no limit */
+  readonly logins?: ReturnType<typeof createLoginLimiter>;
 }
 
 /** Reads the content schema's SDL. */
@@ -49,7 +54,7 @@ export function loadSchemaSource(): string {
  * Builds the executable schema. Fails at start-up (not per request) if a resolver names a field the
  * SDL does not have.
  */
-export function createContentSchema({ store, auth, now }: ContentSchemaOptions): GraphQLSchema {
+export function createContentSchema({ store, auth, now, logins }: ContentSchemaOptions): GraphQLSchema {
   return createSchema<RequestContext>({
     typeDefs: loadSchemaSource(),
     resolvers: {
@@ -80,9 +85,15 @@ export function createContentSchema({ store, auth, now }: ContentSchemaOptions):
         page: (_: unknown, { slug }: { slug: string }, ctx: RequestContext) => store.pages.find(slug, drafts(ctx)),
       },
       Mutation: {
-        login: (_: unknown, args: { email: string; password: string }) => {
+        login: (_: unknown, args: { email: string; password: string }, ctx: RequestContext) => {
+          const client = ctx.client ?? 'unknown';
+          logins?.check(client);
           const result = auth.login(args.email, args.password);
-          if (!result) throw createGraphQLError('Invalid email or password.', { extensions: { code: 'UNAUTHENTICATED' } });
+          if (!result) {
+            logins?.failed(client);
+            throw createGraphQLError('Invalid email or password.', { extensions: { code: 'UNAUTHENTICATED' } });
+          }
+          logins?.succeeded(client);
           return result;
         },
         logout: (_: unknown, __: unknown, ctx: RequestContext) => {

@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { createAuthService, readBearerToken, resolveEditor } from './auth.ts';
+import { createAuthService, DEFAULT_EDITOR, readBearerToken, resolveEditor } from './auth.ts';
+import { createLoginLimiter, draftOnlyMedia, isAllowedOrigin, isLoopbackHost, queryLimitsRule } from './guards.ts';
 import { applyContentOverrides, readContentOverrides } from './content-overrides.ts';
 import { loadSampleContent } from './content/sample.ts';
 import { renderMedia } from './media.ts';
@@ -33,6 +34,10 @@ export interface ContentServerOptions {
   editor?: { email: string; password: string; name?: string };
   /** JSON file of content overrides (content-overrides.ts); a missing file means none. @default env CONTENT_OVERRIDES_FILE */
   overridesFile?: string;
+  /** Origins besides loopback and the content's site URL whose pages may call the backend. @default none */
+  allowOrigins?: readonly string[];
+  /** Listen on an address that is not loopback although the sample editor account is in force. @default false */
+  allowRemote?: boolean;
   /** Called with each incoming GraphQL request (for tests and benchmarks counting requests). */
   onRequest?: (info: { operationName: string | null; authorization: string | null }) => void;
 }
@@ -59,8 +64,16 @@ export interface ContentServer {
 export async function startContentServer(options: ContentServerOptions = {}): Promise<ContentServer> {
   const base = options.scale === undefined ? loadSampleContent() : createScaledContent(options.scale);
   const content = applyContentOverrides(base, readContentOverrides(options.overridesFile ?? process.env.CONTENT_OVERRIDES_FILE));
+  const host = options.host ?? '127.0.0.1';
+  const editor = resolveEditor(options.editor);
+  if (!isLoopbackHost(host) && !options.allowRemote && editor.password === DEFAULT_EDITOR.password) {
+    throw new SampleCredentialsExposed(host);
+  }
   const store = createContentStore(content);
-  const auth = createAuthService(resolveEditor(options.editor));
+  const auth = createAuthService(editor);
+  const siteOrigins = new Set([originOf(content.site.url), ...(options.allowOrigins ?? []).map(originOf)].filter((o): o is string => o !== null));
+  const draftMedia = draftOnlyMedia(content);
+  const logins = createLoginLimiter();
   let requests = 0;
   const counter: Plugin = {
     onParams({ params, request }) {
@@ -72,27 +85,48 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
     },
   };
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
-    schema: createContentSchema({ store, auth, now: options.now ?? (() => new Date()) }),
+    schema: createContentSchema({ store, auth, now: options.now ?? (() => new Date()), logins }),
     graphqlEndpoint: '/graphql',
     graphiql: false,
     landingPage: false,
     logging: false,
     // Tokens travel in the Authorization header, never in cookies, so credentials stay off.
-    cors: { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Authorization', 'Content-Type', PUBLISHED_ONLY_HEADER], credentials: false, maxAge: 600 },
-    plugins: [counter],
-    context: ({ request }) => {
+    // Only pages on this machine and the site's own origins may call it (guards.ts isAllowedOrigin).
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      return origin && isAllowedOrigin(origin, siteOrigins)
+        ? { origin: [origin], methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Authorization', 'Content-Type', PUBLISHED_ONLY_HEADER], credentials: false, maxAge: 600 }
+        : false;
+    },
+    plugins: [counter, { onValidate: ({ addValidationRule }) => addValidationRule(queryLimitsRule) } satisfies Plugin],
+    context: (initial) => {
+      const { request } = initial;
       // A bad or expired token means "anonymous", not an error: a stale cookie must not break the public site.
       const token = readBearerToken(request.headers.get('authorization'));
-      return { token, viewer: auth.viewerFor(token), publishedOnly: request.headers.get(PUBLISHED_ONLY_HEADER) === 'published' };
+      const client = (initial as { req?: IncomingMessage }).req?.socket.remoteAddress ?? 'unknown';
+      return { token, viewer: auth.viewerFor(token), publishedOnly: request.headers.get(PUBLISHED_ONLY_HEADER) === 'published', client };
     },
   });
+  // A draft's media: for an editor's token (the build with --drafts), or for a page on this machine or the
+  // site's origin, whose <img> in preview cannot carry the token; never for a page elsewhere on the web.
+  const mayFetchDraftMedia = (req: IncomingMessage): boolean => {
+    if (auth.viewerFor(readBearerToken(req.headers.authorization ?? null))) return true;
+    const referrer = originOf(req.headers.referer ?? '');
+    return referrer !== null && isAllowedOrigin(referrer, siteOrigins);
+  };
   const server = createServer((req, res) => {
-    if (req.url?.startsWith('/media/')) serveMedia(store, req, res);
+    // A page elsewhere on the web (its request carries its Origin) gets nothing, not even a side effect.
+    const origin = req.headers.origin;
+    if (origin && !isAllowedOrigin(origin, siteOrigins)) {
+      res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ errors: [{ message: `Requests from ${origin} are not allowed: this backend answers pages on this machine and the site's own origin (content serve --allow-origin adds one).` }] }));
+      return;
+    }
+    if (req.url?.startsWith('/media/')) serveMedia(store, req, res, draftMedia.has(mediaPath(req)) && !mayFetchDraftMedia(req));
     else void yoga(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? 0, host, () => {
       server.off('error', reject);
       resolve();
     });
@@ -114,9 +148,30 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
 
 // --- internal ---
 
-function serveMedia(store: ContentStore, req: IncomingMessage, res: ServerResponse): void {
-  const path = (req.url ?? '').split(/[?#]/, 1)[0] ?? '';
-  const spec = store.media.get(path);
+/** Refused: the sample editor account on an address other machines can reach. */
+export class SampleCredentialsExposed extends Error {
+  constructor(readonly host: string) {
+    super(`The content backend will not listen on ${host} with the sample editor account (${DEFAULT_EDITOR.email} / ${DEFAULT_EDITOR.password}), which anyone who can reach it could use.`);
+    this.name = 'SampleCredentialsExposed';
+  }
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+function mediaPath(req: IncomingMessage): string {
+  return (req.url ?? '').split(/[?#]/, 1)[0] ?? '';
+}
+
+/** `hidden`: a draft's medium asked for without an editor's token, answered as if it did not exist. */
+function serveMedia(store: ContentStore, req: IncomingMessage, res: ServerResponse, hidden = false): void {
+  const path = mediaPath(req);
+  const spec = hidden ? undefined : store.media.get(path);
   if (!spec || (req.method !== 'GET' && req.method !== 'HEAD')) {
     const status = spec ? 405 : 404;
     res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...(spec ? { Allow: 'GET, HEAD' } : {}) });

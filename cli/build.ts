@@ -170,6 +170,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       retries: config.retries,
       retryDelayMs: config.retryDelayMs,
       maxBytes: config.mediaMaxBytes,
+      token: config.token,
     });
     media.addFrom(siteJson);
     const collectors = siteModules.outputs.map((output) => output({ site, baseUrl, buildTime: ctx.prerenderedAt }));

@@ -226,7 +226,7 @@ function checkDsn(value: string): string {
   return value;
 }
 
-function checkUrl(name: string, value: string): string {
+export function checkUrl(name: string, value: string): string {
   const url = URL.canParse(value) ? new URL(value) : null;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw createBuildError(BuildErrors.InvalidOption, [name, redactUrl(value), 'an absolute http(s) URL such as http://127.0.0.1:4000/graphql']);

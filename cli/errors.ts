@@ -112,6 +112,12 @@ export const BuildErrors = {
     message: (operation: string, key: string, cause: string) => `${operation} ${key} failed: ${cause}.`,
     hint: "Publish again: it uploads only what is missing, and latest.json names the previous complete build until a publish finishes. Run with --verbose for the storage's answer.",
   }),
+  SampleCredentialsExposed: define({
+    code: 'SampleCredentialsExposed',
+    exitCode: 2,
+    message: (host: string) => `The content backend will not listen on ${host}, an address other machines can reach, with the sample editor account: anyone there could log in and read drafts.`,
+    hint: 'Listen on 127.0.0.1 (the default), or set CONTENT_EDITOR_PASSWORD (and CONTENT_EDITOR_EMAIL) to an account of your own, or pass --allow-remote if this machine is not reachable from other machines.',
+  }),
   StorageHoldsForeignObjects: define({
     code: 'StorageHoldsForeignObjects',
     exitCode: 1,

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import { build } from './build.ts';
-import { checkInteger, DEFAULTS, resolveConfig, type UserConfig } from './config.ts';
+import { checkInteger, checkUrl, DEFAULTS, resolveConfig, type UserConfig } from './config.ts';
 import { startEmbeddedBackend } from './embedded-backend.ts';
 import { BuildErrors, createBuildError, isBuildError, portInUse } from './errors.ts';
 import { describeCause, formatError } from './format-error.ts';
@@ -200,14 +200,20 @@ content
   .command('serve')
   .description('Run the embedded GraphQL content backend with its sample content.')
   .option('--port <n>', 'port to listen on (0 for any free port)', '4000')
+  .option('--host <host>', 'address to listen on; one other than loopback needs an editor account of your own or --allow-remote', '127.0.0.1')
+  .option('--allow-remote', 'listen on an address other machines can reach although the sample editor account is in force')
+  .option('--allow-origin <origin...>', "origins besides this machine's and the content's site URL whose pages may call the backend")
   .addOption(new Option('--scale <n>', 'serve a synthetic site of about N pages instead of the sample content; default: the sample content'))
-  .action(async (flags: { port: string; scale?: string }) => {
+  .action(async (flags: { port: string; host: string; allowRemote?: boolean; allowOrigin?: string[]; scale?: string }) => {
     const port = checkInteger('--port', flags.port, 0, 65535);
     const backend = await startEmbeddedBackend({
       port,
+      host: flags.host,
+      allowRemote: flags.allowRemote,
+      allowOrigins: (flags.allowOrigin ?? []).map((origin) => new URL(checkUrl('--allow-origin', origin)).origin),
       scale: flags.scale === undefined ? undefined : checkInteger('--scale', flags.scale, 1, 1_000_000),
     })
-      .catch(portInUse('127.0.0.1', port))
+      .catch(portInUse(flags.host, port))
       .catch((cause: unknown) => {
         throw isBuildError(cause) ? cause : createBuildError(BuildErrors.BackendFailed, ['could not be started', describeCause(cause)], { cause });
       });

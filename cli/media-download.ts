@@ -20,6 +20,8 @@ export interface DownloadPolicy {
   retryDelayMs: number;
   /** Largest body in bytes. */
   maxBytes: number;
+  /** Sent with every request; only ever to `origin` (redirects elsewhere are refused before they are followed). */
+  headers?: Readonly<Record<string, string>>;
   fetchImpl?: typeof fetch;
 }
 
@@ -67,7 +69,7 @@ async function attemptDownload(source: string, file: string, policy: DownloadPol
   for (let hop = 0; ; hop++) {
     if (new URL(url).origin !== policy.origin) throw new MediaRefused(`a redirect led to ${new URL(url).origin}, which is not the backend's origin ${policy.origin}`);
     try {
-      response = await fetchImpl(url, { redirect: 'manual', signal });
+      response = await fetchImpl(url, { redirect: 'manual', signal, headers: policy.headers });
     } catch (error) {
       throw signal.aborted ? new Error(`no complete answer within ${policy.timeoutMs} ms`) : error;
     }

@@ -7,6 +7,7 @@ import { downloadMedia, MediaRefused, type DownloadPolicy } from './media-downlo
 import { sanitizeSvg, SVG_RULES_VERSION, SvgRefused } from './media-svg.ts';
 import { mediaExtension, MEDIA_EXTENSIONS, refusedContentType, refusedExtension } from './media-types.ts';
 import { prepareSiteFile, writeFileAtomic } from './write.ts';
+import { authorizationFor } from '../runtime/shared/graphql.ts';
 import { compareText } from '../runtime/shared/compare.ts';
 
 export interface MediaCopier {
@@ -39,6 +40,8 @@ export interface MediaCopierOptions {
   retryDelayMs?: number;
   /** Largest media file in bytes (--media-max-bytes). @default DEFAULT_MEDIA_MAX_BYTES */
   maxBytes?: number;
+  /** GRAPHQL_TOKEN: sent to the backend's own origin, where the media of drafts need it (--drafts). @default none */
+  token?: string | null;
   fetchImpl?: typeof fetch;
   /** @default Date.now */
   now?: () => number;
@@ -62,6 +65,7 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
     retryDelayMs: options.retryDelayMs ?? 250,
     maxBytes: options.maxBytes ?? DEFAULT_MEDIA_MAX_BYTES,
     fetchImpl: options.fetchImpl,
+    headers: options.token ? { authorization: authorizationFor(options.token) } : {},
   };
   const limit = pLimit(concurrency);
   const urls = new Set<string>();

@@ -49,8 +49,9 @@ describe('media files', () => {
     expect(urls.length).toBeGreaterThan(100);
     for (const kind of ['svg', 'pdf', 'wav']) expect(urls.some((u) => u.endsWith(`.${kind}`)), kind).toBe(true);
 
+    // Drafts' media are the editor's (hardening.test.ts): fetched here with the token that listed them.
     for (const url of urls) {
-      const response = await fetch(`${server.origin}${url}`);
+      const response = await fetch(`${server.origin}${url}`, { headers: { authorization: `Bearer ${token}` } });
       expect(response.status, url).toBe(200);
       const body = Buffer.from(await response.arrayBuffer());
       const extension = url.split('.').pop() ?? '';

@@ -1,0 +1,125 @@
+/**
+ * What makes the embedded backend safe to leave running on a laptop while its owner browses the web
+ * (issue 16.8): which origins may call it, how large a query may be, how often a login may fail, who
+ * may fetch the media of drafts, and where it may listen with the sample editor account.
+ */
+import { Kind, type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
+import type { Content } from './content/types.ts';
+
+/** True for a loopback host name or address: localhost, 127.0.0.0/8, ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(bare) || bare === '::1';
+}
+
+/**
+ * Whether a browser page at `origin` may call the backend: pages on this machine (`site preview`,
+ * `site dev`, any loopback port) and the site's own origins. Any other page (a site its owner happens
+ * to visit) gets no CORS headers and, for a request that carries its Origin, a 403.
+ */
+export function isAllowedOrigin(origin: string, siteOrigins: ReadonlySet<string>): boolean {
+  if (siteOrigins.has(origin)) return true;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Limits on one GraphQL document, far above what the site's own queries use (tests check both). */
+export const QUERY_LIMITS = { depth: 12, aliases: 30, fields: 600 } as const;
+
+/**
+ * A validation rule that refuses documents nested deeper than QUERY_LIMITS.depth, with more aliases
+ * than QUERY_LIMITS.aliases or more field selections than QUERY_LIMITS.fields (fragments counted where
+ * they are spread), each with a message that says which limit and by how much.
+ */
+export function queryLimitsRule(context: ValidationContext): ASTVisitor {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of context.getDocument().definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  return {
+    OperationDefinition(node) {
+      const tally = { depth: 0, aliases: 0, fields: 0 };
+      measure(node.selectionSet, 1, tally, fragments, new Set());
+      const name = node.name?.value ?? 'the operation';
+      if (tally.depth > QUERY_LIMITS.depth) context.reportError(createGraphQLError(`${name} is nested ${tally.depth} levels deep; this backend answers at most ${QUERY_LIMITS.depth}.`, { nodes: [node] }));
+      if (tally.aliases > QUERY_LIMITS.aliases) context.reportError(createGraphQLError(`${name} uses ${tally.aliases} aliases; this backend answers at most ${QUERY_LIMITS.aliases}.`, { nodes: [node] }));
+      if (tally.fields > QUERY_LIMITS.fields) context.reportError(createGraphQLError(`${name} selects ${tally.fields} fields; this backend answers at most ${QUERY_LIMITS.fields}.`, { nodes: [node] }));
+    },
+  };
+}
+
+function measure(set: SelectionSetNode, depth: number, tally: { depth: number; aliases: number; fields: number }, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): void {
+  tally.depth = Math.max(tally.depth, depth);
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      const field: FieldNode = selection;
+      tally.fields++;
+      if (field.alias) tally.aliases++;
+      if (field.selectionSet) measure(field.selectionSet, depth + 1, tally, fragments, seen);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      measure(selection.selectionSet, depth, tally, fragments, seen);
+    } else {
+      const fragment = fragments.get(selection.name.value);
+      // A fragment spread inside itself is graphql's own error (NoFragmentCycles); count it once here.
+      if (!fragment || seen.has(fragment.name.value)) continue;
+      measure(fragment.selectionSet, depth, tally, fragments, new Set([...seen, fragment.name.value]));
+    }
+  }
+}
+
+/** Failed logins a client address may make per window before it must wait. */
+export const LOGIN_LIMIT = { failures: 10, windowMs: 60_000 } as const;
+
+/** Counts failed logins per client address, in a sliding window. */
+export function createLoginLimiter(now: () => number = Date.now): { check(client: string): void; failed(client: string): void; succeeded(client: string): void } {
+  const failures = new Map<string, number[]>();
+  const recent = (client: string): number[] => (failures.get(client) ?? []).filter((t) => now() - t < LOGIN_LIMIT.windowMs);
+  return {
+    check(client) {
+      const times = recent(client);
+      failures.set(client, times);
+      if (times.length >= LOGIN_LIMIT.failures) {
+        const wait = Math.ceil((LOGIN_LIMIT.windowMs - (now() - times[0]!)) / 1000);
+        throw createGraphQLError(`Too many failed logins from this address; try again in ${wait} s.`, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: wait } });
+      }
+    },
+    failed(client) {
+      failures.set(client, [...recent(client), now()]);
+    },
+    succeeded(client) {
+      failures.delete(client);
+    },
+  };
+}
+
+/** Media paths that only drafts refer to: served to an editor's token alone. */
+export function draftOnlyMedia(content: Content): Set<string> {
+  const published = new Set<string>();
+  const drafts = new Set<string>();
+  // Items refer to each other (a project to its publications and people): each object is read once per pass.
+  const seenBy = new Map<Set<string>, WeakSet<object>>([
+    [published, new WeakSet()],
+    [drafts, new WeakSet()],
+  ]);
+  const collect = (value: unknown, into: Set<string>): void => {
+    const seen = seenBy.get(into)!;
+    if (typeof value === 'string') {
+      if (value.includes('/media/')) for (const m of value.matchAll(/\/media\/[^"'\s<>?#)]+/g)) into.add(m[0]);
+      return;
+    }
+    if (!value || typeof value !== 'object' || seen.has(value)) return;
+    // A draft a published item refers to (a project's draft publication) stays a draft.
+    if (into === published && (value as { status?: string }).status === 'DRAFT') return;
+    seen.add(value);
+    for (const v of Array.isArray(value) ? value : Object.values(value)) collect(v, into);
+  };
+  const lists = Object.entries(content).filter(([key]) => key !== 'media');
+  const items = lists.flatMap(([, value]) => (Array.isArray(value) ? (value as unknown[]) : [value]));
+  for (const item of items) if ((item as { status?: string }).status === 'DRAFT') collect(item, drafts);
+  for (const item of items) if ((item as { status?: string }).status !== 'DRAFT') collect(item, published);
+  for (const path of published) drafts.delete(path);
+  return drafts;
+}

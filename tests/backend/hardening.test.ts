@@ -1,0 +1,132 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSchema, parse, validate } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSampleContent } from '../../backend/content/sample.ts';
+import { draftOnlyMedia, queryLimitsRule } from '../../backend/guards.ts';
+import { loadSchemaSource } from '../../backend/schema.ts';
+import { startContentServer, type ContentServer } from '../../backend/server.ts';
+import { ROOT, runCli } from '../helpers/cli.ts';
+import { gql, loginToken } from './client.ts';
+
+/** The embedded backend is safe to leave running on a laptop (issue 16.8), tested on the real server. */
+
+let server: ContentServer;
+const SITE_ORIGIN = new URL(loadSampleContent().site.url).origin;
+
+beforeAll(async () => {
+  server = await startContentServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function preflight(origin: string): Promise<Response> {
+  return fetch(server.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+}
+
+describe('CORS', () => {
+  it('answers pages on this machine and the site itself, and no other page on the web', async () => {
+    for (const origin of ['http://127.0.0.1:4173', 'http://localhost:3000', 'http://[::1]:8080', SITE_ORIGIN]) {
+      const answer = await preflight(origin);
+      expect(answer.headers.get('access-control-allow-origin'), origin).toBe(origin);
+    }
+    for (const origin of ['https://evil.example', 'http://127.0.0.1.evil.example', 'null']) {
+      const answer = await preflight(origin);
+      expect(answer.headers.get('access-control-allow-origin'), origin).toBeNull();
+    }
+  });
+
+  it('refuses a request that carries a foreign Origin outright: a simple POST from another site has no effect', async () => {
+    const answer = await fetch(server.url, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'text/plain' },
+      body: JSON.stringify({ query: 'mutation { login(email: "editor@institute.example", password: "preview-editor") { token } }' }),
+    });
+    expect(answer.status).toBe(403);
+    expect(await answer.text()).toContain('https://evil.example are not allowed');
+  });
+});
+
+describe('query limits', () => {
+  it('refuse a query nested too deep, with too many aliases or too many fields, saying which limit', async () => {
+    const ordinary = await gql(server, 'query Ordinary { site { name } newsItems(first: 1) { nodes { id image { url } } } }');
+    expect(ordinary.errors).toBeUndefined();
+    const nested = `query Nested { a: site { ${'n: navigation { '.repeat(15)}label${' }'.repeat(15)} } }`;
+    const tooDeep = await gql(server, nested);
+    expect(tooDeep.errors?.[0]?.message).toMatch(/^Nested is nested \d+ levels deep; this backend answers at most 12\.$/);
+    const aliases = `query Many { ${Array.from({ length: 40 }, (_, i) => `a${i}: site { name }`).join(' ')} }`;
+    expect((await gql(server, aliases)).errors?.map((e) => e.message)).toContain('Many uses 40 aliases; this backend answers at most 30.');
+  });
+
+  it("allows every query of the site's own", async () => {
+    const schema = buildSchema(loadSchemaSource());
+    const documents = await siteDocuments();
+    expect(documents.length).toBeGreaterThan(10);
+    for (const document of documents) {
+      const errors = validate(schema, parse(document), [queryLimitsRule]);
+      expect(errors.map((e) => e.message), document.slice(0, 80)).toEqual([]);
+    }
+  });
+
+  it('refuses a list larger than the backend serves, clearly', async () => {
+    const result = await gql(server, 'query Huge { newsItems(first: 100000) { nodes { id } } }');
+    expect(result.errors?.[0]?.message).toMatch(/Argument "first" must be between 0 and \d+, got 100000\./);
+  });
+});
+
+describe('the media of drafts', () => {
+  it('are served to an editor token, or to a page on this machine, and never to a page elsewhere', async () => {
+    const hidden = [...draftOnlyMedia(loadSampleContent())];
+    expect(hidden.length).toBeGreaterThan(0);
+    const path = hidden[0]!;
+    expect((await fetch(server.origin + path)).status).toBe(404);
+    // A page elsewhere on the web that points an <img> at it gets nothing either.
+    expect((await fetch(server.origin + path, { headers: { referer: 'https://evil.example/page' } })).status).toBe(404);
+    // Preview on this machine: the page's <img> cannot carry the token, its Referer is a page here.
+    expect((await fetch(server.origin + path, { headers: { referer: 'http://127.0.0.1:4173/news/draft' } })).status).toBe(200);
+    const token = await loginToken(server, 'editor@institute.example', 'preview-editor');
+    expect((await fetch(server.origin + path, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    // A published item's media stay public.
+    const published = [...loadSampleContent().media.keys()].find((p) => !hidden.includes(p))!;
+    expect((await fetch(server.origin + published)).status).toBe(200);
+  });
+});
+
+describe('logins', () => {
+  it('are refused for a while after ten failures from one address, and a correct one before that works', async () => {
+    const own = await startContentServer();
+    try {
+      const login = (password: string): ReturnType<typeof gql> => gql(own, 'mutation L($e: String!, $p: String!) { login(email: $e, password: $p) { token } }', { e: 'editor@institute.example', p: password });
+      for (let i = 0; i < 5; i++) expect((await login('wrong')).errors?.[0]?.message).toBe('Invalid email or password.');
+      expect((await login('preview-editor')).errors).toBeUndefined();
+      for (let i = 0; i < 10; i++) expect((await login('wrong')).errors?.[0]?.message).toBe('Invalid email or password.');
+      const refused = await login('preview-editor');
+      expect(refused.errors?.[0]?.message).toMatch(/^Too many failed logins from this address; try again in \d+ s\.$/);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('listening', () => {
+  it('refuses an address other machines can reach while the sample editor account is in force, before listening', async () => {
+    const result = await runCli(['content', 'serve', '--host', '0.0.0.0', '--port', '0'], { env: { CONTENT_EDITOR_PASSWORD: undefined, CONTENT_EDITOR_EMAIL: undefined }, timeoutMs: 30_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('[SampleCredentialsExposed] The content backend will not listen on 0.0.0.0');
+    expect(result.stderr).toMatch(/--allow-remote|CONTENT_EDITOR_PASSWORD/);
+    expect(result.stdout).not.toContain('Content backend at');
+    await expect(startContentServer({ host: '0.0.0.0' })).rejects.toThrow(/will not listen on 0\.0\.0\.0/);
+  });
+});
+
+/** Every GraphQL document of the site, as the build and the browser send them. */
+async function siteDocuments(): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of readdirSync(join(ROOT, 'site/queries')).filter((f) => f.endsWith('.ts'))) {
+    const module = (await import(join(ROOT, 'site/queries', file))) as Record<string, unknown>;
+    for (const value of Object.values(module)) if (typeof value === 'string' && /^\s*(query|mutation)\b/m.test(value)) found.push(value);
+  }
+  return found;
+}
