@@ -201,8 +201,8 @@ content
   .description('Run the embedded GraphQL content backend with its sample content.')
   .option('--port <n>', 'port to listen on (0 for any free port)', '4000')
   .option('--host <host>', 'address to listen on; one other than loopback needs an editor account of your own or --allow-remote', '127.0.0.1')
-  .option('--allow-remote', 'listen on an address other machines can reach although the sample editor account is in force')
-  .option('--allow-origin <origin...>', "origins besides this machine's and the content's site URL whose pages may call the backend")
+  .option('--allow-remote', 'listen on an address other machines can reach although the sample editor account is in force (default: refuse)')
+  .option('--allow-origin <origin...>', "origins besides this machine's and the content's site URL whose pages may call the backend (default: none)")
   .addOption(new Option('--scale <n>', 'serve a synthetic site of about N pages instead of the sample content; default: the sample content'))
   .action(async (flags: { port: string; host: string; allowRemote?: boolean; allowOrigin?: string[]; scale?: string }) => {
     const port = checkInteger('--port', flags.port, 0, 65535);
