@@ -12,6 +12,7 @@ import type { ContentStore } from './store.ts';
 import { checkFirst, paginate, type PageArgs } from './pagination.ts';
 import { DateScalar, DateTimeScalar } from './scalars.ts';
 import type { createLoginLimiter } from './guards.ts';
+import type { MediaAccess } from './media-access.ts';
 
 /** Where the content schema lives, relative to this module. */
 export const SCHEMA_URL = new URL('../site/schema.graphql', import.meta.url);
@@ -26,6 +27,8 @@ export interface RequestContext {
   readonly publishedOnly?: boolean;
   /** The client's address, for the login rate limit. */
   readonly client?: string;
+  /** The request came from a browser page (it carries an Origin): draft media URLs get their key. */
+  readonly browser?: boolean;
 }
 
 /**
@@ -43,6 +46,8 @@ export interface ContentSchemaOptions {
   readonly now: () => Date;
   /** Failed logins per client address (guards.ts createLoginLimiter). @default no limit */
   readonly logins?: ReturnType<typeof createLoginLimiter>;
+  /** Keys for the media of drafts in the URLs handed to an editor's browser (media-access.ts). @default URLs as stored */
+  readonly mediaAccess?: MediaAccess;
 }
 
 /** Reads the content schema's SDL. */
@@ -54,7 +59,13 @@ export function loadSchemaSource(): string {
  * Builds the executable schema. Fails at start-up (not per request) if a resolver names a field the
  * SDL does not have.
  */
-export function createContentSchema({ store, auth, now, logins }: ContentSchemaOptions): GraphQLSchema {
+export function createContentSchema({ store, auth, now, logins, mediaAccess }: ContentSchemaOptions): GraphQLSchema {
+  // A draft's media URLs carry their key for an editor's browser, whose <img> cannot send the token
+  // (media-access.ts); the build (no Origin) sends its token with each download instead.
+  const keyed = (ctx: RequestContext): boolean => drafts(ctx) && ctx.browser === true;
+  const url = (value: string, ctx: RequestContext): string => mediaAccess?.urlFor(value, keyed(ctx)) ?? value;
+  const html = (value: string, ctx: RequestContext): string => mediaAccess?.keyedIn(value, keyed(ctx)) ?? value;
+  const body = { body: (item: { body: string }, _: unknown, ctx: RequestContext) => html(item.body, ctx) };
   return createSchema<RequestContext>({
     typeDefs: loadSchemaSource(),
     resolvers: {
@@ -101,6 +112,13 @@ export function createContentSchema({ store, auth, now, logins }: ContentSchemaO
           return true;
         },
       },
+      Image: { url: (image: { url: string }, _: unknown, ctx: RequestContext) => url(image.url, ctx) },
+      Document: { url: (document: DocumentEntry, _: unknown, ctx: RequestContext) => url(document.url, ctx) },
+      PodcastEpisode: { audioUrl: (episode: { audioUrl: string }, _: unknown, ctx: RequestContext) => url(episode.audioUrl, ctx) },
+      NewsItem: body,
+      Event: body,
+      Page: body,
+      PageSection: body,
       Home: {
         featuredNews: (_: HomeInfo, { first }: FirstArg, ctx: RequestContext) => store.news.list(drafts(ctx)).slice(0, checkFirst(first)),
         upcomingEvents: (_: HomeInfo, { first }: FirstArg, ctx: RequestContext) =>
@@ -112,6 +130,7 @@ export function createContentSchema({ store, auth, now, logins }: ContentSchemaO
       },
       // Related items are stored as direct references; hide the drafts among them from anonymous requests.
       ResearchProject: {
+        ...body,
         publications: (project: ProjectEntry, _: unknown, ctx: RequestContext) =>
           drafts(ctx) ? project.publications : project.publications.filter((p) => p.status !== 'DRAFT'),
       },

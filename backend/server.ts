@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { createAuthService, DEFAULT_EDITOR, readBearerToken, resolveEditor } from './auth.ts';
 import { createLoginLimiter, draftOnlyMedia, isAllowedOrigin, isLoopbackHost, queryLimitsRule } from './guards.ts';
+import { createMediaAccess, MEDIA_KEY_PARAM } from './media-access.ts';
 import { applyContentOverrides, readContentOverrides } from './content-overrides.ts';
 import { loadSampleContent } from './content/sample.ts';
 import { renderMedia } from './media.ts';
@@ -72,7 +73,7 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
   const store = createContentStore(content);
   const auth = createAuthService(editor);
   const siteOrigins = new Set([originOf(content.site.url), ...(options.allowOrigins ?? []).map(originOf)].filter((o): o is string => o !== null));
-  const draftMedia = draftOnlyMedia(content);
+  const mediaAccess = createMediaAccess(draftOnlyMedia(content));
   const logins = createLoginLimiter();
   let requests = 0;
   const counter: Plugin = {
@@ -85,7 +86,7 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
     },
   };
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
-    schema: createContentSchema({ store, auth, now: options.now ?? (() => new Date()), logins }),
+    schema: createContentSchema({ store, auth, now: options.now ?? (() => new Date()), logins, mediaAccess }),
     graphqlEndpoint: '/graphql',
     graphiql: false,
     landingPage: false,
@@ -104,16 +105,11 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
       // A bad or expired token means "anonymous", not an error: a stale cookie must not break the public site.
       const token = readBearerToken(request.headers.get('authorization'));
       const client = (initial as { req?: IncomingMessage }).req?.socket.remoteAddress ?? 'unknown';
-      return { token, viewer: auth.viewerFor(token), publishedOnly: request.headers.get(PUBLISHED_ONLY_HEADER) === 'published', client };
+      return { token, viewer: auth.viewerFor(token), publishedOnly: request.headers.get(PUBLISHED_ONLY_HEADER) === 'published', client, browser: request.headers.has('origin') };
     },
   });
-  // A draft's media: for an editor's token (the build with --drafts), or for a page on this machine or the
-  // site's origin, whose <img> in preview cannot carry the token; never for a page elsewhere on the web.
-  const mayFetchDraftMedia = (req: IncomingMessage): boolean => {
-    if (auth.viewerFor(readBearerToken(req.headers.authorization ?? null))) return true;
-    const referrer = originOf(req.headers.referer ?? '');
-    return referrer !== null && isAllowedOrigin(referrer, siteOrigins);
-  };
+  // A draft's media: for an editor's token (the build with --drafts), or with the key the API put into
+  // the URL it gave an editor's browser (media-access.ts); 404 for anyone else.
   const server = createServer((req, res) => {
     // A page elsewhere on the web (its request carries its Origin) gets nothing, not even a side effect.
     const origin = req.headers.origin;
@@ -121,8 +117,13 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
       res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ errors: [{ message: `Requests from ${origin} are not allowed: this backend answers pages on this machine and the site's own origin (content serve --allow-origin adds one).` }] }));
       return;
     }
-    if (req.url?.startsWith('/media/')) serveMedia(store, req, res, draftMedia.has(mediaPath(req)) && !mayFetchDraftMedia(req));
-    else void yoga(req, res);
+    if (req.url?.startsWith('/media/')) {
+      const key = new URL(req.url, 'http://x').searchParams.get(MEDIA_KEY_PARAM);
+      const isEditor = auth.viewerFor(readBearerToken(req.headers.authorization ?? null)) !== null;
+      // A draft's medium is never stored by a shared cache.
+      const draft = !mediaAccess.allows(mediaPath(req), null, false);
+      serveMedia(store, req, res, !mediaAccess.allows(mediaPath(req), key, isEditor), draft);
+    } else void yoga(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -169,7 +170,7 @@ function mediaPath(req: IncomingMessage): string {
 }
 
 /** `hidden`: a draft's medium asked for without an editor's token, answered as if it did not exist. */
-function serveMedia(store: ContentStore, req: IncomingMessage, res: ServerResponse, hidden = false): void {
+function serveMedia(store: ContentStore, req: IncomingMessage, res: ServerResponse, hidden = false, draft = false): void {
   const path = mediaPath(req);
   const spec = hidden ? undefined : store.media.get(path);
   if (!spec || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -182,7 +183,7 @@ function serveMedia(store: ContentStore, req: IncomingMessage, res: ServerRespon
   res.writeHead(200, {
     'Content-Type': file.contentType,
     'Content-Length': file.body.length,
-    'Cache-Control': 'public, max-age=86400',
+    'Cache-Control': draft ? 'private, no-store' : 'public, max-age=86400',
     'Access-Control-Allow-Origin': '*',
   });
   res.end(req.method === 'HEAD' ? undefined : file.body);

@@ -77,19 +77,33 @@ describe('query limits', () => {
 });
 
 describe('the media of drafts', () => {
-  it('are served to an editor token, or to a page on this machine, and never to a page elsewhere', async () => {
-    const hidden = [...draftOnlyMedia(loadSampleContent())];
-    expect(hidden.length).toBeGreaterThan(0);
-    const path = hidden[0]!;
+  it("are served to an editor's token, or with the key the API gives an editor's browser, and to nobody else", async () => {
+    const content = loadSampleContent();
+    const hidden = draftOnlyMedia(content);
+    const draft = content.news.find((n) => n.status === 'DRAFT' && n.image && hidden.has(n.image.url))!;
+    const path = draft.image!.url;
     expect((await fetch(server.origin + path)).status).toBe(404);
     // A page elsewhere on the web that points an <img> at it gets nothing either.
     expect((await fetch(server.origin + path, { headers: { referer: 'https://evil.example/page' } })).status).toBe(404);
-    // Preview on this machine: the page's <img> cannot carry the token, its Referer is a page here.
-    expect((await fetch(server.origin + path, { headers: { referer: 'http://127.0.0.1:4173/news/draft' } })).status).toBe(200);
     const token = await loginToken(server, 'editor@institute.example', 'preview-editor');
-    expect((await fetch(server.origin + path, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const withToken = await fetch(server.origin + path, { headers: { authorization: `Bearer ${token}` } });
+    expect(withToken.status).toBe(200);
+    expect(withToken.headers.get('cache-control')).toBe('private, no-store');
+    // The editor's browser (its request carries an Origin) gets the URL with its key, which opens that file only.
+    const answer = await fetch(server.url, {
+      method: 'POST',
+      headers: { origin: 'http://127.0.0.1:4173', authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'query D($s: String!) { newsItem(slug: $s) { image { url } } }', variables: { s: draft.slug } }),
+    });
+    const keyed = ((await answer.json()) as { data: { newsItem: { image: { url: string } } } }).data.newsItem.image.url;
+    expect(keyed).toMatch(new RegExp(`^${path.replace(/[.]/g, '\\.')}\\?key=[\\w-]{32}$`));
+    expect((await fetch(server.origin + keyed)).status).toBe(200);
+    expect((await fetch(server.origin + path + '?key=' + 'x'.repeat(32))).status).toBe(404);
+    // The build (no Origin) gets the URL as stored: its pages never carry a key.
+    const built = await gql<{ newsItem: { image: { url: string } } }>(server, 'query D($s: String!) { newsItem(slug: $s) { image { url } } }', { s: draft.slug }, token);
+    expect(built.data?.newsItem.image.url).toBe(path);
     // A published item's media stay public.
-    const published = [...loadSampleContent().media.keys()].find((p) => !hidden.includes(p))!;
+    const published = [...content.media.keys()].find((p) => !hidden.has(p))!;
     expect((await fetch(server.origin + published)).status).toBe(200);
   });
 });
