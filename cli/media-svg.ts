@@ -30,6 +30,9 @@ const ATTRIBUTES = [
   'stdDeviation', 'in', 'in2', 'result', 'mode', 'type', 'values', 'operator', 'k1', 'k2', 'k3', 'k4', 'radius', 'flood-color', 'flood-opacity',
 ];
 
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
+const XLINK_NAMESPACE = 'http://www.w3.org/1999/xlink';
+
 // A reference is allowed only into the same file: href="#id", url(#id).
 const LOCAL_REFERENCE = /^#[\w.:-]*$/;
 const URL_FUNCTION = /url\s*\(/i;
@@ -51,6 +54,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
       for (const [name, value] of Object.entries(attribs)) {
         if ((name === 'href' || name === 'xlink:href') && !LOCAL_REFERENCE.test(value.trim())) continue;
         if (URL_FUNCTION.test(value) && !LOCAL_URL_FUNCTION.test(value.trim())) continue;
+        // Only the SVG and XLink namespaces: an element in another (XHTML, say) is not a drawing.
+        if (name === 'xmlns' && value !== SVG_NAMESPACE) continue;
+        if (name === 'xmlns:xlink' && value !== XLINK_NAMESPACE) continue;
         kept[name] = value;
       }
       return { tagName, attribs: kept };

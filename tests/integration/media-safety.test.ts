@@ -234,4 +234,12 @@ describe('sanitizeSvg', () => {
     expect(clean).toContain('href="#g"');
     expect(sanitizeSvg(clean)).toBe(clean);
   });
+
+  it('keeps only the SVG and XLink namespaces, and drops namespaced script, animation and data: references', () => {
+    expect(sanitizeSvg('<svg xmlns="http://www.w3.org/1999/xhtml"><rect/></svg>')).not.toContain('xhtml');
+    const clean = sanitizeSvg(
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/1999/xhtml"><x:script>1</x:script><svg:script xmlns:svg="http://www.w3.org/2000/svg">2</svg:script><a href="#x"><animate attributeName="href" to="javascript:3"/></a><use XLINK:HREF="data:image/svg+xml,x"/></svg>',
+    );
+    expect(clean).not.toMatch(/script|animate|javascript|data:|xhtml|<a\b/i);
+  });
 });
