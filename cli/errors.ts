@@ -123,7 +123,14 @@ export const BuildErrors = {
     exitCode: 1,
     message: (location: string, count: number, examples: string) =>
       `${location} holds ${count} ${count === 1 ? 'object' : 'objects'} that no build published there lists (${examples}); nothing was uploaded or deleted.`,
-    hint: 'Publish to an empty bucket or another --prefix, or pass --allow-foreign-objects to publish beside them: publish never deletes an object no build of its own lists, but replaces one at a key the build writes.',
+    hint: 'Publish to an empty bucket or another --prefix, or pass --allow-foreign-objects to publish beside them: publish never deletes an object no build of its own lists, nor writes over one.',
+  }),
+  StorageForeignObjectInTheWay: define({
+    code: 'StorageForeignObjectInTheWay',
+    exitCode: 1,
+    message: (location: string, count: number, examples: string) =>
+      `${location} holds ${count} ${count === 1 ? 'object' : 'objects'} that no build published there lists at keys this build writes (${examples}); publishing would replace ${count === 1 ? 'it' : 'them'}, so nothing was uploaded or deleted.`,
+    hint: '--allow-foreign-objects publishes beside such objects, never over them. Publish under another --prefix, or move or delete them yourself if the site is to replace them, then publish again.',
   }),
   RollbackBuildMissing: define({
     code: 'RollbackBuildMissing',

@@ -151,7 +151,7 @@ program
   .option('--max-deletes <n>', 'at most this many deletions per run (0: none)', '256')
   .option('--concurrency <n>', 'requests in flight at once', '8')
   .option('--dry-run', 'list every action and change nothing')
-  .option('--allow-foreign-objects', 'publish into a bucket or prefix that holds objects no published build lists (publish never deletes them); default: refuse')
+  .option('--allow-foreign-objects', 'publish into a bucket or prefix that holds objects no published build lists (publish never deletes them or writes over them); default: refuse')
   .option('--rollback <buildId>', 'point latest.json back to an earlier build still in the bucket (restores its pages from --out); default: none, the build in --out is published')
   .option('--quiet', 'print warnings and errors only')
   .option('--verbose', 'print a line per file, debug lines and stack traces')

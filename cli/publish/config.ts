@@ -26,7 +26,7 @@ export interface PublishOptions {
   concurrency?: number | string;
   /** List every action and change nothing. @default false */
   dryRun?: boolean;
-  /** Publish into a bucket or prefix that holds objects no published build lists (they are never deleted). @default false */
+  /** Publish into a bucket or prefix that holds objects no published build lists (they are never deleted or written over). @default false */
   allowForeignObjects?: boolean;
   /** Point latest.json back to this earlier build instead of publishing. @default none */
   rollback?: string;

@@ -9,7 +9,7 @@ import { manifestFileFor, pendingFileFor } from './policy.ts';
 import { createProgress } from './progress.ts';
 import { readBucketBuilds } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
-import { foreignKeys, ownedKeys, planRetention } from './retention.ts';
+import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from './retention.ts';
 import { BuildErrors, createBuildError } from '../errors.ts';
 import { createS3Store, type ObjectStore } from './s3-store.ts';
 
@@ -57,11 +57,11 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     // Publish never writes beside or deletes what it did not write, unless told to write beside it.
     const pendingRecord = memoryFile(pendingFileFor(id), Buffer.from(serializeManifest(manifest)));
     const foreign = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
-    if (foreign.length > 0 && !config.allowForeignObjects) {
-      const examples = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? ', …' : '');
-      throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, examples]);
-    }
-    if (foreign.length > 0) logger.warn('publish', `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted`);
+    if (foreign.length > 0 && !config.allowForeignObjects) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, someOf(foreign)]);
+    // Writing over an object is losing it as surely as deleting it: the flag never allows that.
+    const inTheWay = foreignInTheWay(foreign, [...files.map((f) => f.key), pendingRecord.key]);
+    if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [store.location, inTheWay.length, someOf(inTheWay)]);
+    if (foreign.length > 0) logger.warn('publish', `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`);
     const plan = await planUploads(files, remote, (key) => store.headSha256(key), config.concurrency);
     const retention = planRetention({
       live: manifest,
@@ -125,4 +125,11 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
   } finally {
     if (!deps.store) store.close();
   }
+}
+
+// --- internal ---
+
+/** The first five keys for a message, and an ellipsis when there are more. */
+function someOf(keys: readonly string[]): string {
+  return keys.slice(0, 5).join(', ') + (keys.length > 5 ? ', …' : '');
 }

@@ -86,6 +86,12 @@ export function foreignKeys(remoteKeys: Iterable<string>, owned: ReadonlySet<str
   return [...remoteKeys].filter((key) => !owned.has(key)).sort(compareText);
 }
 
+/** The foreign keys a build would write over: --allow-foreign-objects publishes beside them, never over them. */
+export function foreignInTheWay(foreign: readonly string[], written: Iterable<string>): string[] {
+  const keys = new Set(written);
+  return foreign.filter((key) => keys.has(key));
+}
+
 /** Builds ordered by their meta timestamp, newest first; the id breaks ties so the order is stable. */
 export function newestFirst(manifests: readonly FileManifest[]): FileManifest[] {
   return [...manifests].sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));

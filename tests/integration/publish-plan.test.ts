@@ -11,7 +11,7 @@ import { memoryFile } from '../../cli/publish/local.ts';
 import { createManifest, parseManifest, serializeManifest, type FileManifest } from '../../cli/publish/manifest.ts';
 import { compareWithRemote, planUploads } from '../../cli/publish/plan.ts';
 import { CACHE_IMMUTABLE, CACHE_MEDIA, CACHE_REVALIDATE, policyFor } from '../../cli/publish/policy.ts';
-import { foreignKeys, ownedKeys, planRetention } from '../../cli/publish/retention.ts';
+import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from '../../cli/publish/retention.ts';
 import { createS3Store } from '../../cli/publish/s3-store.ts';
 import { toStorageError } from '../../cli/publish/storage-errors.ts';
 import { bucketSnapshot, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
@@ -69,6 +69,8 @@ describe('publish planning', () => {
     expect(plan.records).toEqual(['_assets/builds/files/mid.json', '_assets/builds/files/old.json', '_assets/builds/pending/stopped.json']);
     // stray.txt is listed by no record: it is not publish's to delete.
     expect(foreignKeys(remote, ownedKeys([live, ...stored], [stopped]))).toEqual(['stray.txt']);
+    // …nor to write over: a build that writes stray.txt is refused, whatever the flag says.
+    expect(foreignInTheWay(['backups/db.sql', 'stray.txt'], ['index.html', 'stray.txt'])).toEqual(['stray.txt']);
     const capped = planRetention({ live, stored, pending: [stopped], keepBuilds: 1, remoteKeys: remote, maxDeletes: 2 });
     expect(capped.deletes).toHaveLength(2);
     // A record never goes while a file it lists waits for a later run.

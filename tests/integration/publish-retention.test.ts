@@ -1,4 +1,4 @@
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,11 +132,12 @@ describe('site publish never deletes an object it did not write', () => {
     await s3?.stop();
   });
 
-  it('refuses a bucket that holds backups and another app, changes nothing, and with the flag publishes beside them and never deletes them', async () => {
+  it('refuses a bucket that holds backups and another app, changes nothing, refuses to write over another app even with the flag, and with it publishes beside them and never deletes them', async () => {
     const foreign = { 'backups/db.sql': 'CREATE TABLE t;', 'index.html': '<p>another app</p>', 'app/main.js': 'run()' };
     for (const [key, body] of Object.entries(foreign)) await put(key, body);
     const before = await bucketSnapshot(client, s3.bucket);
-    const writesBefore = s3.requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD').length;
+    const writes = (): number => s3.requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD').length;
+    const writesBefore = writes();
 
     const refusal = await publish(config(1), { logger: createMemoryLogger() }).catch((e: unknown) => e);
     expect(isBuildError(refusal) && refusal.code).toBe('StorageHoldsForeignObjects');
@@ -145,16 +146,24 @@ describe('site publish never deletes an object it did not write', () => {
     expect(message).toContain('3 objects');
     expect(isBuildError(refusal) && refusal.hint).toContain('--allow-foreign-objects');
     expect(await bucketSnapshot(client, s3.bucket)).toEqual(before);
-    expect(s3.requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD').length).toBe(writesBefore);
+    expect(writes()).toBe(writesBefore);
 
-    // With the flag: five publishes with --keep-builds 2; build 1's own files go, the foreign ones stay.
+    // The other app's index.html sits at a key every build writes: the flag never allows writing over it.
+    const over = await publish(config(1, { allowForeignObjects: true }), { logger: createMemoryLogger() }).catch((e: unknown) => e);
+    expect(isBuildError(over) && over.code).toBe('StorageForeignObjectInTheWay');
+    expect((over as Error).message).toContain('1 object');
+    expect((over as Error).message).toContain('(index.html)');
+    expect(await bucketSnapshot(client, s3.bucket)).toEqual(before);
+    expect(writes()).toBe(writesBefore);
+
+    // Once the operator moves it away, five publishes with --keep-builds 2: build 1's own files go, the foreign ones stay as they were.
+    await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: 'index.html' }));
     for (let n = 1; n <= 5; n++) await publish(config(n, { allowForeignObjects: true }), { logger: createMemoryLogger() });
     const after = await bucketSnapshot(client, s3.bucket);
-    expect(after['backups/db.sql']).toBeDefined();
-    expect(after['app/main.js']).toBeDefined();
-    // index.html is a key every build writes: the first publish with the flag replaced it, as the hint says.
-    expect(after['index.html']).toBeDefined();
-    for (const gone of ['_assets/entry-v1.js', 'only-1/index.html', 'only-2/index.html', '_assets/builds/files/build-1.json']) expect(after[gone], gone).toBeUndefined();
+    // The same ETags as before any publish: never deleted, never written over.
+    expect(after['backups/db.sql']).toBe(before['backups/db.sql']);
+    expect(after['app/main.js']).toBe(before['app/main.js']);
+    for (const gone of ['_assets/entry-v1.js', 'only-1/index.html', 'only-2/index.html', 'only-3/index.html', '_assets/builds/files/build-1.json']) expect(after[gone], gone).toBeUndefined();
     for (const kept of ['only-4/index.html', 'only-5/index.html']) expect(after[kept], kept).toBeDefined();
     expect(Object.keys(after).filter((k) => k.startsWith('_assets/builds/pending/'))).toEqual([]);
   });
