@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBuildError } from '../../cli/errors.ts';
 import { createMemoryLogger } from '../../cli/logger.ts';
-import { publish, resolvePublishConfig, type PublishOptions, type PublishResult } from '../../cli/publish/index.ts';
+import { publish, resolvePublishConfig, rollback, type PublishOptions, type PublishResult } from '../../cli/publish/index.ts';
 import { bucketSnapshot, getObject, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
 
 describe('site publish keeps the files of the last N builds', () => {
@@ -166,6 +166,39 @@ describe('site publish never deletes an object it did not write', () => {
     for (const gone of ['_assets/entry-v1.js', 'only-1/index.html', 'only-2/index.html', 'only-3/index.html', '_assets/builds/files/build-1.json']) expect(after[gone], gone).toBeUndefined();
     for (const kept of ['only-4/index.html', 'only-5/index.html']) expect(after[kept], kept).toBeDefined();
     expect(Object.keys(after).filter((k) => k.startsWith('_assets/builds/pending/'))).toEqual([]);
+  });
+
+  it('rolls back in a bucket that holds foreign objects without touching them, and the next publish still leaves them', async () => {
+    const own = await startS3Server();
+    const c = s3Client(own.endpoint);
+    const options = (n: number, extra: PublishOptions = {}): ReturnType<typeof resolvePublishConfig> =>
+      resolvePublishConfig({ outDir: dirs[n], bucket: own.bucket, endpointUrl: own.endpoint, keepBuilds: 2, allowForeignObjects: true, ...extra });
+    try {
+      const foreign = { 'backups/db.sql': 'CREATE TABLE t;', 'app/index.html': '<p>another app</p>' };
+      for (const [key, body] of Object.entries(foreign)) await c.send(new PutObjectCommand({ Bucket: own.bucket, Key: key, Body: body }));
+      const seeded = await bucketSnapshot(c, own.bucket);
+      const body = async (key: string): Promise<string | undefined> => (await getObject(c, own.bucket, key))?.body.toString();
+      await publish(options(1), { logger: createMemoryLogger() });
+      await publish(options(2), { logger: createMemoryLogger() });
+
+      const rolled = await rollback(options(1, { rollback: 'build-1' }), { logger: createMemoryLogger() });
+      expect(rolled).toMatchObject({ buildId: 'build-1', previousBuildId: 'build-2', deleted: 0 });
+      const after = await bucketSnapshot(c, own.bucket);
+      expect(JSON.parse((await body('_assets/builds/latest.json'))!)).toMatchObject({ id: 'build-1' });
+      expect(await body('index.html')).toContain('of build-1');
+      expect(after['backups/db.sql']).toBe(seeded['backups/db.sql']);
+      expect(after['app/index.html']).toBe(seeded['app/index.html']);
+
+      await publish(options(3), { logger: createMemoryLogger() });
+      const later = await bucketSnapshot(c, own.bucket);
+      expect(later['backups/db.sql']).toBe(seeded['backups/db.sql']);
+      expect(later['app/index.html']).toBe(seeded['app/index.html']);
+      expect(JSON.parse((await body('_assets/builds/latest.json'))!)).toMatchObject({ id: 'build-3' });
+      expect(later['_assets/entry-v1.js']).toBeUndefined();
+    } finally {
+      c.destroy();
+      await own.stop();
+    }
   });
 
   it("cleans up a stopped publish's files in a later run, still without touching foreign objects", async () => {
