@@ -1,4 +1,4 @@
-import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -177,6 +177,29 @@ describe('site publish failures', () => {
     expect(result.code).toBe(1);
     expect(result.ms).toBeLessThan(20_000);
     expect(result.stderr).toMatch(/\[StorageUnreachable\] The object storage at http:\/\/127\.0\.0\.1:9 could not be reached: .*ECONNREFUSED/);
+  });
+
+  it('exits 1 naming five of the objects it did not write, their count and --allow-foreign-objects, and with the flag publishes beside them', async () => {
+    const client = s3Client(s3.endpoint);
+    try {
+      const foreign = ['backups/db-1.sql', 'backups/db-2.sql', 'backups/db-3.sql', 'backups/db-4.sql', 'backups/db-5.sql', 'backups/db-6.sql', 'notes.txt'];
+      for (const key of foreign) await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `cli-foreign/${key}`, Body: key }));
+      const before = await bucketSnapshot(client, s3.bucket, 'cli-foreign');
+      const refused = await runCli(publishArgs('--bucket', s3.bucket, '--prefix', 'cli-foreign'), { env: S3_ENV });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`[StorageHoldsForeignObjects] s3://${s3.bucket}/cli-foreign/ holds 7 objects that no build published there lists (backups/db-1.sql, backups/db-2.sql, backups/db-3.sql, backups/db-4.sql, backups/db-5.sql, …); nothing was uploaded or deleted.`);
+      expect(refused.stderr).toMatch(/Hint: .*--allow-foreign-objects/);
+      expect(await bucketSnapshot(client, s3.bucket, 'cli-foreign')).toEqual(before);
+
+      const beside = await runCli(publishArgs('--bucket', s3.bucket, '--prefix', 'cli-foreign', '--allow-foreign-objects'), { env: S3_ENV });
+      expect(beside.code, beside.stderr).toBe(0);
+      expect(beside.stderr).toContain('7 objects under');
+      const after = await bucketSnapshot(client, s3.bucket, 'cli-foreign');
+      for (const key of foreign) expect(after[key], key).toBe(before[key]);
+      expect(after['_assets/builds/latest.json']).toBeDefined();
+    } finally {
+      client.destroy();
+    }
   });
 
   it('exits 1 without contacting the storage when the folder holds no build', async () => {
