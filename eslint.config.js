@@ -26,7 +26,7 @@ export default tseslint.config(
     files: ['runtime/**', 'site/**'],
     ignores: ['site/**/*.build.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/cli/*', '**/backend/*'], message: 'Browser code must not import Node-only modules.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/cli/**', '**/backend/**'], message: 'Browser code must not import Node-only modules.' }] }],
     },
   },
 );

@@ -11,7 +11,7 @@ import { minify as terserMinify } from 'terser';
 
 /**
  * The client build: site/client.tsx plus the runtime, as one entry and one lazily loaded chunk per
- * route (every page is a dynamic import), content-hashed and minified. cli/bundle.ts runs it through
+ * route (every page is a dynamic import), content-hashed and minified. cli/bundle/bundle.ts runs it through
  * rollup's JS API; `npx rollup -c rollup.config.ts --configPlugin esbuild` runs it standalone.
  */
 

@@ -15,8 +15,8 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULTS } from '../cli/config.ts';
-import type { BuildReport } from '../cli/report.ts';
+import { DEFAULTS } from '../cli/config/config.ts';
+import type { BuildReport } from '../cli/report/report.ts';
 import { writeHugoSite } from './hugo-site.ts';
 import { kB, measure, median, payloadSizes, percentile, printTable, type Measurement } from './measure.ts';
 

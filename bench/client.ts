@@ -6,7 +6,7 @@
  * prefetched page takes to render in Chromium (median of 20).
  */
 import { chromium } from '@playwright/test';
-import { startStaticServer } from '../cli/static-server.ts';
+import { startStaticServer } from '../cli/serve/static-server.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { buildSampleSite } from '../tests/helpers/cli.ts';
 import { FIRST_LOAD_BUDGET_BYTES, firstLoadByRoute } from './first-load.ts';

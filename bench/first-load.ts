@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { readBuild } from '../cli/output.ts';
+import { readBuild } from '../cli/output/output.ts';
 import type { BootData } from '../runtime/shared/contract.ts';
 import { BOOT_ELEMENT_ID } from '../runtime/shared/document-ids.ts';
 import { htmlFileFor } from '../runtime/shared/paths.ts';

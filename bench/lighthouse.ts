@@ -1,6 +1,6 @@
 /**
  * Lighthouse scores of the built site: `npm run bench:lighthouse` builds the site from the embedded backend
- * (or takes `--site DIR`), serves it with the preview server (cli/static-server.ts) on 127.0.0.1, and audits
+ * (or takes `--site DIR`), serves it with the preview server (cli/serve/static-server.ts) on 127.0.0.1, and audits
  * `/`, `/news`, a news article, an event and `/about/about-large` in Debian's Chromium (`CHROMIUM_PATH` to
  * override) with Lighthouse's default mobile profile (simulated slow 4G, 4× CPU slowdown). Each page is
  * audited `--runs` times (default 3) and the median run per category is reported, as Lighthouse recommends
@@ -17,8 +17,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import lighthouse, { desktopConfig } from 'lighthouse';
-import { startStaticServer } from '../cli/static-server.ts';
-import { readBuild } from '../cli/output.ts';
+import { startStaticServer } from '../cli/serve/static-server.ts';
+import { readBuild } from '../cli/output/output.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { buildSampleSite } from '../tests/helpers/cli.ts';
 import { median } from './measure.ts';

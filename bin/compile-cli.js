@@ -42,7 +42,7 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
   const staging = `${dir}.${process.pid}-${randomUUID()}`;
   try {
     await esbuild.build({
-      entryPoints: { main: join(root, 'cli/main.ts'), 'render-thread': join(root, 'cli/render-thread.ts') },
+      entryPoints: { main: join(root, 'cli/main.ts'), 'render-thread': join(root, 'cli/render/render-thread.ts') },
       outdir: staging,
       bundle: true,
       splitting: true,

@@ -1,6 +1,6 @@
 // Runs the CLI's TypeScript sources through tsx's loader, for when they cannot be compiled
 // (compile-cli.js) or SITE_CLI_FROM_SOURCES is set: in the command (site.js) and in each render thread
-// (cli/render-threads.ts), which does not inherit the loader.
+// (cli/render/render-threads.ts), which does not inherit the loader.
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 

@@ -18,7 +18,7 @@ if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
 
 const compiled = process.env.SITE_CLI_FROM_SOURCES ? null : await compiledCli();
 if (compiled) {
-  // Render threads load their compiled module from the same folder (cli/render-threads.ts).
+  // Render threads load their compiled module from the same folder (cli/render/render-threads.ts).
   process.env.SITE_CLI_COMPILED = compiled;
   await import(pathToFileURL(join(compiled, 'main.js')).href);
 } else {

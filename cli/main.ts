@@ -1,16 +1,16 @@
 import { Command, CommanderError, Help, Option } from 'commander';
-import { build } from './build.ts';
-import { checkInteger, checkUrl, DEFAULTS, resolveConfig, type UserConfig } from './config.ts';
-import { startEmbeddedBackend } from './embedded-backend.ts';
-import { BuildErrors, createBuildError, isBuildError, portInUse } from './errors.ts';
-import { describeCause, formatError } from './format-error.ts';
+import { build } from './build/build.ts';
+import { checkInteger, checkUrl, DEFAULTS, resolveConfig, type UserConfig } from './config/config.ts';
+import { startEmbeddedBackend } from './content/embedded-backend.ts';
+import { BuildErrors, createBuildError, isBuildError, portInUse } from './errors/errors.ts';
+import { describeCause, formatError } from './errors/format-error.ts';
 import { redactUrlsIn } from '../runtime/shared/redact-url.ts';
-import { createLogger, type LogLevel } from './logger.ts';
-import { createBuildProgress } from './progress.ts';
-import { progressModeFor, startProgressDisplay } from './progress-display.ts';
-import { isSiteOutput, recoverUnlessBuilding } from './output.ts';
-import { startStaticServer } from './static-server.ts';
-import { readSitePolicy } from './csp.ts';
+import { createLogger, type LogLevel } from './terminal/logger.ts';
+import { createBuildProgress } from './terminal/progress.ts';
+import { progressModeFor, startProgressDisplay } from './terminal/progress-display.ts';
+import { isSiteOutput, recoverUnlessBuilding } from './output/output.ts';
+import { startStaticServer } from './serve/static-server.ts';
+import { readSitePolicy } from './render/csp.ts';
 import { join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 
@@ -179,7 +179,7 @@ program
     // Other build options (base URL, concurrency, …) reach each build through the environment and site.config.ts.
     const config = resolveConfig({ endpoint: flags.endpoint, cacheDir: flags.cacheDir, logLevel: logLevelOf(allFlags) });
     const logger = createLogger(config.logLevel);
-    const { startDev } = await import('./dev.ts');
+    const { startDev } = await import('./dev/dev.ts');
     const session = await startDev({
       root: config.root,
       endpoint: config.endpoint,

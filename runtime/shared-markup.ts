@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 /**
  * A part of the layout whose markup is the same on many pages (the header for one active section, the
  * footer): `cacheKey` names everything its markup depends on within one build. In the browser it is its
- * children. During a build, the page renderer (cli/shared-markup-cache.ts) renders each key's children
+ * children. During a build, the page renderer (cli/render/shared-markup-cache.ts) renders each key's children
  * once, checks that splicing that markup into a page gives the very bytes rendering it there would, and
  * splices it into every later page with that key instead of rendering it again.
  *

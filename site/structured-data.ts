@@ -10,7 +10,7 @@ import { personHref } from './data/people-links.ts';
 
 /**
  * schema.org JSON-LD for search engines, published through each route's head (site/route-heads.ts). URLs are
- * root-relative here; the build makes them absolute against the site's base URL (cli/head.ts), so one build
+ * root-relative here; the build makes them absolute against the site's base URL (cli/render/head.ts), so one build
  * published elsewhere with `--base-url` names its own address.
  */
 

@@ -1,4 +1,4 @@
-import type { PageFailure } from '../errors.ts';
+import type { PageFailure } from '../errors/errors.ts';
 import type { ContentWarning } from './run.ts';
 
 /** Warnings printed one per line before the rest are summed up; build-report.json has every one. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { RouteRule } from '../../runtime/shared/contract.ts';
-import { isFile } from '../site-files.ts';
+import { isFile } from '../serve/site-files.ts';
 
 /** Where a link in a page points, once resolved against the page and the site's base URL. */
 export type LinkTarget =

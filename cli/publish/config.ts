@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { checkInteger, DEFAULTS } from '../config.ts';
-import { BuildErrors, createBuildError } from '../errors.ts';
-import type { LogLevel } from '../logger.ts';
+import { checkInteger, DEFAULTS } from '../config/config.ts';
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
+import type { LogLevel } from '../terminal/logger.ts';
 import { isBuildId } from './policy.ts';
 
 /**

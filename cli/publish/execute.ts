@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../terminal/logger.ts';
 import { contentOf } from './local.ts';
 import type { PlannedUpload, UploadReason } from './plan.ts';
 import { STAGES, type Stage } from './policy.ts';

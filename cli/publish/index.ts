@@ -1,5 +1,5 @@
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../terminal/logger.ts';
 import type { PublishConfig } from './config.ts';
 import { deleteKeys, uploadInStages, type PublishAction } from './execute.ts';
 import { readLocalBuild, memoryFile } from './local.ts';
@@ -10,7 +10,7 @@ import { createProgress } from './progress.ts';
 import { readBucketBuilds } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from './retention.ts';
-import { BuildErrors, createBuildError } from '../errors.ts';
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { createS3Store, type ObjectStore } from './s3-store.ts';
 
 export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from './config.ts';

@@ -1,7 +1,7 @@
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
-import { contentTypeFor } from '../content-types.ts';
-import { mediaDisposition } from '../media-types.ts';
+import { contentTypeFor } from '../serve/content-types.ts';
+import { mediaDisposition } from '../content/media-types.ts';
 
 /**
  * Where each file of a build goes in the publish order, and the headers it is stored with. Pure: the

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../terminal/logger.ts';
 import type { Stage } from './policy.ts';
 
 /**

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../terminal/logger.ts';
 import { parseManifest, type FileManifest } from './manifest.ts';
 import { FILES_DIR, isBuildId, PENDING_DIR } from './policy.ts';
 import type { ObjectStore, RemoteObject } from './s3-store.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../terminal/logger.ts';
 import type { PublishAction } from './execute.ts';
 import { bytesOf, type PlannedUpload } from './plan.ts';
 import { formatBytes } from './progress.ts';

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
-import { BuildErrors, createBuildError, isBuildError } from '../errors.ts';
+import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import type { PublishConfig } from './config.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
 import type { PublishDeps } from './index.ts';

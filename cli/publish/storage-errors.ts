@@ -1,4 +1,4 @@
-import { BuildErrors, createBuildError, isBuildError, type BuildError } from '../errors.ts';
+import { BuildErrors, createBuildError, isBuildError, type BuildError } from '../errors/errors.ts';
 
 /**
  * Turns what the S3 client throws into catalogue errors with a fix: a missing bucket, refused

@@ -1,6 +1,6 @@
 /**
  * What content from the backend may hold (DESIGN.md decision 6), for both cleaners: the build's
- * (cli/sanitize.ts, sanitize-html on Node) and the browser's for live data (runtime/live-sanitize.ts,
+ * (cli/content/sanitize.ts, sanitize-html on Node) and the browser's for live data (runtime/live-sanitize.ts,
  * DOMPurify). One list, so a page looks the same whether its data came from the build or the API.
  */
 
@@ -43,7 +43,7 @@ const URL_LIST_ATTRIBUTES: ReadonlySet<string> = new Set(['srcset', 'imagesrcset
  * A URL a link or image may point at: http(s), mailto, tel, or relative; never protocol-relative
  * (`//host`, `\\host`, `/\host`, `/\t/host`: browsers read all of them as another host) and never
  * `data:`, `javascript:`, `vbscript:` or any other scheme, and never with `<` or `>`. The one URL rule: the build's cleaner
- * (cli/sanitize.ts) and the browser's (runtime/live-sanitize.ts) both decide with it alone.
+ * (cli/content/sanitize.ts) and the browser's (runtime/live-sanitize.ts) both decide with it alone.
  */
 export function isSafeUrl(url: string): boolean {
   // Browsers drop tabs and newlines inside URLs and ignore leading spaces and controls; the HTML parser

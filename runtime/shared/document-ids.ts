@@ -2,7 +2,7 @@
 export const APP_ELEMENT_ID = 'app';
 export const BOOT_ELEMENT_ID = '__BOOT__';
 
-/** The boot data's opening tag as the build writes it (cli/render.tsx) and the content checks find it. */
+/** The boot data's opening tag as the build writes it (cli/render/render.tsx) and the content checks find it. */
 export const BOOT_SCRIPT_OPEN = `<script type="application/json" id="${BOOT_ELEMENT_ID}">`;
 
 /**

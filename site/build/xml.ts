@@ -1,5 +1,5 @@
 /**
- * XML text escaping for the feeds. cli/html.ts has the same rule, but site code never imports the build
+ * XML text escaping for the feeds. cli/render/html.ts has the same rule, but site code never imports the build
  * tool (imports flow cli → site), so the few lines live here too.
  */
 

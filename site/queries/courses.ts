@@ -2,7 +2,7 @@ import { PERSON_REF_FRAGMENT, type PersonRefData, type ContentStatus } from './c
 import { composeDocument, LIST_PAGE_SIZE, type PagedList } from './document.ts';
 
 export type CourseData = {
-  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
   status?: ContentStatus;
   id: string;
   slug: string;

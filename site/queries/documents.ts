@@ -3,7 +3,7 @@ import { composeDocument, defineFragment, LIST_PAGE_SIZE, type PagedList } from 
 
 /** A downloadable file: enough for a link that says what it is and how big it is. */
 export type DocumentFileData = {
-  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
   status?: ContentStatus;
   id: string;
   title: string;

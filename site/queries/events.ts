@@ -2,7 +2,7 @@ import { CATEGORY_FRAGMENT, IMAGE_FRAGMENT, type CategoryData, type ImageData, t
 import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type ListPage } from './document.ts';
 
 export type EventCardData = {
-  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
   status?: ContentStatus;
   id: string;
   slug: string;

@@ -2,7 +2,7 @@ import { IMAGE_FRAGMENT, type ImageData, type ContentStatus } from './common.ts'
 import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, NEWS_PAGE_SIZE, type ConnectionPage, type PagedList } from './document.ts';
 
 export type NewsCardData = {
-  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
   status?: ContentStatus;
   id: string;
   slug: string;

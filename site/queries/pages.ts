@@ -18,7 +18,7 @@ export type PageSectionData = {
 };
 
 export type PageData = {
-  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
   status?: ContentStatus;
   id: string;
   slug: string;

@@ -3,7 +3,7 @@ import { composeDocument, LIST_PAGE_SIZE, type ListPage } from './document.ts';
 import { PAGE_FRAGMENT, PAGE_SLUGS, type PageData } from './pages.ts';
 
 export type PodcastEpisodeData = {
-  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
   status?: ContentStatus;
   id: string;
   slug: string;

@@ -3,7 +3,7 @@ import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type
 import { DOCUMENT_FILE_FRAGMENT, type DocumentFileData } from './documents.ts';
 
 export type PublicationCardData = {
-  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
   status?: ContentStatus;
   id: string;
   slug: string;

@@ -4,7 +4,7 @@ import { PAGE_FRAGMENT, PAGE_SLUGS, type PageData } from './pages.ts';
 import { PUBLICATION_CARD_FRAGMENT, type PublicationCardData } from './publications.ts';
 
 export type ProjectCardData = {
-  /** Selected so the build can leave drafts out (cli/drafts.ts). */
+  /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
   status?: ContentStatus;
   id: string;
   slug: string;

@@ -3,8 +3,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_EDITOR, startContentServer, type ContentServer } from '../../backend/server.ts';
-import { readSitePolicy } from '../../cli/csp.ts';
-import { startStaticServer, type StaticServer } from '../../cli/static-server.ts';
+import { readSitePolicy } from '../../cli/render/csp.ts';
+import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { runCli } from '../helpers/cli.ts';
 

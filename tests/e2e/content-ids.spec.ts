@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStaticServer, type StaticServer } from '../../cli/static-server.ts';
+import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
 import { contentId } from '../../runtime/shared/content-ids.ts';
 import { runCli } from '../helpers/cli.ts';
 import { HOSTILE_OVERRIDES } from '../helpers/hostile-ids.ts';

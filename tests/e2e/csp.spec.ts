@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { contentSecurityPolicy, cspMetaTag, readSitePolicy } from '../../cli/csp.ts';
-import { startStaticServer, type StaticServer } from '../../cli/static-server.ts';
+import { contentSecurityPolicy, cspMetaTag, readSitePolicy } from '../../cli/render/csp.ts';
+import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
 import { listFiles } from '../helpers/tree.ts';
 import { startSentryIngest } from '../helpers/sentry-server.ts';
 import { logIn, startLiveSite, DRAFT_TITLE } from './auth-fixtures.ts';
@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 import { addLink, expect, recordDocuments, test, waitForHydration } from './fixtures.ts';
 
 /**
- * The built pages under the strict Content-Security-Policy the build ships (cli/csp.ts): scripts only
+ * The built pages under the strict Content-Security-Policy the build ships (cli/render/csp.ts): scripts only
  * from the site's own files (no 'unsafe-inline', no 'unsafe-eval'), styles only from its own
  * stylesheets, images, media and requests only from itself (and the API's and the error reporter's
  * origins when they are configured). The boot data is `<script type="application/json">`, which is

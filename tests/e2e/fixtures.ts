@@ -1,7 +1,7 @@
 import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { startStaticServer, type StaticServer } from '../../cli/static-server.ts';
-import { readBuild } from '../../cli/output.ts';
+import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
+import { readBuild } from '../../cli/output/output.ts';
 import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
 
 /** The site built by global-setup, served by the preview server on a free 127.0.0.1 port. */

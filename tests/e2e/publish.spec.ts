@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { DEFAULT_EDITOR } from '../../backend/auth.ts';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
-import { readBuild } from '../../cli/output.ts';
+import { readBuild } from '../../cli/output/output.ts';
 import { loginToken } from '../backend/client.ts';
 import { runCli } from '../helpers/cli.ts';
 import { S3_ENV, startBucketWebsite, startS3Server, type BucketWebsite, type S3TestServer } from '../helpers/s3-server.ts';

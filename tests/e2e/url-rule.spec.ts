@@ -2,11 +2,11 @@ import { expect, test, type Page } from '@playwright/test';
 import { build } from 'esbuild';
 import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
-import { sanitizeData, sanitizeRichText } from '../../cli/sanitize.ts';
+import { sanitizeData, sanitizeRichText } from '../../cli/content/sanitize.ts';
 import { BLOCKED_URL } from '../../runtime/shared/content-rules.ts';
 
 /**
- * The build (cli/sanitize.ts, sanitize-html on Node) and the browser (runtime/live-sanitize.ts, DOMPurify
+ * The build (cli/content/sanitize.ts, sanitize-html on Node) and the browser (runtime/live-sanitize.ts, DOMPurify
  * in real Chromium) keep and drop exactly the same URLs, fed the same generated inputs: one URL rule
  * (isSafeUrl in runtime/shared/content-rules.ts) decides on both sides.
  */

@@ -1,6 +1,6 @@
-import { build, type BuildResult } from '../../cli/build.ts';
-import { resolveConfig, type UserConfig } from '../../cli/config.ts';
-import { createMemoryLogger } from '../../cli/logger.ts';
+import { build, type BuildResult } from '../../cli/build/build.ts';
+import { resolveConfig, type UserConfig } from '../../cli/config/config.ts';
+import { createMemoryLogger } from '../../cli/terminal/logger.ts';
 import { ROOT } from './cli.ts';
 
 /**

@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BuildReport } from '../../cli/report.ts';
+import type { BuildReport } from '../../cli/report/report.ts';
 import { ROOT, runCli, SITE_BIN } from '../helpers/cli.ts';
 import { listFiles, snapshotTree } from '../helpers/tree.ts';
 import { htmlFileFor } from '../../runtime/shared/paths.ts';
@@ -68,7 +68,7 @@ describe('an incremental build after the generator changed', () => {
     expect((await build('site')).report.changes).toMatchObject({ mode: 'full' });
     expect((await build('site')).report.changes).toMatchObject({ mode: 'incremental', pagesRendered: 0 });
 
-    await edit('cli/head.ts', (text) => text.replace('`<title>${escapeHtml(title)}</title>`,', '`<title>${escapeHtml(title)}</title>`,\n    \'<meta name="generator" content="freshness-test">\','));
+    await edit('cli/render/head.ts', (text) => text.replace('`<title>${escapeHtml(title)}</title>`,', '`<title>${escapeHtml(title)}</title>`,\n    \'<meta name="generator" content="freshness-test">\','));
     const afterCode = await build('site', '--verbose');
     expect(afterCode.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
     expect(afterCode.output).toContain("rendering every page: the generator's or the site's code");

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSampleContent } from '../../backend/content/sample.ts';
-import type { BuildReport } from '../../cli/report.ts';
+import type { BuildReport } from '../../cli/report/report.ts';
 import { runCli } from '../helpers/cli.ts';
 import { snapshotTree } from '../helpers/tree.ts';
 

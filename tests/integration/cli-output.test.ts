@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
-import type { BuildReport } from '../../cli/report.ts';
+import type { BuildReport } from '../../cli/report/report.ts';
 import { ROOT, runCli, SITE_BIN, type CliResult } from '../helpers/cli.ts';
 
 /** The escape character that starts every terminal control sequence. */

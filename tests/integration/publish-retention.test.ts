@@ -3,8 +3,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isBuildError } from '../../cli/errors.ts';
-import { createMemoryLogger } from '../../cli/logger.ts';
+import { isBuildError } from '../../cli/errors/errors.ts';
+import { createMemoryLogger } from '../../cli/terminal/logger.ts';
 import { publish, resolvePublishConfig, rollback, type PublishOptions, type PublishResult } from '../../cli/publish/index.ts';
 import { bucketSnapshot, getObject, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
 

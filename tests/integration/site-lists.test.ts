@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRoute, type RouteDefinition } from '../../runtime/routes.ts';
-import { readBuild } from '../../cli/output.ts';
+import { readBuild } from '../../cli/output/output.ts';
 import type { BuildMeta, Payload } from '../../runtime/shared/contract.ts';
 import { LIST_PAGE_SIZE, NEWS_PAGE_SIZE } from '../../site/queries/document.ts';
 import { routes } from '../../site/routes.ts';

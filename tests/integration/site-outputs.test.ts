@@ -5,7 +5,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRoute, type RouteDefinition } from '../../runtime/routes.ts';
-import { readBuild } from '../../cli/output.ts';
+import { readBuild } from '../../cli/output/output.ts';
 import type { BuildMeta } from '../../runtime/shared/contract.ts';
 import { routes } from '../../site/routes.ts';
 import { buildSampleSite } from '../helpers/cli.ts';

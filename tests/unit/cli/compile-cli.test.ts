@@ -13,10 +13,10 @@ describe('compiledCli', () => {
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'compile-cli-'));
     cache = join(root, 'cache');
-    await mkdir(join(root, 'cli'));
+    await mkdir(join(root, 'cli/render'), { recursive: true });
     await mkdir(join(root, 'runtime'));
     await writeFile(join(root, 'cli/main.ts'), "import { note } from '../runtime/note.ts';\nconst here: string = import.meta.url;\nconsole.log(JSON.stringify({ note, here }));\n");
-    await writeFile(join(root, 'cli/render-thread.ts'), "console.log('thread');\n");
+    await writeFile(join(root, 'cli/render/render-thread.ts'), "console.log('thread');\n");
     await writeFile(join(root, 'runtime/note.ts'), "export const note: string = 'one';\n");
   });
   afterEach(async () => {
@@ -52,9 +52,9 @@ describe('compiledCli', () => {
   it('compiles the same sources in another folder on their own, each module keeping the URL of its own copy', async () => {
     // Another checkout or a copy of the project, sharing node_modules and so the cache.
     const copy = join(root, 'copy');
-    await mkdir(join(copy, 'cli'), { recursive: true });
+    await mkdir(join(copy, 'cli/render'), { recursive: true });
     await mkdir(join(copy, 'runtime'));
-    for (const file of ['cli/main.ts', 'cli/render-thread.ts', 'runtime/note.ts']) await writeFile(join(copy, file), await readFile(join(root, file)));
+    for (const file of ['cli/main.ts', 'cli/render/render-thread.ts', 'runtime/note.ts']) await writeFile(join(copy, file), await readFile(join(root, file)));
     const first = (await compiledCli(root, cache))!;
     const second = (await compiledCli(copy, cache))!;
     expect(second).not.toBe(first);

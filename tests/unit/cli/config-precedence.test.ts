@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../../cli/config.ts';
-import { isBuildError } from '../../../cli/errors.ts';
+import { resolveConfig } from '../../../cli/config/config.ts';
+import { isBuildError } from '../../../cli/errors/errors.ts';
 import type { SiteBuildOptions } from '../../../site/site.config.ts';
 
 const ROOT = resolveConfig({}, {}, '/work', {}).root;

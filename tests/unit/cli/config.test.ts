@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../../cli/config.ts';
-import { isBuildError } from '../../../cli/errors.ts';
+import { resolveConfig } from '../../../cli/config/config.ts';
+import { isBuildError } from '../../../cli/errors/errors.ts';
 
 describe('resolveConfig', () => {
   it('fills every default and freezes the result', () => {

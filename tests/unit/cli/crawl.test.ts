@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { crawl, type PageJob } from '../../../cli/crawl.ts';
-import type { PageFailure } from '../../../cli/errors.ts';
+import { crawl, type PageJob } from '../../../cli/content/crawl.ts';
+import type { PageFailure } from '../../../cli/errors/errors.ts';
 import type { RouteDefinition } from '../../../runtime/routes.ts';
 import type { RouteDataContext, RouteDataDefinition, RouteEntry } from '../../../runtime/shared/route-data.ts';
 

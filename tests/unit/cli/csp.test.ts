@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../../cli/config.ts';
-import { contentSecurityPolicy, cspMetaTag, cspOfPage, readSitePolicy } from '../../../cli/csp.ts';
+import { resolveConfig } from '../../../cli/config/config.ts';
+import { contentSecurityPolicy, cspMetaTag, cspOfPage, readSitePolicy } from '../../../cli/render/csp.ts';
 
 /** The directives of a policy, by name. */
 function directives(policy: string): Record<string, string[]> {

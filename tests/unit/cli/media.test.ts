@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createMediaCopier, maxAgeOf } from '../../../cli/media.ts';
+import { createMediaCopier, maxAgeOf } from '../../../cli/content/media.ts';
 
 describe('media', () => {
   it('finds media URLs in JSON fields and inside rich-text HTML', () => {

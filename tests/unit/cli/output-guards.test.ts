@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isBuildError } from '../../../cli/errors.ts';
-import { checkPageCount, commitStagingDir, createStagingDir, discardStagingDir } from '../../../cli/output.ts';
-import { lockOutput } from '../../../cli/output-lock.ts';
+import { isBuildError } from '../../../cli/errors/errors.ts';
+import { checkPageCount, commitStagingDir, createStagingDir, discardStagingDir } from '../../../cli/output/output.ts';
+import { lockOutput } from '../../../cli/output/lock.ts';
 import { rejectionOf } from '../../helpers/rejection.ts';
 
 async function outDir(): Promise<string> {

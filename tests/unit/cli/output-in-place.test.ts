@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitStagingChanges, createStagingDir } from '../../../cli/output.ts';
+import { commitStagingChanges, createStagingDir } from '../../../cli/output/output.ts';
 
 /** An incremental build's commit: the previous output is updated in place with what changed. */
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createBuildProgress, describeStage, observe } from '../../../cli/progress.ts';
-import { progressModeFor } from '../../../cli/progress-display.ts';
-import { startLiveProgress } from '../../../cli/progress-live.ts';
-import { startPlainProgress } from '../../../cli/progress-plain.ts';
+import { createBuildProgress, describeStage, observe } from '../../../cli/terminal/progress.ts';
+import { progressModeFor } from '../../../cli/terminal/progress-display.ts';
+import { startLiveProgress } from '../../../cli/terminal/progress-live.ts';
+import { startPlainProgress } from '../../../cli/terminal/progress-plain.ts';
 
 /** The escape character that starts every terminal control sequence. */
 const ESC = String.fromCharCode(27);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAhead } from '../../../cli/read-ahead.ts';
+import { readAhead } from '../../../cli/content/read-ahead.ts';
 
 /** A source that counts how far it has been pulled, and can fail after `failAfter` items. */
 function counting(total: number, failAfter = Infinity): { source: AsyncIterable<number>; pulled: () => number } {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createBuildError, BuildErrors } from '../../../cli/errors.ts';
+import { createBuildError, BuildErrors } from '../../../cli/errors/errors.ts';
 import type { InspectedPage } from '../../../cli/checks/collect.ts';
-import { createBuildProgress } from '../../../cli/progress.ts';
-import { createBuildReport, type ReportInput } from '../../../cli/report.ts';
-import { timeRequests, type QueryTiming } from '../../../cli/report-queries.ts';
-import { summaryLines } from '../../../cli/report-summary.ts';
+import { createBuildProgress } from '../../../cli/terminal/progress.ts';
+import { createBuildReport, type ReportInput } from '../../../cli/report/report.ts';
+import { timeRequests, type QueryTiming } from '../../../cli/report/queries.ts';
+import { summaryLines } from '../../../cli/report/summary.ts';
 import type { GraphQLClientHandle } from '../../../runtime/shared/graphql.ts';
 
 function inspected(path: string, route: string): InspectedPage {

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loadRichTextCache } from '../../../cli/rich-text-cache.ts';
-import { sanitizerVersion, sanitizeRichText } from '../../../cli/sanitize.ts';
+import { loadRichTextCache } from '../../../cli/content/rich-text-cache.ts';
+import { sanitizerVersion, sanitizeRichText } from '../../../cli/content/sanitize.ts';
 import { tempDirPerTest } from '../../helpers/temp-dir.ts';
 
-/** Rich text is cleaned once per text and build cache, not once per build (cli/rich-text-cache.ts). */
+/** Rich text is cleaned once per text and build cache, not once per build (cli/content/rich-text-cache.ts). */
 describe('loadRichTextCache', () => {
   const dir = tempDirPerTest('rich-text-');
   let cacheDir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeData, sanitizeRichText } from '../../../cli/sanitize.ts';
+import { sanitizeData, sanitizeRichText } from '../../../cli/content/sanitize.ts';
 import { BLOCKED_URL, isSafeUrl, isSafeUrlAttribute } from '../../../runtime/shared/content-rules.ts';
 
 describe('rich text from the backend', () => {

@@ -1,7 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { createSharedMarkupCache } from '../../../cli/shared-markup-cache.ts';
+import { createSharedMarkupCache } from '../../../cli/render/shared-markup-cache.ts';
 import { SharedMarkup } from '../../../runtime/shared-markup.ts';
 
 /** A page: a shared header keyed by its section, the page's own text, a shared footer. */

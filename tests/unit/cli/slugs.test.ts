@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createDuplicateCheck, crawl, pathFor } from '../../../cli/crawl.ts';
-import { isBuildError, type PageFailure } from '../../../cli/errors.ts';
-import { findBadSlug, findItemId, quoteSlug, slugProblem } from '../../../cli/slugs.ts';
+import { createDuplicateCheck, crawl, pathFor } from '../../../cli/content/crawl.ts';
+import { isBuildError, type PageFailure } from '../../../cli/errors/errors.ts';
+import { findBadSlug, findItemId, quoteSlug, slugProblem } from '../../../cli/content/slugs.ts';
 import type { RouteDefinition } from '../../../runtime/routes.ts';
 import type { RouteDataContext, RouteDataDefinition } from '../../../runtime/shared/route-data.ts';
 

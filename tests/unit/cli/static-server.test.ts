@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startStaticServer, type StaticServer } from '../../../cli/static-server.ts';
+import { startStaticServer, type StaticServer } from '../../../cli/serve/static-server.ts';
 import { tempDirPerTest } from '../../helpers/temp-dir.ts';
 
 /** The raw answer, undecoded (fetch would gunzip it and hide the encoding). */

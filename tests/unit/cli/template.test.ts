@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/cli.ts';
-import { fillShell, parseShell } from '../../../cli/template.ts';
+import { fillShell, parseShell } from '../../../cli/render/template.ts';
 
 const TEMPLATE = '<!doctype html>\n<html lang="<!--app-lang-->"><head><meta charset="utf-8"><!--app-csp--><!--app-head--></head><body><div id="app"><!--app-html--></div><!--app-boot--><!--app-scripts--></body></html>';
 

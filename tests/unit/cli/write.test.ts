@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createPageWriter } from '../../../cli/write.ts';
+import { createPageWriter } from '../../../cli/output/write.ts';
 import { rejectionOf } from '../../helpers/rejection.ts';
 import { tempDirPerTest } from '../../helpers/temp-dir.ts';
 

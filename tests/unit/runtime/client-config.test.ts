@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientConfigOf, resolveConfig } from '../../../cli/config.ts';
+import { clientConfigOf, resolveConfig } from '../../../cli/config/config.ts';
 
 const API = 'https://cms.institute.example/graphql';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createGraphQLClient, isGraphQLRequestError, isLoopbackHost, type GraphQLRequestError } from '../../../runtime/shared/graphql.ts';
 import { redactUrl, redactUrlsIn } from '../../../runtime/shared/redact-url.ts';
-import { createMemoryLogger } from '../../../cli/logger.ts';
-import { formatError } from '../../../cli/format-error.ts';
+import { createMemoryLogger } from '../../../cli/terminal/logger.ts';
+import { formatError } from '../../../cli/errors/format-error.ts';
 
 describe('redactUrl', () => {
   it.each([

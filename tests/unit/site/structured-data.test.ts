@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AssetManifest } from '../../../cli/bundle.ts';
-import { renderHead } from '../../../cli/head.ts';
+import type { AssetManifest } from '../../../cli/bundle/bundle.ts';
+import { renderHead } from '../../../cli/render/head.ts';
 import type { PageHead, RouteDefinition } from '../../../runtime/routes.ts';
 import { routes as siteRoutes } from '../../../site/routes.ts';
 import { newsItem, publication, routeSamples, site } from './fixtures.ts';

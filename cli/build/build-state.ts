@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
+import { mediaFileFor } from '../content/media.ts';
+import { readBuild } from '../output/output.ts';
+import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
+
+/**
+ * What a build remembers about the output it wrote, in the build cache, so the next build into the
+ * same folder can rewrite only what changed: each page's input hash and what the checks, the sitemap
+ * and the report need from it (its rendered facts), the extra outputs' hashes and the media it copied.
+ */
+export interface BuildState {
+  buildId: string;
+  pages: Map<string, RememberedPage>;
+  /** Site path of each extra output (feeds, calendars) → hash of its content. */
+  outputs: Map<string, string>;
+  /** Media URLs present in the output. */
+  media: Set<string>;
+}
+
+/** One page of a previous build. */
+export interface RememberedPage {
+  /** pageHash of its route, path and data. */
+  hash: string;
+  noindex: boolean;
+  lastmod?: string;
+  /** Bytes of its index.html and _payload.json. */
+  bytes: number;
+  inspected: InspectedPage;
+  links: readonly string[];
+}
+
+/** What a build records per page, in the inspector's order, to save as the next build's state. */
+export interface PageRecordForState {
+  hash: string;
+  noindex: boolean;
+  lastmod?: string;
+  bytes: number;
+}
+
+/** The hash that decides whether a page must be rendered again: its route, its path and its data. */
+export function pageHash(routeId: string, path: string, json: string): string {
+  return createHash('sha1').update(routeId).update('\0').update(path).update('\0').update(json).digest('base64url');
+}
+
+/** The hash of an extra output file's content. */
+export function contentHash(content: string): string {
+  return createHash('sha1').update(content).digest('base64url');
+}
+
+/**
+ * The state of the build in `outDir`, or why a full build is needed: no state, a state from an older
+ * format, another build id (client code, options or site-wide data changed), another generator
+ * (generator-fingerprint.ts: server-side code, site code, shell, dependencies, options), or an output
+ * folder that is no longer the one the state describes (checked cheaply: the folder's identity on
+ * disk, and the bytes of a few sampled pages).
+ */
+export async function loadBuildState(cacheDir: string, outDir: string, buildId: string, generator: string): Promise<{ state: BuildState } | { state: null; reason: string }> {
+  const none = (reason: string): { state: null; reason: string } => ({ state: null, reason });
+  try {
+    const saved = JSON.parse(await readFile(stateFileFor(cacheDir, outDir), 'utf8').catch(() => 'null')) as SavedState | null;
+    if (saved === null) return none('no previous build of this folder in the build cache');
+    if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
+    if (saved.buildId !== buildId) return none(`the code, options or site-wide data changed (build ${saved.buildId} → ${buildId})`);
+    if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
+    const { latest, meta } = await readBuild(outDir);
+    if (latest.id !== buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
+    const folder = await folderIdentity(outDir);
+    if (folder !== saved.folder) return none('the output folder was replaced or restored since the previous build (it is not the folder that build wrote)');
+    for (const [path, hash] of saved.sample) {
+      if ((await samplePage(outDir, path)) !== hash) return none(`the output folder's ${path} is not what the previous build wrote`);
+    }
+    const missing = await firstKeptFileMissing(outDir, saved);
+    if (missing) return none(`the output folder's ${missing} is missing or not the size the previous build wrote`);
+    const pages = new Map<string, RememberedPage>();
+    for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links] of saved.pages) {
+      pages.set(path, {
+        hash,
+        noindex: noindex === 1,
+        lastmod: lastmod ?? undefined,
+        bytes,
+        inspected: { path, route, title, ids, imagesWithoutAlt, htmlChars, payloadChars, payloadBytesOverBudget: overBudget },
+        links: links.map((i) => saved.links[i]!),
+      });
+    }
+    return { state: { buildId, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media) } };
+  } catch (error) {
+    return none(`the previous build could not be read (${(error as Error).message})`);
+  }
+}
+
+/** Saves the state of the build just committed to `outDir` (atomically: a torn file would be read as none). */
+export async function saveBuildState(
+  cacheDir: string,
+  outDir: string,
+  state: { buildId: string; generator: string; timestamp: number; site: InspectedSite; records: readonly PageRecordForState[]; outputs: ReadonlyMap<string, string>; media: Iterable<string> },
+): Promise<void> {
+  // A few pages spread over the site, read again by the next build to see that the folder is this one.
+  const pages = state.site.pages;
+  const step = Math.max(1, Math.floor(pages.length / SAMPLE_SIZE));
+  const sample: [string, string][] = [];
+  for (let i = 0; i < pages.length && sample.length < SAMPLE_SIZE; i += step) sample.push([pages[i]!.path, await samplePage(outDir, pages[i]!.path)]);
+  const folder = await folderIdentity(outDir);
+  const linkIds = new Map<string, number>();
+  const pageLinks: number[][] = state.site.pages.map(() => []);
+  for (const [link, users] of state.site.links) {
+    const id = linkIds.size;
+    linkIds.set(link, id);
+    for (const user of users) pageLinks[user]!.push(id);
+  }
+  // Written a thousand pages at a time: at 50,000 pages the whole state as one string (and the rows
+  // behind it) would be the largest thing the build ever holds.
+  const file = stateFileFor(cacheDir, outDir);
+  await mkdir(join(cacheDir, 'builds'), { recursive: true });
+  const out = await open(`${file}.tmp`, 'w');
+  try {
+    const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()] };
+    await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
+    for (let start = 0; start < pages.length; start += 1000) {
+      const rows = pages.slice(start, start + 1000).map((p, k) => {
+        const i = start + k;
+        const r = state.records[i]!;
+        const row: SavedPage = [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, pageLinks[i]!];
+        return JSON.stringify(row);
+      });
+      await out.write((start > 0 ? ',' : '') + rows.join(','));
+    }
+    await out.write(`],"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify([...state.media].sort())}}`);
+  } finally {
+    await out.close();
+  }
+  await rename(`${file}.tmp`, file);
+}
+
+// --- internal ---
+
+const STATE_VERSION = 2;
+
+/** Pages whose bytes the next build checks before it trusts the folder. */
+const SAMPLE_SIZE = 8;
+
+/**
+ * The first file an incremental build would keep that is not on disk as the previous build wrote it,
+ * or null: every page's index.html and _payload.json (their sizes together must be the page's recorded
+ * bytes), every extra output and every media file. Only sizes: one stat per file, a few per page.
+ */
+async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<string | null> {
+  const size = (file: string): Promise<number> => stat(join(outDir, file)).then((info) => (info.isFile() ? info.size : -1), () => -1);
+  const checks: (() => Promise<string | null>)[] = [
+    ...saved.pages.map(([path, , , , , bytes]) => async () => {
+      const [html, payload] = await Promise.all([size(htmlFileFor(path)), size(payloadFileFor(path))]);
+      return html < 0 || html + Math.max(payload, 0) !== bytes ? path : null;
+    }),
+    ...[...Object.keys(saved.outputs), ...saved.media.map((url) => mediaFileFor(url))].map((file) => async () => ((await size(file)) < 0 ? `/${file}` : null)),
+  ];
+  for (let start = 0; start < checks.length; start += KEPT_CHECK_BATCH) {
+    const found = (await Promise.all(checks.slice(start, start + KEPT_CHECK_BATCH).map((check) => check()))).find((file) => file !== null);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Files stat'ed at once by firstKeptFileMissing(). */
+const KEPT_CHECK_BATCH = 256;
+
+/** The folder's identity on disk: a folder copied or restored from elsewhere has another. */
+async function folderIdentity(dir: string): Promise<string> {
+  const info = await stat(dir, { bigint: true });
+  return `${info.dev}:${info.ino}:${info.birthtimeNs}`;
+}
+
+/** The hash of a page's index.html and _payload.json as they are on disk ('' for a missing file). */
+async function samplePage(outDir: string, path: string): Promise<string> {
+  const [html, payload] = await Promise.all([htmlFileFor(path), payloadFileFor(path)].map((file) => readFile(join(outDir, file)).catch(() => '')));
+  return createHash('sha1').update(html!).update('\0').update(payload!).digest('base64url');
+}
+
+type SavedPage = [
+  path: string,
+  route: string,
+  hash: string,
+  noindex: 0 | 1,
+  lastmod: string | null,
+  bytes: number,
+  title: string | null,
+  ids: string,
+  imagesWithoutAlt: readonly string[],
+  htmlChars: number,
+  payloadChars: number,
+  overBudget: number | null,
+  links: number[],
+];
+
+interface SavedState {
+  version: number;
+  buildId: string;
+  /** generatorFingerprint() of the build that wrote the folder. */
+  generator: string;
+  timestamp: number;
+  outDir: string;
+  /** folderIdentity() of the output folder after the build. */
+  folder: string;
+  /** Sampled pages and samplePage() of each. */
+  sample: [string, string][];
+  /** Every distinct link target, once: pages refer to them by index. */
+  links: string[];
+  pages: SavedPage[];
+  outputs: Record<string, string>;
+  media: string[];
+}
+
+/** One state file per output folder, in the build cache. */
+function stateFileFor(cacheDir: string, outDir: string): string {
+  return join(cacheDir, 'builds', `${createHash('sha256').update(outDir).digest('hex').slice(0, 16)}.json`);
+}

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hashFiles } from '../../bin/compile-cli.js';
+import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
+
+/**
+ * Everything besides a page's data that decides its bytes (issue 17.1): the generator's own server-side
+ * code (cli/, runtime/), the site's code (site/), the document shell (templates/), the tool's version
+ * and its locked dependencies (package.json, package-lock.json) and the versions actually installed
+ * (each dependency's node_modules/<name>/package.json: an install that does not match the lock file
+ * renders with what is installed), the Node.js and ICU versions (dates are formatted with Intl), and
+ * the options that reach the output. An incremental build keeps a page's
+ * bytes only when this is what the previous build recorded; otherwise every page is rendered.
+ * Reading the ~250 source files takes a few tens of milliseconds, once per build.
+ */
+export async function generatorFingerprint(config: ResolvedConfig, root = config.root): Promise<string> {
+  const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...(await installedManifests(root))]);
+  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp };
+  return createHash('sha256')
+    .update(code)
+    .update('\0')
+    .update(`${process.versions.node}\0${process.versions.icu ?? ''}\0${process.versions.unicode ?? ''}`)
+    .update('\0')
+    .update(JSON.stringify(options))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** Folders whose files are the generator's and the site's code and shell. */
+export const CODE_DIRS = ['cli', 'runtime', 'site', 'templates'];
+/** Files that name the tool's version and pin its dependencies. */
+export const CODE_FILES = ['package.json', 'package-lock.json'];
+
+/** The package.json of each installed dependency the tool declares (a version bump changes it). */
+async function installedManifests(root: string): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8').catch(() => '{}')) as { dependencies?: Record<string, string> };
+  return Object.keys(manifest.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`);
+}

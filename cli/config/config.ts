@@ -1,0 +1,235 @@
+import { availableParallelism } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { ClientConfig } from '../../runtime/shared/contract.ts';
+import { isInsecureTokenEndpoint } from '../../runtime/shared/graphql.ts';
+import { redactUrl } from '../../runtime/shared/redact-url.ts';
+import { build as siteBuildOptions, type SiteBuildOptions } from '../../site/site.config.ts';
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
+import type { LogLevel } from '../terminal/logger.ts';
+
+/** Options a user may set (flags, environment); every field is optional. */
+export interface UserConfig {
+  /** GraphQL endpoint URL. Env: GRAPHQL_ENDPOINT. @default the embedded sample backend on a free 127.0.0.1 port */
+  endpoint?: string;
+  /** Bearer token sent to the endpoint at build time. Env: GRAPHQL_TOKEN. @default none */
+  token?: string;
+  /**
+   * GraphQL endpoint the browser calls for editor preview, login and live data. Env: PUBLIC_GRAPHQL_ENDPOINT.
+   * @default `endpoint` when one is set; none with the embedded backend (it stops after the build)
+   */
+  publicEndpoint?: string;
+  /** Sentry DSN for error reporting in the browser. Env: SENTRY_DSN. @default none: no reporting */
+  sentryDsn?: string;
+  /** Output folder. @default 'dist' */
+  outDir?: string;
+  /** Absolute URL the site is published at, for canonical URLs, sitemap and feeds. Env: SITE_URL. @default the backend's `site.url` */
+  baseUrl?: string;
+  /** GraphQL requests in flight at once. @default 8 */
+  concurrency?: number | string;
+  /** Milliseconds before one GraphQL request is abandoned. @default 30000 */
+  timeoutMs?: number | string;
+  /** Extra attempts for transient GraphQL failures. @default 3 */
+  retries?: number | string;
+  /** Milliseconds before the first retry; each next one waits twice as long (at most 8 s, with jitter). Retry-After wins. @default 250 */
+  retryDelayMs?: number | string;
+  /** Accept a build with more than 20% fewer pages than the previous one in the output folder. @default false */
+  allowShrink?: boolean;
+  /** Milliseconds between the browser's checks for a newer build. @default 3600000 (one hour) */
+  buildCheckInterval?: number | string;
+  /** @default 'info' */
+  logLevel?: LogLevel;
+  /** Folder for the build cache (the client bundle, keyed by its inputs). @default '.site-cache' in the project root */
+  cacheDir?: string;
+  /** Content-check warnings fail the build. @default false */
+  strict?: boolean;
+  /** Largest page payload in bytes before a payload-budget warning. @default 131072 */
+  payloadBudget?: number | string;
+  /** Largest media file in bytes the build downloads and re-hosts; a larger one fails the build. @default 104857600 (100 MiB) */
+  mediaMaxBytes?: number | string;
+  /** JSON build report file; false: none. @default 'build-report.json' beside the output folder */
+  report?: string | false;
+  /** Threads that render pages beside the main thread; 0 renders on the main thread only. @default the CPU count less 1, at most 4 (one on 2 CPUs) */
+  renderThreads?: number | string;
+  /** Render every page, even when the previous build in the output folder could be updated in place. @default false */
+  full?: boolean;
+  /** Publish drafts too (with an editor's token the backend returns them); without it the build leaves them out. @default false */
+  drafts?: boolean;
+  /** Give every page a strict Content-Security-Policy meta tag (cli/render/csp.ts). @default true */
+  csp?: boolean;
+}
+
+/** Fully-defaulted, validated, frozen configuration; stages take only this. */
+export interface ResolvedConfig {
+  readonly endpoint: string | null;
+  readonly token: string | null;
+  /** The browser's GraphQL endpoint; null: no editor preview and no live data. */
+  readonly publicEndpoint: string | null;
+  readonly sentryDsn: string | null;
+  readonly outDir: string;
+  readonly baseUrl: string | null;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly retryDelayMs: number;
+  readonly allowShrink: boolean;
+  readonly buildCheckInterval: number;
+  readonly logLevel: LogLevel;
+  /** Seconds since the epoch from SOURCE_DATE_EPOCH, for reproducible builds; null → the clock. */
+  readonly sourceDateEpoch: number | null;
+  /** Repository root (site/, templates/, runtime/). */
+  readonly root: string;
+  readonly cacheDir: string;
+  /** Content-check warnings fail the build (before the output is replaced). */
+  readonly strict: boolean;
+  /** Payload size in bytes above which a page gets a warning. */
+  readonly payloadBudget: number;
+  /** Largest media file in bytes; a larger one fails the build, naming it. */
+  readonly mediaMaxBytes: number;
+  /** Absolute path of build-report.json; null: no report. */
+  readonly reportFile: string | null;
+  /** Threads rendering pages beside the main thread (0: none). */
+  readonly renderThreads: number;
+  /** Publish drafts on purpose (--drafts); otherwise the build asks for published content and drops any draft. */
+  readonly drafts: boolean;
+  /** Every page carries the build's Content-Security-Policy. */
+  readonly csp: boolean;
+  /** Update the previous build in the output folder in place, rendering only pages whose inputs changed, when its build id matches. */
+  readonly incremental: boolean;
+}
+
+export const DEFAULTS = {
+  outDir: 'dist',
+  concurrency: 8,
+  timeoutMs: 30_000,
+  retries: 3,
+  retryDelayMs: 250,
+  allowShrink: false,
+  buildCheckInterval: 3_600_000,
+  logLevel: 'info',
+  strict: false,
+  payloadBudget: 128 * 1024,
+  mediaMaxBytes: 100 * 1024 * 1024,
+  // Rendering is CPU-bound, and so is the main thread (the backend's answers: parsing, sanitising). On
+  // 2 CPUs, since pages are written on a thread of their own and the CLI runs compiled, one render
+  // thread makes a 10,000-page build about 20% faster for about 50 MiB (bench:build). The main thread
+  // keeps one CPU; beyond 4 threads, the disk limits a build.
+  renderThreads: Math.min(4, Math.max(0, availableParallelism() - 1)),
+} as const satisfies Partial<ResolvedConfig>;
+
+/** The build report's file name; it goes beside the output folder unless --report says otherwise. */
+export const REPORT_FILE_NAME = 'build-report.json';
+
+/**
+ * Validates user options, the environment and the `build` options of site/site.config.ts once, and fills
+ * in defaults. Precedence: flags (`user`) > environment > `file` > DEFAULTS. Throws InvalidOption (exit 2).
+ */
+export function resolveConfig(user: UserConfig, env: Record<string, string | undefined> = process.env, cwd = process.cwd(), file: SiteBuildOptions = siteBuildOptions): ResolvedConfig {
+  const root = resolve(new URL('../..', import.meta.url).pathname);
+  user = withFileOptions(user, env, file, root);
+  const rawEndpoint = user.endpoint ?? env.GRAPHQL_ENDPOINT;
+  const endpoint = rawEndpoint ? checkUrl(user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', rawEndpoint) : null;
+  const token = user.token ?? env.GRAPHQL_TOKEN ?? null;
+  // Checked before any request: the token would cross the network in clear.
+  if (token && endpoint && isInsecureTokenEndpoint(endpoint)) {
+    throw createBuildError(BuildErrors.InvalidOption, [user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', redactUrl(endpoint), 'an https URL, or http to a loopback host (127.0.0.1, ::1, localhost), while GRAPHQL_TOKEN is set: the token is never sent in clear']);
+  }
+  const baseUrl = user.baseUrl ?? env.SITE_URL;
+  const epoch = env.SOURCE_DATE_EPOCH;
+  const dsn = user.sentryDsn || env.SENTRY_DSN;
+  const outDir = resolve(cwd, user.outDir ?? DEFAULTS.outDir);
+  return Object.freeze({
+    endpoint,
+    token,
+    publicEndpoint: resolvePublicEndpoint(user, env, endpoint),
+    sentryDsn: dsn ? checkDsn(dsn) : null,
+    outDir,
+    baseUrl: baseUrl ? checkUrl(user.baseUrl ? '--base-url' : 'SITE_URL', baseUrl).replace(/\/+$/, '') : null,
+    concurrency: checkInteger('--concurrency', user.concurrency ?? DEFAULTS.concurrency, 1, 256),
+    timeoutMs: checkInteger('--timeout', user.timeoutMs ?? DEFAULTS.timeoutMs, 1, 600_000),
+    retries: checkInteger('--retries', user.retries ?? DEFAULTS.retries, 0, 20),
+    retryDelayMs: checkInteger('--retry-delay', user.retryDelayMs ?? DEFAULTS.retryDelayMs, 0, 60_000),
+    allowShrink: user.allowShrink ?? DEFAULTS.allowShrink,
+    buildCheckInterval: checkInteger('--build-check-interval', user.buildCheckInterval ?? DEFAULTS.buildCheckInterval, 1000, 2 ** 31 - 1),
+    logLevel: user.logLevel ?? DEFAULTS.logLevel,
+    sourceDateEpoch: epoch === undefined || epoch === '' ? null : checkInteger('SOURCE_DATE_EPOCH', epoch, 0, 2 ** 40),
+    root,
+    cacheDir: resolve(cwd, user.cacheDir ?? join(root, '.site-cache')),
+    strict: user.strict ?? DEFAULTS.strict,
+    payloadBudget: checkInteger('--payload-budget', user.payloadBudget ?? DEFAULTS.payloadBudget, 1, 2 ** 31 - 1),
+    mediaMaxBytes: checkInteger('--media-max-bytes', user.mediaMaxBytes ?? DEFAULTS.mediaMaxBytes, 1, 2 ** 42),
+    drafts: user.drafts ?? false,
+    csp: user.csp ?? true,
+    incremental: !user.full,
+    renderThreads: checkInteger('--render-threads', user.renderThreads ?? DEFAULTS.renderThreads, 0, 64),
+    reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),
+  });
+}
+
+/** The options every page's boot data carries to the browser; the build's token is never among them. */
+export function clientConfigOf(config: ResolvedConfig): ClientConfig {
+  return { buildCheckInterval: config.buildCheckInterval, graphqlEndpoint: config.publicEndpoint, sentryDsn: config.sentryDsn };
+}
+
+/** Validates an integer option in p-limit's style. */
+export function checkInteger(name: string, value: number | string, min: number, max: number): number {
+  const n = typeof value === 'number' ? value : /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw createBuildError(BuildErrors.InvalidOption, [name, String(value), `an integer from ${min} to ${max}`]);
+  }
+  return n;
+}
+
+// --- internal ---
+
+/** Environment variables that override a field of site.config.ts (flags override both). */
+const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN' };
+const PATH_FIELDS: ReadonlySet<string> = new Set(['outDir', 'cacheDir', 'report']);
+const URL_FIELDS: ReadonlySet<string> = new Set(['endpoint', 'publicEndpoint', 'baseUrl']);
+
+/** Fills the fields no flag and no environment variable sets from site.config.ts, its paths made absolute against the project root. */
+function withFileOptions(user: UserConfig, env: Record<string, string | undefined>, file: SiteBuildOptions, root: string): UserConfig {
+  const merged: Record<string, unknown> = { ...user };
+  for (const [key, value] of Object.entries(file) as [keyof SiteBuildOptions, unknown][]) {
+    const envName = ENV_OF[key];
+    if (value === undefined || merged[key] !== undefined || (envName && env[envName])) continue;
+    const name = `build.${key} in site/site.config.ts`;
+    if (typeof value === 'number') checkInteger(name, value, 0, 2 ** 31 - 1);
+    if (URL_FIELDS.has(key)) (key === 'publicEndpoint' ? checkPublicUrl : checkUrl)(name, String(value));
+    merged[key] = PATH_FIELDS.has(key) && typeof value === 'string' && !isAbsolute(value) ? join(root, value) : value;
+  }
+  return merged as UserConfig;
+}
+
+function resolvePublicEndpoint(user: UserConfig, env: Record<string, string | undefined>, endpoint: string | null): string | null {
+  if (user.publicEndpoint) return checkPublicUrl('--public-endpoint', user.publicEndpoint);
+  if (env.PUBLIC_GRAPHQL_ENDPOINT) return checkPublicUrl('PUBLIC_GRAPHQL_ENDPOINT', env.PUBLIC_GRAPHQL_ENDPOINT);
+  // The build endpoint is what the browser calls too, unless it is the embedded backend, which stops after the build.
+  return endpoint === null ? null : checkPublicUrl('--public-endpoint (which defaults to --endpoint)', endpoint);
+}
+
+/** The browser's endpoint is written into every page: user info or a query string there (credentials, a token) would be published. */
+function checkPublicUrl(name: string, value: string): string {
+  const href = checkUrl(name, value);
+  const url = new URL(href);
+  if (url.username || url.password || url.search) {
+    throw createBuildError(BuildErrors.InvalidOption, [name, redactUrl(value), 'a URL without user info or query string (it is written into every page); pass the credentials another way, or set --public-endpoint to a URL without them']);
+  }
+  return href;
+}
+
+/** A Sentry DSN: `https://{publicKey}@{host}/{projectId}`. */
+function checkDsn(value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.username || !/^\/(?:.*\/)?\d+$/.test(url.pathname)) {
+    throw createBuildError(BuildErrors.InvalidOption, ['SENTRY_DSN', value, 'a Sentry DSN such as https://publickey@o0.ingest.sentry.io/1']);
+  }
+  return value;
+}
+
+export function checkUrl(name: string, value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw createBuildError(BuildErrors.InvalidOption, [name, redactUrl(value), 'an absolute http(s) URL such as http://127.0.0.1:4000/graphql']);
+  }
+  return url.href;
+}

@@ -1,0 +1,31 @@
+import type { RouteRule } from '../../runtime/shared/contract.ts';
+import type { Layouts, PageModule, RouteDefinition } from '../../runtime/routes.ts';
+import type { OutputDefinition, RouteDataDefinition, SiteDataDefinition } from '../../runtime/shared/route-data.ts';
+
+/** The site's code as the build sees it: both halves of the route table, layouts, and every page module. */
+export interface SiteModules {
+  routes: readonly RouteDefinition[];
+  routeData: Readonly<Record<string, RouteDataDefinition>>;
+  siteData: SiteDataDefinition;
+  layouts: Layouts;
+  /** Extra outputs (feeds, calendars) from site/outputs.build.ts. */
+  outputs: readonly OutputDefinition[];
+  /** Route rules (redirects) from site/site.config.ts. */
+  routeRules: Readonly<Record<string, RouteRule>>;
+  /** Every route's page module, loaded up front so rendering is synchronous. */
+  modules: Map<string, PageModule>;
+}
+
+/** Imports site/ (routes, routes.build, layouts) and loads every page module. */
+export async function loadSiteModules(): Promise<SiteModules> {
+  const [{ routes }, { routeData, siteData }, { layouts }, { outputs }, { routeRules }] = await Promise.all([
+    import('../../site/routes.ts'),
+    import('../../site/routes.build.ts'),
+    import('../../site/layouts/index.ts'),
+    import('../../site/outputs.build.ts'),
+    import('../../site/site.config.ts'),
+  ]);
+  const modules = new Map<string, PageModule>();
+  await Promise.all(routes.map(async (r: RouteDefinition) => modules.set(r.id, await r.load())));
+  return { routes, routeData, siteData, layouts, outputs, routeRules, modules };
+}

@@ -1,0 +1,146 @@
+import type { RouteDefinition, RouteParams } from '../../runtime/routes.ts';
+import { isGraphQLRequestError } from '../../runtime/shared/graphql.ts';
+import type { RouteDataContext, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
+import { htmlFileFor } from '../../runtime/shared/paths.ts';
+import { BuildErrors, createBuildError, type PageFailure } from '../errors/errors.ts';
+import { describeCause } from '../errors/format-error.ts';
+import { fixFor } from './query.ts';
+import { readAhead, type ReadAhead } from './read-ahead.ts';
+import { findBadSlug, findItemId, quoteSlug } from './slugs.ts';
+
+/** One page to build. */
+export interface PageJob {
+  route: RouteDefinition;
+  path: string;
+  params: RouteParams;
+  /** Present when the route's bulk list query already returned the page's data. */
+  data?: unknown;
+}
+
+/**
+ * Expands the route table into pages, as they are found: one per static route, one per entry of a
+ * dynamic route (whose list queries usually bring each page's data along). A route whose entries
+ * cannot be listed is reported through `onFailure`; an unsafe slug fails the build. Pages come in
+ * route order, but the next routes' lists are fetched while an earlier route's pages are handed on
+ * (ROUTES_AHEAD routes, LISTED_AHEAD pages each), so the build does not wait on one request at a time.
+ */
+export async function* crawl(
+  routes: readonly RouteDefinition[],
+  routeData: Readonly<Record<string, RouteDataDefinition>>,
+  ctx: RouteDataContext,
+  onFailure: (failure: PageFailure) => void,
+): AsyncGenerator<PageJob> {
+  const listings = new Map<number, ReadAhead<PageJob>>();
+  const list = (index: number): ReadAhead<PageJob> | undefined => {
+    const route = routes[index];
+    const def = route && routeData[route.id];
+    if (!route || !def?.entries || !route.path.includes(':')) return undefined;
+    if (!listings.has(index)) listings.set(index, readAhead(entryJobs(route, def.entries, ctx), LISTED_AHEAD));
+    return listings.get(index);
+  };
+  try {
+    for (const [index, route] of routes.entries()) {
+      for (let ahead = 0; ahead <= ROUTES_AHEAD; ahead++) list(index + ahead);
+      const def = routeData[route.id];
+      if (!def) throw new Error(`Route '${route.id}' (${route.path}) has no entry in site/routes.build.ts. Add one with its query.`);
+      if (!route.path.includes(':')) {
+        yield { route, path: route.path, params: {} };
+        continue;
+      }
+      if (!def.entries) throw new Error(`Route '${route.id}' (${route.path}) has params but no entries() in site/routes.build.ts. Add entries() listing its pages.`);
+      try {
+        yield* list(index)!;
+      } catch (cause) {
+        if (isSlugError(cause)) throw cause;
+        onFailure({ page: route.path, route: route.id, operation: (cause as { operation?: string })?.operation ?? 'entries', cause: describeCause(cause), fix: isGraphQLRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.' });
+      } finally {
+        await listings.get(index)?.close().catch(() => undefined);
+        listings.delete(index);
+      }
+    }
+  } finally {
+    // A build that stops early (another page failed) stops the lists still being fetched.
+    // Closing never hides the error that stopped the build.
+    await Promise.all([...listings.values()].map((listing) => listing.close().catch(() => undefined)));
+  }
+}
+
+/**
+ * Builds a page path from a route pattern, rejecting params that could escape the output folder.
+ * `data` is the entry's data: the error names the item whose slug it is, when the data has its id.
+ */
+export function pathFor(route: Pick<RouteDefinition, 'id' | 'path'>, params: RouteParams, data?: unknown): string {
+  return route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || !isSafeSegment(value)) {
+      const id = value === undefined ? null : findItemId(data, value);
+      if (id !== null) throw createBuildError(BuildErrors.UnsafeSlug, [id, quoteSlug(value!), `${route.id} (${route.path})`, `it is not a safe '${name}' path segment`]);
+      throw createBuildError(BuildErrors.UnsafePath, [String(value), `${route.id} (${route.path}), param '${name}'`]);
+    }
+    return value;
+  });
+}
+
+/** A path segment that is safe as a folder name on every file system and needs no URL encoding. */
+export function isSafeSegment(value: string): boolean {
+  return /^[a-z0-9][a-z0-9._~-]{0,199}$/i.test(value) && !value.includes('..');
+}
+
+/**
+ * Fails when two pages map to the same file, or to files that differ only by case; one page at a time as
+ * pages stream past, keeping one short key per page. With the page's data, the error names the items
+ * whose slugs collide, which is what an editor has to fix.
+ */
+export function createDuplicateCheck(): (path: string, data?: unknown) => void {
+  const seen = new Map<string, string>();
+  return (path, data) => {
+    const key = htmlFileFor(path).toLowerCase();
+    const other = seen.get(key);
+    const page = describePage(path, data);
+    if (other !== undefined) throw createBuildError(BuildErrors.DuplicateOutput, [htmlFileFor(path), other, page]);
+    seen.set(key, page);
+  };
+}
+
+// --- internal ---
+
+/**
+ * `'/news/a'`, or `'/news/a' (item news-1)` when the data's own fields hold the item the path's last
+ * segment names (an item page's item is there; only that level, as every page is looked at).
+ */
+function describePage(path: string, data: unknown): string {
+  const slug = path.slice(path.lastIndexOf('/') + 1);
+  const id = data === undefined || slug === '' ? null : findItemId(data, slug, 1);
+  return id === null ? `'${path}'` : `'${path}' (item ${id})`;
+}
+
+/** Routes whose lists are fetched ahead of the route being handed on. */
+const ROUTES_AHEAD = 2;
+/** Pages each of those routes may list ahead: enough to keep the backend busy, few enough to stay small. */
+const LISTED_AHEAD = 256;
+
+/** The pages of one dynamic route, from its entries. */
+async function* entryJobs(route: RouteDefinition, entries: NonNullable<RouteDataDefinition['entries']>, ctx: RouteDataContext): AsyncGenerator<PageJob> {
+  for await (const entry of entries(checkingSlugs(ctx, route))) yield { route, path: pathFor(route, entry.params, entry.data), params: entry.params, data: entry.data };
+}
+
+/**
+ * The entries' client, checking every slug in every answer before the route's code sees it: that is
+ * where the item's id is still beside its slug, so the error can say which item to fix.
+ */
+function checkingSlugs(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>): RouteDataContext {
+  return {
+    buildKey: ctx.buildKey ?? ctx,
+    async request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData> {
+      const data = await ctx.request<TData>(document, variables);
+      const bad = findBadSlug(data);
+      if (bad) throw createBuildError(BuildErrors.UnsafeSlug, [bad.id, quoteSlug(bad.slug), `${route.id} (${route.path})`, bad.problem]);
+      return data;
+    },
+  };
+}
+
+function isSlugError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === BuildErrors.UnsafePath.code || code === BuildErrors.UnsafeSlug.code;
+}

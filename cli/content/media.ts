@@ -1,0 +1,234 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import pLimit from 'p-limit';
+import type { PageFailure } from '../errors/errors.ts';
+import { downloadMedia, MediaRefused, type DownloadPolicy } from './media-download.ts';
+import { sanitizeSvg, SVG_RULES_VERSION, SvgRefused } from './media-svg.ts';
+import { mediaExtension, MEDIA_EXTENSIONS, refusedContentType, refusedExtension } from './media-types.ts';
+import { prepareSiteFile, writeFileAtomic } from '../output/write.ts';
+import { authorizationFor } from '../../runtime/shared/graphql.ts';
+import { compareText } from '../../runtime/shared/compare.ts';
+
+export interface MediaCopier {
+  /** Queues the media a page's (or the site's) JSON refers to; each URL is copied once per build. `page` names the first page that refers to it in errors. */
+  addFrom(json: string, page?: string): void;
+  /** Every URL queued so far. */
+  readonly urls: ReadonlySet<string>;
+  /** Waits for every copy; returns the failures, one per URL. */
+  done(): Promise<PageFailure[]>;
+}
+
+export interface MediaCopierOptions {
+  /** The backend's origin, which media URLs are relative to. */
+  origin: string;
+  siteDir: string;
+  concurrency: number;
+  /**
+   * Folder for downloaded media between builds. A file is taken from it without asking the backend
+   * while the backend's `Cache-Control: max-age` says it is fresh, as any HTTP cache would.
+   * @default no cache
+   */
+  cacheDir?: string;
+  /** URLs the output already holds (an incremental build's previous output): counted, not copied. */
+  present?: ReadonlySet<string>;
+  /** Milliseconds for one download attempt, body included. @default 30000 */
+  timeoutMs?: number;
+  /** Extra attempts for transient failures, as for GraphQL requests. @default 3 */
+  retries?: number;
+  /** Milliseconds before the first retry. @default 250 */
+  retryDelayMs?: number;
+  /** Largest media file in bytes (--media-max-bytes). @default DEFAULT_MEDIA_MAX_BYTES */
+  maxBytes?: number;
+  /** GRAPHQL_TOKEN: sent to the backend's own origin, where the media of drafts need it (--drafts). @default none */
+  token?: string | null;
+  fetchImpl?: typeof fetch;
+  /** @default Date.now */
+  now?: () => number;
+}
+
+/** The default --media-max-bytes: 100 MiB, more than any image, document or podcast episode needs. */
+export const DEFAULT_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Downloads media from the backend into the site while pages are still being built, so the published
+ * output is self-contained and the download overlaps rendering instead of adding to it. Only media a
+ * browser cannot run as a page are re-hosted (media-types.ts; SVG cleaned by media-svg.ts): any other
+ * file fails the build, naming the page that refers to it, and the previous output stays as it was.
+ */
+export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
+  const { origin, siteDir, concurrency, cacheDir, present, now = Date.now } = options;
+  const policy: DownloadPolicy = {
+    origin,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    retries: options.retries ?? 3,
+    retryDelayMs: options.retryDelayMs ?? 250,
+    maxBytes: options.maxBytes ?? DEFAULT_MEDIA_MAX_BYTES,
+    fetchImpl: options.fetchImpl,
+    headers: options.token ? { authorization: authorizationFor(options.token) } : {},
+  };
+  const limit = pLimit(concurrency);
+  const urls = new Set<string>();
+  const failures: PageFailure[] = [];
+  const copies: Promise<void>[] = [];
+  let cache: Promise<MediaCache> | null = null;
+  const fail = (url: string, page: string, source: string, cause: string, fix: string): void => {
+    failures.push({ page, route: 'media', operation: `GET ${source} (${url})`, cause, fix });
+  };
+  const queue = (url: string, page: string, onlyCheck: boolean): void => {
+    const source = new URL(url, origin).href;
+    let file: string;
+    try {
+      file = mediaFileFor(url);
+    } catch (cause) {
+      fail(url, page, source, (cause as Error).message, 'Fix the file name in the content.');
+      return;
+    }
+    const refused = refusedExtension(file);
+    if (refused) {
+      fail(url, page, source, `${url}: ${refused}`, REFUSED_TYPE_FIX);
+      return;
+    }
+    if (onlyCheck) return;
+    copies.push(
+      limit(async () => {
+        // Cleaned SVGs are cached under the cleaning rules' version: a cache entry is never an uncleaned file.
+        const key = mediaExtension(file) === 'svg' ? `${source}#svg-${SVG_RULES_VERSION}` : source;
+        let target: string | null = null;
+        try {
+          if (cacheDir) cache ??= openMediaCache(cacheDir);
+          const cached = (await cache)?.fresh(key, now()) ?? null;
+          target = await prepareSiteFile(siteDir, file);
+          if (cached) {
+            await linkOrCopy(cached, target);
+            return;
+          }
+          const answer = await downloadMedia(source, target, policy);
+          const wrongType = refusedContentType(file, answer.contentType);
+          if (wrongType) throw new MediaRefused(wrongType);
+          if (mediaExtension(file) === 'svg') await writeFileAtomic(target, sanitizeSvg(await readFile(target, 'utf8')));
+          const maxAge = maxAgeOf(answer.cacheControl);
+          if (cache && maxAge > 0) await (await cache).remember(key, target, now() + maxAge * 1000);
+        } catch (cause) {
+          if (target) await rm(target, { force: true });
+          const message = (cause as Error).message;
+          if (cause instanceof SvgRefused) fail(url, page, source, `${url}: ${message}`, 'Export the image again as a plain drawing (no scripts, styles, embedded HTML or links to other files), or upload it as PNG.');
+          else if (cause instanceof MediaRefused && /Content-Type/.test(message)) fail(url, page, source, `${url}: ${message}`, REFUSED_TYPE_FIX);
+          else if (cause instanceof MediaRefused && /media-max-bytes/.test(message)) fail(url, page, source, `${url}: ${message}`, 'Shrink the file, or raise --media-max-bytes if it is meant to be this large.');
+          else fail(url, page, source, `${url}: ${message}`, 'Check that the backend serves this file, or remove the reference from the content.');
+        }
+      }),
+    );
+  };
+  return {
+    addFrom(json, page) {
+      for (const url of mediaUrlsIn(json)) {
+        if (urls.has(url)) continue;
+        urls.add(url);
+        // A file an earlier build copied is checked again: an old output must not keep what is no longer allowed.
+        queue(url, page ?? url, present?.has(url) ?? false);
+      }
+    },
+    urls,
+    async done() {
+      await Promise.all(copies);
+      return failures.sort((a, b) => compareText(a.page, b.page));
+    },
+  };
+}
+
+/**
+ * The site file a media URL is copied to. An encoded slash or dot segment must not move a file out of
+ * media/ (e.g. over the site's own scripts): such a URL throws.
+ */
+export function mediaFileFor(url: string): string {
+  const file = posix.normalize(decodeURIComponent(url.slice(1)));
+  if (!file.startsWith('media/')) throw new Error(`the media URL resolves outside media/ (${file})`);
+  return file;
+}
+
+// --- internal ---
+
+const REFUSED_TYPE_FIX = `Upload the file in an allowed format (${MEDIA_EXTENSIONS.join(', ')}) with a matching Content-Type, or link to it where it is hosted rather than under /media/.`;
+
+// In JSON a media URL is either a whole string ("/media/...") or an attribute inside HTML (=\"/media/...).
+const MEDIA_URL = /"(\/media\/[^"\\?#]+)|\\"(\/media\/[^"\\?#]+)/g;
+
+function* mediaUrlsIn(text: string): Generator<string> {
+  // Most pages have no media: a plain search is much cheaper than the expression.
+  if (!text.includes('/media/')) return;
+  for (const m of text.matchAll(MEDIA_URL)) yield (m[1] ?? m[2])!;
+}
+
+/** Seconds a response may be reused by `Cache-Control`; 0 for no-store, no-cache or none given. */
+export function maxAgeOf(cacheControl: string | null): number {
+  if (!cacheControl || /\b(no-store|no-cache|private)\b/i.test(cacheControl)) return 0;
+  const age = /\bmax-age=(\d+)/i.exec(cacheControl)?.[1];
+  return age ? Number(age) : 0;
+}
+
+/**
+ * The media cache folder, listed once per build. Each entry is one file named `{key}.{expires}`: the key
+ * is a hash of the source URL and `expires` the time (ms) until which the backend said it is fresh. The
+ * name alone answers "is it cached and fresh", so a build with thousands of media files reads one
+ * folder instead of a metadata file per medium.
+ */
+interface MediaCache {
+  /** The cached file for `source` when it is still fresh, else null. */
+  fresh(source: string, now: number): string | null;
+  /** Keeps a copy (a hard link where possible) of `file` as the entry for `source`. */
+  remember(source: string, file: string, expires: number): Promise<void>;
+}
+
+async function openMediaCache(cacheDir: string): Promise<MediaCache> {
+  const dir = join(cacheDir, 'media');
+  const entries = new Map<string, number>();
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const m = /^([0-9a-f]{32})\.(\d+)$/.exec(name);
+    if (m && Number(m[2]) > (entries.get(m[1]!) ?? -1)) entries.set(m[1]!, Number(m[2]));
+    // The format before 2026-11-23 (a body and a `.json` beside it) is never read again: let it go.
+    else if (/^[0-9a-f]{32}(?:\.json)?$/.test(name)) void rm(join(dir, name), { force: true }).catch(() => undefined);
+  }
+  const fileFor = (key: string, expires: number): string => join(dir, `${key}.${expires}`);
+  return {
+    fresh(source, now) {
+      const key = cacheKey(source);
+      const expires = entries.get(key);
+      return expires !== undefined && expires > now ? fileFor(key, expires) : null;
+    },
+    async remember(source, from, expires) {
+      const key = cacheKey(source);
+      const before = entries.get(key);
+      const file = fileFor(key, expires);
+      const temp = `${file}.${randomUUID()}.tmp`;
+      try {
+        // Complete under its final name or not there at all: the name is what says the entry is usable.
+        await mkdir(dir, { recursive: true });
+        await linkOrCopy(from, temp);
+        await rename(temp, file);
+        entries.set(key, expires);
+        if (before !== undefined && before !== expires) await rm(fileFor(key, before), { force: true });
+      } catch {
+        // A cache that cannot be written only costs the next build a download.
+        await rm(temp, { force: true });
+      }
+    },
+  };
+}
+
+/**
+ * Puts a cached file into the output as a hard link where the file system allows (the cache and the
+ * output on one file system): no bytes copied, a third of the CPU time of a copy. Safe because the cache
+ * never changes a file in place: a fresh download is a new file under a new name. Elsewhere, a copy.
+ */
+async function linkOrCopy(cached: string, target: string): Promise<void> {
+  try {
+    await link(cached, target);
+  } catch {
+    await copyFile(cached, target);
+  }
+}
+
+function cacheKey(source: string): string {
+  return createHash('sha256').update(source).digest('hex').slice(0, 32);
+}

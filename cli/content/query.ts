@@ -1,0 +1,89 @@
+import pLimit from 'p-limit';
+import type { RouteDataDefinition } from '../../runtime/shared/route-data.ts';
+import type { GraphQLClientHandle } from '../../runtime/shared/graphql.ts';
+import { operationNameOf } from '../../runtime/shared/graphql.ts';
+import { serializeJson } from '../../runtime/shared/serialize.ts';
+import type { PageJob } from './crawl.ts';
+import type { PageFailure } from '../errors/errors.ts';
+import { describeCause } from '../errors/format-error.ts';
+import { sanitizeData } from './sanitize.ts';
+
+/** One page with its data, ready to render. */
+export interface PageRecord {
+  job: Omit<PageJob, 'data'>;
+  /** The page's data, rich text sanitised. */
+  data: unknown;
+  /** serializeJson(data): HTML-safe, spliced into the page and its payload as it is. */
+  json: string;
+  /** Last modification for sitemap.xml. */
+  lastmod?: string;
+}
+
+/**
+ * Turns crawled jobs into page records as they arrive, and hands each on at once: pages whose data came
+ * with the crawl straight away, the others once their own query answers (at most `concurrency` at a
+ * time). Nothing is held for the whole build, so memory does not grow with the site. Failures are
+ * collected per page so one build reports all of them together; a failed page is not yielded. Rich text
+ * is cleaned with `cleanRichText` (sanitizeRichText or its cache).
+ */
+export async function* queryPages(
+  jobs: AsyncIterable<PageJob>,
+  routeData: Readonly<Record<string, RouteDataDefinition>>,
+  client: GraphQLClientHandle,
+  concurrency: number,
+  failures: PageFailure[],
+  cleanRichText: (html: string) => string,
+): AsyncGenerator<PageRecord> {
+  const limit = pLimit(concurrency);
+  const ready: PageRecord[] = [];
+  const pending = new Set<Promise<void>>();
+  const record = (job: PageJob, data: unknown): PageRecord | null => {
+    const def = routeData[job.route.id]!;
+    if (def.exists && !def.exists(data as never)) {
+      failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: 'the backend returned no item for this page', fix: 'Check that the item is published, or remove the link to it.' });
+      return null;
+    }
+    const clean = sanitizeData(data, cleanRichText);
+    return { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: def.lastmod?.(clean as never) };
+  };
+  for await (const job of jobs) {
+    if (job.data !== undefined) {
+      const done = record(job, job.data);
+      if (done) yield done;
+    } else {
+      const def = routeData[job.route.id]!;
+      const query = limit(async () => {
+        try {
+          const done = record(job, await client.request(def.query, def.variables?.(job.params) ?? {}));
+          if (done) ready.push(done);
+        } catch (cause) {
+          failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: describeCause(cause), fix: fixFor(cause) });
+        }
+      });
+      pending.add(query);
+      void query.finally(() => pending.delete(query));
+      // Backpressure: a crawl of pages without data waits rather than queueing every query at once.
+      if (pending.size >= concurrency * 4) await Promise.race(pending);
+    }
+    yield* ready.splice(0);
+  }
+  while (pending.size > 0) {
+    await Promise.race(pending);
+    yield* ready.splice(0);
+  }
+  yield* ready.splice(0);
+}
+
+/** What to do about a failed request, by the kind of failure (GraphQLRequestError's kind and status). */
+export function fixFor(cause: unknown): string {
+  const kind = (cause as { kind?: string })?.kind;
+  const status = (cause as { status?: number | null })?.status;
+  if (status === 401 || status === 403) return 'Check the token in GRAPHQL_TOKEN: the backend refused it.';
+  if (kind === 'redirect') return 'The endpoint redirects, and a request carrying GRAPHQL_TOKEN never follows a redirect: use the final URL (the Location above) as --endpoint.';
+  if (kind === 'insecure') return 'GRAPHQL_TOKEN is never sent over plain http to a host that is not loopback: use an https endpoint.';
+  if (kind === 'graphql') return 'Fix the query in site/queries or the content it asks for; the backend reported the errors above.';
+  if (kind === 'network' || kind === 'timeout') return 'Check that the backend is running and reachable (the request was retried with backoff), then build again; --timeout and --retries give it more time.';
+  if (kind === 'invalid-response') return 'The backend, or a proxy in front of it, answered with something other than GraphQL JSON even after retries: check --endpoint and the proxy, then build again.';
+  if (kind === 'http' && (status === 408 || status === 429 || (status ?? 0) >= 500)) return 'The backend kept failing after every retry: check its logs and load, then build again.';
+  return 'Check the backend logs for this request, then build again.';
+}

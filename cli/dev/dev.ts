@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { LatestBuild } from '../../runtime/shared/contract.ts';
+import { LATEST_FILE } from '../../runtime/shared/paths.ts';
+import { startDevBackend, type DevBackend } from './backend.ts';
+import { startDevServer } from './server.ts';
+import { displayPath, watchFiles } from './watch.ts';
+import { formatError } from '../errors/format-error.ts';
+import type { Logger } from '../terminal/logger.ts';
+import { createLiveReload } from './live-reload.ts';
+import { formatDuration } from '../terminal/progress.ts';
+
+/** Options of `site dev`. */
+export interface DevOptions {
+  /** Repository root: site/, runtime/, templates/, backend/, bin/site.js. */
+  root: string;
+  /** The GraphQL endpoint to build from; null runs the embedded backend (and restarts it when its content changes). */
+  endpoint: string | null;
+  /** Where the dev build goes. */
+  outDir: string;
+  cacheDir: string;
+  port: number;
+  host: string;
+  /** Flags every build gets besides endpoint, output and cache (--quiet, --verbose). */
+  buildFlags: readonly string[];
+  /** CONTENT_OVERRIDES_FILE, watched beside backend/: a change restarts the embedded backend. */
+  overridesFile: string | null;
+  logger: Logger;
+}
+
+/** A running `site dev`. */
+export interface DevSession {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** What a change needs: a new build, after restarting the embedded backend when its code or content changed. */
+interface Rebuild {
+  restartBackend: boolean;
+  reason: string;
+}
+
+/**
+ * `site dev`: starts the embedded backend (unless an endpoint is given), builds the site, serves the
+ * build with live reload, and watches site/, runtime/, templates/ and the content. A change rebuilds
+ * (the bundle cache skips the client bundle when only content changed; a content change restarts the
+ * backend first) and then every open page reloads. Builds run one at a time in a child process, so
+ * changed site modules are loaded afresh; changes made during a build start one more build after it.
+ */
+export async function startDev(options: DevOptions): Promise<DevSession> {
+  const { root, logger } = options;
+  const backend: DevBackend | null = options.endpoint === null ? await startDevBackend(root, (line) => logger.warn('backend', line)) : null;
+  if (backend) logger.info('dev', `embedded content backend at ${backend.url}`);
+  const liveReload = createLiveReload();
+  let current: ChildProcess | null = null;
+  let closed = false;
+
+  const build = async (): Promise<boolean> => {
+    const args = [join(root, 'bin/site.js'), 'build', '--endpoint', options.endpoint ?? backend!.url, '--out', options.outDir, '--cache-dir', options.cacheDir, '--no-report', ...options.buildFlags];
+    const child = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'inherit', 'inherit'] });
+    current = child;
+    const code = await new Promise<number | null>((ok) => {
+      child.once('error', () => ok(null));
+      child.once('exit', (exitCode) => ok(exitCode));
+    });
+    current = null;
+    return code === 0;
+  };
+
+  let queued: Rebuild | null = null;
+  let running: Promise<void> | null = null;
+  const runQueue = async (): Promise<void> => {
+    while (queued && !closed) {
+      const job = queued;
+      queued = null;
+      const started = performance.now();
+      try {
+        if (job.restartBackend && backend) {
+          logger.info('dev', 'restarting the content backend');
+          await backend.restart();
+        }
+        logger.info('dev', `building (${job.reason})`);
+        if (!(await build())) {
+          if (closed) return;
+          // The build printed its own errors, each with its code and fix.
+          logger.warn('dev', 'the build failed (see above); open pages keep the previous build until the next change builds');
+          liveReload.send({ type: 'build-failed', message: 'The build failed; the terminal running `site dev` says why.' });
+          continue;
+        }
+        const latest = JSON.parse(await readFile(join(options.outDir, LATEST_FILE), 'utf8')) as LatestBuild;
+        logger.info('dev', `built ${latest.id} in ${formatDuration(performance.now() - started)}; reloading ${liveReload.clients()} open ${liveReload.clients() === 1 ? 'page' : 'pages'}`);
+        liveReload.send({ type: 'reload', buildId: latest.id });
+      } catch (error) {
+        if (closed) return;
+        logger.error(formatError(error));
+        liveReload.send({ type: 'build-failed', message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  };
+  const schedule = (job: Rebuild): void => {
+    queued = { restartBackend: (queued?.restartBackend ?? false) || job.restartBackend, reason: queued ? `${queued.reason}; ${job.reason}` : job.reason };
+    running ??= runQueue().finally(() => (running = null));
+  };
+
+  schedule({ restartBackend: false, reason: 'first build' });
+  const server = await startDevServer({ root: options.outDir, port: options.port, host: options.host, liveReload });
+  logger.info('dev', `serving ${server.url}/ (Ctrl-C to stop)`);
+
+  const backendDirs = backend ? [join(root, 'backend')] : [];
+  const overrides = backend && options.overridesFile && existsSync(dirname(resolve(options.overridesFile))) ? [resolve(options.overridesFile)] : [];
+  const watcher = watchFiles({ dirs: [...['site', 'runtime', 'templates'].map((d) => join(root, d)), ...backendDirs], files: overrides }, (files) => {
+    const restartBackend = files.some((f) => overrides.includes(f) || backendDirs.some((d) => f.startsWith(d)));
+    schedule({ restartBackend, reason: `${files.slice(0, 3).map((f) => displayPath(root, f)).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed` });
+  }, { onError: (error) => logger.warn('dev', `a watched folder stopped reporting changes (${error.message}); restart site dev to watch it again`) });
+  logger.info('dev', `watching site/, runtime/, templates/${backend ? ', backend/' : ''}${overrides.length ? ` and ${overrides[0]}` : ''}`);
+
+  return {
+    url: server.url,
+    async close() {
+      closed = true;
+      watcher.close();
+      (current as ChildProcess | null)?.kill('SIGTERM');
+      await running?.catch(() => undefined);
+      await server.close();
+      await backend?.close();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
+
+/**
+ * One build at a time per output folder: two builds swapping into one folder could interleave their
+ * renames and leave a mix of both, or remove each other's staging folder. The lock is a file beside
+ * the output (`{outDir}.lock`), created exclusively; a lock whose process has gone (a build that was
+ * killed) is taken over, so a crash never blocks the next build.
+ */
+
+export interface OutputLock {
+  /** The lock file. */
+  readonly file: string;
+  /** Removes the lock if it is still this build's; safe to call more than once. */
+  release(): Promise<void>;
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  startedAt: string;
+  token: string;
+}
+
+/** Takes the lock of `outDir` or fails with OutputLocked, naming the build that holds it. */
+export async function lockOutput(outDir: string, { isAlive = isProcessAlive, now = () => new Date() }: { isAlive?: (pid: number) => boolean; now?: () => Date } = {}): Promise<OutputLock> {
+  const file = `${outDir}.lock`;
+  const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: now().toISOString(), token: randomBytes(8).toString('hex') };
+  try {
+    await mkdir(dirname(file), { recursive: true });
+  } catch (cause) {
+    throw createBuildError(BuildErrors.OutputNotWritable, [dirname(outDir), (cause as Error).message], { cause });
+  }
+  // Two tries: the second follows the take-over of a stale lock.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await createExclusive(file, JSON.stringify(me), outDir)) {
+      // Claims left by builds killed while taking over an earlier lock: that lock is gone (this one
+      // could be created), so they no longer mean anything.
+      await removeClaims(file);
+      return { file, release: () => releaseLock(file, me.token) };
+    }
+    const owner = await readOwner(file);
+    if (owner && owner.host === me.host && !isAlive(owner.pid)) {
+      const busy = await takeOver(file, owner, me, outDir, isAlive);
+      if (busy === null) continue;
+      throw createBuildError(BuildErrors.OutputLocked, [outDir, `another build is taking over the stale lock ${file} (its claim ${busy}; if no build runs, delete both files)`]);
+    }
+    const who = owner ? `process ${owner.pid} on ${owner.host}, started ${owner.startedAt}; lock file ${file}` : `lock file ${file}`;
+    if (owner && owner.host !== me.host) throw createBuildError(BuildErrors.OutputLocked, [outDir, `${who}; this machine cannot tell whether that build still runs: if it does not, delete ${file}`]);
+    throw createBuildError(BuildErrors.OutputLocked, [outDir, who]);
+  }
+  throw createBuildError(BuildErrors.OutputLocked, [outDir, `lock file ${file}`]);
+}
+
+/**
+ * Removes the stale lock `stale` so that exactly one of the builds that found it can create its own.
+ * The right to remove it is a claim file, `{file}.takeover-{stale token}`, created exclusively: only
+ * its creator removes the lock, and only while it is still `stale` (tokens are never reused, so once
+ * gone it never comes back, and nobody else removes it: the check and the removal cannot be split by
+ * another take-over). A claim whose holder was killed on this machine before it finished is succeeded
+ * by a claim named after that holder's token, created exclusively in turn; a claim of a live build
+ * means it is taking over right now: returns that claim's file then, null when the lock is taken over.
+ */
+async function takeOver(file: string, stale: LockOwner, me: LockOwner, outDir: string, isAlive: (pid: number) => boolean): Promise<string | null> {
+  for (let claim = claimFor(file, stale.token); ; ) {
+    if (await createExclusive(claim, JSON.stringify(me), outDir)) {
+      try {
+        crashPoint('lock:takeover');
+        if ((await readOwner(file))?.token === stale.token) await rm(file, { force: true });
+        return null;
+      } finally {
+        await rm(claim, { force: true });
+      }
+    }
+    const holder = await readOwner(claim);
+    if (!holder || holder.host !== me.host || isAlive(holder.pid)) return claim;
+    claim = claimFor(file, holder.token);
+  }
+}
+
+/**
+ * Test hook: `SITE_CRASH_AT=<step>` kills the process at that step (`lock:takeover`, and the swap's
+ * steps in output-swap.ts), as a power cut or `kill -9` would, so tests can show each is recoverable.
+ */
+export function crashPoint(step: string): void {
+  if (process.env.SITE_CRASH_AT === step) process.kill(process.pid, 'SIGKILL');
+}
+
+// --- internal ---
+
+/**
+ * True when the file was created by this call, whole; false when it already existed. Written beside
+ * its name and linked into place, so that nobody ever reads a lock or a claim half written (a build
+ * killed between creating and writing it would leave one that no one could read or take over).
+ */
+async function createExclusive(file: string, content: string, outDir: string): Promise<boolean> {
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, content, { flag: 'wx' });
+    try {
+      await link(temp, file);
+    } catch (cause) {
+      // A file system without hard links: created exclusively, then written.
+      if (!NO_LINKS.has((cause as NodeJS.ErrnoException).code ?? '')) throw cause;
+      await writeFile(file, content, { flag: 'wx' });
+    }
+    return true;
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw createBuildError(BuildErrors.OutputNotWritable, [dirname(outDir), (cause as Error).message], { cause });
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+function claimFor(file: string, token: string): string {
+  return `${file}.takeover-${token}`;
+}
+
+async function removeClaims(file: string): Promise<void> {
+  const prefix = `${basename(file)}.takeover-`;
+  const names = await readdir(dirname(file)).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.startsWith(prefix)).map((name) => rm(join(dirname(file), name), { force: true })));
+}
+
+/** The lock's owner, or null while it is being written (or was not written by this tool). */
+async function readOwner(file: string): Promise<LockOwner | null> {
+  try {
+    const owner = JSON.parse(await readFile(file, 'utf8')) as Partial<LockOwner>;
+    return typeof owner.pid === 'number' && typeof owner.host === 'string' && typeof owner.token === 'string' ? (owner as LockOwner) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function releaseLock(file: string, token: string): Promise<void> {
+  const owner = await readOwner(file);
+  if (owner?.token === token) await rm(file, { force: true });
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

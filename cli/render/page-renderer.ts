@@ -1,0 +1,73 @@
+import type { RouteDefinition, RouteParams } from '../../runtime/routes.ts';
+import { pageHash } from '../build/build-state.ts';
+import { inspectPage, type PageInspection } from '../checks/collect.ts';
+import { renderPage, type RenderContext } from './render.tsx';
+import { createSharedMarkupCache } from './shared-markup-cache.ts';
+import { createPageWriter } from '../output/write.ts';
+
+/** One page to render: what crosses to a render thread (plain data, cheap to copy). */
+export interface PageTask {
+  routeId: string;
+  path: string;
+  params: RouteParams;
+  /** serializeJson of the page's sanitised data. */
+  json: string;
+  /** Carried through to the result for the sitemap. */
+  lastmod?: string;
+  /**
+   * pageHash of the page, for the build state: given when the build already took it (to compare with
+   * the previous build), else taken where the page is rendered, off the thread that feeds the others.
+   */
+  hash?: string;
+}
+
+/** What the build keeps of a rendered and written page. */
+export interface PageDone {
+  path: string;
+  routeId: string;
+  lastmod?: string;
+  hash: string;
+  noindex: boolean;
+  /** Bytes of its index.html and _payload.json. */
+  bytes: number;
+  inspection: PageInspection;
+}
+
+export interface PageRenderer {
+  /** Renders the page, reads what the checks need from it and hands it to the writer. `data` saves a parse when the caller has it. */
+  render(task: PageTask, data?: unknown): Promise<PageDone>;
+  /** Waits for every write. */
+  drain(): Promise<void>;
+}
+
+/**
+ * Renders pages into `siteDir`: the same code on the main thread and in render threads
+ * (render-threads.ts), so where a page is rendered never changes its bytes.
+ */
+export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number): PageRenderer {
+  const routes = new Map<string, RouteDefinition>(ctx.routes.map((r) => [r.id, r]));
+  const writer = createPageWriter(siteDir);
+  // SITE_SHARED_MARKUP=off renders every shared part on every page: the output is the same, only slower.
+  const sharedMarkup = process.env.SITE_SHARED_MARKUP === 'off' ? undefined : createSharedMarkupCache();
+  return {
+    async render(task, data = JSON.parse(task.json)) {
+      const route = routes.get(task.routeId);
+      if (!route) throw new Error(`No route '${task.routeId}' for ${task.path}: the site's route table changed during the build.`);
+      const rendered = renderPage(ctx, route, task.path, task.params, data, task.json, sharedMarkup);
+      const { html, payload } = rendered;
+      const payloadBytes = payload === null ? 0 : Buffer.byteLength(payload);
+      const done: PageDone = {
+        path: task.path,
+        routeId: task.routeId,
+        lastmod: task.lastmod,
+        hash: task.hash ?? pageHash(task.routeId, task.path, task.json),
+        noindex: rendered.head.noindex === true,
+        bytes: Buffer.byteLength(html) + payloadBytes,
+        inspection: inspectPage(html, payload, payloadBudget, payloadBytes),
+      };
+      await writer.write(task.path, { html, payload });
+      return done;
+    },
+    drain: () => writer.drain(),
+  };
+}

@@ -1,0 +1,45 @@
+import { redactUrlsIn } from '../../runtime/shared/redact-url.ts';
+
+/**
+ * The build's one logger: stage-labelled lines, levels, and nothing else writes to the console. Every
+ * line goes out with the credentials in its URLs redacted (redactUrlsIn).
+ */
+
+export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
+
+export interface Logger {
+  info(stage: string, message: string): void;
+  warn(stage: string, message: string): void;
+  error(message: string): void;
+  debug?: (stage: string, message: string) => void;
+}
+
+const ORDER: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+/** Writes `[stage] message` lines to stdout (info, debug) and stderr (warn, error). */
+export function createLogger(level: LogLevel = 'info', streams: { stdout: (line: string) => void; stderr: (line: string) => void } = defaultStreams()): Logger {
+  const on = (l: LogLevel): boolean => ORDER[level] >= ORDER[l];
+  const out = { stdout: (line: string) => streams.stdout(redactUrlsIn(line)), stderr: (line: string) => streams.stderr(redactUrlsIn(line)) };
+  return {
+    info: (stage, message) => on('info') && out.stdout(`[${stage}] ${message}`),
+    warn: (stage, message) => on('warn') && out.stderr(`[${stage}] warning: ${message}`),
+    error: (message) => on('error') && out.stderr(message),
+    debug: on('debug') ? (stage, message) => out.stdout(`[${stage}] ${message}`) : undefined,
+  } as Logger;
+}
+
+/** A logger that keeps its lines, for tests. */
+export function createMemoryLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const push = (line: string): void => void lines.push(line);
+  return Object.assign(createLogger('debug', { stdout: push, stderr: push }), { lines });
+}
+
+// --- internal ---
+
+function defaultStreams(): { stdout: (line: string) => void; stderr: (line: string) => void } {
+  return {
+    stdout: (line) => process.stdout.write(line + '\n'),
+    stderr: (line) => process.stderr.write(line + '\n'),
+  };
+}
