@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import { join, resolve } from 'node:path';
+import { checkInteger, resolveConfig } from '../config/config.ts';
+import { createLogger } from '../terminal/logger.ts';
+import { explicitFlags, logLevelOf, PRECEDENCE, waitForSignal, type CommonFlags } from './shared.ts';
+
+/** `site dev`: builds, serves, rebuilds on change and reloads open pages. */
+export function addDevCommand(program: Command): void {
+  program
+    .command('dev')
+    .description('Build and serve the site, rebuild when site/, runtime/, templates/ or the content change, and reload open pages.')
+    .option('--endpoint <url>', 'GraphQL endpoint (env GRAPHQL_ENDPOINT); default: the embedded sample backend, restarted when backend/ or the file in CONTENT_OVERRIDES_FILE changes')
+    .option('--out <dir>', 'folder for the dev build; default: dev-site in the cache folder (never the production output)')
+    .option('--cache-dir <dir>', 'build cache folder; default: .site-cache in the project')
+    .option('--port <n>', 'port to listen on (0 for any free port)', '3000')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--quiet', 'print warnings and errors only')
+    .option('--verbose', 'print debug lines and stack traces')
+    .addHelpText('after', PRECEDENCE)
+    .action(async (allFlags: { endpoint?: string; out?: string; cacheDir?: string; port: string; host: string } & CommonFlags, command: Command) => {
+      const flags = explicitFlags(allFlags, command);
+      // Other build options (base URL, concurrency, …) reach each build through the environment and site.config.ts.
+      const config = resolveConfig({ endpoint: flags.endpoint, cacheDir: flags.cacheDir, logLevel: logLevelOf(allFlags) });
+      const logger = createLogger(config.logLevel);
+      const { startDev } = await import('../dev/dev.ts');
+      const session = await startDev({
+        root: config.root,
+        endpoint: config.endpoint,
+        outDir: flags.out ? resolve(flags.out) : join(config.cacheDir, 'dev-site'),
+        cacheDir: config.cacheDir,
+        port: checkInteger('--port', allFlags.port, 0, 65535),
+        host: allFlags.host,
+        buildFlags: [allFlags.quiet ? '--quiet' : '', allFlags.verbose ? '--verbose' : ''].filter(Boolean),
+        overridesFile: process.env.CONTENT_OVERRIDES_FILE || null,
+        logger,
+      });
+      await waitForSignal();
+      await session.close();
+    });
+}

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { DEFAULTS } from '../config/config.ts';
+import { createLogger } from '../terminal/logger.ts';
+import { logLevelOf, type CommonFlags } from './shared.ts';
+
+/** `site publish`: uploads a build, or rolls back to an earlier one. */
+export function addPublishCommand(program: Command): void {
+  program
+    .command('publish')
+    .description('Upload a built site to S3-compatible object storage, safely for open tabs, or roll back to an earlier build.')
+    .option('--out <dir>', 'folder holding the built site', DEFAULTS.outDir)
+    .option('--bucket <name>', 'bucket to publish to (required)')
+    .option('--prefix <prefix>', 'key prefix inside the bucket (default: the bucket root)')
+    .option('--endpoint-url <url>', 'S3-compatible endpoint (env AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL); default: AWS S3. Credentials and region come from the AWS environment variables')
+    .option('--keep-builds <n>', 'builds whose files stay for open tabs, the live one included', '3')
+    .option('--max-deletes <n>', 'at most this many deletions per run (0: none)', '256')
+    .option('--concurrency <n>', 'requests in flight at once', '8')
+    .option('--dry-run', 'list every action and change nothing')
+    .option('--allow-foreign-objects', 'publish into a bucket or prefix that holds objects no published build lists (publish never deletes them or writes over them); default: refuse')
+    .option('--rollback <buildId>', 'point latest.json back to an earlier build still in the bucket (restores its pages from --out); default: none, the build in --out is published')
+    .option('--quiet', 'print warnings and errors only')
+    .option('--verbose', 'print a line per file, debug lines and stack traces')
+    .action(async (flags: { out: string; bucket?: string; prefix?: string; endpointUrl?: string; keepBuilds: string; maxDeletes: string; concurrency: string; dryRun?: boolean; allowForeignObjects?: boolean; rollback?: string } & CommonFlags) => {
+      // Loaded on demand so other commands never pay for the AWS SDK.
+      const { publish, resolvePublishConfig, rollback } = await import('../publish/index.ts');
+      const config = resolvePublishConfig({ ...flags, outDir: flags.out, logLevel: logLevelOf(flags) });
+      const deps = { logger: createLogger(config.logLevel) };
+      await (config.rollback === null ? publish(config, deps) : rollback(config, deps));
+    });
+}
