@@ -1,5 +1,5 @@
 import type { RouteRule } from '../../runtime/shared/contract.ts';
-import { formatBytes } from '../publish/progress.ts';
+import { formatBytes } from '../terminal/format.ts';
 import { hasId, type InspectedPage, type InspectedSite } from './collect.ts';
 import { classifyLink, resolvePath, type LinkResolution, type LinkTarget } from './links.ts';
 import { compareText } from '../../runtime/shared/compare.ts';

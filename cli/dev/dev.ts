@@ -10,7 +10,7 @@ import { displayPath, watchFiles } from './watch.ts';
 import { formatError } from '../errors/format-error.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { createLiveReload } from './live-reload.ts';
-import { formatDuration } from '../terminal/progress.ts';
+import { formatDuration } from '../terminal/format.ts';
 
 /** Options of `site dev`. */
 export interface DevOptions {

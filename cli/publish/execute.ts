@@ -3,7 +3,8 @@ import type { Logger } from '../terminal/logger.ts';
 import { contentOf } from './local.ts';
 import type { PlannedUpload, UploadReason } from './plan.ts';
 import { STAGES, type Stage } from './policy.ts';
-import { formatBytes, type Progress } from './progress.ts';
+import { type Progress } from './progress.ts';
+import { formatBytes } from '../terminal/format.ts';
 import type { ObjectStore } from './s3-store.ts';
 import { describeSdkError } from './storage-errors.ts';
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../terminal/logger.ts';
+import { formatBytes } from '../terminal/format.ts';
 import type { Stage } from './policy.ts';
 
 /**
@@ -62,15 +63,3 @@ export function createProgress(logger: Logger, { total, totalBytes, intervalMs =
   };
 }
 
-/** `512 B`, `12.3 KiB`, `4.5 MiB`, `1.2 GiB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = n / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}

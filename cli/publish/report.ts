@@ -1,7 +1,7 @@
 import type { Logger } from '../terminal/logger.ts';
 import type { PublishAction } from './execute.ts';
 import { bytesOf, type PlannedUpload } from './plan.ts';
-import { formatBytes } from './progress.ts';
+import { formatBytes } from '../terminal/format.ts';
 
 /** What one run of `site publish` did (or, in a dry run, would do). */
 export interface PublishResult {

@@ -1,5 +1,5 @@
-import { formatBytes } from '../publish/progress.ts';
-import { formatCount, formatDuration } from '../terminal/progress.ts';
+import { formatBytes } from '../terminal/format.ts';
+import { formatCount, formatDuration } from '../terminal/format.ts';
 import type { BuildReport } from './report.ts';
 
 /** Entries the terminal summary shows per list; build-report.json has more. */

@@ -1,3 +1,4 @@
+import { formatCount, formatDuration } from './format.ts';
 /**
  * The build's progress model: a counter per stage (bundle, crawl, query, render, write, …) that the
  * pipeline bumps and a display reads on its own timer. Bumping is an integer increment, so the
@@ -103,19 +104,6 @@ export function describeStage(stage: StageState, now: number): string {
 /** Whole percent done, 0 without a total. */
 export function percentOf(stage: StageState): number {
   return stage.total ? Math.min(100, Math.floor((stage.count / stage.total) * 100)) : 0;
-}
-
-/** `950`, `10,802`. */
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-/** `640 ms`, `3.1 s`, `2 min 5 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const s = Math.round(ms / 1000);
-  return `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
 /** Runs `tick` every `intervalMs` on a timer that never keeps a finished build's process alive; returns a stop function. */
