@@ -3,9 +3,10 @@
 // modules through tsx's hooks took a second per command and about 80 MB of memory per build.
 // npm packages stay external. Plain JavaScript, because it runs before anything can load TypeScript.
 import { createHash, randomUUID } from 'node:crypto';
+import { hashFiles } from '../cli/build/hash-files.js';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -67,26 +68,6 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
   }
   await removeOldVersions(cacheDir, version);
   return dir;
-}
-
-/**
- * A hash of the names and contents of `files` and of every file under `dirs` (paths relative to
- * `root`; a missing one counts as empty): the version of the code they hold. Read together, since it
- * runs at every start of the command, and for the client bundle while the crawl keeps the thread busy.
- */
-export async function hashFiles(root, dirs, files) {
-  const names = [...files];
-  for (const dir of dirs) {
-    const entries = await readdir(join(root, dir), { recursive: true, withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (entry.isFile()) names.push(relative(root, join(entry.parentPath, entry.name)));
-    }
-  }
-  names.sort();
-  const contents = await Promise.all(names.map((name) => readFile(join(root, name)).catch(() => '')));
-  const hash = createHash('sha256');
-  names.forEach((name, i) => hash.update(name).update('\0').update(contents[i]).update('\0'));
-  return hash.digest('hex').slice(0, 16);
 }
 
 // --- internal ---

@@ -18,11 +18,9 @@ if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
 
 const compiled = process.env.SITE_CLI_FROM_SOURCES ? null : await compiledCli();
 if (compiled) {
-  // Render threads load their compiled module from the same folder (cli/render/render-threads.ts).
-  process.env.SITE_CLI_COMPILED = compiled;
+  // Render threads find their compiled module beside the compiled code (cli/render/render-threads.ts).
   await import(pathToFileURL(join(compiled, 'main.js')).href);
 } else {
-  delete process.env.SITE_CLI_COMPILED;
   const { registerTsx } = await import('./from-sources.js');
   registerTsx();
   await import('../cli/main.ts');

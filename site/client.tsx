@@ -1,6 +1,6 @@
 /** The browser entry: hydrate the prerendered page with this site's routes and layouts. */
 import { hydrate } from '../runtime/index.ts';
+import { browserRoutes } from './browser-routes.ts';
 import { layouts } from './layouts/index.ts';
-import { routeTable } from './route-table.ts';
 
-void hydrate({ routes: routeTable, layouts });
+void hydrate({ routes: browserRoutes, layouts });

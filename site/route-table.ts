@@ -1,4 +1,4 @@
-import { defineRoutes, type RouteDefinition } from '../runtime/index.ts';
+import { defineRoutes } from '../runtime/index.ts';
 
 /**
  * The browser's route table (SPEC.md section 2): each route's path, layout and page module, which is all
@@ -49,8 +49,6 @@ export const routeTable = defineRoutes([
   live: () => import('./live-data.ts'),
   // Sentry: its own chunk, loaded after the first render and only when the build has a DSN.
   errorReporting: () => import('../runtime/sentry.ts'),
-  // Checks and head fields: needed from the first client navigation on, so loaded after the first render.
-  definitions: (): Promise<readonly RouteDefinition[]> => import('./routes.ts').then((m) => m.routes),
 });
 
 /** Route ids, the keys routes.build.ts and site/routes.ts must cover. */

@@ -62,6 +62,8 @@ export interface SiteBuildOptions {
   renderThreads?: number;
   /** Render every page, even when the previous build in the output folder could be updated in place. Flag --full. @default false */
   full?: boolean;
+  /** Reuse the markup of the header and footer across pages; false renders them on every page (the same bytes, slower), to rule the cache out when debugging. Env SITE_SHARED_MARKUP=off. @default true */
+  sharedMarkup?: boolean;
 }
 
 /** The institute site builds with the defaults; set a field here to change it for every build. */

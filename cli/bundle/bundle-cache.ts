@@ -1,6 +1,6 @@
 import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hashFiles } from '../../bin/compile-cli.js';
+import { hashFiles } from '../build/hash-files.js';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import type { AssetManifest } from './bundle.ts';
 

@@ -56,6 +56,8 @@ export interface UserConfig {
   drafts?: boolean;
   /** Give every page a strict Content-Security-Policy meta tag (cli/render/csp.ts). @default true */
   csp?: boolean;
+  /** Render the header and footer once per key and reuse the markup (cli/render/shared-markup-cache.ts); false renders them on every page, to rule the cache out when debugging: the same bytes, slower. Env: SITE_SHARED_MARKUP=off. @default true */
+  sharedMarkup?: boolean;
 }
 
 /** Fully-defaulted, validated, frozen configuration; stages take only this. */
@@ -93,6 +95,8 @@ export interface ResolvedConfig {
   readonly drafts: boolean;
   /** Every page carries the build's Content-Security-Policy. */
   readonly csp: boolean;
+  /** Reuse the markup of parts shared by many pages (header, footer) within the build. */
+  readonly sharedMarkup: boolean;
   /** Update the previous build in the output folder in place, rendering only pages whose inputs changed, when its build id matches. */
   readonly incremental: boolean;
 }
@@ -159,6 +163,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     mediaMaxBytes: checkInteger('--media-max-bytes', user.mediaMaxBytes ?? DEFAULTS.mediaMaxBytes, 1, 2 ** 42),
     drafts: user.drafts ?? false,
     csp: user.csp ?? true,
+    sharedMarkup: env.SITE_SHARED_MARKUP ? env.SITE_SHARED_MARKUP !== 'off' : (user.sharedMarkup ?? true),
     incremental: !user.full,
     renderThreads: checkInteger('--render-threads', user.renderThreads ?? DEFAULTS.renderThreads, 0, 64),
     reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),
@@ -182,7 +187,7 @@ export function checkInteger(name: string, value: number | string, min: number, 
 // --- internal ---
 
 /** Environment variables that override a field of site.config.ts (flags override both). */
-const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN' };
+const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN', sharedMarkup: 'SITE_SHARED_MARKUP' };
 const PATH_FIELDS: ReadonlySet<string> = new Set(['outDir', 'cacheDir', 'report']);
 const URL_FIELDS: ReadonlySet<string> = new Set(['endpoint', 'publicEndpoint', 'baseUrl']);
 

@@ -3,8 +3,7 @@ import { isGraphQLRequestError } from '../../runtime/shared/graphql.ts';
 import type { RouteDataContext, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
 import { htmlFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, type PageFailure } from '../errors/errors.ts';
-import { describeCause } from '../errors/format-error.ts';
-import { fixFor } from './query.ts';
+import { describeCause, fixFor } from '../errors/format-error.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import { findBadSlug, findItemId, quoteSlug } from './slugs.ts';
 
@@ -42,12 +41,12 @@ export async function* crawl(
     for (const [index, route] of routes.entries()) {
       for (let ahead = 0; ahead <= ROUTES_AHEAD; ahead++) list(index + ahead);
       const def = routeData[route.id];
-      if (!def) throw new Error(`Route '${route.id}' (${route.path}) has no entry in site/routes.build.ts. Add one with its query.`);
+      if (!def) throw createBuildError(BuildErrors.RouteDataMissing, [route.id, route.path]);
       if (!route.path.includes(':')) {
         yield { route, path: route.path, params: {} };
         continue;
       }
-      if (!def.entries) throw new Error(`Route '${route.id}' (${route.path}) has params but no entries() in site/routes.build.ts. Add entries() listing its pages.`);
+      if (!def.entries) throw createBuildError(BuildErrors.RouteEntriesMissing, [route.id, route.path]);
       try {
         yield* list(index)!;
       } catch (cause) {

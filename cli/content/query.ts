@@ -5,7 +5,7 @@ import { operationNameOf } from '../../runtime/shared/graphql.ts';
 import { serializeJson } from '../../runtime/shared/serialize.ts';
 import type { PageJob } from './crawl.ts';
 import type { PageFailure } from '../errors/errors.ts';
-import { describeCause } from '../errors/format-error.ts';
+import { describeCause, fixFor } from '../errors/format-error.ts';
 import { sanitizeData } from './sanitize.ts';
 
 /** One page with its data, ready to render. */
@@ -72,18 +72,4 @@ export async function* queryPages(
     yield* ready.splice(0);
   }
   yield* ready.splice(0);
-}
-
-/** What to do about a failed request, by the kind of failure (GraphQLRequestError's kind and status). */
-export function fixFor(cause: unknown): string {
-  const kind = (cause as { kind?: string })?.kind;
-  const status = (cause as { status?: number | null })?.status;
-  if (status === 401 || status === 403) return 'Check the token in GRAPHQL_TOKEN: the backend refused it.';
-  if (kind === 'redirect') return 'The endpoint redirects, and a request carrying GRAPHQL_TOKEN never follows a redirect: use the final URL (the Location above) as --endpoint.';
-  if (kind === 'insecure') return 'GRAPHQL_TOKEN is never sent over plain http to a host that is not loopback: use an https endpoint.';
-  if (kind === 'graphql') return 'Fix the query in site/queries or the content it asks for; the backend reported the errors above.';
-  if (kind === 'network' || kind === 'timeout') return 'Check that the backend is running and reachable (the request was retried with backoff), then build again; --timeout and --retries give it more time.';
-  if (kind === 'invalid-response') return 'The backend, or a proxy in front of it, answered with something other than GraphQL JSON even after retries: check --endpoint and the proxy, then build again.';
-  if (kind === 'http' && (status === 408 || status === 429 || (status ?? 0) >= 500)) return 'The backend kept failing after every retry: check its logs and load, then build again.';
-  return 'Check the backend logs for this request, then build again.';
 }

@@ -170,6 +170,42 @@ export const BuildErrors = {
     message: (problems: number, pages: number) => `${problems} content ${problems === 1 ? 'problem' : 'problems'} on ${pages} ${pages === 1 ? 'page' : 'pages'} fail the build under --strict; the previous output was kept unchanged.`,
     hint: 'Fix each problem listed above (in the content backend, or in site/ for problems on every page), or build without --strict to publish with warnings; build-report.json lists them all.',
   }),
+  RouteDataMissing: define({
+    code: 'RouteDataMissing',
+    exitCode: 1,
+    message: (route: string, path: string) => `Route '${route}' (${path}) has no entry in site/routes.build.ts.`,
+    hint: 'Add an entry for the route to site/routes.build.ts with its query (docs/site-authoring.md shows one), or remove the route from site/routes.ts.',
+  }),
+  RouteEntriesMissing: define({
+    code: 'RouteEntriesMissing',
+    exitCode: 1,
+    message: (route: string, path: string) => `Route '${route}' (${path}) has params but no entries() in site/routes.build.ts, so the build cannot know its pages.`,
+    hint: "Add entries() to the route's entry in site/routes.build.ts, listing one set of params per page (usually from a list query).",
+  }),
+  ShellPlaceholderMissing: define({
+    code: 'ShellPlaceholderMissing',
+    exitCode: 1,
+    message: (file: string, placeholder: string, found: number) => `${file} must contain ${placeholder} exactly once (found ${found}).`,
+    hint: 'Restore the placeholder in the document shell: every one of <!--app-lang-->, <!--app-csp-->, <!--app-head-->, <!--app-html-->, <!--app-boot-->, <!--app-scripts--> appears once.',
+  }),
+  ShellPolicyNotFirst: define({
+    code: 'ShellPolicyNotFirst',
+    exitCode: 1,
+    message: (file: string, before: string) => `${file} has ${before} before <!--app-csp-->, where the Content-Security-Policy does not govern it.`,
+    hint: 'Put <!--app-csp--> right after <meta charset> as the first tag of <head>, and anything else after it.',
+  }),
+  SharedMarkupMismatch: define({
+    code: 'SharedMarkupMismatch',
+    exitCode: 1,
+    message: (keys: string, path: string) => `SharedMarkup ${keys} gave ${path} other markup than rendering it there does: its cacheKey must name everything its content depends on (such as the current path or section).`,
+    hint: "Add what the part's content depends on to its cacheKey in site/ (sharedMarkup: false, or SITE_SHARED_MARKUP=off, renders every part on every page to compare).",
+  }),
+  PageRenderFailed: define({
+    code: 'PageRenderFailed',
+    exitCode: 1,
+    message: (path: string, route: string, cause: string) => `Rendering ${path} (route ${route}) failed: ${cause}.`,
+    hint: "Fix the page's component or layout in site/ (--verbose prints the stack trace), or the content it cannot handle; the previous output was kept unchanged.",
+  }),
   UsageError: define({
     code: 'UsageError',
     exitCode: 2,
@@ -238,6 +274,14 @@ export class BuildError extends Error {
 /** Creates a BuildError from a catalogue entry and its message arguments. */
 export function createBuildError<TArgs extends unknown[]>(definition: ErrorDefinition<TArgs>, args: TArgs, details: BuildErrorDetails = {}): BuildError {
   return new BuildError(definition as unknown as ErrorDefinition<never[]>, definition.message(...args), details);
+}
+
+/** A BuildError again from what crossed a thread boundary (its code and message), or a plain Error when it was none. */
+export function reviveError(message: string, code?: string, stack?: string): Error {
+  const definition = code ? (BuildErrors as Record<string, ErrorDefinition<never[]>>)[code] : undefined;
+  const error = definition ? new BuildError(definition, message) : new Error(message);
+  if (stack) error.stack = stack;
+  return error;
 }
 
 /** Guard that works across module copies, where `instanceof` would not. */

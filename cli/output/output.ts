@@ -97,6 +97,16 @@ export async function commitStagingChanges(staging: string, outDir: string, remo
 }
 
 /**
+ * Replaces the output with the staging folder (a full build), or moves the changed files in and removes
+ * `remove` (an update in place, commitStagingChanges). Returns what an update in place wrote and removed.
+ */
+export async function commitOutput(staging: string, outDir: string, remove: readonly string[] | null): Promise<{ written: string[]; removed: string[] }> {
+  if (remove) return commitStagingChanges(staging, outDir, remove);
+  await commitStagingDir(staging, outDir);
+  return { written: [], removed: [] };
+}
+
+/**
  * Finishes an interrupted swap of `outDir` (output-swap.ts) for a command that does not build, such
  * as `site preview`; leaves it to the build when a live build holds the folder's lock.
  */

@@ -1,5 +1,5 @@
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
-import type { Logger } from '../terminal/logger.ts';
+import type { PublishDeps } from './deps.ts';
 import type { PublishConfig } from './config.ts';
 import { deleteKeys, uploadInStages, type PublishAction } from './execute.ts';
 import { readLocalBuild, memoryFile } from './local.ts';
@@ -11,26 +11,15 @@ import { readBucketBuilds } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from './retention.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
-import { createS3Store, type ObjectStore } from './s3-store.ts';
+import { createS3Store } from './s3-store.ts';
 
 export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from './config.ts';
 export { rollback } from './rollback.ts';
 export type { PublishAction } from './execute.ts';
 export type { PublishResult } from './report.ts';
 export type { ObjectStore } from './s3-store.ts';
+export type { PublishDeps } from './deps.ts';
 
-/** Side effects of publish and rollback, injectable for tests and other front ends. */
-export interface PublishDeps {
-  logger: Logger;
-  /** @default an S3 client for the config's endpoint, bucket and prefix */
-  store?: ObjectStore;
-  /** Called after each upload or deletion, in the order they complete. */
-  onAction?: (action: PublishAction) => void;
-  /** Milliseconds between progress lines. @default 2000 */
-  progressIntervalMs?: number;
-  /** @default Date.now */
-  now?: () => number;
-}
 
 /**
  * Publishes the build in `config.outDir` to the bucket, safely for visitors who have the site open:

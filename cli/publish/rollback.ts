@@ -3,7 +3,7 @@ import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import type { PublishConfig } from './config.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
-import type { PublishDeps } from './index.ts';
+import type { PublishDeps } from './deps.ts';
 import { memoryFile, readLocalBuild, type LocalBuild } from './local.ts';
 import type { FileManifest } from './manifest.ts';
 import { bytesOf, compareWithRemote, type PlannedUpload } from './plan.ts';

@@ -4,6 +4,8 @@ import { inspectPage, type PageInspection } from '../checks/collect.ts';
 import { renderPage, type RenderContext } from './render.tsx';
 import { createSharedMarkupCache } from './shared-markup-cache.ts';
 import { createPageWriter } from '../output/write.ts';
+import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
+import { describeCause } from '../errors/format-error.ts';
 
 /** One page to render: what crosses to a render thread (plain data, cheap to copy). */
 export interface PageTask {
@@ -44,16 +46,16 @@ export interface PageRenderer {
  * Renders pages into `siteDir`: the same code on the main thread and in render threads
  * (render-threads.ts), so where a page is rendered never changes its bytes.
  */
-export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number): PageRenderer {
+export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number, useSharedMarkup = true): PageRenderer {
   const routes = new Map<string, RouteDefinition>(ctx.routes.map((r) => [r.id, r]));
   const writer = createPageWriter(siteDir);
-  // SITE_SHARED_MARKUP=off renders every shared part on every page: the output is the same, only slower.
-  const sharedMarkup = process.env.SITE_SHARED_MARKUP === 'off' ? undefined : createSharedMarkupCache();
+  // Without the cache every shared part is rendered on every page (sharedMarkup: false): the same bytes, only slower.
+  const sharedMarkup = useSharedMarkup ? createSharedMarkupCache() : undefined;
   return {
     async render(task, data = JSON.parse(task.json)) {
       const route = routes.get(task.routeId);
       if (!route) throw new Error(`No route '${task.routeId}' for ${task.path}: the site's route table changed during the build.`);
-      const rendered = renderPage(ctx, route, task.path, task.params, data, task.json, sharedMarkup);
+      const rendered = renderOrExplain(() => renderPage(ctx, route, task.path, task.params, data, task.json, sharedMarkup), task);
       const { html, payload } = rendered;
       const payloadBytes = payload === null ? 0 : Buffer.byteLength(payload);
       const done: PageDone = {
@@ -70,4 +72,16 @@ export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadB
     },
     drain: () => writer.drain(),
   };
+}
+
+// --- internal ---
+
+/** A page that fails to render names itself: an error from the site's code becomes PageRenderFailed. */
+function renderOrExplain<T>(render: () => T, task: PageTask): T {
+  try {
+    return render();
+  } catch (cause) {
+    if (isBuildError(cause)) throw cause;
+    throw createBuildError(BuildErrors.PageRenderFailed, [task.path, task.routeId, describeCause(cause)], { cause });
+  }
 }

@@ -6,6 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { createPageRenderer, type PageDone, type PageRenderer } from './page-renderer.ts';
 import type { FromThread, ToThread } from './render-threads.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
+import { isBuildError } from '../errors/errors.ts';
 
 const port = parentPort!;
 const site = await loadSiteModules();
@@ -13,13 +14,15 @@ let renderer: PageRenderer | null = null;
 const post = (message: FromThread): void => port.postMessage(message);
 
 port.on('message', (message: ToThread) => {
-  void handle(message).catch((error: unknown) => post({ type: 'failed', id: 'id' in message ? message.id : -1, message: (error as Error)?.message ?? String(error), stack: (error as Error)?.stack }));
+  void handle(message).catch((error: unknown) =>
+    post({ type: 'failed', id: 'id' in message ? message.id : -1, message: (error as Error)?.message ?? String(error), stack: (error as Error)?.stack, code: isBuildError(error) ? error.code : undefined }),
+  );
 });
 post({ type: 'ready' });
 
 async function handle(message: ToThread): Promise<void> {
   if (message.type === 'init') {
-    renderer = createPageRenderer({ ...message.ctx, routes: site.routes, layouts: site.layouts, modules: site.modules }, message.siteDir, message.payloadBudget);
+    renderer = createPageRenderer({ ...message.ctx, routes: site.routes, layouts: site.layouts, modules: site.modules }, message.siteDir, message.payloadBudget, message.sharedMarkup);
     return;
   }
   if (!renderer) throw new Error('The render thread got pages before the build context.');

@@ -1,14 +1,16 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageDone, PageRenderer, PageTask } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
+import { reviveError } from '../errors/errors.ts';
 
 /** The build context a render thread needs; it loads the site's code (routes, layouts, pages) itself. */
 export interface RenderThreadInit {
   ctx: Omit<RenderContext, 'routes' | 'layouts' | 'modules'>;
   siteDir: string;
   payloadBudget: number;
+  sharedMarkup: boolean;
 }
 
 export type ToThread = ({ type: 'init' } & RenderThreadInit) | { type: 'pages'; id: number; tasks: PageTask[] } | { type: 'drain'; id: number };
@@ -16,7 +18,7 @@ export type FromThread =
   | { type: 'ready' }
   | { type: 'done'; id: number; done: PageDone[] }
   | { type: 'drained'; id: number }
-  | { type: 'failed'; id: number; message: string; stack?: string };
+  | { type: 'failed'; id: number; message: string; stack?: string; code?: string };
 
 export interface RenderThreads {
   /** Threads that have loaded the site's code and can take pages. */
@@ -131,6 +133,16 @@ export function createPageDispatcher(local: PageRenderer, threads: RenderThreads
 
 // --- internal ---
 
+/**
+ * The folder of the compiled CLI when this module runs compiled, else null. Compiled, every module keeps
+ * its source's `import.meta.url` (bin/compile-cli.js), but `import.meta.filename` is the compiled file,
+ * and the thread's compiled module, render-thread.js, is beside it.
+ */
+function compiledDir(): string | null {
+  const file = import.meta.filename;
+  return file && file.endsWith('.js') ? dirname(file) : null;
+}
+
 /** A thread's bootstrap when the CLI runs from its sources: register tsx as the command did, then load the thread's module. */
 function sourceBootstrap(): string {
   const tsx = new URL('../../bin/from-sources.js', import.meta.url).href;
@@ -149,7 +161,7 @@ interface Thread {
 function startThread(): Thread {
   // A thread does not inherit tsx's loader: it runs the compiled module when the CLI runs compiled
   // (bin/compile-cli.js), or a bootstrap that registers tsx, then imports the thread's module.
-  const compiled = process.env.SITE_CLI_COMPILED;
+  const compiled = compiledDir();
   const source = compiled ? pathToFileURL(join(compiled, 'render-thread.js')) : sourceBootstrap();
   const worker = new Worker(source, {
     eval: !compiled,
@@ -192,8 +204,7 @@ function startThread(): Thread {
     const waiting = pending.get(message.id);
     pending.delete(message.id);
     if (message.type === 'failed') {
-      const error = new Error(message.message);
-      if (message.stack) error.stack = message.stack;
+      const error = reviveError(message.message, message.code, message.stack);
       if (waiting) waiting.reject(error);
       else failAll(error);
       return;

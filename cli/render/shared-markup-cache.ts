@@ -1,3 +1,4 @@
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { randomBytes } from 'node:crypto';
 import { createElement, Fragment, type ReactNode } from 'react';
 import { withSharedMarkupRenderer, type SharedMarkupRenderer } from '../../runtime/shared-markup.ts';
@@ -120,9 +121,7 @@ export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: Sha
           // The keys whose part, rendered here, makes the difference.
           const wrong = used.filter((id) => fill(renderPlain(new Set([id]), render)) !== html);
           const named = (wrong.length > 0 ? wrong : used).map((id) => `'${keys[id]}' (markup from ${source[id]})`).join(', ');
-          throw new Error(
-            `SharedMarkup ${named} gave ${path} other markup than rendering it there does: its cacheKey must name everything its content depends on (such as the current path or section).`,
-          );
+          throw createBuildError(BuildErrors.SharedMarkupMismatch, [named, path]);
         }
       }
       return html;

@@ -1,3 +1,4 @@
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -22,7 +23,7 @@ export async function loadShell(root: string): Promise<DocumentShell> {
 export function parseShell(template: string, file = 'templates/document.html'): DocumentShell {
   for (const p of PLACEHOLDERS) {
     const count = template.split(p).length - 1;
-    if (count !== 1) throw new Error(`${file} must contain ${p} exactly once (found ${count}). Restore the placeholder.`);
+    if (count !== 1) throw createBuildError(BuildErrors.ShellPlaceholderMissing, [file, p, count]);
   }
   checkPolicyFirst(template, file);
   const pattern = new RegExp(`(${PLACEHOLDERS.join('|')})`);
@@ -53,6 +54,6 @@ function checkPolicyFirst(template: string, file: string): void {
   const before = template.slice(0, template.indexOf('<!--app-csp-->')).replaceAll('<!--app-lang-->', '');
   const rest = before.replace(/<!doctype[^>]*>|<html[^>]*>|<head>|<meta charset="[^"]*">|<!--[\s\S]*?-->|\s+/gi, '');
   if (rest !== '') {
-    throw new Error(`${file} has ${JSON.stringify(rest.slice(0, 60))} before <!--app-csp-->, where the Content-Security-Policy does not govern it. Put <!--app-csp--> right after <meta charset> as the first tag of <head>.`);
+    throw createBuildError(BuildErrors.ShellPolicyNotFirst, [file, JSON.stringify(rest.slice(0, 60))]);
   }
 }

@@ -1,13 +1,8 @@
 import { rm } from 'node:fs/promises';
-import type { RouteRule } from '../../runtime/shared/contract.ts';
 import type { GraphQLClientHandle } from '../../runtime/shared/graphql.ts';
 import { createPageInspector, type InspectedPage, type InspectedSite, type PageInspection } from '../checks/collect.ts';
-import { pagesWithWarnings, PRINTED_WARNINGS, warningFailures, warningLines } from '../checks/format.ts';
-import { siteFileExists } from '../checks/links.ts';
-import { runContentChecks, type ContentWarning } from '../checks/run.ts';
-import type { ResolvedConfig } from '../config/config.ts';
+import type { ContentWarning } from '../checks/run.ts';
 import type { PageJob } from '../content/crawl.ts';
-import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { observe, type BuildProgress, type StageHandle } from '../terminal/progress.ts';
 import { formatDuration } from '../terminal/format.ts';
@@ -38,12 +33,8 @@ export interface BuildRecorder {
   inspected(): InspectedSite;
   /** Every page rendered and written. */
   pagesDone(): void;
-  /**
-   * Runs the content checks over the finished output, whose files are in `siteDir` (the staging folder)
-   * or among `site.files`. Warnings are printed, or, under --strict, thrown as ContentChecksFailed
-   * (before the output is replaced).
-   */
-  checkOutput(siteDir: string, site: OutputFacts): Promise<void>;
+  /** The content checks' warnings, for the report (checks/check-site.ts runs them). */
+  checked(warnings: readonly ContentWarning[]): void;
   /** Sizes the committed output in `outDir` for the report, and notes what an incremental build changed. */
   measureOutput(outDir: string, site: OutputFacts, changes: BuildChanges): Promise<void>;
   /** Writes the report and prints the summary. */
@@ -52,20 +43,25 @@ export interface BuildRecorder {
   failed(error: unknown, buildId: string | null): Promise<void>;
 }
 
-/** What the build knows about its finished output. */
+/** What the build knows about the size of its finished output. */
 export interface OutputFacts {
-  baseUrl: string;
-  routeRules: Readonly<Record<string, RouteRule>>;
-  /** What the outputs step (feeds, calendars) wrote. */
+  /** What the extras step wrote of the extra outputs (feeds, calendars). */
   outputs: OutputTally;
   /** Bytes of every page's index.html and _payload.json, from the page writer. */
   pageBytes: number;
-  /** Site paths (URL-encoded) of files known to exist that the staging folder may not hold (the media, an incremental build's unchanged outputs). */
-  files?: Iterable<string>;
+}
+
+/** What the recorder needs to know of the build's options. */
+export interface RecorderOptions {
+  outDir: string;
+  /** Where build-report.json goes; null: no report. */
+  reportFile: string | null;
+  /** Whether content warnings fail the build: the report says so. */
+  strict: boolean;
 }
 
 /** Creates the recorder of one build. */
-export function createBuildRecorder(config: ResolvedConfig, logger: Logger, progress: BuildProgress, startedAt: Date): BuildRecorder {
+export function createBuildRecorder(config: RecorderOptions, logger: Logger, progress: BuildProgress, startedAt: Date): BuildRecorder {
   const started = progress.now();
   const timings: QueryTiming[] = [];
   const inspector = createPageInspector();
@@ -155,15 +151,8 @@ export function createBuildRecorder(config: ResolvedConfig, logger: Logger, prog
       render?.end();
       write?.end();
     },
-    async checkOutput(siteDir, site) {
-      const inspected = inspector.result();
-      warnings = await runContentChecks(inspected, { baseUrl: site.baseUrl, routeRules: site.routeRules, fileExists: siteFileExists(siteDir, site.files), payloadBudget: config.payloadBudget });
-      if (warnings.length > 0 && config.strict) {
-        throw createBuildError(BuildErrors.ContentChecksFailed, [warnings.length, pagesWithWarnings(warnings)], { failures: warningFailures(warnings) });
-      }
-      // --verbose lists every warning; otherwise the report holds those past the first PRINTED_WARNINGS.
-      for (const line of warningLines(warnings, config.logLevel === 'debug' ? Infinity : PRINTED_WARNINGS)) logger.warn('check', line);
-      logger.info('check', `${inspected.pages.length} pages checked: ${warnings.length === 0 ? 'no problems' : `${warnings.length} warnings on ${pagesWithWarnings(warnings)} pages`}`);
+    checked(found) {
+      warnings = [...found];
     },
     async measureOutput(outDir, site, buildChanges) {
       output = await measureOutput(outDir, inspector.result().pages, site.pageBytes, site.outputs, TOP_N);

@@ -28,6 +28,14 @@ export function createLogger(level: LogLevel = 'info', streams: { stdout: (line:
   } as Logger;
 }
 
+/** Runs `run` and logs `[stage] {summary of its result} in N ms`. */
+export async function logTimed<T>(logger: Logger, stage: string, run: () => Promise<T>, summary: (result: T) => string): Promise<T> {
+  const start = performance.now();
+  const result = await run();
+  logger.info(stage, `${summary(result)} in ${Math.round(performance.now() - start)} ms`);
+  return result;
+}
+
 /** A logger that keeps its lines, for tests. */
 export function createMemoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];

@@ -45,4 +45,11 @@ describe('resolveConfig precedence: defaults < site.config.ts < environment < fl
     expect((caught as Error).message).toBe("Expected build.endpoint in site/site.config.ts to be an absolute http(s) URL such as http://127.0.0.1:4000/graphql, got 'cms:4000'.");
     expect(() => resolveConfig({}, {}, '/work', { concurrency: 2.5 })).toThrow('build.concurrency in site/site.config.ts');
   });
+
+  it('carries the shared-markup switch in the resolved config: on by default, off from site.config.ts or the SITE_SHARED_MARKUP=off override', () => {
+    expect(resolveConfig({}, {}, '/work', {}).sharedMarkup).toBe(true);
+    expect(resolveConfig({}, {}, '/work', { sharedMarkup: false }).sharedMarkup).toBe(false);
+    expect(resolveConfig({}, { SITE_SHARED_MARKUP: 'off' }, '/work', {}).sharedMarkup).toBe(false);
+    expect(resolveConfig({}, { SITE_SHARED_MARKUP: 'on' }, '/work', { sharedMarkup: false }).sharedMarkup).toBe(true);
+  });
 });

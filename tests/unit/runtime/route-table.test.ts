@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findRoute, type RouteTableEntry } from '../../../runtime/routes.ts';
 import { routeTable as siteRouteTable } from '../../../site/route-table.ts';
+import { browserRoutes } from '../../../site/browser-routes.ts';
 import { routes } from '../../../site/routes.ts';
 
 // As the runtime sees it: the literal types of the table do not matter here.
@@ -13,7 +14,8 @@ describe("the browser's route table (site/route-table.ts)", () => {
   });
 
   it('loads the whole routes after the first render: the same entries, in the same order, with their checks and heads', async () => {
-    const whole = await siteRouteTable.definitions?.();
+    expect(siteRouteTable.definitions).toBeUndefined();
+    const whole = await browserRoutes.definitions?.();
     expect(whole).toBe(routes);
     expect(whole?.map((r) => [r.id, r.path, r.page, r.layout, r.load])).toEqual(routeTable.map((r) => [r.id, r.path, r.page, r.layout, r.load]));
     for (const route of whole ?? []) expect(typeof route.head, route.id).toBe('function');

@@ -1,0 +1,42 @@
+import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
+import { mediaFileFor } from '../content/media.ts';
+import type { Logger } from '../terminal/logger.ts';
+import { loadBuildState, pageHash, type BuildState, type RememberedPage } from './build-state.ts';
+
+/**
+ * An output folder that holds this very build id (same code, options and site-wide data) and was
+ * written by the same generator is updated in place: only pages whose route, path or data changed are
+ * rendered again. Null: every page is rendered (--full, or why not under --verbose).
+ */
+export async function previousBuild(options: { incremental: boolean; cacheDir: string; outDir: string }, buildId: string, generator: string, logger: Logger): Promise<BuildState | null> {
+  const found = options.incremental ? await loadBuildState(options.cacheDir, options.outDir, buildId, generator) : { state: null, reason: '--full' };
+  if (found.state) logger.info('build', `updating build ${buildId} in ${options.outDir}: only pages whose data changed are rendered (--full renders every page)`);
+  else logger.debug?.('build', `rendering every page: ${(found as { reason: string }).reason}`);
+  return found.state;
+}
+
+/**
+ * The previous build's page when it had this page with the same route, path and data; otherwise the
+ * page's hash when it was taken to compare (a page the previous build lacks is hashed where it renders).
+ */
+export function unchangedPage(previous: BuildState | null, routeId: string, path: string, json: string): { kept: RememberedPage | null; hash?: string } {
+  const before = previous?.pages.get(path);
+  if (!before) return { kept: null };
+  const hash = pageHash(routeId, path, json);
+  return before.hash === hash ? { kept: before, hash } : { kept: null, hash };
+}
+
+/**
+ * The files of the previous output this build no longer has: the pages it did not build, the extra
+ * outputs it did not write, the media nothing refers to any more. The staging folder of an update in
+ * place lacks the unchanged files, so the output folder is no guide to them.
+ */
+export function filesToRemove(previous: BuildState, built: Iterable<string>, outputs: ReadonlyMap<string, string>, media: ReadonlySet<string>): string[] {
+  const gone = new Set(previous.pages.keys());
+  for (const path of built) gone.delete(path);
+  return [
+    ...[...gone].flatMap((path) => [htmlFileFor(path), payloadFileFor(path)]),
+    ...[...previous.outputs.keys()].filter((file) => !outputs.has(file)),
+    ...[...previous.media].filter((url) => !media.has(url)).map((url) => mediaFileFor(url)),
+  ];
+}

@@ -1,0 +1,79 @@
+import { cp } from 'node:fs/promises';
+import pLimit from 'p-limit';
+import type { RouteRule } from '../../runtime/shared/contract.ts';
+import { compareText } from '../../runtime/shared/compare.ts';
+import type { OutputCollector } from '../../runtime/shared/route-data.ts';
+import { settleAll } from '../../runtime/shared/settle-all.ts';
+import { contentHash } from '../build/build-state.ts';
+import type { OutputTally } from '../report/output-size.ts';
+import { renderRedirectPages } from './redirects.ts';
+import { renderRobots, renderSitemap, type SitemapEntry } from './sitemap.ts';
+import { writeSiteFile } from './write.ts';
+
+export interface ExtrasInput {
+  /** The staging folder. */
+  siteDir: string;
+  /** The site's public/ folder, copied as it is. */
+  publicDir: string;
+  baseUrl: string;
+  routeRules: Readonly<Record<string, RouteRule>>;
+  csp: string | null;
+  /** The rendered 404 page. */
+  notFoundHtml: string;
+  sitemap: SitemapEntry[];
+  /** Extra outputs (feeds, calendars) that have seen every page. */
+  collectors: readonly OutputCollector[];
+  /** The previous build's outputs when it is updated in place: a file with the same hash is left as it is. */
+  previousOutputs?: ReadonlyMap<string, string>;
+}
+
+/** What the extras step wrote: its extra outputs' size, and each output file's hash for the build state. */
+export interface Extras {
+  outputs: OutputTally;
+  outputHashes: Map<string, string>;
+}
+
+/**
+ * Writes every file of the site besides its pages and build files: the extra outputs (feeds,
+ * calendars), public/, the redirect pages, 404.html, sitemap.xml and robots.txt.
+ */
+export async function writeExtras(input: ExtrasInput): Promise<Extras> {
+  const { siteDir, baseUrl } = input;
+  const outputHashes = new Map<string, string>();
+  const outputs = await writeOutputs(input.collectors, siteDir, outputHashes, input.previousOutputs);
+  await cp(input.publicDir, siteDir, { recursive: true });
+  for (const page of renderRedirectPages(input.routeRules, baseUrl, input.csp)) await writeSiteFile(siteDir, page.file, page.content);
+  await writeSiteFile(siteDir, '404.html', input.notFoundHtml);
+  const sitemap = [...input.sitemap].sort((a, b) => compareText(a.path, b.path));
+  await writeSiteFile(siteDir, 'sitemap.xml', renderSitemap(sitemap, baseUrl));
+  await writeSiteFile(siteDir, 'robots.txt', renderRobots(baseUrl));
+  return { outputs, outputHashes };
+}
+
+// --- internal ---
+
+/** Output files written at once. */
+const OUTPUT_WRITES = 16;
+
+/**
+ * Writes the extra outputs' files, noting each one's hash in `hashes`; a file whose hash is the one in
+ * `previous` (the output being updated in place) is left as it is.
+ */
+async function writeOutputs(collectors: readonly OutputCollector[], siteDir: string, hashes: Map<string, string>, previous?: ReadonlyMap<string, string>): Promise<OutputTally> {
+  const tally = { files: 0, bytes: 0 };
+  // A site may have an output file per item (a calendar per event): written a few at a time, not one
+  // after the other, so the build does not wait on each file system round trip in turn.
+  const limit = pLimit(OUTPUT_WRITES);
+  const writes: Promise<void>[] = [];
+  for (const collector of collectors) {
+    for (const { file, content } of await collector.files()) {
+      const hash = contentHash(content);
+      hashes.set(file, hash);
+      if (previous?.get(file) !== hash) writes.push(limit(() => writeSiteFile(siteDir, file, content)));
+      tally.files++;
+      tally.bytes += Buffer.byteLength(content);
+    }
+  }
+  await settleAll(writes);
+  return tally;
+}

@@ -1,0 +1,101 @@
+import type { OutputCollector } from '../../runtime/shared/route-data.ts';
+import type { BuildState, PageRecordForState } from '../build/build-state.ts';
+import { unchangedPage } from '../build/incremental.ts';
+import { createDuplicateCheck } from '../content/crawl.ts';
+import type { MediaCopier } from '../content/media.ts';
+import type { PageRecord } from '../content/query.ts';
+import type { SitemapEntry } from '../output/sitemap.ts';
+import type { BuildRecorder } from '../report/recorder.ts';
+import { createPageRenderer, type PageDone } from './page-renderer.ts';
+import type { RenderContext } from './render.tsx';
+import { createPageDispatcher, type RenderThreads } from './render-threads.ts';
+
+export interface RenderPagesInput {
+  ctx: RenderContext;
+  /** The staging folder the pages are written to. */
+  siteDir: string;
+  payloadBudget: number;
+  /** Render every shared part on every page (no shared-markup cache): the same bytes, slower. */
+  sharedMarkup: boolean;
+  /** Threads rendering beside the main thread, started early; null: the main thread only. */
+  threads: RenderThreads | null;
+  /** The build in the output folder when it is updated in place: its unchanged pages are kept. */
+  previous: BuildState | null;
+  /** Extra outputs (feeds, calendars), each shown every page's data. */
+  collectors: readonly OutputCollector[];
+  /** Re-hosts the media each page refers to. */
+  media: MediaCopier;
+  recorder: Pick<BuildRecorder, 'startPages' | 'rendered' | 'restored' | 'pagesDone'>;
+}
+
+/** What the later stages need of the pages: the sitemap, the build state and the meta's list of pages. */
+export interface RenderedPages {
+  /** Every page's path and its route's place in the route table, in the order the crawl found them. */
+  built: { path: string; route: number }[];
+  sitemap: SitemapEntry[];
+  /** Per page, in the recorder's order: what the next build's state keeps. */
+  records: PageRecordForState[];
+  /** Bytes of every page's index.html and _payload.json. */
+  bytes: number;
+  rendered: number;
+  /** Pages kept unchanged from the previous build. */
+  kept: number;
+  /** Pages rendered on a render thread. */
+  onThreads: number;
+}
+
+/**
+ * Renders and writes every page as it arrives from the backend, on the main thread and the render
+ * threads, except a page the previous build has with the same route, path and data, which is kept.
+ * Each page also feeds the extra outputs, the media copier and the duplicate check.
+ */
+export async function renderPages(pages: AsyncIterable<PageRecord>, input: RenderPagesInput): Promise<RenderedPages> {
+  const { ctx, siteDir, threads, previous, collectors, media, recorder } = input;
+  const result: RenderedPages = { built: [], sitemap: [], records: [], bytes: 0, rendered: 0, kept: 0, onThreads: 0 };
+  const take = (done: readonly PageDone[], threaded = false): void => {
+    if (threaded) result.onThreads += done.length;
+    for (const page of done) {
+      recorder.rendered(page.path, page.routeId, page.inspection);
+      if (!page.noindex) result.sitemap.push({ path: page.path, lastmod: page.lastmod });
+      result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes });
+      result.bytes += page.bytes;
+    }
+  };
+  const renderer = createPageRenderer(ctx, siteDir, input.payloadBudget, input.sharedMarkup);
+  const { routes: _routes, layouts: _layouts, modules: _modules, ...threadCtx } = ctx;
+  threads?.init({ ctx: threadCtx, siteDir, payloadBudget: input.payloadBudget, sharedMarkup: input.sharedMarkup });
+  const dispatch = createPageDispatcher(renderer, threads, take);
+  const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
+  const checkDuplicate = createDuplicateCheck();
+  recorder.startPages();
+  try {
+    for await (const record of pages) {
+      const { route, path, params } = record.job;
+      checkDuplicate(path, record.data);
+      result.built.push({ path, route: routeOrder.get(route.id) ?? 0 });
+      for (const collector of collectors) collector.page({ path, routeId: route.id, params, data: record.data });
+      media.addFrom(record.json, path);
+      const { kept, hash } = unchangedPage(previous, route.id, path, record.json);
+      if (kept) {
+        recorder.restored(kept.inspected, kept.links);
+        if (!kept.noindex) result.sitemap.push({ path, lastmod: kept.lastmod });
+        result.records.push(kept);
+        result.bytes += kept.bytes;
+        result.kept++;
+        continue;
+      }
+      await dispatch.page({ routeId: route.id, path, params, json: record.json, lastmod: record.lastmod, hash }, record.data);
+    }
+    await dispatch.finish();
+    await renderer.drain();
+    await threads?.drain();
+  } catch (error) {
+    // Nothing may still be writing into the staging folder when the build removes it.
+    await threads?.drain().catch(() => undefined);
+    await renderer.drain().catch(() => undefined);
+    throw error;
+  }
+  recorder.pagesDone();
+  result.rendered = result.built.length - result.kept;
+  return result;
+}
