@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
+import { writeFileAtomic } from '../output/write.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 
 /**
@@ -112,26 +113,25 @@ export async function saveBuildState(
   }
   // Written a thousand pages at a time: at 50,000 pages the whole state as one string (and the rows
   // behind it) would be the largest thing the build ever holds.
-  const file = stateFileFor(cacheDir, outDir);
-  await mkdir(join(cacheDir, 'builds'), { recursive: true });
-  const out = await open(`${file}.tmp`, 'w');
-  try {
-    const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()] };
-    await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
-    for (let start = 0; start < pages.length; start += 1000) {
-      const rows = pages.slice(start, start + 1000).map((p, k) => {
-        const i = start + k;
-        const r = state.records[i]!;
-        const row: SavedPage = [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, pageLinks[i]!];
-        return JSON.stringify(row);
-      });
-      await out.write((start > 0 ? ',' : '') + rows.join(','));
+  await writeFileAtomic(stateFileFor(cacheDir, outDir), async (temp) => {
+    const out = await open(temp, 'w');
+    try {
+      const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()] };
+      await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
+      for (let start = 0; start < pages.length; start += 1000) {
+        const rows = pages.slice(start, start + 1000).map((p, k) => {
+          const i = start + k;
+          const r = state.records[i]!;
+          const row: SavedPage = [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, pageLinks[i]!];
+          return JSON.stringify(row);
+        });
+        await out.write((start > 0 ? ',' : '') + rows.join(','));
+      }
+      await out.write(`],"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify([...state.media].sort())}}`);
+    } finally {
+      await out.close();
     }
-    await out.write(`],"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify([...state.media].sort())}}`);
-  } finally {
-    await out.close();
-  }
-  await rename(`${file}.tmp`, file);
+  });
 }
 
 // --- internal ---

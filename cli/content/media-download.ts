@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { backoffDelay, isTransientStatus, retryAfterMs } from '../../runtime/shared/graphql.ts';
+import { writeFileAtomic } from '../output/write.ts';
 
 /**
  * Downloads one media file as carefully as the build's GraphQL requests (issue 16.3): the same retry
@@ -93,25 +93,24 @@ async function attemptDownload(source: string, file: string, policy: DownloadPol
   return { contentType: response.headers.get('content-type'), cacheControl: response.headers.get('cache-control'), bytes };
 }
 
-/** Writes the body through a temporary file beside `file`, stopping as soon as it passes `maxBytes`. */
+/** Writes the body to `file` (writeFileAtomic), stopping as soon as it passes `maxBytes`. */
 async function streamToFile(response: Response, file: string, maxBytes: number, signal: AbortSignal, timeoutMs: number): Promise<number> {
-  const temp = `${file}.${randomUUID()}.part`;
-  const handle = await open(temp, 'w');
   let bytes = 0;
   try {
-    if (response.body) {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        bytes += chunk.byteLength;
-        if (bytes > maxBytes) throw new MediaRefused(tooLarge(bytes, maxBytes));
-        await handle.write(chunk);
+    await writeFileAtomic(file, async (temp) => {
+      const handle = await open(temp, 'w');
+      try {
+        for await (const chunk of (response.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
+          bytes += chunk.byteLength;
+          if (bytes > maxBytes) throw new MediaRefused(tooLarge(bytes, maxBytes));
+          await handle.write(chunk);
+        }
+      } finally {
+        await handle.close();
       }
-    }
-    await handle.close();
-    await rename(temp, file);
+    });
     return bytes;
   } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(temp, { force: true });
     if (error instanceof MediaRefused) {
       await response.body?.cancel().catch(() => undefined);
       throw error;

@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { copyFile, link, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, link, readdir, readFile, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from '../errors/errors.ts';
@@ -200,17 +200,13 @@ async function openMediaCache(cacheDir: string): Promise<MediaCache> {
       const key = cacheKey(source);
       const before = entries.get(key);
       const file = fileFor(key, expires);
-      const temp = `${file}.${randomUUID()}.tmp`;
       try {
         // Complete under its final name or not there at all: the name is what says the entry is usable.
-        await mkdir(dir, { recursive: true });
-        await linkOrCopy(from, temp);
-        await rename(temp, file);
+        await writeFileAtomic(file, (temp) => linkOrCopy(from, temp));
         entries.set(key, expires);
         if (before !== undefined && before !== expires) await rm(fileFor(key, before), { force: true });
       } catch {
         // A cache that cannot be written only costs the next build a download.
-        await rm(temp, { force: true });
       }
     },
   };

@@ -20,12 +20,14 @@ export async function writeSiteFile(siteDir: string, relative: string, content: 
 /**
  * Writes `file` (its folder created) through a temporary file beside it: a reader never sees half of
  * it, an interrupted write leaves the previous content whole, and a failed one leaves nothing behind.
+ * The content is given whole, or written by `fill` into the temporary path it is handed (a stream, a
+ * hard link): the one way the tool replaces a file.
  */
-export async function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(file: string, content: string | Uint8Array | ((temp: string) => Promise<void>)): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${randomUUID()}.tmp`;
   try {
-    await writeFile(temp, content);
+    await (typeof content === 'function' ? content(temp) : writeFile(temp, content));
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
