@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importCycles, importGraph, importSpecifiers } from './import-graph.ts';
@@ -36,5 +36,12 @@ describe('the code base', () => {
     expect(entries.length).toBeLessThanOrEqual(16);
     const readme = readFileSync(`${ROOT}/cli/README.md`, 'utf8');
     for (const folder of entries.filter((e) => e.isDirectory())) expect(readme, folder.name).toMatch(new RegExp(`^- \`${folder.name}/\``, 'm'));
+  });
+
+  it('is described by docs/architecture.md, which names only files and folders that exist', () => {
+    const doc = readFileSync(`${ROOT}/docs/architecture.md`, 'utf8');
+    const named = [...doc.matchAll(/`((?:bin|cli|runtime|site|backend|templates|tests|bench)\/[\w./-]*)`/g)].map((m) => m[1]!.replace(/\/$/, ''));
+    expect(named.length).toBeGreaterThan(50);
+    expect(named.filter((path) => !existsSync(`${ROOT}/${path}`))).toEqual([]);
   });
 });
