@@ -14,7 +14,7 @@ import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
  * bytes only when this is what the previous build recorded; otherwise every page is rendered.
  * Reading the ~250 source files takes a few tens of milliseconds, once per build.
  */
-export async function generatorFingerprint(config: ResolvedConfig, root = config.root): Promise<string> {
+export async function generatorFingerprint(config: FingerprintOptions, root = config.root): Promise<string> {
   const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...(await installedManifests(root))]);
   const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp };
   return createHash('sha256')
@@ -26,6 +26,9 @@ export async function generatorFingerprint(config: ResolvedConfig, root = config
     .digest('hex')
     .slice(0, 16);
 }
+
+/** The options that reach the output, and the project root whose code is hashed. */
+export type FingerprintOptions = Pick<ResolvedConfig, 'root' | 'buildCheckInterval' | 'publicEndpoint' | 'sentryDsn' | 'baseUrl' | 'payloadBudget' | 'drafts' | 'mediaMaxBytes' | 'csp'>;
 
 /** Folders whose files are the generator's and the site's code and shell. */
 export const CODE_DIRS = ['cli', 'runtime', 'site', 'templates'];

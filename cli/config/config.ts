@@ -171,7 +171,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
 }
 
 /** The options every page's boot data carries to the browser; the build's token is never among them. */
-export function clientConfigOf(config: ResolvedConfig): ClientConfig {
+export function clientConfigOf(config: Pick<ResolvedConfig, 'buildCheckInterval' | 'publicEndpoint' | 'sentryDsn'>): ClientConfig {
   return { buildCheckInterval: config.buildCheckInterval, graphqlEndpoint: config.publicEndpoint, sentryDsn: config.sentryDsn };
 }
 
