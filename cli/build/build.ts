@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import { serializeJson } from '../../runtime/shared/serialize.ts';
 import { settleAll } from '../../runtime/shared/settle-all.ts';
 import { bundleWithCache } from '../bundle/bundle-cache.ts';
-import { checkSite, reportWarnings } from '../checks/check-site.ts';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createMediaCopier, type MediaCopier } from '../content/media.ts';
@@ -13,14 +11,11 @@ import { loadRichTextCache } from '../content/rich-text-cache.ts';
 import { loadSiteData, logDrafts, openContentSource, type ContentSource } from '../content/source.ts';
 import { BuildErrors, createBuildError, type PageFailure } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
-import { writeBuildMeta } from '../output/build-meta.ts';
-import { writeExtras } from '../output/extras.ts';
 import { checkPageCount, commitOutput, createStagingDir, discardStagingDir } from '../output/output.ts';
 import { removeTrash } from '../output/swap.ts';
 import { contentSecurityPolicy } from '../render/csp.ts';
 import { renderPages } from '../render/render-pages.ts';
 import { startRenderThreads } from '../render/render-threads.ts';
-import { renderErrorPage } from '../render/render.tsx';
 import { loadShell } from '../render/template.ts';
 import { createBuildRecorder } from '../report/recorder.ts';
 import type { BuildReport } from '../report/report.ts';
@@ -28,9 +23,11 @@ import { formatMiB, plural } from '../terminal/format.ts';
 import { logTimed, type Logger } from '../terminal/logger.ts';
 import { createBuildProgress, type BuildProgress } from '../terminal/progress.ts';
 import { saveBuildState } from './build-state.ts';
+import { finishSite } from './finish-site.ts';
 import { generatorFingerprint } from './generator-fingerprint.ts';
 import { filesToRemove, previousBuild } from './incremental.ts';
 import { createRenderContext } from './render-context.ts';
+import { inShard, SHARD_MANIFEST_VERSION, shardPages, writeShardManifest } from './shard.ts';
 
 export interface BuildDeps {
   logger: Logger;
@@ -76,7 +73,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 
     // 2. Pages stream from the backend while the client bundles.
     const failures: PageFailure[] = [];
-    const pages = (inFlight.pages = streamPages({ site, client: source.client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger }));
+    const keep = config.shard ? (routeId: string, path: string) => inShard(config.shard!, routeId, path) : undefined;
+    const pages = (inFlight.pages = streamPages({ site, client: source.client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep }));
     const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
     const [bundle, shell] = await bundling;
 
@@ -96,33 +94,30 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const how = [threads && rendered.rendered > 0 ? `${rendered.onThreads} on ${plural(config.renderThreads, 'render thread')}` : '', previous ? `${rendered.kept} unchanged, kept` : ''].filter(Boolean).join('; ');
     logger.info('write', `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, rendered.built.length + failures.length);
-    await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
+    if (!config.shard) await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
     const mediaFailures = await media.done();
     logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms`);
     failIfAny(mediaFailures, media.urls.size);
 
-    // 5. The site's other files, then the build's meta and latest.json, the commit point for clients.
-    const notFoundHtml = renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html;
-    const extras = await logTimed(logger, 'outputs', () => writeExtras({ siteDir: staging, publicDir: join(config.root, 'site/public'), baseUrl: ctx.baseUrl, routeRules: site.routeRules, csp, notFoundHtml, sitemap: rendered.sitemap, collectors, previousOutputs: previous?.outputs }), (e) => `${e.outputs.files} files`);
-    const prerendered = await writeBuildMeta(staging, { buildId, timestamp, routes: site.routes, routeRules: site.routeRules, built: rendered.built, pageChunks: bundle.manifest.pageChunks });
-
-    // 6. Content checks over the finished output; under --strict a warning fails the build here.
-    const knownFiles = [...media.urls, ...[...extras.outputHashes.keys()].map((file) => `/${file}`)];
-    const warnings = await checkSite({ site: recorder.inspected(), siteDir: staging, files: knownFiles, baseUrl: ctx.baseUrl, routeRules: site.routeRules, payloadBudget: config.payloadBudget });
-    recorder.checked(warnings);
-    reportWarnings(warnings, rendered.built.length, { strict: config.strict, verbose: config.logLevel === 'debug' }, logger);
+    // 5. What spans the site: extra outputs, build meta, latest.json, content checks. A shard leaves them to the merge (build/merge.ts).
+    if (config.shard) {
+      await writeShardManifest(staging, { version: SHARD_MANIFEST_VERSION, buildId, shard: config.shard, timestamp, baseUrl: ctx.baseUrl, siteJson: ctx.siteJson, assets: ctx.assets, client: ctx.client, csp, pages: shardPages(recorder.inspected(), rendered.records), media: [...media.urls] });
+    }
+    const { extras, prerendered } = config.shard
+      ? { extras: null, prerendered: rendered.built.map((b) => b.path) }
+      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors, built: rendered.built, sitemap: rendered.sitemap, media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
 
     // 7. Commit: replace the output, or move in only what changed; then the caches for the next build.
-    const remove = previous ? filesToRemove(previous, prerendered, extras.outputHashes, media.urls) : null;
+    const remove = previous && extras ? filesToRemove(previous, prerendered, extras.outputHashes, media.urls) : null;
     const { written, removed } = await commitOutput(staging, config.outDir, remove);
     if (previous) logger.info('build', `updated in place: ${rendered.rendered} pages rendered, ${written.length} files written, ${removed.length} removed`);
     // The output is committed: a cache that cannot be saved costs the next build time, not this build.
     await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
-    await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls });
+    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls });
 
     // 8. The report.
     const changes = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered.rendered, pagesKept: rendered.kept, richText: { ...richText.counts }, written, removed } as const;
-    await recorder.measureOutput(config.outDir, { pageBytes: rendered.bytes, outputs: extras.outputs }, changes);
+    await recorder.measureOutput(config.outDir, { pageBytes: rendered.bytes, outputs: extras?.outputs ?? { files: 0, bytes: 0 } }, changes);
     const result = { outDir: config.outDir, buildId, pages: prerendered.length, bytes: rendered.bytes, media: media.urls.size, requests: source.client.requestCount(), durationMs: performance.now() - started };
     logger.info('build', `wrote ${result.pages} pages to ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${buildId})`);
     const drafts = source.drafts();

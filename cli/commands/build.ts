@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { resolve } from 'node:path';
 import { build } from '../build/build.ts';
+import { mergeShards } from '../build/merge.ts';
 import { DEFAULTS, resolveConfig, type UserConfig } from '../config/config.ts';
 import { createLogger } from '../terminal/logger.ts';
 import { createBuildProgress } from '../terminal/progress.ts';
@@ -31,10 +33,12 @@ export function addBuildCommand(program: Command): void {
     .option('--no-csp', 'write pages without the Content-Security-Policy meta tag (default: every page carries a strict policy)')
     .option('--drafts', "publish drafts too: with an editor's GRAPHQL_TOKEN the backend returns them (default: the build asks for published content and leaves any draft out)")
     .option('--full', 'render every page, even when the previous build in the output folder could be updated in place (default: only pages whose inputs changed, when code and options are unchanged)')
+    .option('--shard <i/n>', 'render only share i of n of the pages, for a build split over machines; needs SOURCE_DATE_EPOCH (env SITE_SHARD, or JOB_COMPLETION_INDEX with SITE_SHARD_COUNT); default: every page')
+    .option('--merge <dirs...>', "join the output folders of every shard of one build into --out, latest.json last; default: none, the build renders its own pages")
     .option('--quiet', 'print warnings and errors only')
     .option('--verbose', 'print debug lines and stack traces')
     .addHelpText('after', PRECEDENCE)
-    .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean; drafts?: boolean; csp?: boolean } & CommonFlags, command: Command) => {
+    .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean; drafts?: boolean; csp?: boolean; shard?: string; merge?: string[] } & CommonFlags, command: Command) => {
       const flags = explicitFlags(allFlags, command);
       const user: UserConfig = {
         endpoint: flags.endpoint,
@@ -57,12 +61,14 @@ export function addBuildCommand(program: Command): void {
         full: flags.full,
         drafts: flags.drafts,
         csp: flags.csp,
+        shard: flags.shard,
       };
       const config = resolveConfig(user);
       const progress = createBuildProgress();
       const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), process.env));
       try {
-        await build(config, { logger: createLogger(config.logLevel, display.streams), progress });
+        const deps = { logger: createLogger(config.logLevel, display.streams), progress };
+        await (flags.merge ? mergeShards(config, flags.merge.map((dir) => resolve(dir)), deps) : build(config, deps));
       } finally {
         display.stop();
       }

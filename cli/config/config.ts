@@ -4,6 +4,7 @@ import type { ClientConfig } from '../../runtime/shared/contract.ts';
 import { isInsecureTokenEndpoint } from '../../runtime/shared/graphql.ts';
 import { redactUrl } from '../../runtime/shared/redact-url.ts';
 import { build as siteBuildOptions, type SiteBuildOptions } from '../../site/site.config.ts';
+import { parseShard, type Shard } from '../build/shard.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import type { LogLevel } from '../terminal/logger.ts';
 
@@ -56,6 +57,8 @@ export interface UserConfig {
   drafts?: boolean;
   /** Give every page a strict Content-Security-Policy meta tag (cli/render/csp.ts). @default true */
   csp?: boolean;
+  /** Render only this share of the pages, `i/n` (a sharded build; `site build --merge` joins the shards). Env SITE_SHARD, or JOB_COMPLETION_INDEX (0-based) with SITE_SHARD_COUNT. @default none: every page */
+  shard?: string;
   /** Render the header and footer once per key and reuse the markup (cli/render/shared-markup-cache.ts); false renders them on every page, to rule the cache out when debugging: the same bytes, slower. Env: SITE_SHARED_MARKUP=off. @default true */
   sharedMarkup?: boolean;
 }
@@ -97,6 +100,8 @@ export interface ResolvedConfig {
   readonly csp: boolean;
   /** Reuse the markup of parts shared by many pages (header, footer) within the build. */
   readonly sharedMarkup: boolean;
+  /** This build's share of the pages; null: every page. */
+  readonly shard: Shard | null;
   /** Update the previous build in the output folder in place, rendering only pages whose inputs changed, when its build id matches. */
   readonly incremental: boolean;
 }
@@ -141,6 +146,9 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
   const epoch = env.SOURCE_DATE_EPOCH;
   const dsn = user.sentryDsn || env.SENTRY_DSN;
   const outDir = resolve(cwd, user.outDir ?? DEFAULTS.outDir);
+  const shard = parseShard(user.shard ?? (env.SITE_SHARD || undefined), env);
+  const sourceDateEpoch = epoch === undefined || epoch === '' ? null : checkInteger('SOURCE_DATE_EPOCH', epoch, 0, 2 ** 40);
+  if (shard && sourceDateEpoch === null) throw createBuildError(BuildErrors.ShardTimestampMissing, [`${shard.index}/${shard.count}`]);
   return Object.freeze({
     endpoint,
     token,
@@ -155,7 +163,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     allowShrink: user.allowShrink ?? DEFAULTS.allowShrink,
     buildCheckInterval: checkInteger('--build-check-interval', user.buildCheckInterval ?? DEFAULTS.buildCheckInterval, 1000, 2 ** 31 - 1),
     logLevel: user.logLevel ?? DEFAULTS.logLevel,
-    sourceDateEpoch: epoch === undefined || epoch === '' ? null : checkInteger('SOURCE_DATE_EPOCH', epoch, 0, 2 ** 40),
+    sourceDateEpoch,
     root,
     cacheDir: resolve(cwd, user.cacheDir ?? join(root, '.site-cache')),
     strict: user.strict ?? DEFAULTS.strict,
@@ -164,7 +172,9 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     drafts: user.drafts ?? false,
     csp: user.csp ?? true,
     sharedMarkup: env.SITE_SHARED_MARKUP ? env.SITE_SHARED_MARKUP !== 'off' : (user.sharedMarkup ?? true),
-    incremental: !user.full,
+    // A shard is rendered in full: its folder is one part of a build, not a build to update in place.
+    incremental: !user.full && !shard,
+    shard,
     renderThreads: checkInteger('--render-threads', user.renderThreads ?? DEFAULTS.renderThreads, 0, 64),
     reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),
   });

@@ -19,6 +19,8 @@ export interface PageStreamInput {
   /** Pages and routes that could not be queried: collected so the build reports them all together. */
   failures: PageFailure[];
   logger: Logger;
+  /** Only the pages this returns true for are queried and handed on (a shard's share); default: every page. */
+  keep?: (routeId: string, path: string) => boolean;
 }
 
 /**
@@ -26,9 +28,10 @@ export interface PageStreamInput {
  * (READ_AHEAD pages) ahead of rendering, so waiting on the backend overlaps bundling and rendering, and
  * memory does not grow with the site.
  */
-export function streamPages({ site, client, concurrency, cleanRichText, recorder, failures, logger }: PageStreamInput): ReadAhead<PageRecord> {
+export function streamPages({ site, client, concurrency, cleanRichText, recorder, failures, logger, keep }: PageStreamInput): ReadAhead<PageRecord> {
   const started = performance.now();
-  const jobs = recorder.jobs(crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f)), site.routes.length);
+  const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f));
+  const jobs = recorder.jobs(keep ? keepOnly(found, (job) => keep(job.route.id, job.path)) : found, site.routes.length);
   const records = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText);
   return readAhead(
     afterLast(records, (count) => {
@@ -43,6 +46,10 @@ export function streamPages({ site, client, concurrency, cleanRichText, recorder
 
 /** Records pulled ahead of rendering: enough to keep the crawl busy while pages render, few enough to stay small. */
 const READ_AHEAD = 512;
+
+async function* keepOnly<T>(source: AsyncIterable<T>, keep: (item: T) => boolean): AsyncGenerator<T> {
+  for await (const item of source) if (keep(item)) yield item;
+}
 
 /** Passes `source` through and calls `onEnd` with the number of items once it is exhausted. */
 async function* afterLast<T>(source: AsyncIterable<T>, onEnd: (count: number) => void): AsyncGenerator<T> {

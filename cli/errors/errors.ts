@@ -206,6 +206,18 @@ export const BuildErrors = {
     message: (path: string, route: string, cause: string) => `Rendering ${path} (route ${route}) failed: ${cause}.`,
     hint: "Fix the page's component or layout in site/ (--verbose prints the stack trace), or the content it cannot handle; the previous output was kept unchanged.",
   }),
+  ShardTimestampMissing: define({
+    code: 'ShardTimestampMissing',
+    exitCode: 2,
+    message: (shard: string) => `Shard ${shard} needs SOURCE_DATE_EPOCH: every shard and the merge must stamp the build with the same time.`,
+    hint: 'Set SOURCE_DATE_EPOCH to the same value for every shard and the merge, for example the commit time: SOURCE_DATE_EPOCH=$(git log -1 --format=%ct).',
+  }),
+  ShardsIncomplete: define({
+    code: 'ShardsIncomplete',
+    exitCode: 1,
+    message: (problem: string) => `The shards cannot be merged: ${problem}. Nothing was written; the previous output still serves.`,
+    hint: 'Run the missing or failed shards again (each with the same SOURCE_DATE_EPOCH, code and options), then the merge.',
+  }),
   UsageError: define({
     code: 'UsageError',
     exitCode: 2,

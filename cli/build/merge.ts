@@ -1,0 +1,132 @@
+import { copyFile, link, readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { findRoute } from '../../runtime/routes.ts';
+import type { SiteData } from '../../runtime/shared/contract.ts';
+import { compareText } from '../../runtime/shared/compare.ts';
+import { payloadFileFor } from '../../runtime/shared/paths.ts';
+import type { ResolvedConfig } from '../config/config.ts';
+import { loadSiteModules } from '../config/site-modules.ts';
+import { createDuplicateCheck } from '../content/crawl.ts';
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
+import { checkPageCount, commitOutput, createStagingDir, discardStagingDir } from '../output/output.ts';
+import { prepareSiteFile } from '../output/write.ts';
+import { removeTrash } from '../output/swap.ts';
+import { loadShell } from '../render/template.ts';
+import { createBuildRecorder } from '../report/recorder.ts';
+import type { SitemapEntry } from '../output/sitemap.ts';
+import { createBuildProgress } from '../terminal/progress.ts';
+import type { BuildDeps, BuildResult } from './build.ts';
+import { finishSite } from './finish-site.ts';
+import { createRenderContext } from './render-context.ts';
+import { readShardManifest, SHARDS_DIR, type ShardManifest } from './shard.ts';
+
+/**
+ * `site build --merge <dirs…>`: joins the outputs of the shards of one build (`site build --shard i/n`)
+ * into `config.outDir`, as one machine would have built it: every shard present and of the same build,
+ * their pages and media linked in, then what spans the site (extra outputs, sitemap, 404, build meta,
+ * content checks) and latest.json last. A missing or mismatched shard writes nothing.
+ */
+export async function mergeShards(config: ResolvedConfig, shardDirs: readonly string[], { logger, now = () => new Date(), progress = createBuildProgress() }: BuildDeps): Promise<BuildResult> {
+  const started = performance.now();
+  const manifests = await readShards(shardDirs);
+  const first = manifests[0]!.manifest;
+  const recorder = createBuildRecorder(config, logger, progress, now());
+  const staging = await createStagingDir(config.outDir, (message) => logger.warn('output', message));
+  try {
+    // 1. The shared context, checked against the shards': the same code, shell, options and site data.
+    const [site, shell] = await Promise.all([loadSiteModules(), loadShell(config.root)]);
+    const siteData = JSON.parse(first.siteJson) as SiteData;
+    const { ctx, timestamp } = await createRenderContext({ site: siteData, siteJson: first.siteJson, modules: site, assets: first.assets, shell, client: first.client, csp: first.csp, baseUrl: first.baseUrl, sourceDateEpoch: first.timestamp / 1000, outDir: config.outDir, now });
+    if (ctx.buildId !== first.buildId) throw createBuildError(BuildErrors.ShardsIncomplete, [`this machine's code, document shell or route rules make build ${ctx.buildId}, the shards built ${first.buildId}`]);
+
+    // 2. Every shard's files, linked in; a file two shards both wrote (assets, shared media) must be the same.
+    for (const { dir } of manifests) await linkTree(dir, staging);
+    logger.info('merge', `${manifests.length} shards of build ${first.buildId}: ${manifests.reduce((n, m) => n + m.manifest.pages.length, 0)} pages`);
+
+    // 3. Every page, in route order, as one build would have seen it: its facts for the checks and the
+    // sitemap, its data (from its payload) for the extra outputs.
+    const routeOrder = new Map(site.routes.map((r, i) => [r.id, i]));
+    const pages = manifests.flatMap((m) => m.manifest.pages).sort((a, b) => (routeOrder.get(a.inspected.route) ?? 0) - (routeOrder.get(b.inspected.route) ?? 0) || compareText(a.inspected.path, b.inspected.path));
+    const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
+    const checkDuplicate = createDuplicateCheck();
+    const sitemap: SitemapEntry[] = [];
+    const built: { path: string; route: number }[] = [];
+    recorder.startPages();
+    for (const page of pages) {
+      const { path, route: routeId } = page.inspected;
+      const route = site.routes.find((r) => r.id === routeId);
+      const params = route ? findRoute([route], path)?.params : undefined;
+      if (!route || !params) throw createBuildError(BuildErrors.ShardsIncomplete, [`the shards list ${path} under route ${routeId}, which this machine's site/routes.ts does not match`]);
+      const { data } = JSON.parse(await readFile(join(staging, payloadFileFor(path)), 'utf8')) as { data: unknown };
+      checkDuplicate(path, data);
+      for (const collector of collectors) collector.page({ path, routeId, params, data });
+      recorder.restored(page.inspected, page.links);
+      if (!page.noindex) sitemap.push({ path, lastmod: page.lastmod });
+      built.push({ path, route: routeOrder.get(routeId) ?? 0 });
+    }
+    recorder.pagesDone();
+    await checkPageCount(config.outDir, built.length, config.allowShrink);
+
+    // 4. What spans the site, latest.json last; then the output is replaced as a whole.
+    const media = new Set(manifests.flatMap((m) => m.manifest.media));
+    const { extras, prerendered } = await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors, built, sitemap, media, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
+    await commitOutput(staging, config.outDir, null);
+    const bytes = pages.reduce((n, p) => n + p.bytes, 0);
+    await recorder.measureOutput(config.outDir, { pageBytes: bytes, outputs: extras.outputs }, { mode: 'full', pagesRendered: 0, pagesKept: pages.length, richText: { cleaned: 0, reused: 0 }, written: [], removed: [] });
+    const result = { outDir: config.outDir, buildId: first.buildId, pages: prerendered.length, bytes, media: media.size, requests: 0, durationMs: performance.now() - started };
+    logger.info('build', `merged ${result.pages} pages into ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${first.buildId})`);
+    return { ...result, report: await recorder.succeeded(first.buildId) };
+  } catch (error) {
+    await discardStagingDir(staging);
+    await recorder.failed(error, first.buildId);
+    throw error;
+  } finally {
+    await removeTrash(config.outDir);
+  }
+}
+
+// --- internal ---
+
+/** The manifest of the shard in each folder, checked to be the shards 1 to n of one build, each once. */
+async function readShards(dirs: readonly string[]): Promise<{ dir: string; manifest: ShardManifest }[]> {
+  const fail = (problem: string): never => {
+    throw createBuildError(BuildErrors.ShardsIncomplete, [problem]);
+  };
+  if (dirs.length === 0) fail('no shard folders were given');
+  const shards = await Promise.all(dirs.map(async (dir) => ({ dir, manifest: (await readShardManifest(dir)) ?? fail(`${dir} holds no shard of a build (no ${SHARDS_DIR}/*.json)`) })));
+  const { buildId, timestamp, shard } = shards[0]!.manifest;
+  for (const { dir, manifest } of shards) {
+    if (manifest.buildId !== buildId || manifest.timestamp !== timestamp) fail(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of build ${manifest.buildId}, ${shards[0]!.dir} of build ${buildId} (code, options, content or SOURCE_DATE_EPOCH differ)`);
+    if (manifest.shard.count !== shard.count) fail(`${dir} is one of ${manifest.shard.count} shards, ${shards[0]!.dir} one of ${shard.count}`);
+  }
+  const byIndex = new Map<number, string>();
+  for (const { dir, manifest } of shards) {
+    const other = byIndex.get(manifest.shard.index);
+    if (other) fail(`${other} and ${dir} are both shard ${manifest.shard.index}/${shard.count}`);
+    byIndex.set(manifest.shard.index, dir);
+  }
+  const missing = Array.from({ length: shard.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (missing.length > 0) fail(`shard ${missing.map((i) => `${i}/${shard.count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`);
+  return shards.sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
+}
+
+/** Hard-links (or copies) every file of `from` but its shard manifest into `to`; a file already there must be the same size. */
+async function linkTree(from: string, to: string): Promise<void> {
+  for (const entry of await readdir(from, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = relative(from, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (file.startsWith(`${SHARDS_DIR}/`)) continue;
+    const source = join(from, file);
+    const target = await prepareSiteFile(to, file);
+    try {
+      await link(source, target).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') throw error;
+        await copyFile(source, target);
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const [a, b] = await Promise.all([readFile(source), readFile(target)]);
+      if (!a.equals(b)) throw createBuildError(BuildErrors.ShardsIncomplete, [`two shards wrote different ${file} (${a.length} and ${b.length} bytes)`]);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContentServer, type ContentServer } from '../../backend/server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { snapshotTree } from '../helpers/tree.ts';
+
+/**
+ * A build split over machines (issue 22): `site build --shard i/n` on each, `site build --merge` after,
+ * gives byte for byte the site one machine builds; a missing, foreign or mismatched shard writes nothing.
+ */
+
+const EPOCH = '1790000000';
+let backend: ContentServer;
+let root: string;
+let single: Record<string, string>;
+
+const build = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(['build', '--endpoint', backend.url, '--no-report', '--quiet', '--cache-dir', join(root, 'cache'), ...args], { env: { SOURCE_DATE_EPOCH: EPOCH, ...env } });
+
+const shards = async (count: number, prefix: string, env: Record<string, string | undefined> = {}): Promise<string[]> => {
+  const dirs = Array.from({ length: count }, (_, i) => join(root, `${prefix}-${i + 1}`));
+  const results = await Promise.all(dirs.map((dir, i) => build(['--out', dir, '--shard', `${i + 1}/${count}`], env)));
+  for (const result of results) expect(result.code, result.stderr).toBe(0);
+  return dirs;
+};
+
+beforeAll(async () => {
+  // A fixed clock: "upcoming events" are the same for every build of this file.
+  backend = await startContentServer({ now: () => new Date('2026-03-02T09:00:00Z') });
+  root = await mkdtemp(join(tmpdir(), 'site-shards-'));
+  const alone = await build(['--out', join(root, 'single')]);
+  expect(alone.code, alone.stderr).toBe(0);
+  single = await snapshotTree(join(root, 'single'));
+}, 300_000);
+
+afterAll(async () => {
+  await backend?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('a sharded build', () => {
+  it('of 3 shards run at once, merged, is byte for byte the build of one machine, and each shard renders only its share', async () => {
+    const dirs = await shards(3, 'three');
+    const shares = await Promise.all(dirs.map(async (dir, i) => JSON.parse(await readFile(join(dir, `_assets/builds/shards/${i + 1}-of-3.json`), 'utf8')) as { pages: { inspected: { path: string } }[]; buildId: string }));
+    const paths = shares.flatMap((s) => s.pages.map((p) => p.inspected.path));
+    const total = Object.keys(single).filter((f) => f.endsWith('_payload.json')).length;
+    expect(paths).toHaveLength(total);
+    expect(new Set(paths).size).toBe(total);
+    for (const share of shares) expect(share.pages.length).toBeGreaterThan(total / 6);
+    expect(new Set(shares.map((s) => s.buildId)).size).toBe(1);
+    // A shard is no site: no latest.json for a visitor to be sent to.
+    for (const dir of dirs) await expect(readFile(join(dir, '_assets/builds/latest.json'))).rejects.toThrow();
+
+    const merged = await build(['--merge', ...dirs, '--out', join(root, 'merged')]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(await snapshotTree(join(root, 'merged'))).toEqual(single);
+  }, 300_000);
+
+  it('is not merged with a shard missing, twice, or from another build, and the previous output keeps serving', async () => {
+    const dirs = await shards(2, 'two');
+    const out = join(root, 'kept');
+    expect((await build(['--merge', ...dirs, '--out', out])).code).toBe(0);
+    const before = await snapshotTree(out);
+
+    const missing = await build(['--merge', dirs[0]!, '--out', out]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('[ShardsIncomplete] The shards cannot be merged: shard 2/2 is missing');
+
+    const twice = await build(['--merge', dirs[0]!, dirs[0]!, '--out', out]);
+    expect(twice.stderr).toContain('are both shard 1/2');
+
+    // Shard 2 of a build with other options (another base URL) is shard 2 of another build.
+    const [, foreign] = await shards(2, 'foreign', { SITE_URL: 'https://elsewhere.example' });
+    const mixed = await build(['--merge', dirs[0]!, foreign!, '--out', out]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toMatch(/\[ShardsIncomplete\] The shards cannot be merged: .* is shard 2\/2 of build \w+, .* of build \w+ \(code, options, content or SOURCE_DATE_EPOCH differ\)/);
+    expect(await snapshotTree(out)).toEqual(before);
+  }, 300_000);
+
+  it('completes when the failed shard is run again, with its index from a Kubernetes Indexed Job', async () => {
+    const dirs = await shards(2, 'rerun');
+    // The second shard "failed": its folder is gone. Run again as the Job would (0-based index).
+    await rm(dirs[1]!, { recursive: true, force: true });
+    const again = await build(['--out', dirs[1]!], { JOB_COMPLETION_INDEX: '1', SITE_SHARD_COUNT: '2' });
+    expect(again.code, again.stderr).toBe(0);
+    const merged = await build(['--merge', ...dirs, '--out', join(root, 'rerun-merged')]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(await snapshotTree(join(root, 'rerun-merged'))).toEqual(single);
+  }, 300_000);
+
+  it('needs SOURCE_DATE_EPOCH, so that every shard stamps the same time', async () => {
+    const result = await build(['--out', join(root, 'no-epoch'), '--shard', '1/2'], { SOURCE_DATE_EPOCH: undefined });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('[ShardTimestampMissing] Shard 1/2 needs SOURCE_DATE_EPOCH');
+  });
+});
