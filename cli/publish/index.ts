@@ -1,5 +1,8 @@
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { PublishDeps } from './deps.ts';
+import { readShardManifest } from '../build/shard.ts';
+import { isSiteOutput } from '../output/output.ts';
+import { publishShard } from './shard.ts';
 import type { PublishConfig } from './config.ts';
 import { deleteKeys, uploadInStages, type PublishAction } from './execute.ts';
 import { readLocalBuild, memoryFile } from './local.ts';
@@ -31,6 +34,9 @@ export type { PublishDeps } from './deps.ts';
 export async function publish(config: PublishConfig, deps: PublishDeps): Promise<PublishResult> {
   const { logger, now = Date.now, onAction = () => {} } = deps;
   const started = now();
+  // A shard's folder (site build --shard) is no site yet: its files go up beside the other shards'.
+  const shard = (await isSiteOutput(config.outDir)) ? null : await readShardManifest(config.outDir);
+  if (shard) return publishShard(config, deps, shard);
   const local = await readLocalBuild(config.outDir);
   const id = local.latest.id;
   const store = deps.store ?? createS3Store(config);

@@ -37,11 +37,15 @@ export async function readLocalBuild(dir: string): Promise<LocalBuild> {
   const meta = latest && isBuildId(latest.id) ? await readJson<BuildMeta>(join(dir, metaFileFor(latest.id))) : null;
   if (!latest || !meta || meta.id !== latest.id) throw createBuildError(BuildErrors.OutputMissing, [dir]);
 
+  return { dir, latest, meta, files: await readLocalFiles(dir) };
+}
+
+/** Every file of `dir` but publish's own records and `skip`, hashed, sorted by key. */
+export async function readLocalFiles(dir: string, skip: (key: string) => boolean = () => false): Promise<LocalFile[]> {
   const limit = pLimit(16);
-  const paths = (await listFiles(dir)).filter((path) => !toKey(dir, path).startsWith(`${FILES_DIR}/`));
+  const paths = (await listFiles(dir)).filter((path) => !toKey(dir, path).startsWith(`${FILES_DIR}/`) && !skip(toKey(dir, path)));
   const files = await Promise.all(paths.map((path) => limit(() => hashFile(toKey(dir, path), path))));
-  files.sort((a, b) => compareText(a.key, b.key));
-  return { dir, latest, meta, files };
+  return files.sort((a, b) => compareText(a.key, b.key));
 }
 
 /** A LocalFile for bytes made in memory. */

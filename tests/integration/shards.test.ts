@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
 import { runCli } from '../helpers/cli.ts';
+import { bucketSnapshot, S3_ENV, s3Client, startS3Server } from '../helpers/s3-server.ts';
 import { snapshotTree } from '../helpers/tree.ts';
 
 /**
@@ -95,4 +96,35 @@ describe('a sharded build', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('[ShardTimestampMissing] Shard 1/2 needs SOURCE_DATE_EPOCH');
   });
+
+  it('published by each shard at once to S3-compatible storage, then merged and published, leaves the bucket one machine leaves', async () => {
+    const s3 = await startS3Server();
+    const client = s3Client(s3.endpoint);
+    const publish = (out: string, prefix: string) => runCli(['publish', '--out', out, '--bucket', s3.bucket, '--prefix', prefix, '--endpoint-url', s3.endpoint], { env: S3_ENV });
+    try {
+      expect((await publish(join(root, 'single'), 'one')).code).toBe(0);
+
+      const dirs = await shards(3, 'bucket');
+      const uploads = await Promise.all(dirs.map((dir) => publish(dir, 'many')));
+      for (const upload of uploads) expect(upload.code, upload.stderr).toBe(0);
+      // The shards' files are up, but no visitor is sent to them: no latest.json yet.
+      const partial = await bucketSnapshot(client, s3.bucket, 'many');
+      expect(partial['_assets/builds/latest.json']).toBeUndefined();
+      expect(Object.keys(partial).filter((key) => key.endsWith('index.html')).length).toBeGreaterThan(100);
+
+      const merged = join(root, 'bucket-merged');
+      expect((await build(['--merge', ...dirs, '--out', merged])).code).toBe(0);
+      const last = await publish(merged, 'many');
+      expect(last.code, last.stderr).toBe(0);
+      // Only what spans the site went up last: the pages were there already.
+      const uploaded = Number(/(\d+) uploaded/.exec(last.stdout)?.[1]);
+      expect(uploaded).toBeGreaterThan(0);
+      expect(uploaded).toBeLessThan(80);
+      // Every object, by content: the same keys and bytes as the one-machine publish, the shards' records gone.
+      expect(await bucketSnapshot(client, s3.bucket, 'many')).toEqual(await bucketSnapshot(client, s3.bucket, 'one'));
+    } finally {
+      client.destroy();
+      await s3.stop();
+    }
+  }, 300_000);
 });
