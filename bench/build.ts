@@ -10,13 +10,14 @@
  * - incremental: one news item is edited in the backend, then the previous output is rebuilt in place;
  * - memory: peak resident size at --pages and at --large pages.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../cli/config/config.ts';
 import type { BuildReport } from '../cli/report/report.ts';
+import { startScaledBackend } from './backend.ts';
 import { writeHugoSite } from './hugo-site.ts';
 import { kB, measure, median, payloadSizes, percentile, printTable, type Measurement } from './measure.ts';
 
@@ -141,17 +142,7 @@ function hugoVersion(bin: string): string {
 }
 
 function startBackend(scale: number, port: number): Promise<{ url: string; close: () => Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SITE, 'content', 'serve', '--port', String(port), '--scale', String(scale)], { env: { ...process.env, NODE_ENV: 'production', CONTENT_OVERRIDES_FILE: overrides } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /(http:\/\/127\.0\.0\.1:\d+\/graphql)/.exec(out)?.[1];
-      if (url) resolve({ url, close: () => new Promise<void>((ok) => (child.once('close', () => ok()), child.kill('SIGTERM'))) });
-    });
-    child.on('error', reject);
-    child.on('close', (code) => reject(new Error(`the content backend exited (${code}) before it listened:\n${out}`)));
-  });
+  return startScaledBackend(SITE, scale, { port, env: { CONTENT_OVERRIDES_FILE: overrides } });
 }
 
 function secs(ms: number): string {
