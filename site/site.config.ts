@@ -64,6 +64,10 @@ export interface SiteBuildOptions {
   full?: boolean;
   /** Reuse the markup of the header and footer across pages; false renders them on every page (the same bytes, slower), to rule the cache out when debugging. Env SITE_SHARED_MARKUP=off. @default true */
   sharedMarkup?: boolean;
+  /** A full build into the previous output folder hard-links each unchanged page file instead of writing it; false writes every file. Env SITE_LINK_UNCHANGED=off. @default true */
+  linkUnchanged?: boolean;
+  /** Delete the output's retired tree in a process of its own that outlives the command; false deletes it before the command ends. Env SITE_BACKGROUND_CLEANUP=off. @default true */
+  backgroundCleanup?: boolean;
 }
 
 /** The institute site builds with the defaults; set a field here to change it for every build. */

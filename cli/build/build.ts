@@ -11,7 +11,7 @@ import { loadRichTextCache } from '../content/rich-text-cache.ts';
 import { loadSiteData, logDrafts, openContentSource, type ContentSource } from '../content/source.ts';
 import { BuildErrors, createBuildError, type PageFailure } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
-import { checkPageCount, commitOutput, createStagingDir, discardStagingDir } from '../output/output.ts';
+import { checkPageCount, commitOutput, createStagingDir, discardStagingDir, isSiteOutput } from '../output/output.ts';
 import { removeTrash } from '../output/swap.ts';
 import { contentSecurityPolicy } from '../render/csp.ts';
 import { renderPages } from '../render/render-pages.ts';
@@ -90,7 +90,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     media.addFrom(ctx.siteJson);
     const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
     const writeStarted = performance.now();
-    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, threads, previous, collectors, media, recorder });
+    const reuseFrom = config.linkUnchanged && !previous && (await isSiteOutput(config.outDir)) ? config.outDir : null;
+    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, media, recorder });
     const how = [threads && rendered.rendered > 0 ? `${rendered.onThreads} on ${plural(config.renderThreads, 'render thread')}` : '', previous ? `${rendered.kept} unchanged, kept` : ''].filter(Boolean).join('; ');
     logger.info('write', `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, rendered.built.length + failures.length);
@@ -135,7 +136,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     await threads?.close();
     await source?.close();
     // The trees earlier swaps replaced, deleted last: deleting a large tree slows the writes after it.
-    await removeTrash(config.outDir);
+    await removeTrash(config.outDir, { background: config.backgroundCleanup });
   }
 }
 

@@ -81,7 +81,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
     await recorder.failed(error, first.buildId);
     throw error;
   } finally {
-    await removeTrash(config.outDir);
+    await removeTrash(config.outDir, { background: config.backgroundCleanup });
   }
 }
 

@@ -57,6 +57,10 @@ export interface UserConfig {
   drafts?: boolean;
   /** Give every page a strict Content-Security-Policy meta tag (cli/render/csp.ts). @default true */
   csp?: boolean;
+  /** A full build into the folder of a previous one hard-links each page file whose bytes are unchanged instead of writing it (docs/decisions/link-unchanged-files.md); false writes every file. Env: SITE_LINK_UNCHANGED=off. @default true */
+  linkUnchanged?: boolean;
+  /** Delete the output's retired tree in a process of its own that outlives the command, so nobody waits for it; false deletes it before the command ends. Env: SITE_BACKGROUND_CLEANUP=off. @default true */
+  backgroundCleanup?: boolean;
   /** Render only this share of the pages, `i/n` (a sharded build; `site build --merge` joins the shards). Env SITE_SHARD, or JOB_COMPLETION_INDEX (0-based) with SITE_SHARD_COUNT. @default none: every page */
   shard?: string;
   /** Render the header and footer once per key and reuse the markup (cli/render/shared-markup-cache.ts); false renders them on every page, to rule the cache out when debugging: the same bytes, slower. Env: SITE_SHARED_MARKUP=off. @default true */
@@ -100,6 +104,10 @@ export interface ResolvedConfig {
   readonly csp: boolean;
   /** Reuse the markup of parts shared by many pages (header, footer) within the build. */
   readonly sharedMarkup: boolean;
+  /** Hard-link page files identical to the previous output's instead of writing them. */
+  readonly linkUnchanged: boolean;
+  /** Delete the retired output tree in a process that outlives the command. */
+  readonly backgroundCleanup: boolean;
   /** This build's share of the pages; null: every page. */
   readonly shard: Shard | null;
   /** Update the previous build in the output folder in place, rendering only pages whose inputs changed, when its build id matches. */
@@ -172,6 +180,8 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     drafts: user.drafts ?? false,
     csp: user.csp ?? true,
     sharedMarkup: env.SITE_SHARED_MARKUP ? env.SITE_SHARED_MARKUP !== 'off' : (user.sharedMarkup ?? true),
+    linkUnchanged: env.SITE_LINK_UNCHANGED ? env.SITE_LINK_UNCHANGED !== 'off' : (user.linkUnchanged ?? true),
+    backgroundCleanup: env.SITE_BACKGROUND_CLEANUP ? env.SITE_BACKGROUND_CLEANUP !== 'off' : (user.backgroundCleanup ?? true),
     // A shard is rendered in full: its folder is one part of a build, not a build to update in place.
     incremental: !user.full && !shard,
     shard,
@@ -197,7 +207,7 @@ export function checkInteger(name: string, value: number | string, min: number, 
 // --- internal ---
 
 /** Environment variables that override a field of site.config.ts (flags override both). */
-const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN', sharedMarkup: 'SITE_SHARED_MARKUP' };
+const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN', sharedMarkup: 'SITE_SHARED_MARKUP', linkUnchanged: 'SITE_LINK_UNCHANGED', backgroundCleanup: 'SITE_BACKGROUND_CLEANUP' };
 const PATH_FIELDS: ReadonlySet<string> = new Set(['outDir', 'cacheDir', 'report']);
 const URL_FIELDS: ReadonlySet<string> = new Set(['endpoint', 'publicEndpoint', 'baseUrl']);
 

@@ -1,6 +1,9 @@
 import { access, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { crashPoint } from './lock.ts';
+import { removeTrash as removeTrashNow } from './remove-trash.js';
 import { writeFileAtomic } from './write.ts';
 
 /**
@@ -76,14 +79,17 @@ export async function trashRetired(outDir: string): Promise<void> {
 }
 
 /**
- * Deletes the trash of `outDir`'s earlier swaps. Deleting a large tree is slow and slows the writes
- * after it, so a build does it last, after its own writes and without holding the lock.
+ * Deletes the trash of `outDir`'s earlier swaps (remove-trash.js). Deleting a large tree is slow and
+ * slows the writes after it, so a build does it last, after its own writes and without holding the
+ * lock; with `background`, in a process of its own that outlives the command, so nobody waits for it.
  */
-export async function removeTrash(outDir: string): Promise<void> {
+export async function removeTrash(outDir: string, { background = false } = {}): Promise<void> {
+  if (!background) return removeTrashNow(outDir);
   const names = await readdir(dirname(outDir)).catch(() => [] as string[]);
-  const trash = names.filter((n) => n.startsWith(`.${basename(outDir)}.trash-`)).map((n) => join(dirname(outDir), n));
-  // Another build may be deleting the same tree: whatever is left, the next one removes.
-  await Promise.all(trash.map((dir) => rm(dir, { recursive: true, force: true }).catch(() => undefined)));
+  if (!names.some((n) => n.startsWith(`.${basename(outDir)}.trash-`))) return;
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./remove-trash.js', import.meta.url)), outDir], { detached: true, stdio: 'ignore' });
+  child.on('error', () => undefined);
+  child.unref();
 }
 
 /** The journal of `outDir`'s swap. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative as relativePath, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
@@ -57,8 +57,9 @@ export interface PageWriter {
   drain(): Promise<void>;
 }
 
-export function createPageWriter(siteDir: string, { batchSize = 16, maxQueued = 64 } = {}): PageWriter {
+export function createPageWriter(siteDir: string, { batchSize = 16, maxQueued = 64, reuseFrom = null as string | null } = {}): PageWriter {
   const root = resolve(siteDir);
+  const previous = reuseFrom === null ? null : resolve(reuseFrom);
   const thread = new Worker(new URL('./page-write-thread.js', import.meta.url));
   // The thread keeps the process alive only while it has pages to write.
   thread.unref();
@@ -101,7 +102,7 @@ export function createPageWriter(siteDir: string, { batchSize = 16, maxQueued = 
       const html = safePath(root, htmlFileFor(path));
       const files: [string, string][] = [[basename(html), page.html]];
       if (page.payload !== null) files.push([basename(payloadFileFor(path)), page.payload]);
-      batch.push({ dir: dirname(html), files });
+      batch.push({ dir: dirname(html), files, ...(previous ? { from: join(previous, relativePath(root, dirname(html))) } : {}) });
       queued++;
       if (batch.length >= batchSize || queued >= maxQueued) flush();
       while (queued >= maxQueued && !failure) await waitForWrites();
@@ -119,7 +120,8 @@ export function createPageWriter(siteDir: string, { batchSize = 16, maxQueued = 
 // --- internal ---
 
 interface WriteBatch {
-  pages: { dir: string; files: [name: string, text: string][] }[];
+  /** `from`: the page's folder in the previous output, whose identical files are linked, not written. */
+  pages: { dir: string; files: [name: string, text: string][]; from?: string }[];
 }
 
 /** The thread's answer to each batch. */

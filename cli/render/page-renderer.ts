@@ -46,9 +46,9 @@ export interface PageRenderer {
  * Renders pages into `siteDir`: the same code on the main thread and in render threads
  * (render-threads.ts), so where a page is rendered never changes its bytes.
  */
-export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number, useSharedMarkup = true): PageRenderer {
+export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number, useSharedMarkup = true, reuseFrom: string | null = null): PageRenderer {
   const routes = new Map<string, RouteDefinition>(ctx.routes.map((r) => [r.id, r]));
-  const writer = createPageWriter(siteDir);
+  const writer = createPageWriter(siteDir, { reuseFrom });
   // Without the cache every shared part is rendered on every page (sharedMarkup: false): the same bytes, only slower.
   const sharedMarkup = useSharedMarkup ? createSharedMarkupCache() : undefined;
   return {

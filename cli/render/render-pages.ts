@@ -17,6 +17,8 @@ export interface RenderPagesInput {
   payloadBudget: number;
   /** Render every shared part on every page (no shared-markup cache): the same bytes, slower. */
   sharedMarkup: boolean;
+  /** The previous output: a page file with the same bytes there is hard-linked, not written; null: write every file. */
+  reuseFrom: string | null;
   /** Threads rendering beside the main thread, started early; null: the main thread only. */
   threads: RenderThreads | null;
   /** The build in the output folder when it is updated in place: its unchanged pages are kept. */
@@ -61,9 +63,9 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       result.bytes += page.bytes;
     }
   };
-  const renderer = createPageRenderer(ctx, siteDir, input.payloadBudget, input.sharedMarkup);
+  const renderer = createPageRenderer(ctx, siteDir, input.payloadBudget, input.sharedMarkup, input.reuseFrom);
   const { routes: _routes, layouts: _layouts, modules: _modules, ...threadCtx } = ctx;
-  threads?.init({ ctx: threadCtx, siteDir, payloadBudget: input.payloadBudget, sharedMarkup: input.sharedMarkup });
+  threads?.init({ ctx: threadCtx, siteDir, payloadBudget: input.payloadBudget, sharedMarkup: input.sharedMarkup, reuseFrom: input.reuseFrom });
   const dispatch = createPageDispatcher(renderer, threads, take);
   const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
   const checkDuplicate = createDuplicateCheck();

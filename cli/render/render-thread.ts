@@ -22,7 +22,7 @@ post({ type: 'ready' });
 
 async function handle(message: ToThread): Promise<void> {
   if (message.type === 'init') {
-    renderer = createPageRenderer({ ...message.ctx, routes: site.routes, layouts: site.layouts, modules: site.modules }, message.siteDir, message.payloadBudget, message.sharedMarkup);
+    renderer = createPageRenderer({ ...message.ctx, routes: site.routes, layouts: site.layouts, modules: site.modules }, message.siteDir, message.payloadBudget, message.sharedMarkup, message.reuseFrom);
     return;
   }
   if (!renderer) throw new Error('The render thread got pages before the build context.');

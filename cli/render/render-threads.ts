@@ -11,6 +11,8 @@ export interface RenderThreadInit {
   siteDir: string;
   payloadBudget: number;
   sharedMarkup: boolean;
+  /** The previous output, whose files identical to a page's are linked rather than written; null: write every file. */
+  reuseFrom: string | null;
 }
 
 export type ToThread = ({ type: 'init' } & RenderThreadInit) | { type: 'pages'; id: number; tasks: PageTask[] } | { type: 'drain'; id: number };

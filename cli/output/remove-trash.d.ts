@@ -1,0 +1,2 @@
+/** See remove-trash.js. */
+export function removeTrash(outDir: string): Promise<void>;
