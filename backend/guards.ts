@@ -29,7 +29,7 @@ export function isAllowedOrigin(origin: string, siteOrigins: ReadonlySet<string>
 }
 
 /** Limits on one GraphQL document, far above what the site's own queries use (tests check both). */
-export const QUERY_LIMITS = { depth: 12, aliases: 30, fields: 600 } as const;
+export const QUERY_LIMITS = { depth: 12, aliases: 30, fields: 600, tokens: 5000 } as const;
 
 /**
  * A validation rule that refuses documents nested deeper than QUERY_LIMITS.depth, with more aliases
@@ -39,10 +39,22 @@ export const QUERY_LIMITS = { depth: 12, aliases: 30, fields: 600 } as const;
 export function queryLimitsRule(context: ValidationContext): ASTVisitor {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of context.getDocument().definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  // Each fragment is measured once however often it is spread: fragments that spread the next one twice
+  // would otherwise cost 2^n to measure, a query of a kilobyte that holds the process for hours.
+  const costs = new Map<string, Cost>();
+  const fragmentCost = (name: string, active: ReadonlySet<string>): Cost => {
+    const known = costs.get(name);
+    if (known) return known;
+    const fragment = fragments.get(name);
+    // A fragment spread inside itself is graphql's own error (NoFragmentCycles): it counts for nothing here.
+    if (!fragment || active.has(name)) return NOTHING;
+    const cost = costOf(fragment.selectionSet, (spread) => fragmentCost(spread, new Set([...active, name])));
+    costs.set(name, cost);
+    return cost;
+  };
   return {
     OperationDefinition(node) {
-      const tally = { depth: 0, aliases: 0, fields: 0 };
-      measure(node.selectionSet, 1, tally, fragments, new Set());
+      const tally = costOf(node.selectionSet, (spread) => fragmentCost(spread, new Set()));
       const name = node.name?.value ?? 'the operation';
       if (tally.depth > QUERY_LIMITS.depth) context.reportError(createGraphQLError(`${name} is nested ${tally.depth} levels deep; this backend answers at most ${QUERY_LIMITS.depth}.`, { nodes: [node] }));
       if (tally.aliases > QUERY_LIMITS.aliases) context.reportError(createGraphQLError(`${name} uses ${tally.aliases} aliases; this backend answers at most ${QUERY_LIMITS.aliases}.`, { nodes: [node] }));
@@ -51,23 +63,54 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
   };
 }
 
-function measure(set: SelectionSetNode, depth: number, tally: { depth: number; aliases: number; fields: number }, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): void {
-  tally.depth = Math.max(tally.depth, depth);
+/** What a selection set costs: its depth in levels, and its fields and aliases with fragments counted where spread. */
+interface Cost {
+  depth: number;
+  aliases: number;
+  fields: number;
+}
+
+const NOTHING: Cost = { depth: 0, aliases: 0, fields: 0 };
+
+function costOf(set: SelectionSetNode, spread: (name: string) => Cost): Cost {
+  const cost = { depth: 1, aliases: 0, fields: 0 };
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
       const field: FieldNode = selection;
-      tally.fields++;
-      if (field.alias) tally.aliases++;
-      if (field.selectionSet) measure(field.selectionSet, depth + 1, tally, fragments, seen);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      measure(selection.selectionSet, depth, tally, fragments, seen);
-    } else {
-      const fragment = fragments.get(selection.name.value);
-      // A fragment spread inside itself is graphql's own error (NoFragmentCycles); count it once here.
-      if (!fragment || seen.has(fragment.name.value)) continue;
-      measure(fragment.selectionSet, depth, tally, fragments, new Set([...seen, fragment.name.value]));
+      cost.fields++;
+      if (field.alias) cost.aliases++;
+      if (field.selectionSet) {
+        const sub = costOf(field.selectionSet, spread);
+        cost.depth = Math.max(cost.depth, sub.depth + 1);
+        cost.fields += sub.fields;
+        cost.aliases += sub.aliases;
+      }
+      continue;
     }
+    const inner = selection.kind === Kind.INLINE_FRAGMENT ? costOf(selection.selectionSet, spread) : spread(selection.name.value);
+    cost.depth = Math.max(cost.depth, inner.depth);
+    cost.fields += inner.fields;
+    cost.aliases += inner.aliases;
   }
+  return cost;
+}
+
+/**
+ * Whether a request's Host names this backend: a loopback name, the address it listens on, or a site
+ * origin's host. Anything else is a page that made its own name point here (DNS rebinding), which would
+ * make its requests same-origin and so carry no Origin header to refuse.
+ */
+export function isExpectedHost(hostHeader: string | undefined, listening: string, siteOrigins: ReadonlySet<string>): boolean {
+  if (!hostHeader) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return false;
+  }
+  if (isLoopbackHost(hostname) || hostname === listening.replace(/^\[|\]$/g, '') || `[${listening}]` === hostname || listening === '0.0.0.0' || listening === '::') return true;
+  for (const origin of siteOrigins) if (new URL(origin).hostname === hostname) return true;
+  return false;
 }
 
 /** Failed logins a client address may make per window before it must wait. */

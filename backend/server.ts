@@ -4,11 +4,12 @@
  * references. Used by the CLI's backend command, the tests and the benchmarks; listens on 127.0.0.1 only
  * unless told otherwise.
  */
+import { parse } from 'graphql';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { createAuthService, DEFAULT_EDITOR, readBearerToken, resolveEditor } from './auth.ts';
-import { createLoginLimiter, draftOnlyMedia, isAllowedOrigin, isLoopbackHost, queryLimitsRule } from './guards.ts';
+import { createLoginLimiter, draftOnlyMedia, isAllowedOrigin, isExpectedHost, isLoopbackHost, QUERY_LIMITS, queryLimitsRule } from './guards.ts';
 import { createMediaAccess, MEDIA_KEY_PARAM } from './media-access.ts';
 import { applyContentOverrides, readContentOverrides } from './content-overrides.ts';
 import { loadSampleContent } from './content/sample.ts';
@@ -99,7 +100,22 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
         ? { origin: [origin], methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Authorization', 'Content-Type', PUBLISHED_ONLY_HEADER], credentials: false, maxAge: 600 }
         : false;
     },
-    plugins: [counter, { onValidate: ({ addValidationRule }) => addValidationRule(queryLimitsRule) } satisfies Plugin],
+    plugins: [
+      counter,
+      {
+        // A document of more tokens than any query needs is refused while it is read, before it is validated.
+        onParse: ({ setParseFn }) =>
+          setParseFn((source, parseOptions) => {
+            try {
+              return parse(source, { ...parseOptions, maxTokens: QUERY_LIMITS.tokens });
+            } catch (error) {
+              // The syntax error as the client's to read, not a masked "unexpected error".
+              throw createGraphQLError((error as Error).message);
+            }
+          }),
+        onValidate: ({ addValidationRule }) => addValidationRule(queryLimitsRule),
+      } satisfies Plugin,
+    ],
     context: (initial) => {
       const { request } = initial;
       // A bad or expired token means "anonymous", not an error: a stale cookie must not break the public site.
@@ -111,6 +127,11 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
   // A draft's media: for an editor's token (the build with --drafts), or with the key the API put into
   // the URL it gave an editor's browser (media-access.ts); 404 for anyone else.
   const server = createServer((req, res) => {
+    // A page elsewhere on the web whose own name was made to point here (DNS rebinding) gets nothing.
+    if (!isExpectedHost(req.headers.host, host, siteOrigins)) {
+      res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ errors: [{ message: `Requests for the host ${req.headers.host ?? '(none)'} are not answered: this backend answers its loopback address, the address it listens on and the site's own hosts.` }] }));
+      return;
+    }
     // A page elsewhere on the web (its request carries its Origin) gets nothing, not even a side effect.
     const origin = req.headers.origin;
     if (origin && !isAllowedOrigin(origin, siteOrigins)) {

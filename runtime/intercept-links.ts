@@ -10,7 +10,8 @@ export function interceptLinks(root: HTMLElement, navigate: (href: string) => vo
     if (!anchor || !root.contains(anchor) || !isPageLink(anchor)) return;
     event.preventDefault();
     const url = new URL(anchor.href);
-    navigate(url.pathname + url.search + url.hash);
+    // A same-origin path never starts with `//` when handed on: that would read as another host.
+    navigate(url.pathname.replace(/^\/{2,}/, '/') + url.search + url.hash);
   };
   root.addEventListener('click', onClick);
   return () => root.removeEventListener('click', onClick);

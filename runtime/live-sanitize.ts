@@ -57,12 +57,16 @@ function walk(value: unknown, origin: string): unknown {
   if (Array.isArray(value)) return value.map((v) => walk(v, origin));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (typeof v !== 'string') out[key] = walk(v, origin);
-    else if (rules.RICH_TEXT_FIELDS.has(key)) out[key] = resolveMedia(sanitizeRichText(v), origin);
-    else out[key] = walk(rules.safeUrlField(key, v), origin);
-  }
+  for (const [key, v] of Object.entries(value)) out[key] = field(key, v, origin);
   return out;
+}
+
+/** A string under a rich-text or URL key by that key's rule, also inside an array under it (as the build's cleaner). */
+function field(key: string, v: unknown, origin: string): unknown {
+  if (Array.isArray(v)) return v.map((item) => field(key, item, origin));
+  if (typeof v !== 'string') return walk(v, origin);
+  if (rules.RICH_TEXT_FIELDS.has(key)) return resolveMedia(sanitizeRichText(v), origin);
+  return walk(rules.safeUrlField(key, v), origin);
 }
 
 function resolveMedia(html: string, origin: string): string {

@@ -98,10 +98,22 @@ export function sanitizeData<T>(value: T, cleanRichText: (html: string) => strin
     let copy: Record<string, unknown> | null = null;
     for (const key of Object.keys(record)) {
       const v = record[key];
-      const clean = typeof v !== 'string' ? walk(v) : RICH_TEXT_FIELDS.has(key) ? cleanRichText(v) : safeUrlField(key, v);
+      const clean = field(key, v);
       if (clean !== v) (copy ??= { ...record })[key] = clean;
     }
     return copy ?? record;
+  };
+  // A string under a rich-text or URL key is cleaned by that key's rule, also inside an array under it
+  // (`body: ["<img onerror…>"]` must not pass as data because it is not a string).
+  const field = (key: string, v: unknown): unknown => {
+    if (typeof v === 'string') return RICH_TEXT_FIELDS.has(key) ? cleanRichText(v) : safeUrlField(key, v);
+    if (!Array.isArray(v)) return walk(v);
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < v.length; i++) {
+      const clean = field(key, v[i]);
+      if (clean !== v[i]) (copy ??= v.slice())[i] = clean;
+    }
+    return copy ?? v;
   };
   return walk(value) as T;
 }

@@ -54,7 +54,22 @@ export function isSafeUrl(url: string): boolean {
   // `<` and `>` have no place in a URL (they are percent-encoded); DOMPurify drops values that hold them.
   if (/^[/\\]{2}/.test(seen) || /[<>]/.test(seen)) return false;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(seen)?.[1];
-  return scheme === undefined || RICH_TEXT_SCHEMES.includes(scheme.toLowerCase());
+  if (scheme === undefined) return staysOnSite(seen);
+  return RICH_TEXT_SCHEMES.includes(scheme.toLowerCase());
+}
+
+/**
+ * A relative URL stays on the site's own host once its dot segments are resolved: `/.//evil.example/x`
+ * is a path whose resolved form, `//evil.example/x`, a script that loads it as a document (a fallback
+ * navigation) would read as another host.
+ */
+function staysOnSite(relative: string): boolean {
+  try {
+    const url = new URL(relative, 'https://site.invalid/a/b');
+    return url.host === 'site.invalid' && !url.pathname.startsWith('//');
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -70,9 +70,51 @@ describe('query limits', () => {
     }
   });
 
+  it('measures each fragment once: fragments that each spread the next one twice are refused at once, not after hours', async () => {
+    // 2^30 fields when counted where spread; measured spread by spread this held the process for about an hour.
+    const chain = Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ');
+    const document = `query Bomb { ...F0 } ${chain} fragment F30 on Query { site { name } }`;
+    const started = performance.now();
+    const errors = validate(buildSchema(loadSchemaSource()), parse(document), [queryLimitsRule]);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(errors.map((e) => e.message)).toContain(`Bomb selects ${2 ** 31} fields; this backend answers at most 600.`);
+    // And through the server, as a GET a page elsewhere could make with an <img>.
+    const viaGet = await fetch(`${server.url}?query=${encodeURIComponent(document)}`, { headers: { accept: 'application/json' } });
+    expect(((await viaGet.json()) as { errors?: { message: string }[] }).errors?.map((e) => e.message)).toContain(`Bomb selects ${2 ** 31} fields; this backend answers at most 600.`);
+  });
+
+  it('refuses a document of more tokens than any query needs while reading it', async () => {
+    const long = `query Long { site { ${'name '.repeat(6000)} } }`;
+    expect((await gql(server, long)).errors?.[0]?.message).toMatch(/Document contains more tha[nt] 5000 tokens/);
+  });
+
   it('refuses a list larger than the backend serves, clearly', async () => {
     const result = await gql(server, 'query Huge { newsItems(first: 100000) { nodes { id } } }');
     expect(result.errors?.[0]?.message).toMatch(/Argument "first" must be between 0 and \d+, got 100000\./);
+  });
+});
+
+describe('DNS rebinding', () => {
+  it('answers requests for its loopback names and the site host, and refuses another host name pointed at it', async () => {
+    const query = `${server.url}?query=${encodeURIComponent('{ site { name } }')}`;
+    const asked = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        // fetch() does not let a page or a test set Host; a raw request does, as a rebinding page's browser would send it.
+        const url = new URL(query);
+        import('node:http').then(({ request }) => {
+          const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { host, accept: 'application/json' } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end();
+        }, reject);
+      });
+    const port = new URL(server.url).port;
+    expect(await asked(`127.0.0.1:${port}`)).toBe(200);
+    expect(await asked(`localhost:${port}`)).toBe(200);
+    expect(await asked(new URL(SITE_ORIGIN).host)).toBe(200);
+    expect(await asked(`rebind.attacker.example:${port}`)).toBe(403);
   });
 });
 

@@ -53,6 +53,8 @@ export interface FaultServer {
   url: string;
   /** Every GraphQL request, in arrival order. */
   log: FaultLogEntry[];
+  /** Every other request (the media), with the Authorization it carried. */
+  media: { path: string; authorization: string | null }[];
   /** Replaces the rules and restarts the per-operation call counts. */
   setRules(rules: readonly FaultRule[]): void;
   close(): Promise<void>;
@@ -63,6 +65,7 @@ export async function startFaultServer({ backend: backendOptions = {} }: { backe
   const backend = await startContentServer(backendOptions);
   const started = Date.now();
   const log: FaultLogEntry[] = [];
+  const media: FaultServer['media'] = [];
   let current: readonly FaultRule[] = [];
   let counts = new Map<string, number>();
 
@@ -71,7 +74,10 @@ export async function startFaultServer({ backend: backendOptions = {} }: { backe
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (!req.url?.startsWith('/graphql')) return void forward(backend.origin, req, body).then((r) => send(res, r), () => res.destroy());
+      if (!req.url?.startsWith('/graphql')) {
+        media.push({ path: req.url ?? '', authorization: req.headers.authorization ?? null });
+        return void forward(backend.origin, req, body).then((r) => send(res, r), () => res.destroy());
+      }
       const operation = operationOf(body);
       const call = (counts.get(operation) ?? 0) + 1;
       counts.set(operation, call);
@@ -85,6 +91,7 @@ export async function startFaultServer({ backend: backendOptions = {} }: { backe
   return {
     url: `${origin}/graphql`,
     log,
+    media,
     setRules(next) {
       current = [...next];
       counts = new Map();

@@ -115,3 +115,22 @@ describe('a backend that returns drafts whatever the build asks', () => {
     expect(dropDrafts(clean, seen)).toBe(clean);
   });
 });
+
+describe('media downloads', () => {
+  it("carry the editor's token only when drafts are published on purpose (--drafts): the media of published items need none", async () => {
+    const proxy = await startFaultServer();
+    try {
+      const editorToken = await loginToken({ url: proxy.url } as ContentServer, 'editor@institute.example', 'preview-editor');
+      const run = (name: string, ...flags: string[]) => runCli(['build', '--endpoint', proxy.url, '--out', join(dir, name), '--cache-dir', join(dir, `${name}-cache`), '--no-report', '--quiet', ...flags], { env: { GRAPHQL_TOKEN: editorToken } });
+      expect((await run('media-published')).code).toBe(0);
+      expect(proxy.media.length).toBeGreaterThan(10);
+      expect(proxy.media.filter((m) => m.authorization !== null)).toEqual([]);
+      proxy.media.length = 0;
+      expect((await run('media-drafts', '--drafts')).code).toBe(0);
+      expect(proxy.media.length).toBeGreaterThan(10);
+      expect(proxy.media.every((m) => m.authorization === `Bearer ${editorToken}`)).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  }, 240_000);
+});

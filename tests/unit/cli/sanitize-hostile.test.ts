@@ -51,6 +51,12 @@ describe('URL fields from the backend', () => {
     ['/&nbsp/evil.example', false],
     ['data:image/png;base64,iVBORw0KGgo=', false],
     ['/a/>b', false],
+    // Dot segments that resolve to `//host`: a document load of the resolved path would leave the site.
+    ['/.//evil.example/x', false],
+    ['/..//evil.example/x', false],
+    ['/a/..//evil.example/x', false],
+    ['/./about', true],
+    ['../news/a', true],
   ])('%j is safe: %s', (url, safe) => {
     expect(isSafeUrl(url)).toBe(safe);
   });
@@ -68,6 +74,11 @@ describe('URL fields from the backend', () => {
 
   it('cleans data: images and backslash hosts out of rich text', () => {
     expect(sanitizeRichText('<img src="data:image/png;base64,iVBORw0KGgo=" alt="x"><a href="\\\\evil.example">a</a><a href="/\t/evil.example">b</a>')).toBe('<img alt="x" /><a>a</a><a>b</a>');
+  });
+
+  it('cleans strings inside an array under a rich-text or URL key too, not only a string there', () => {
+    const data = { item: { body: ['<img src="x.png" onerror="alert(1)">', { body: '<script>x()</script><p>ok</p>' }], url: ['javascript:alert(1)', '/fine'], tags: ['javascript:alert(1)'] } };
+    expect(sanitizeData(data)).toEqual({ item: { body: ['<img src="x.png" />', { body: '<p>ok</p>' }], url: [BLOCKED_URL, '/fine'], tags: ['javascript:alert(1)'] } });
   });
 
   it('blocks unsafe values of url, href and …Url fields and leaves other strings alone', () => {

@@ -111,6 +111,9 @@ describe('iCalendar files', async () => {
 
   it('escapes text values and writes UTC date-times', () => {
     expect(escapeText('a;b,c\\d\ne')).toBe('a\\;b\\,c\\\\d\\ne');
+    // A bare carriage return would end the line for some parsers: a title could add a property of its own.
+    expect(escapeText('Talk\rATTACH:https://evil.example/a.exe')).toBe('Talk\\nATTACH:https://evil.example/a.exe');
+    expect(escapeText('a\r\nb')).toBe('a\\nb');
     expect(icalDateTime('2026-11-24T18:30:00Z')).toBe('20261124T183000Z');
   });
 });
