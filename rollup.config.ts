@@ -2,7 +2,7 @@ import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, RollupOptions } from 'rollup';
 import { transform } from 'esbuild';
@@ -104,6 +104,9 @@ function wouterShim(): Plugin {
   return { name: 'wouter-shim', resolveId: (source) => (source === 'wouter' ? shim : null) };
 }
 
+/** Paths of build-only code: the CLI, the backend, the site's `*.build.ts` files and its site/build/ folder. */
+const BUILD_ONLY = [/(^|[\\/])cli[\\/]/, /(^|[\\/])backend[\\/]/, /\.build(\.ts)?$/, /(^|[\\/])site[\\/]build[\\/]/];
+
 /**
  * Fails the client build when Node-only code enters the browser graph (DESIGN.md: imports flow one
  * way). Tree-shaking is not a correctness guarantee, so the import itself is the error.
@@ -112,7 +115,9 @@ function forbidServerCode(): Plugin {
   return {
     name: 'forbid-server-code',
     resolveId(source, importer) {
-      const serverOnly = source.startsWith('node:') || /(^|\/)cli\//.test(source) || /\.build(\.ts)?$/.test(source) || /(^|\/)backend\//.test(source);
+      // Judged on the path the import resolves to: `../build/x.ts` from site/pages is site/build/x.ts.
+      const target = importer && source.startsWith('.') ? resolve(dirname(importer), source) : source;
+      const serverOnly = source.startsWith('node:') || BUILD_ONLY.some((pattern) => pattern.test(target));
       if (serverOnly && importer) {
         this.error(`${importer} imports '${source}', which is build-only code and must not reach the browser. Move the import into a *.build.ts file or cli/.`);
       }

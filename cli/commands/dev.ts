@@ -22,7 +22,7 @@ export function addDevCommand(program: Command): void {
       // Other build options (base URL, concurrency, …) reach each build through the environment and site.config.ts.
       const config = resolveConfig({ endpoint: flags.endpoint, cacheDir: flags.cacheDir, logLevel: logLevelOf(allFlags) });
       const logger = createLogger(config.logLevel);
-      const { startDev } = await import('../dev/dev.ts');
+      const { startDev } = await import('../serve/dev.ts');
       const session = await startDev({
         root: config.root,
         endpoint: config.endpoint,

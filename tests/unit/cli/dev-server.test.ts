@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDevServer, type DevServer } from '../../../cli/dev/server.ts';
-import { watchFiles } from '../../../cli/dev/watch.ts';
-import { createLiveReload, injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT_PATH } from '../../../cli/dev/live-reload.ts';
+import { startDevServer, type DevServer } from '../../../cli/serve/dev-server.ts';
+import { watchFiles } from '../../../cli/serve/dev-watch.ts';
+import { createLiveReload, injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT_PATH } from '../../../cli/serve/live-reload.ts';
 
 let server: DevServer | null = null;
 afterEach(async () => {

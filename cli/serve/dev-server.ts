@@ -3,8 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { contentTypeFor } from '../serve/content-types.ts';
-import { findNotFoundPage, findSiteFile } from '../serve/site-files.ts';
+import { contentTypeFor } from './content-types.ts';
+import { findNotFoundPage, findSiteFile } from './site-files.ts';
 import { portInUse } from '../errors/errors.ts';
 import { injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT, LIVE_RELOAD_SCRIPT_PATH, type LiveReload } from './live-reload.ts';
 

@@ -1,0 +1,44 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rollup } from 'rollup';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientPlugins } from '../../../rollup.config.ts';
+import { ROOT } from '../../helpers/cli.ts';
+
+/** The client build refuses every build-only module in the browser graph: the import itself is the error. */
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'browser-guard-'));
+});
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function bundleError(imports: string): Promise<string | null> {
+  const entry = join(dir, `entry-${Math.random().toString(36).slice(2)}.ts`);
+  await writeFile(entry, `${imports}\nexport const used = [x];\n`);
+  try {
+    const bundle = await rollup({ input: entry, plugins: createClientPlugins({ minify: false }), logLevel: 'silent' });
+    await bundle.close();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe('the client build', () => {
+  it.each([
+    ['site/build/keep-top.ts', `import { keepTop as x } from '${ROOT}site/build/keep-top.ts';`],
+    ['site/outputs.build.ts', `import { outputs as x } from '${ROOT}site/outputs.build.ts';`],
+    ['cli/', `import { slugProblem as x } from '${ROOT}cli/content/slugs.ts';`],
+    ['backend/', `import { isLoopbackHost as x } from '${ROOT}backend/guards.ts';`],
+    ['node:fs', "import { readFileSync as x } from 'node:fs';"],
+  ])('refuses %s', async (_name, imports) => {
+    expect(await bundleError(imports)).toMatch(/which is build-only code and must not reach the browser/);
+  });
+
+  it('takes site code the browser needs', async () => {
+    expect(await bundleError(`import { formatDay as x } from '${ROOT}site/format/dates.ts';`)).toBeNull();
+  });
+});
