@@ -9,7 +9,7 @@ import { htmlFileFor } from '../runtime/shared/paths.ts';
 /**
  * First-load JavaScript (issue 9, target 6): what a visitor's browser downloads before a page can hydrate.
  * One measurement for the bench (bench/client.ts) and the test suite (tests/integration/first-load-size.test.ts),
- * so the figure the README quotes is the figure the budget checks.
+ * so the figure docs/performance.md quotes is the figure the budget checks.
  */
 
 /** The budget: React and ReactDOM included, Sentry excluded (it loads after the first render). */

@@ -54,7 +54,7 @@ export interface SiteBuildOptions {
   mediaMaxBytes?: number;
   /** Publish drafts too (the backend returns them to an editor's token). Flag --drafts. @default false */
   drafts?: boolean;
-  /** Give every page a strict Content-Security-Policy meta tag (see README, Reliability). Flag --no-csp. @default true */
+  /** Give every page a strict Content-Security-Policy meta tag (see docs/reliability.md). Flag --no-csp. @default true */
   csp?: boolean;
   /** Where the JSON build report goes; false writes none. Flag --report, --no-report. @default 'build-report.json' beside the output folder */
   report?: string | false;

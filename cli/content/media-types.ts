@@ -55,7 +55,7 @@ const MEDIA_TYPES: Readonly<Record<string, readonly string[]>> = {
   '7z': ['application/x-7z-compressed'],
 };
 
-/** The allowed extensions, for error messages and the README. */
+/** The allowed extensions, for error messages and docs/reliability.md. */
 export const MEDIA_EXTENSIONS: readonly string[] = Object.keys(MEDIA_TYPES);
 
 /** The lower-case extension of a media file (`media/a/b.PNG` → `png`), or '' without one. */

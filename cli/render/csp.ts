@@ -8,7 +8,7 @@ import { escapeHtml } from './html.ts';
  * endpoint's origin (live data, preview, login; media of drafts are served from it) and the error
  * reporter's origin when they are configured. No 'unsafe-inline', no 'unsafe-eval': the boot data and
  * JSON-LD are `type="application/json"`/`application/ld+json`, which is data, not script.
- * `frame-ancestors` cannot be set by a meta tag: the CDN adds it (README, Reliability).
+ * `frame-ancestors` cannot be set by a meta tag: the CDN adds it (docs/reliability.md).
  */
 export function contentSecurityPolicy({ publicEndpoint, sentryDsn }: { publicEndpoint: string | null; sentryDsn: string | null }): string {
   const api = publicEndpoint ? [new URL(publicEndpoint).origin] : [];
