@@ -3,7 +3,6 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Plugin, RollupOptions } from 'rollup';
 import { transform } from 'esbuild';
 import esbuild from 'rollup-plugin-esbuild';
@@ -57,7 +56,6 @@ export function createClientPlugins({ minify: shouldMinify = true }: { minify?: 
   return [
     forbidServerCode(),
     pageLocalCopies(),
-    wouterShim(),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
     // 'production' is named: otherwise the plugin picks development builds whenever NODE_ENV is not
     // 'production' (as under the test runner), and the same code would give another bundle and build id.
@@ -97,12 +95,6 @@ function minifyChunks(): Plugin {
 }
 
 const minifiedReact = new Map<string, Promise<string>>();
-
-/** The browser gets runtime/wouter-shim.ts for wouter: the few of its hooks site code uses, on the runtime's store. */
-function wouterShim(): Plugin {
-  const shim = fileURLToPath(new URL('./runtime/wouter-shim.ts', import.meta.url));
-  return { name: 'wouter-shim', resolveId: (source) => (source === 'wouter' ? shim : null) };
-}
 
 /** Paths of build-only code: the CLI, the backend, the site's `*.build.ts` files and its site/build/ folder. */
 const BUILD_ONLY = [/(^|[\\/])cli[\\/]/, /(^|[\\/])backend[\\/]/, /\.build(\.ts)?$/, /(^|[\\/])site[\\/]build[\\/]/];

@@ -1,6 +1,6 @@
 import { Component, useEffect, useLayoutEffect, useSyncExternalStore, type ComponentType, type ErrorInfo, type ReactElement, type ReactNode } from 'react';
 import { Router } from 'wouter';
-import { LocationContext } from './location.ts';
+import { LocationContext, useNavigationLocation, useNavigationSearch } from './location.ts';
 import type { Navigation } from './navigation.ts';
 import type { Layouts } from './routes.ts';
 import type { PageError } from './shared/contract.ts';
@@ -46,8 +46,8 @@ export function App({ nav, layouts, staticMarkup, onHydrated }: AppProps): React
     <SiteContext.Provider value={nav.site}>
       <LocationContext.Provider value={nav}>
         {nav.banner ? <SlotView slot={nav.banner} /> : null}
-        {/* Site code reads the location with wouter's hooks: on the server from this Router, in the browser from the context above (runtime/wouter-shim.ts). */}
-        <Router ssrPath={state.path} ssrSearch={state.search}>
+        {/* Site code reads the location with wouter's hooks, which this Router feeds from the navigation store (location.ts), on the server and in the browser. */}
+        <Router hook={useNavigationLocation} searchHook={useNavigationSearch}>
           {state.error || !route ? (
             <ErrorView nav={nav} error={state.error ?? { status: 404, message: `Page not found: ${state.path}`, fatal: false }} />
           ) : (

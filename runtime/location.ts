@@ -11,16 +11,20 @@ export interface LocationSource {
 
 export const LocationContext = createContext<LocationSource | null>(null);
 
-/** The committed path (no query, no hash) and a function that navigates, as wouter's useLocation gives them. */
-export function useLocation(): [string, (to: string, options?: { replace?: boolean }) => void] {
+/**
+ * wouter's location hook for the app's Router (runtime/app.tsx): the committed path (no query, no hash)
+ * from the navigation store, and a function that navigates through it. Site code reads it with wouter's
+ * own useLocation, on the server and in the browser alike.
+ */
+export function useNavigationLocation(): [string, (to: string, options?: { replace?: boolean }) => void] {
   const source = useSource();
   const read = (): string => source.getState().path;
   const path = useSyncExternalStore(source.subscribe, read, read);
   return [path, (to, options) => void source.navigate(to, { replace: options?.replace })];
 }
 
-/** The committed query string without its `?`, as wouter's useSearch gives it. */
-export function useSearch(): string {
+/** wouter's search hook for the app's Router: the committed query string without its `?`. */
+export function useNavigationSearch(): string {
   const source = useSource();
   const read = (): string => source.getState().search.replace(/^\?/, '');
   return useSyncExternalStore(source.subscribe, read, read);
