@@ -126,10 +126,9 @@ export const DEFAULTS = {
   strict: false,
   payloadBudget: 128 * 1024,
   mediaMaxBytes: 100 * 1024 * 1024,
-  // Rendering is CPU-bound, and so is the main thread (the backend's answers: parsing, sanitising). On
-  // 2 CPUs, since pages are written on a thread of their own and the CLI runs compiled, one render
-  // thread makes a 10,000-page build about 20% faster for about 50 MiB (bench:build). The main thread
-  // keeps one CPU; beyond 4 threads, the disk limits a build.
+  // Rendering is CPU-bound, and so is the main thread (the backend's answers: parsing, sanitising): the
+  // main thread keeps one CPU, the others render; beyond 4 threads, the disk limits a build
+  // (docs/decisions/render-threads.md).
   renderThreads: Math.min(4, Math.max(0, availableParallelism() - 1)),
 } as const satisfies Partial<ResolvedConfig>;
 

@@ -168,9 +168,8 @@ function startThread(): Thread {
   const worker = new Worker(source, {
     eval: !compiled,
     // A render thread's garbage is short-lived (each page's elements and markup): a young generation
-    // that holds a few pages' worth lets it die there. 8 MB promoted much of it to the old generation:
-    // in six interleaved pairs of 10,000-page builds, 32 MB was faster in every pair (median 0.6 s,
-    // ~9%) for ~20 MiB more resident size; 64 MB gained nothing more and cost 30-50 MiB beyond that.
+    // that holds a few pages' worth lets it die there instead of being promoted; larger gains nothing
+    // more (docs/decisions/render-threads.md).
     resourceLimits: { maxYoungGenerationSizeMb: 32 },
   });
   const pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>();

@@ -5,8 +5,8 @@ import { withSharedMarkupRenderer, type SharedMarkupRenderer } from '../../runti
 
 /**
  * The build's side of SharedMarkup (runtime/shared-markup.ts): the markup of each cache key, rendered
- * once per renderer and spliced into later pages. Header and footer are about 40% of a page's elements;
- * rendering them once per key took a 10,000-page build from about 9.5 to 8.3 s of CPU.
+ * once per renderer and spliced into later pages. Header and footer are about 40% of a page's elements
+ * (docs/decisions/shared-markup.md has what it saves).
  *
  * A key's markup is taken from the first page that uses it, and only if splicing it back into that page
  * gives the very bytes that rendering it there gave: markup next to text (React separates adjacent text
