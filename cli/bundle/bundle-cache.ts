@@ -6,7 +6,7 @@ import type { AssetManifest } from './bundle.ts';
 
 /** Everything the client bundle is made from: when none of it changed, the previous bundle is reused. */
 const INPUT_DIRS = ['site', 'runtime', 'templates'];
-const INPUT_FILES = ['package-lock.json', 'rollup.config.ts', 'tsconfig.json', 'cli/bundle/bundle.ts'];
+const INPUT_FILES = ['package-lock.json', 'rollup.config.ts', 'tsconfig.json', 'tsconfig.base.json', 'cli/bundle/bundle.ts'];
 
 export interface CachedBundle {
   manifest: AssetManifest;

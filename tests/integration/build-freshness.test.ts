@@ -48,7 +48,7 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'build-freshness-'));
   project = join(dir, 'project');
-  for (const entry of ['bin', 'cli', 'runtime', 'site', 'backend', 'templates', 'package.json', 'package-lock.json', 'tsconfig.json', 'rollup.config.ts']) {
+  for (const entry of ['bin', 'cli', 'runtime', 'site', 'backend', 'templates', 'types', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'rollup.config.ts']) {
     await cp(join(ROOT, entry), join(project, entry), { recursive: true });
   }
   // The installed packages, each a link into the project's own install, so that one of them can be
