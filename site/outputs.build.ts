@@ -7,7 +7,7 @@ import { categoryCalendarHref, eventCalendarHref, EVENTS_FEED, NEWS_FEED, type F
 import { formatDay, formatTime } from './format/dates.ts';
 import type { EventDetailData, EventResult } from './queries/events.ts';
 import type { NewsArticleData, NewsArticleResult } from './queries/news.ts';
-import { categoriesOf, siteInfo } from './queries/site.ts';
+import { categoriesOf, siteInfo, timeZoneOf } from './queries/site.ts';
 import { compareText } from '../runtime/shared/compare.ts';
 
 /**
@@ -49,6 +49,7 @@ export function newsFeed(ctx: OutputContext): OutputCollector {
 /** `/feeds/events.xml`: the events furthest ahead first, each with when and where before its summary. */
 export function eventsFeed(ctx: OutputContext): OutputCollector {
   const furthest = keepTop<EventDetailData>(FEED_SIZE, (a, b) => compareText(b.startsAt, a.startsAt));
+  const zone = timeZoneOf(ctx.site);
   return {
     page(page) {
       const event = eventOf(page);
@@ -58,10 +59,10 @@ export function eventsFeed(ctx: OutputContext): OutputCollector {
       const content = renderRss({
         ...channel(ctx, 'Events', '/events', EVENTS_FEED),
         items: furthest.items().map((event) => ({
-          title: `${event.title} (${formatDay(event.startsAt)})`,
+          title: `${event.title} (${formatDay(event.startsAt, zone)})`,
           link: `${ctx.baseUrl}/events/${event.category.slug}/${event.slug}`,
           published: event.updatedAt,
-          description: `${formatDay(event.startsAt)}, ${formatTime(event.startsAt)}${event.location ? `, ${event.location}` : ''}. ${event.summary}`,
+          description: `${formatDay(event.startsAt, zone)}, ${formatTime(event.startsAt, zone)}${event.location ? `, ${event.location}` : ''}. ${event.summary}`,
           html: absolutizeHtml(event.body, ctx.baseUrl),
           categories: [event.category.title],
         })),
@@ -75,6 +76,7 @@ export function eventsFeed(ctx: OutputContext): OutputCollector {
 export function eventCalendars(ctx: OutputContext): OutputCollector {
   const info = siteInfo(ctx.site);
   const producer = info.name ?? 'Institute';
+  const timeZone = timeZoneOf(ctx.site);
   const host = new URL(ctx.baseUrl).host;
   // What a calendar needs of each event (no body): small enough to keep for every event of a large site.
   const events: { category: string; file: string; path: string; event: CalendarEvent }[] = [];
@@ -104,13 +106,13 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
       events.sort((a, b) => compareText(a.event.startsAt, b.event.startsAt) || compareText(a.path, b.path));
       const files: OutputFile[] = events.map(({ file, event }) => ({
         file,
-        content: renderCalendar({ name: `${event.title} · ${producer}`, producer, events: [event] }),
+        content: renderCalendar({ name: `${event.title} · ${producer}`, producer, timeZone, events: [event] }),
       }));
       // Every category gets its file, an empty one too: the category page links to it either way.
       for (const category of categoriesOf(ctx.site, 'eventCategories')) {
         files.push({
           file: categoryCalendarHref(category.slug).slice(1),
-          content: renderCalendar({ name: `${category.title} · ${producer}`, producer, events: events.filter((e) => e.category === category.slug).map((e) => e.event) }),
+          content: renderCalendar({ name: `${category.title} · ${producer}`, producer, timeZone, events: events.filter((e) => e.category === category.slug).map((e) => e.event) }),
         });
       }
       return files;

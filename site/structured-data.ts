@@ -1,4 +1,5 @@
 import type { EventDetailData } from './queries/events.ts';
+import { DEFAULT_TIME_ZONE, isoInZone } from './format/dates.ts';
 import type { CourseData } from './queries/courses.ts';
 import type { NewsArticleData } from './queries/news.ts';
 import type { PersonRefData } from './queries/common.ts';
@@ -72,8 +73,9 @@ export function event(item: EventDetailData, path: string, site: SiteInfo): Json
     name: item.title,
     description: item.summary,
     url: path,
-    startDate: item.startsAt,
-    endDate: item.endsAt,
+    // In the institute's zone, with its offset: the time a visitor reads on the page.
+    startDate: isoInZone(item.startsAt, site.timeZone || DEFAULT_TIME_ZONE),
+    endDate: isoInZone(item.endsAt, site.timeZone || DEFAULT_TIME_ZONE),
     eventStatus: 'https://schema.org/EventScheduled',
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     location: { '@type': 'Place', name: item.location || site.name || '', address: placeAddress(site, item.location) },

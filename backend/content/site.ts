@@ -17,6 +17,7 @@ export const SITE: SiteInfo = {
     'The Northlight Institute is an independent research institute for art, media and technology, with studios, an archive and a public programme on the harbour.',
   url: 'https://institute.example',
   language: 'en',
+  timeZone: 'Europe/Oslo',
   navigation: [
     { label: 'News', href: '/news' },
     { label: 'Events', href: '/events' },

@@ -147,6 +147,8 @@ export interface SiteInfo {
   readonly description: string;
   readonly url: string;
   readonly language: string;
+  /** IANA time zone the institute's times are shown in, such as Europe/Oslo. */
+  readonly timeZone: string;
   readonly navigation: readonly NavLink[];
   readonly footer: readonly NavLink[];
   readonly contact: {

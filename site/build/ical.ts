@@ -1,6 +1,8 @@
 /**
  * iCalendar (RFC 5545) for events: one file per event to add it to a calendar, one per category to
- * subscribe to. Times are UTC (the API's zone), lines end in CRLF and fold at 75 octets.
+ * subscribe to. Times are instants in UTC (`…Z`, which every calendar converts without a VTIMEZONE
+ * block), and the calendar names the institute's zone (X-WR-TIMEZONE) for the apps that show a
+ * calendar in its own zone. Lines end in CRLF and fold at 75 octets.
  */
 
 export interface CalendarEvent {
@@ -23,6 +25,8 @@ export interface Calendar {
   name: string;
   /** Organisation and product for PRODID, e.g. `Northlight Institute`. */
   producer: string;
+  /** The institute's IANA time zone, named as X-WR-TIMEZONE. @default none */
+  timeZone?: string;
   events: readonly CalendarEvent[];
 }
 
@@ -35,6 +39,7 @@ export function renderCalendar(calendar: Calendar): string {
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     `X-WR-CALNAME:${escapeText(calendar.name)}`,
+    ...(calendar.timeZone ? [`X-WR-TIMEZONE:${escapeText(calendar.timeZone)}`] : []),
     ...calendar.events.flatMap(eventLines),
     'END:VCALENDAR',
   ];

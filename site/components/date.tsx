@@ -1,5 +1,7 @@
 import type { ReactElement } from 'react';
+import { useSite } from '../../runtime/index.ts';
 import { formatClock, formatDay, formatMonth, formatShortDay, formatTime, formatWeekday, isSameDay } from '../format/dates.ts';
+import { timeZoneOf } from '../queries/site.ts';
 
 export interface FormattedDateProps {
   /** ISO-8601 date or date-time. */
@@ -10,9 +12,9 @@ export interface FormattedDateProps {
 
 const formatters = { long: formatDay, short: formatShortDay, month: formatMonth } as const;
 
-/** A machine-readable `<time>` with text that reads the same on the server and in the browser. */
+/** A machine-readable `<time>` with text that reads the same on the server and in the browser, in the institute's time zone. */
 export function FormattedDate({ value, style = 'long' }: FormattedDateProps): ReactElement {
-  return <time dateTime={value}>{formatters[style](value)}</time>;
+  return <time dateTime={value}>{formatters[style](value, timeZoneOf(useSite()))}</time>;
 }
 
 export interface EventWhenProps {
@@ -22,18 +24,19 @@ export interface EventWhenProps {
 
 /** When an event happens: one day with a time span, or a span of days. */
 export function EventWhen({ startsAt, endsAt }: EventWhenProps): ReactElement {
-  if (isSameDay(startsAt, endsAt)) {
+  const zone = timeZoneOf(useSite());
+  if (isSameDay(startsAt, endsAt, zone)) {
     return (
       <span className="event-when">
-        {formatWeekday(startsAt)} <FormattedDate value={startsAt} />, <time dateTime={startsAt}>{formatClock(startsAt)}</time>
+        {formatWeekday(startsAt, zone)} <FormattedDate value={startsAt} />, <time dateTime={startsAt}>{formatClock(startsAt, zone)}</time>
         {'–'}
-        <time dateTime={endsAt}>{formatTime(endsAt)}</time>
+        <time dateTime={endsAt}>{formatTime(endsAt, zone)}</time>
       </span>
     );
   }
   return (
     <span className="event-when">
-      <FormattedDate value={startsAt} /> {formatTime(startsAt)} – <FormattedDate value={endsAt} /> {formatTime(endsAt)}
+      <FormattedDate value={startsAt} /> {formatTime(startsAt, zone)} – <FormattedDate value={endsAt} /> {formatTime(endsAt, zone)}
     </span>
   );
 }

@@ -1,6 +1,8 @@
 import type { ReactElement } from 'react';
 import { Link } from '../../runtime/index.ts';
+import { useSite } from '../../runtime/index.ts';
 import { dayAndMonth } from '../format/dates.ts';
+import { timeZoneOf } from '../queries/site.ts';
 import type { EventCardData } from '../queries/events.ts';
 import { EventWhen } from './date.tsx';
 
@@ -15,10 +17,11 @@ export interface EventListProps {
 /** Events as an agenda: a calendar badge, then what, when and where. */
 export function EventList({ events, headingLevel = 3, showCategory = true }: EventListProps): ReactElement {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const zone = timeZoneOf(useSite());
   return (
     <ol className="event-list">
       {events.map((event) => {
-        const badge = dayAndMonth(event.startsAt);
+        const badge = dayAndMonth(event.startsAt, zone);
         return (
           <li key={event.id} className="event-list__item">
             <span className="date-badge" aria-hidden="true">

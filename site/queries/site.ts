@@ -1,6 +1,7 @@
 import type { SiteData } from '../../runtime/shared/contract.ts';
 import { CATEGORY_FRAGMENT, type CategoryData } from './common.ts';
 import { composeDocument } from './document.ts';
+import { checkTimeZone, DEFAULT_TIME_ZONE } from '../format/dates.ts';
 
 /** Layout-level data, fetched once per build and shared by every page through `useSite()`. */
 export const SITE_QUERY = composeDocument(
@@ -12,6 +13,7 @@ query SiteData {
     description
     url
     language
+    timeZone
     navigation {
       label
       href
@@ -58,6 +60,8 @@ export type SiteInfoData = {
   description: string;
   url: string;
   language: string;
+  /** IANA time zone the institute's times are shown in (site/format/dates.ts). */
+  timeZone: string;
   navigation: NavItemData[];
   footer: NavItemData[];
   contact: ContactData;
@@ -77,6 +81,12 @@ export type SiteQueryResult = {
 export function siteInfo(site: SiteData): Partial<SiteInfoData> {
   const info = site.site;
   return typeof info === 'object' && info !== null ? (info as Partial<SiteInfoData>) : {};
+}
+
+/** The zone the site's times are shown in: the site data's `timeZone`, checked; UTC when it names none. */
+export function timeZoneOf(site: SiteData): string {
+  const zone = siteInfo(site).timeZone;
+  return typeof zone === 'string' && zone !== '' ? checkTimeZone(zone) : DEFAULT_TIME_ZONE;
 }
 
 export function categoriesOf(site: SiteData, key: 'eventCategories' | 'publicationCategories'): CategoryData[] {

@@ -61,7 +61,7 @@ test.describe('events', () => {
     expect(href).toBe(`${path}.ics`);
     const response = await page.request.get(site.url + href);
     expect(response.headers()['content-type']).toMatch(/^text\/calendar/);
-    expect(await response.text()).toMatch(/^BEGIN:VCALENDAR\r\n[\s\S]*BEGIN:VEVENT[\s\S]*END:VCALENDAR\r\n$/);
+    expect(await response.text()).toMatch(/^BEGIN:VCALENDAR\r\n[\s\S]*X-WR-TIMEZONE:Europe\/Oslo\r\n[\s\S]*BEGIN:VEVENT[\s\S]*END:VCALENDAR\r\n$/);
     const download = page.waitForEvent('download');
     await link.click();
     expect((await download).suggestedFilename()).toMatch(/\.ics$/);
@@ -123,5 +123,23 @@ test.describe('structured data and feeds', () => {
       expect(response.ok()).toBe(true);
       expect(await response.text()).toContain('<rss version="2.0"');
     }
+  });
+});
+
+test.describe("a visitor in another time zone", () => {
+  // The browser's own zone is not the institute's: the page must not follow it, or hydration would mismatch.
+  test.use({ timezoneId: 'America/New_York' });
+
+  test("an event's times read in the institute's zone, with its abbreviation, and hydrate without a mismatch", async ({ page, site, consoleProblems }) => {
+    const path = site.meta.prerendered.find((p) => /^\/events\/(?!page\/)[^/]+\/[^/]+$/.test(p))!;
+    await page.goto(site.url + path);
+    await waitForHydration(page);
+    const when = (await page.locator('.event-when').first().textContent())!;
+    expect(when).toMatch(/\d{2}:\d{2}.*\b(CET|CEST)\b/);
+    expect(when).not.toContain('UTC');
+    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!) as { startDate?: string } | { startDate?: string }[];
+    const event = [ld].flat().find((item) => item.startDate);
+    expect(event?.startDate).toMatch(/T\d{2}:\d{2}:\d{2}\+0[12]:00$/);
+    expect(consoleProblems).toEqual([]);
   });
 });

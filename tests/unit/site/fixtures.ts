@@ -24,6 +24,7 @@ export const siteResult: SiteQueryResult = {
     description: 'An independent institute.',
     url: 'https://institute.example',
     language: 'en',
+    timeZone: 'Europe/Oslo',
     navigation: [
       { label: 'News', href: '/news' },
       { label: 'Events', href: '/events' },

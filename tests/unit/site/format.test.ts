@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitTimeline } from '../../../site/data/event-timeline.ts';
 import { groupBy } from '../../../site/data/grouping.ts';
-import { formatDay, formatMonth, formatShortDay, formatTime, isSameDay } from '../../../site/format/dates.ts';
+import { checkTimeZone, dayAndMonth, formatDay, formatMonth, formatShortDay, formatTime, formatWeekday, isoInZone, isSameDay } from '../../../site/format/dates.ts';
 import { fileTypeLabel, formatDuration, formatFileSize, isoDuration } from '../../../site/format/numbers.ts';
 import { activeHref } from '../../../site/layouts/active-section.ts';
 import { excerpt } from '../../../site/route-heads.ts';
@@ -15,8 +15,35 @@ describe('dates', () => {
     expect(formatMonth('2026-03-01')).toBe('March 2026');
   });
 
-  it('prints times in UTC and says so', () => {
+  it('prints times in UTC and says so when the site names no zone', () => {
     expect(formatTime('2026-11-24T18:30:00Z')).toBe('18:30 UTC');
+  });
+
+  it("prints times in the institute's zone with its abbreviation, across the daylight-saving change", () => {
+    const oslo = 'Europe/Oslo';
+    expect(formatTime('2026-11-24T18:30:00Z', oslo)).toBe('19:30 CET');
+    expect(formatTime('2026-07-01T16:30:00Z', oslo)).toBe('18:30 CEST');
+    // 2026-03-29 01:00 UTC: clocks go from 02:00 CET to 03:00 CEST.
+    expect(formatTime('2026-03-29T00:59:00Z', oslo)).toBe('01:59 CET');
+    expect(formatTime('2026-03-29T01:00:00Z', oslo)).toBe('03:00 CEST');
+    expect(isoInZone('2026-07-01T16:30:00Z', oslo)).toBe('2026-07-01T18:30:00+02:00');
+    expect(isoInZone('2026-11-24T18:30:00Z', 'America/New_York')).toBe('2026-11-24T13:30:00-05:00');
+    // An event at 23:30 UTC is the next day in Oslo: the day, the weekday and the badge follow the zone.
+    expect(formatDay('2026-11-24T23:30:00Z', oslo)).toBe('25 November 2026');
+    expect(formatWeekday('2026-11-24T23:30:00Z', oslo)).toBe('Wednesday');
+    expect(dayAndMonth('2026-11-24T23:30:00Z', oslo)).toEqual({ day: '25', month: 'Nov' });
+    expect(isSameDay('2026-11-24T22:00:00Z', '2026-11-24T23:30:00Z', oslo)).toBe(false);
+  });
+
+  it('never shifts a date without a time (an all-day date), even west of Greenwich', () => {
+    expect(formatDay('2026-03-14', 'America/Los_Angeles')).toBe('14 March 2026');
+    expect(dayAndMonth('2026-03-14', 'Pacific/Honolulu')).toEqual({ day: '14', month: 'Mar' });
+    expect(isoInZone('2026-03-14', 'Europe/Oslo')).toBe('2026-03-14');
+  });
+
+  it('refuses a zone Intl does not know, naming the field and the value', () => {
+    expect(() => checkTimeZone('Mars/Olympus_Mons')).toThrow("The site's timeZone 'Mars/Olympus_Mons' is not an IANA time zone name (such as Europe/Oslo); set site.timeZone in the content backend to one.");
+    expect(checkTimeZone('Europe/Oslo')).toBe('Europe/Oslo');
   });
 
   it('shows an unparseable date as given instead of "Invalid Date"', () => {

@@ -50,7 +50,7 @@ describe('RSS feeds', () => {
     expect(XMLValidator.validate(content)).toBe(true);
     const items = [xml.parse(content).rss.channel.item].flat();
     expect(items[0].title).toBe('Talk; with, commas & <angle> brackets (24 November 2026)');
-    expect(items[0].description).toMatch(/^24 November 2026, 18:30 UTC, Auditorium\. Line one/);
+    expect(items[0].description).toMatch(/^24 November 2026, 19:30 CET, Auditorium\. Line one/);
     expect(items[0]['content:encoded']).toContain(`href="${baseUrl}/about"`);
     expect(items[0]['content:encoded']).toContain(`src="${baseUrl}/media/a.svg"`);
   });
@@ -107,6 +107,12 @@ describe('iCalendar files', async () => {
     for (const line of lines) expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
     expect(new TextDecoder('utf-8', { fatal: true }).decode(new TextEncoder().encode(content))).toContain('ÅÅ');
     expect(fold('a'.repeat(80))).toBe(`${'a'.repeat(75)}\r\n ${'a'.repeat(5)}`);
+  });
+
+  it("names the institute's zone for calendar apps, with times as UTC instants", () => {
+    const content = renderCalendar({ name: 'x', producer: 'p', timeZone: 'Europe/Oslo', events: [] });
+    expect(content).toContain('X-WR-TIMEZONE:Europe/Oslo\r\n');
+    expect(renderCalendar({ name: 'x', producer: 'p', events: [] })).not.toContain('X-WR-TIMEZONE');
   });
 
   it('escapes text values and writes UTC date-times', () => {

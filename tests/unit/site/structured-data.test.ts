@@ -38,8 +38,9 @@ describe('structured data', () => {
   it('describes an event as an Event with its start, end and place', () => {
     expect(ld(headOf('event'), 'Event')).toMatchObject({
       name: 'Event talk',
-      startDate: '2026-11-24T18:30:00Z',
-      endDate: '2026-11-24T20:30:00Z',
+      // In the institute's zone (Europe/Oslo, UTC+1 in November), with the offset.
+      startDate: '2026-11-24T19:30:00+01:00',
+      endDate: '2026-11-24T21:30:00+01:00',
       location: { '@type': 'Place', name: 'Auditorium', address: { '@type': 'PostalAddress', streetAddress: 'Glassworks Quay 14' } },
       offers: { url: 'https://tickets.example/e' },
     });
