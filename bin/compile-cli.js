@@ -49,7 +49,7 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
       splitting: true,
       format: 'esm',
       platform: 'node',
-      target: 'node20',
+      target: 'node24',
       packages: 'external',
       jsx: 'automatic',
       sourcemap: 'linked',
