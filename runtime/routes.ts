@@ -61,6 +61,11 @@ export interface RouteDetails {
   /** Head fields from the page's data. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   head: (data: any, params: RouteParams, site: SiteData) => PageHead;
+  /**
+   * The route's pages compile WebAssembly (the site search): their Content-Security-Policy adds
+   * 'wasm-unsafe-eval' to `script-src` (cli/render/csp.ts). No other page's policy allows it. @default false
+   */
+  webAssembly?: boolean;
 }
 
 /** A whole route, as the build renders it (site/routes.ts). */

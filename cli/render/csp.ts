@@ -27,6 +27,16 @@ export function contentSecurityPolicy({ publicEndpoint, sentryDsn }: { publicEnd
   return directives.map((d) => d.join(' ')).join('; ');
 }
 
+/**
+ * The policy of a route that compiles WebAssembly (RouteDetails.webAssembly: the site search, whose
+ * Pagefind index is searched by WebAssembly): `script-src` also allows 'wasm-unsafe-eval', which lets a
+ * page compile WebAssembly and nothing else (no `eval`, no inline script). Only such a route's pages
+ * carry it, so no other page can compile WebAssembly.
+ */
+export function withWebAssembly(policy: string): string {
+  return policy.replace(/(^|; )script-src ([^;]*)/, (_all, start: string, sources: string) => `${start}script-src ${sources} 'wasm-unsafe-eval'`);
+}
+
 /** The policy as the first tag of a page's `<head>`, before anything it governs. */
 export function cspMetaTag(policy: string): string {
   return `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">`;

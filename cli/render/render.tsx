@@ -6,7 +6,7 @@ import { PAYLOAD_VERSION, type BootData, type ClientConfig, type PageError, type
 import { BOOT_SCRIPT_OPEN } from '../../runtime/shared/document-ids.ts';
 import { serializeJson } from '../../runtime/shared/serialize.ts';
 import type { AssetManifest } from '../bundle/bundle.ts';
-import { cspMetaTag } from './csp.ts';
+import { cspMetaTag, withWebAssembly } from './csp.ts';
 import { renderHead } from './head.ts';
 import { escapeHtml } from './html.ts';
 import type { SharedMarkupCache } from './shared-markup-cache.ts';
@@ -61,7 +61,7 @@ export function renderPage(
   return {
     head,
     payload,
-    html: renderDocument(ctx, boot, head, ctx.assets.pageChunks[route.page] ?? [], ctx.baseUrl + (path === '/' ? '/' : path), dataJson, sharedMarkup),
+    html: renderDocument(ctx, boot, head, ctx.assets.pageChunks[route.page] ?? [], ctx.baseUrl + (path === '/' ? '/' : path), dataJson, sharedMarkup, route.webAssembly === true),
   };
 }
 
@@ -74,7 +74,7 @@ export function renderErrorPage(ctx: RenderContext, error: PageError): RenderedP
 
 // --- internal ---
 
-function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, pageChunks: readonly string[], canonical: string, dataJson: string, sharedMarkup?: SharedMarkupCache): string {
+function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, pageChunks: readonly string[], canonical: string, dataJson: string, sharedMarkup?: SharedMarkupCache, webAssembly = false): string {
   const nav = createNavigation({
     routes: ctx.routes,
     boot,
@@ -85,7 +85,7 @@ function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, page
   const markup = sharedMarkup ? sharedMarkup.render(boot.path ?? '/404', render) : render();
   return fillShell(ctx.shell, {
     '<!--app-lang-->': escapeHtml(ctx.language),
-    '<!--app-csp-->': ctx.csp ? cspMetaTag(ctx.csp) : '',
+    '<!--app-csp-->': ctx.csp ? cspMetaTag(webAssembly ? withWebAssembly(ctx.csp) : ctx.csp) : '',
     '<!--app-head-->': renderHead({ head, siteName: ctx.siteName, canonical, baseUrl: ctx.baseUrl, assets: ctx.assets, pageChunks }),
     '<!--app-html-->': markup,
     '<!--app-boot-->': `${BOOT_SCRIPT_OPEN}${bootJson(ctx, boot, dataJson)}</script>`,

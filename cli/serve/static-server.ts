@@ -17,8 +17,11 @@ export interface StaticServerOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
-  /** Extra response headers for every answer: `site preview` sends the pages' own Content-Security-Policy (cli/render/csp.ts readSitePolicy). */
-  headers?: Record<string, string>;
+  /**
+   * Extra response headers for every answer, or per file answered (null: no file, the plain 404):
+   * `site preview` sends each page's own Content-Security-Policy (preview.ts).
+   */
+  headers?: Record<string, string> | ((file: string | null) => Promise<Record<string, string>>);
   /**
    * Gzip text (HTML, JSON, JavaScript, CSS, XML, SVG) for clients that accept it, as production hosts
    * and CDNs do; false serves every file as it is on disk.
@@ -41,7 +44,8 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
   const base = resolve(root);
   const server: Server = createServer((req, res) => {
     // nosniff on every answer: a browser takes each file for the type it is served as, never for HTML it guesses.
-    void handle(base, req, res, { 'x-content-type-options': 'nosniff', ...headers }, compress).catch(() => {
+    const extra = async (file: string | null): Promise<Record<string, string>> => ({ 'x-content-type-options': 'nosniff', ...(typeof headers === 'function' ? await headers(file) : headers) });
+    void handle(base, req, res, extra, compress).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -63,7 +67,7 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
 
 // --- internal ---
 
-async function handle(base: string, req: IncomingMessage, res: ServerResponse, extra: Record<string, string>, compress: boolean): Promise<void> {
+async function handle(base: string, req: IncomingMessage, res: ServerResponse, extra: (file: string | null) => Promise<Record<string, string>>, compress: boolean): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
@@ -78,10 +82,10 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
   // Still missing: a build was killed between the renames. Finish its swap, as `site preview` does
   // when it starts (unless a live build holds the folder), and serve the tree it puts back.
   if (!file && !(await folderExists(base)) && (await recoverUnlessBuilding(base).catch(() => null))) file = await findSiteFile(base, req.url ?? '/');
-  if (file) return send(res, req, file, 200, extra, compress);
+  if (file) return send(res, req, file, 200, await extra(file), compress);
   const notFound = await findNotFoundPage(base);
-  if (notFound) return send(res, req, notFound, 404, extra, compress);
-  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...extra }).end('Not found');
+  if (notFound) return send(res, req, notFound, 404, await extra(notFound), compress);
+  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...(await extra(null)) }).end('Not found');
 }
 
 

@@ -9,6 +9,9 @@ export const PAYLOAD_VERSION = 1;
 /** Where the bundle, build meta and latest-build files live, relative to the site root. */
 export const ASSETS_DIR = '_assets';
 
+/** Where the site search's index lives (cli/output/search-index.ts), relative to the site root; the search page loads `pagefind.js` from it. */
+export const SEARCH_DIR = '_search';
+
 /** `{path}/_payload.json`: one prerendered page's data, fetched on client navigation. */
 export interface Payload<TData = unknown> {
   /** Always PAYLOAD_VERSION. */

@@ -1,9 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../cli/config/config.ts';
-import { contentSecurityPolicy, cspMetaTag, cspOfPage, readSitePolicy } from '../../../cli/render/csp.ts';
+import { contentSecurityPolicy, cspMetaTag, cspOfPage, readSitePolicy, withWebAssembly } from '../../../cli/render/csp.ts';
+import { policyHeaders } from '../../../cli/serve/preview.ts';
 
 /** The directives of a policy, by name. */
 function directives(policy: string): Record<string, string[]> {
@@ -53,5 +54,38 @@ describe('the Content-Security-Policy the build derives (issue 16.4)', () => {
     expect(resolveConfig({}, {}, '/work', { csp: false }).csp).toBe(false);
     expect(resolveConfig({ csp: false }, {}, '/work', {}).csp).toBe(false);
     expect(resolveConfig({ csp: true }, {}, '/work', { csp: false }).csp).toBe(true);
+  });
+
+  it("widened for a route that runs WebAssembly (the site search), adds 'wasm-unsafe-eval' to script-src and nothing else", () => {
+    const policy = contentSecurityPolicy({ publicEndpoint: 'https://api.example/graphql', sentryDsn: null });
+    const widened = directives(withWebAssembly(policy));
+    expect(widened['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect({ ...widened, 'script-src': directives(policy)['script-src'] }).toEqual(directives(policy));
+    expect(withWebAssembly(policy)).not.toMatch(/'unsafe-eval'|unsafe-inline/);
+  });
+});
+
+describe("`site preview`'s policy header", () => {
+  it("is each page's own policy, the site's with WebAssembly for the search index's files (its worker), and the site's for the rest", async () => {
+    const site = contentSecurityPolicy({ publicEndpoint: null, sentryDsn: null });
+    const search = withWebAssembly(site);
+    const dir = await mkdtemp(join(tmpdir(), 'site-csp-'));
+    const page = (policy: string): string => `<!doctype html><html><head><meta charset="utf-8">${cspMetaTag(policy)}<title>x</title></head></html>`;
+    await mkdir(join(dir, 'search'), { recursive: true });
+    await mkdir(join(dir, '_search'), { recursive: true });
+    await writeFile(join(dir, 'index.html'), page(site));
+    await writeFile(join(dir, 'search/index.html'), page(search));
+    await writeFile(join(dir, 'plain.html'), '<!doctype html><title>no policy</title>');
+    const headers = await policyHeaders(dir);
+    const policyOf = async (file: string | null): Promise<string | undefined> => (await headers(file === null ? null : join(dir, file)))['content-security-policy'];
+    expect(await policyOf('index.html')).toBe(site);
+    expect(await policyOf('search/index.html')).toBe(search);
+    expect(await policyOf('_search/pagefind-worker.js')).toBe(search);
+    expect(await policyOf('_assets/entry.js')).toBe(site);
+    expect(await policyOf('plain.html')).toBe(site);
+    expect(await policyOf(null)).toBe(site);
+    // A site built with --no-csp gets no header at all.
+    await writeFile(join(dir, 'index.html'), '<!doctype html><title>no policy</title>');
+    expect(await (await policyHeaders(dir))(join(dir, 'search/index.html'))).toEqual({});
   });
 });
