@@ -1,4 +1,4 @@
-import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
+import { ASSETS_DIR, SEARCH_DIR } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import { contentTypeFor } from '../serve/content-types.ts';
 import { mediaDisposition } from '../content/media-types.ts';
@@ -65,6 +65,7 @@ export function policyFor(key: string): ObjectPolicy {
   if (key === LATEST_FILE) return { stage: 'latest', contentType, cacheControl: CACHE_REVALIDATE };
   if (key.startsWith(`${META_DIR}/`) || key.startsWith(`${FILES_DIR}/`)) return { stage: 'meta', contentType, cacheControl: CACHE_IMMUTABLE };
   if (key.startsWith(`${ASSETS_DIR}/`)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
+  if (key.startsWith(`${SEARCH_DIR}/`)) return searchPolicy(key, contentType);
   if (key.startsWith('media/')) {
     const contentDisposition = mediaDisposition(key);
     return { stage: 'assets', contentType, cacheControl: CACHE_MEDIA, ...(contentDisposition ? { contentDisposition } : {}) };
@@ -72,6 +73,18 @@ export function policyFor(key: string): ObjectPolicy {
   if (key === '_payload.json' || key.endsWith('/_payload.json')) return { stage: 'payloads', contentType, cacheControl: CACHE_REVALIDATE };
   // HTML, 404.html, sitemap.xml, robots.txt and feeds keep their names across builds.
   return { stage: 'pages', contentType, cacheControl: CACHE_REVALIDATE };
+}
+
+/**
+ * The site search's index (cli/output/search-index.ts): its chunks are named by their content, so they
+ * go up with the assets and are cached for a year; Pagefind's code and WebAssembly keep their names
+ * and go up with the assets too, revalidated; `pagefind-entry.json`, which names the chunks of this
+ * build, goes up with the pages, once every chunk it names is in the bucket.
+ */
+function searchPolicy(key: string, contentType: string): ObjectPolicy {
+  const file = key.slice(SEARCH_DIR.length + 1);
+  if (/^(?:index|fragment|filter)\/[^/]+$|^pagefind\.[^/]+\.pf_meta$/.test(file)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
+  return { stage: file === 'pagefind-entry.json' ? 'pages' : 'assets', contentType, cacheControl: CACHE_REVALIDATE };
 }
 
 /** Position of a stage in the publish order, for sorting. */

@@ -34,6 +34,13 @@ describe('publish planning', () => {
     expect(policyFor('_assets/builds/meta/abc.json')).toMatchObject({ stage: 'meta', cacheControl: CACHE_IMMUTABLE });
     expect(policyFor('_assets/builds/files/abc.json')).toMatchObject({ stage: 'meta', cacheControl: CACHE_IMMUTABLE });
     expect(policyFor('_assets/builds/latest.json')).toEqual({ stage: 'latest', contentType: 'application/json; charset=utf-8', cacheControl: CACHE_REVALIDATE });
+    // The search index: chunks named by their content with the assets, the entry that names them with the pages.
+    expect(policyFor('_search/fragment/en_5c764b9.pf_fragment')).toEqual({ stage: 'assets', contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('_search/index/en_e5beff9.pf_index')).toMatchObject({ stage: 'assets', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('_search/pagefind.en_1b2c7c69c5.pf_meta')).toMatchObject({ stage: 'assets', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('_search/pagefind.js')).toEqual({ stage: 'assets', contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('_search/wasm.en.pagefind')).toMatchObject({ stage: 'assets', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('_search/pagefind-entry.json')).toEqual({ stage: 'pages', contentType: 'application/json; charset=utf-8', cacheControl: CACHE_REVALIDATE });
   });
 
   it('skips a file only on proof that the bucket holds its bytes', () => {
