@@ -44,6 +44,8 @@ export const routeTable = defineRoutes([
   { id: 'documents-page', page: 'documents', path: '/documents/page/:page', load: () => import('./pages/documents.tsx') },
   // Editor preview: the login form. Kept out of search engines and the sitemap (its head says noindex).
   { id: 'login', page: 'login', path: '/login', load: () => import('./pages/login.tsx') },
+  // Site search, in the browser against the index the build writes; the header's search field leads here.
+  { id: 'search', page: 'search', path: '/search', load: () => import('./pages/search.tsx') },
 ], {
   // Live data (editor preview, login, payloads that cannot be loaded): its own chunk, loaded on first use.
   live: () => import('./live-data.ts'),

@@ -9,6 +9,16 @@ import {
 } from './build/entries.ts';
 import { eventCategoryEntries, eventCategoryPageEntries, eventsPageEntries } from './build/event-pages.ts';
 import { laterCategoryPages, laterPages } from './build/list-entries.ts';
+import {
+  coursesSearch,
+  documentsSearch,
+  editorialSearch,
+  eventSearch,
+  newsArticleSearch,
+  peopleSearch,
+  publicationSearch,
+  researchProjectSearch,
+} from './build/search-entries.ts';
 import { COURSES_QUERY, type CoursesResult } from './queries/courses.ts';
 import { LIST_PAGE_SIZE, NEWS_PAGE_SIZE } from './queries/document.ts';
 import { DOCUMENTS_QUERY, type DocumentsResult } from './queries/documents.ts';
@@ -44,11 +54,12 @@ type EditorialResult = { page: PageData | null };
  * An about route: one editorial page, which must exist for the route to be built. Its query (route-queries.ts)
  * is the shared PAGE_QUERY with its slug, or one of its own that names the page.
  */
-function editorial(live: LiveQuery): RouteDataDefinition {
+function editorial(live: LiveQuery, search: RouteDataDefinition['search'] = editorialSearch): RouteDataDefinition {
   return {
     ...live,
     exists: (data: EditorialResult) => data.page !== null,
     lastmod: (data: EditorialResult) => data.page?.updatedAt,
+    search,
   };
 }
 
@@ -61,12 +72,13 @@ function newest(items: readonly { updatedAt: string }[]): string | undefined {
  * A later page of a list (`…/page/:page`). Its data always comes with its entry, cut from a walk of the
  * list query: the cursor that would fetch it alone is opaque and never part of a URL.
  */
-function laterPage<TData>(query: string, entries: RouteDataDefinition['entries'], nodes: (data: TData) => readonly { updatedAt: string }[]): RouteDataDefinition {
+function laterPage<TData>(query: string, entries: RouteDataDefinition['entries'], nodes: (data: TData) => readonly { updatedAt: string }[], search?: RouteDataDefinition['search']): RouteDataDefinition {
   return {
     query,
     entries,
     exists: (data: TData) => nodes(data).length > 0,
     lastmod: (data: TData) => newest(nodes(data)),
+    ...(search ? { search } : {}),
   };
 }
 
@@ -88,10 +100,11 @@ export const routeData = defineRouteData({
     entries: newsArticleEntries,
     exists: (data: NewsArticleResult) => data.newsItem !== null,
     lastmod: (data: NewsArticleResult) => data.newsItem?.updatedAt,
+    search: newsArticleSearch,
   },
 
   about: editorial(liveQueries.about),
-  'about-people': editorial(liveQueries['about-people']),
+  'about-people': editorial(liveQueries['about-people'], peopleSearch),
   'about-contact': editorial(liveQueries['about-contact']),
   'about-podcast': editorial(liveQueries['about-podcast']),
   'about-large': editorial(liveQueries['about-large']),
@@ -110,6 +123,7 @@ export const routeData = defineRouteData({
     entries: eventEntries,
     exists: (data: EventResult) => data.event !== null,
     lastmod: (data: EventResult) => data.event?.updatedAt,
+    search: eventSearch,
   },
 
   publications: { ...liveQueries.publications, lastmod: (data: PublicationsIndexResult) => newest(data.publications.nodes) },
@@ -129,10 +143,11 @@ export const routeData = defineRouteData({
     entries: publicationEntries,
     exists: (data: PublicationResult) => data.publication !== null,
     lastmod: (data: PublicationResult) => data.publication?.updatedAt,
+    search: publicationSearch,
   },
 
-  courses: { ...liveQueries.courses, lastmod: (data: CoursesResult) => newest(data.courses.nodes) },
-  'courses-page': laterPage(COURSES_QUERY, laterPages(coursesList), (data: CoursesResult) => data.courses.nodes),
+  courses: { ...liveQueries.courses, lastmod: (data: CoursesResult) => newest(data.courses.nodes), search: coursesSearch },
+  'courses-page': laterPage(COURSES_QUERY, laterPages(coursesList), (data: CoursesResult) => data.courses.nodes, coursesSearch),
 
   research: { ...liveQueries.research, lastmod: (data: ResearchIndexResult) => newest(data.researchProjects.nodes) },
   'research-page': laterPage(RESEARCH_INDEX_QUERY, laterPages(researchList), (data: ResearchIndexResult) => data.researchProjects.nodes),
@@ -141,11 +156,14 @@ export const routeData = defineRouteData({
     entries: researchProjectEntries,
     exists: (data: ResearchProjectResult) => data.researchProject !== null,
     lastmod: (data: ResearchProjectResult) => data.researchProject?.updatedAt,
+    search: researchProjectSearch,
   },
 
-  documents: { ...liveQueries.documents, lastmod: (data: DocumentsResult) => newest(data.documents.nodes) },
-  'documents-page': laterPage(DOCUMENTS_QUERY, laterPages(documentsList), (data: DocumentsResult) => data.documents.nodes),
+  documents: { ...liveQueries.documents, lastmod: (data: DocumentsResult) => newest(data.documents.nodes), search: documentsSearch },
+  'documents-page': laterPage(DOCUMENTS_QUERY, laterPages(documentsList), (data: DocumentsResult) => data.documents.nodes, documentsSearch),
 
   // The login form has no content; its page still needs a (trivial, token-free) query.
   login: { query: 'query LoginPage { __typename }' },
+  // The search page runs in the browser against the index the build writes (cli/output/search-index.ts).
+  search: { query: 'query SearchPage { __typename }' },
 }) satisfies Record<RouteId, RouteDataDefinition>;

@@ -65,6 +65,8 @@ const details: Record<RouteId, RouteDetails> = {
   documents: { head: documentsHead },
   'documents-page': { validate: validatePage, head: documentsHead },
   login: { head: () => ({ title: 'Editor login', description: 'Log in to preview drafts and unpublished changes.', noindex: true }) },
+  // Search runs Pagefind's WebAssembly: only this page's policy allows it. Results pages are not for search engines.
+  search: { head: () => ({ title: 'Search', description: 'Search news, events, publications, research, courses, documents and people.', noindex: true }), webAssembly: true },
 };
 
 /**

@@ -56,6 +56,8 @@ export interface SiteBuildOptions {
   drafts?: boolean;
   /** Give every page a strict Content-Security-Policy meta tag (see docs/reliability.md). Flag --no-csp. @default true */
   csp?: boolean;
+  /** Build the site search's index into `_search/` (see docs/output-format.md). Flag --no-search. @default true */
+  search?: boolean;
   /** Where the JSON build report goes; false writes none. Flag --report, --no-report. @default 'build-report.json' beside the output folder */
   report?: string | false;
   /** Threads that render pages beside the main thread; 0 renders on the main thread only. Flag --render-threads. @default the CPU count less 1, at most 4 (one on 2 CPUs) */
@@ -69,6 +71,16 @@ export interface SiteBuildOptions {
   /** Delete the output's retired tree in a process of its own that outlives the command; false deletes it before the command ends. Env SITE_BACKGROUND_CLEANUP=off. @default true */
   backgroundCleanup?: boolean;
 }
+
+/**
+ * What the site search indexes of a page's main content: all of it but these parts (CSS selectors), the
+ * trails and menus every page of a section shares and the lists of other items, which would make a page
+ * a result for its neighbours' titles. Which routes are searched, and as what, is `search` in
+ * site/routes.build.ts.
+ */
+export const search: { exclude: readonly string[] } = {
+  exclude: ['nav', '.breadcrumbs', '.page-header__kicker', '.related', '.pagination', '.directory', '.visually-hidden'],
+};
 
 /** The institute site builds with the defaults; set a field here to change it for every build. */
 export const build: SiteBuildOptions = {};

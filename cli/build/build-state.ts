@@ -47,7 +47,7 @@ export function pageHash(routeId: string, path: string, json: string): string {
 }
 
 /** The hash of an extra output file's content. */
-export function contentHash(content: string): string {
+export function contentHash(content: string | Uint8Array): string {
   return createHash('sha1').update(content).digest('base64url');
 }
 

@@ -12,9 +12,11 @@ import { loadSiteData, logDrafts, openContentSource, type ContentSource } from '
 import { BuildErrors, createBuildError, type PageFailure } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
 import { checkPageCount, commitOutput, createStagingDir, discardStagingDir, isSiteOutput } from '../output/output.ts';
+import { buildSearchIndex, type SearchIndexBuild } from '../output/search-index.ts';
 import { removeTrash } from '../output/swap.ts';
 import { contentSecurityPolicy } from '../render/csp.ts';
 import { renderPages } from '../render/render-pages.ts';
+import { searchRoutesOf } from '../render/search-documents.ts';
 import { startRenderThreads } from '../render/render-threads.ts';
 import { loadShell } from '../render/template.ts';
 import { createBuildRecorder } from '../report/recorder.ts';
@@ -64,7 +66,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   let source: ContentSource | null = null;
   let buildId: string | null = null;
   // What may still be writing into the staging folder when the build fails: settled before it is removed.
-  const inFlight: { pages?: ReadAhead<PageRecord>; bundling?: Promise<unknown>; media?: MediaCopier } = {};
+  const inFlight: { pages?: ReadAhead<PageRecord>; bundling?: Promise<unknown>; media?: MediaCopier; search?: SearchIndexBuild } = {};
   try {
     // 1. The content backend and the site's code; the site query first, the cheapest way to find the endpoint unreachable.
     source = await openContentSource(config, logger);
@@ -91,10 +93,13 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
     const writeStarted = performance.now();
     const reuseFrom = config.linkUnchanged && !previous && (await isSiteOutput(config.outDir)) ? config.outDir : null;
-    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, media, recorder });
+    // A shard leaves the site search's index to the merge, which indexes the joined site.
+    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, media, recorder, search: config.search && !config.shard ? searchRoutesOf(site.routeData) : null });
     const how = [threads && rendered.rendered > 0 ? `${rendered.onThreads} on ${plural(config.renderThreads, 'render thread')}` : '', previous ? `${rendered.kept} unchanged, kept` : ''].filter(Boolean).join('; ');
     logger.info('write', `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, rendered.built.length + failures.length);
+    // The site search's index builds from the pages on disk while the media and the extra outputs finish.
+    const search = rendered.search && (inFlight.search = buildSearchIndex({ pages: rendered.search, siteDir: staging, keptFrom: previous ? config.outDir : null, exclude: site.search.exclude, language: ctx.language }, logger));
     if (!config.shard) await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
     const mediaFailures = await media.done();
     logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms`);
@@ -106,7 +111,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     }
     const { extras, prerendered } = config.shard
       ? { extras: null, prerendered: rendered.built.map((b) => b.path) }
-      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors, built: rendered.built, sitemap: rendered.sitemap, media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
+      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: search ? [...collectors, search] : collectors, built: rendered.built, sitemap: rendered.sitemap, media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
 
     // 7. Commit: replace the output, or move in only what changed; then the caches for the next build.
     const remove = previous && extras ? filesToRemove(previous, prerendered, extras.outputHashes, media.urls) : null;
@@ -134,6 +139,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     throw error;
   } finally {
     await threads?.close();
+    await inFlight.search?.close();
     await source?.close();
     // The trees earlier swaps replaced, deleted last: deleting a large tree slows the writes after it.
     await removeTrash(config.outDir, { background: config.backgroundCleanup });

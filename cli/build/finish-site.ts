@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import type { OutputCollector } from '../../runtime/shared/route-data.ts';
 import { checkSite, reportWarnings } from '../checks/check-site.ts';
 import type { SiteModules } from '../config/site-modules.ts';
 import { writeBuildMeta } from '../output/build-meta.ts';
-import { writeExtras, type Extras } from '../output/extras.ts';
+import { writeExtras, type Extras, type OutputSource } from '../output/extras.ts';
 import type { SitemapEntry } from '../output/sitemap.ts';
 import { renderErrorPage, type RenderContext } from '../render/render.tsx';
 import type { BuildRecorder } from '../report/recorder.ts';
@@ -18,8 +17,8 @@ export interface FinishSiteInput {
   ctx: RenderContext;
   timestamp: number;
   site: Pick<SiteModules, 'routes' | 'routeRules'>;
-  /** Extra outputs that have seen every page. */
-  collectors: readonly OutputCollector[];
+  /** Extra outputs that have seen every page (and the search index's files). */
+  collectors: readonly OutputSource[];
   /** Every page's path and its route's place in the route table. */
   built: readonly { path: string; route: number }[];
   sitemap: SitemapEntry[];

@@ -10,6 +10,8 @@ import { createDuplicateCheck } from '../content/crawl.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { checkPageCount, commitOutput, createStagingDir, discardStagingDir } from '../output/output.ts';
 import { prepareSiteFile } from '../output/write.ts';
+import { buildSearchIndex, type SearchIndexBuild } from '../output/search-index.ts';
+import { searchEntries, searchRoutesOf, type SearchedPage } from '../render/search-documents.ts';
 import { removeTrash } from '../output/swap.ts';
 import { loadShell } from '../render/template.ts';
 import { createBuildRecorder } from '../report/recorder.ts';
@@ -32,6 +34,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
   const first = manifests[0]!.manifest;
   const recorder = createBuildRecorder(config, logger, progress, now());
   const staging = await createStagingDir(config.outDir, (message) => logger.warn('output', message));
+  let search: SearchIndexBuild | null = null;
   try {
     // 1. The shared context, checked against the shards': the same code, shell, options and site data.
     const [site, shell] = await Promise.all([loadSiteModules(), loadShell(config.root)]);
@@ -44,7 +47,9 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
     logger.info('merge', `${manifests.length} shards of build ${first.buildId}: ${manifests.reduce((n, m) => n + m.manifest.pages.length, 0)} pages`);
 
     // 3. Every page, in route order, as one build would have seen it: its facts for the checks and the
-    // sitemap, its data (from its payload) for the extra outputs.
+    // sitemap, its data (from its payload) for the extra outputs and its search entries.
+    const searchRoutes = config.search ? searchRoutesOf(site.routeData) : null;
+    const searched: SearchedPage[] = [];
     const routeOrder = new Map(site.routes.map((r, i) => [r.id, i]));
     const pages = manifests.flatMap((m) => m.manifest.pages).sort((a, b) => (routeOrder.get(a.inspected.route) ?? 0) - (routeOrder.get(b.inspected.route) ?? 0) || compareText(a.inspected.path, b.inspected.path));
     const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
@@ -60,6 +65,9 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
       const { data } = JSON.parse(await readFile(join(staging, payloadFileFor(path)), 'utf8')) as { data: unknown };
       checkDuplicate(path, data);
       for (const collector of collectors) collector.page({ path, routeId, params, data });
+      const searchOf = searchRoutes?.get(routeId);
+      const entries = searchOf ? searchEntries(searchOf, data, params, siteData) : [];
+      if (entries.length > 0) searched.push({ path, route: routeOrder.get(routeId) ?? 0, entries, kept: false });
       recorder.restored(page.inspected, page.links);
       if (!page.noindex) sitemap.push({ path, lastmod: page.lastmod });
       built.push({ path, route: routeOrder.get(routeId) ?? 0 });
@@ -69,7 +77,9 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
 
     // 4. What spans the site, latest.json last; then the output is replaced as a whole.
     const media = new Set(manifests.flatMap((m) => m.manifest.media));
-    const { extras, prerendered } = await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors, built, sitemap, media, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
+    if (searchRoutes) search = buildSearchIndex({ pages: searched, siteDir: staging, keptFrom: null, exclude: site.search.exclude, language: ctx.language }, logger);
+    const outputs = search ? [...collectors, search] : collectors;
+    const { extras, prerendered } = await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: outputs, built, sitemap, media, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
     await commitOutput(staging, config.outDir, null);
     const bytes = pages.reduce((n, p) => n + p.bytes, 0);
     await recorder.measureOutput(config.outDir, { pageBytes: bytes, outputs: extras.outputs }, { mode: 'full', pagesRendered: 0, pagesKept: pages.length, richText: { cleaned: 0, reused: 0 }, written: [], removed: [] });
@@ -81,6 +91,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
     await recorder.failed(error, first.buildId);
     throw error;
   } finally {
+    await search?.close();
     await removeTrash(config.outDir, { background: config.backgroundCleanup });
   }
 }

@@ -31,6 +31,7 @@ export function addBuildCommand(program: Command): void {
     .option('--no-report', 'write no build report (default: a report is written)')
     .option('--render-threads <n>', 'threads that render pages beside the main thread; 0: the main thread only (default: the CPU count less 1, at most 4; one on 2 CPUs)', String(DEFAULTS.renderThreads))
     .option('--no-csp', 'write pages without the Content-Security-Policy meta tag (default: every page carries a strict policy)')
+    .option('--no-search', "write no site search index (the search page then says search is unavailable); default: the index goes to _search/")
     .option('--drafts', "publish drafts too: with an editor's GRAPHQL_TOKEN the backend returns them (default: the build asks for published content and leaves any draft out)")
     .option('--full', 'render every page, even when the previous build in the output folder could be updated in place (default: only pages whose inputs changed, when code and options are unchanged)')
     .option('--shard <i/n>', 'render only share i of n of the pages, for a build split over machines; needs SOURCE_DATE_EPOCH (env SITE_SHARD, or JOB_COMPLETION_INDEX with SITE_SHARD_COUNT); default: every page')
@@ -38,7 +39,7 @@ export function addBuildCommand(program: Command): void {
     .option('--quiet', 'print warnings and errors only')
     .option('--verbose', 'print debug lines and stack traces')
     .addHelpText('after', PRECEDENCE)
-    .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean; drafts?: boolean; csp?: boolean; shard?: string; merge?: string[] } & CommonFlags, command: Command) => {
+    .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean; drafts?: boolean; csp?: boolean; search?: boolean; shard?: string; merge?: string[] } & CommonFlags, command: Command) => {
       const flags = explicitFlags(allFlags, command);
       const user: UserConfig = {
         endpoint: flags.endpoint,
@@ -61,6 +62,7 @@ export function addBuildCommand(program: Command): void {
         full: flags.full,
         drafts: flags.drafts,
         csp: flags.csp,
+        search: flags.search,
         shard: flags.shard,
       };
       const config = resolveConfig(user);

@@ -57,6 +57,8 @@ export interface UserConfig {
   drafts?: boolean;
   /** Give every page a strict Content-Security-Policy meta tag (cli/render/csp.ts). @default true */
   csp?: boolean;
+  /** Build the site search's index (cli/output/search-index.ts) into `_search/`. @default true */
+  search?: boolean;
   /** A full build into the folder of a previous one hard-links each page file whose bytes are unchanged instead of writing it (docs/decisions/link-unchanged-files.md); false writes every file. Env: SITE_LINK_UNCHANGED=off. @default true */
   linkUnchanged?: boolean;
   /** Delete the output's retired tree in a process of its own that outlives the command, so nobody waits for it; false deletes it before the command ends. Env: SITE_BACKGROUND_CLEANUP=off. @default true */
@@ -102,6 +104,8 @@ export interface ResolvedConfig {
   readonly drafts: boolean;
   /** Every page carries the build's Content-Security-Policy. */
   readonly csp: boolean;
+  /** The build writes the site search's index (not in a shard: the merge indexes the joined site). */
+  readonly search: boolean;
   /** Reuse the markup of parts shared by many pages (header, footer) within the build. */
   readonly sharedMarkup: boolean;
   /** Hard-link page files identical to the previous output's instead of writing them. */
@@ -178,6 +182,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     mediaMaxBytes: checkInteger('--media-max-bytes', user.mediaMaxBytes ?? DEFAULTS.mediaMaxBytes, 1, 2 ** 42),
     drafts: user.drafts ?? false,
     csp: user.csp ?? true,
+    search: user.search ?? true,
     sharedMarkup: env.SITE_SHARED_MARKUP ? env.SITE_SHARED_MARKUP !== 'off' : (user.sharedMarkup ?? true),
     linkUnchanged: env.SITE_LINK_UNCHANGED ? env.SITE_LINK_UNCHANGED !== 'off' : (user.linkUnchanged ?? true),
     backgroundCleanup: env.SITE_BACKGROUND_CLEANUP ? env.SITE_BACKGROUND_CLEANUP !== 'off' : (user.backgroundCleanup ?? true),

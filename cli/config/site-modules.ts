@@ -12,13 +12,15 @@ export interface SiteModules {
   outputs: readonly OutputDefinition[];
   /** Route rules (redirects) from site/site.config.ts. */
   routeRules: Readonly<Record<string, RouteRule>>;
+  /** What the site search leaves out of a page's main content (site/site.config.ts). */
+  search: { exclude: readonly string[] };
   /** Every route's page module, loaded up front so rendering is synchronous. */
   modules: Map<string, PageModule>;
 }
 
 /** Imports site/ (routes, routes.build, layouts) and loads every page module. */
 export async function loadSiteModules(): Promise<SiteModules> {
-  const [{ routes }, { routeData, siteData }, { layouts }, { outputs }, { routeRules }] = await Promise.all([
+  const [{ routes }, { routeData, siteData }, { layouts }, { outputs }, { routeRules, search }] = await Promise.all([
     import('../../site/routes.ts'),
     import('../../site/routes.build.ts'),
     import('../../site/layouts/index.ts'),
@@ -27,5 +29,5 @@ export async function loadSiteModules(): Promise<SiteModules> {
   ]);
   const modules = new Map<string, PageModule>();
   await Promise.all(routes.map(async (r: RouteDefinition) => modules.set(r.id, await r.load())));
-  return { routes, routeData, siteData, layouts, outputs, routeRules, modules };
+  return { routes, routeData, siteData, layouts, outputs, routeRules, search, modules };
 }

@@ -200,6 +200,12 @@ export const BuildErrors = {
     message: (keys: string, path: string) => `SharedMarkup ${keys} gave ${path} other markup than rendering it there does: its cacheKey must name everything its content depends on (such as the current path or section).`,
     hint: "Add what the part's content depends on to its cacheKey in site/ (sharedMarkup: false, or SITE_SHARED_MARKUP=off, renders every part on every page to compare).",
   }),
+  SearchIndexFailed: define({
+    code: 'SearchIndexFailed',
+    exitCode: 1,
+    message: (cause: string) => `The site search index could not be built: ${cause}.`,
+    hint: "Pagefind's binary comes from its platform package (@pagefind/linux-x64 and the like), an optional dependency of pagefind: run `npm ci` without --omit=optional on a platform it supports. Or build without search: --no-search, or build.search: false in site/site.config.ts.",
+  }),
   PageRenderFailed: define({
     code: 'PageRenderFailed',
     exitCode: 1,

@@ -2,7 +2,6 @@ import { cp } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import type { RouteRule } from '../../runtime/shared/contract.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
-import type { OutputCollector } from '../../runtime/shared/route-data.ts';
 import { settleAll } from '../../runtime/shared/settle-all.ts';
 import { contentHash } from '../build/build-state.ts';
 import type { OutputTally } from '../report/output-size.ts';
@@ -21,10 +20,15 @@ export interface ExtrasInput {
   /** The rendered 404 page. */
   notFoundHtml: string;
   sitemap: SitemapEntry[];
-  /** Extra outputs (feeds, calendars) that have seen every page. */
-  collectors: readonly OutputCollector[];
+  /** Extra outputs (feeds, calendars, the search index) that have seen every page. */
+  collectors: readonly OutputSource[];
   /** The previous build's outputs when it is updated in place: a file with the same hash is left as it is. */
   previousOutputs?: ReadonlyMap<string, string>;
+}
+
+/** Files of an extra output as the extras step writes them: a site's outputs (runtime/shared/route-data.ts OutputCollector), or the search index's, which are bytes. */
+export interface OutputSource {
+  files(): Iterable<{ file: string; content: string | Uint8Array }> | Promise<Iterable<{ file: string; content: string | Uint8Array }>>;
 }
 
 /** What the extras step wrote: its extra outputs' size, and each output file's hash for the build state. */
@@ -59,7 +63,7 @@ const OUTPUT_WRITES = 16;
  * Writes the extra outputs' files, noting each one's hash in `hashes`; a file whose hash is the one in
  * `previous` (the output being updated in place) is left as it is.
  */
-async function writeOutputs(collectors: readonly OutputCollector[], siteDir: string, hashes: Map<string, string>, previous?: ReadonlyMap<string, string>): Promise<OutputTally> {
+async function writeOutputs(collectors: readonly OutputSource[], siteDir: string, hashes: Map<string, string>, previous?: ReadonlyMap<string, string>): Promise<OutputTally> {
   const tally = { files: 0, bytes: 0 };
   // A site may have an output file per item (a calendar per event): written a few at a time, not one
   // after the other, so the build does not wait on each file system round trip in turn.

@@ -1,7 +1,9 @@
 import type { RouteDefinition, RouteParams } from '../../runtime/routes.ts';
+import type { SearchEntry } from '../../runtime/shared/route-data.ts';
 import { pageHash } from '../build/build-state.ts';
 import { inspectPage, type PageInspection } from '../checks/collect.ts';
 import { renderPage, type RenderContext } from './render.tsx';
+import { searchEntries, type SearchRoutes } from './search-documents.ts';
 import { createSharedMarkupCache } from './shared-markup-cache.ts';
 import { createPageWriter } from '../output/write.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
@@ -33,6 +35,8 @@ export interface PageDone {
   /** Bytes of its index.html and _payload.json. */
   bytes: number;
   inspection: PageInspection;
+  /** What the page gives the site search (search-documents.ts); absent when its route is not searched or the build has no search. */
+  search?: readonly SearchEntry[];
 }
 
 export interface PageRenderer {
@@ -44,9 +48,10 @@ export interface PageRenderer {
 
 /**
  * Renders pages into `siteDir`: the same code on the main thread and in render threads
- * (render-threads.ts), so where a page is rendered never changes its bytes.
+ * (render-threads.ts), so where a page is rendered never changes its bytes. With `search`, a page of a
+ * searched route also gives its entries for the site search.
  */
-export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number, useSharedMarkup = true, reuseFrom: string | null = null): PageRenderer {
+export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number, useSharedMarkup = true, reuseFrom: string | null = null, search: SearchRoutes | null = null): PageRenderer {
   const routes = new Map<string, RouteDefinition>(ctx.routes.map((r) => [r.id, r]));
   const writer = createPageWriter(siteDir, { reuseFrom });
   // Without the cache every shared part is rendered on every page (sharedMarkup: false): the same bytes, only slower.
@@ -67,6 +72,8 @@ export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadB
         bytes: Buffer.byteLength(html) + payloadBytes,
         inspection: inspectPage(html, payload, payloadBudget, payloadBytes),
       };
+      const searched = search?.get(task.routeId);
+      if (searched) done.search = searchEntries(searched, data, task.params, ctx.site);
       await writer.write(task.path, { html, payload });
       return done;
     },

@@ -9,6 +9,7 @@ import type { BuildRecorder } from '../report/recorder.ts';
 import { createPageRenderer, type PageDone } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
 import { createPageDispatcher, type RenderThreads } from './render-threads.ts';
+import { searchEntries, type SearchRoutes, type SearchedPage } from './search-documents.ts';
 
 export interface RenderPagesInput {
   ctx: RenderContext;
@@ -28,6 +29,8 @@ export interface RenderPagesInput {
   /** Re-hosts the media each page refers to. */
   media: MediaCopier;
   recorder: Pick<BuildRecorder, 'startPages' | 'rendered' | 'restored' | 'pagesDone'>;
+  /** The routes the site search indexes; each of their pages gives its entries. Null: no search index. */
+  search: SearchRoutes | null;
 }
 
 /** What the later stages need of the pages: the sitemap, the build state and the meta's list of pages. */
@@ -44,6 +47,8 @@ export interface RenderedPages {
   kept: number;
   /** Pages rendered on a render thread. */
   onThreads: number;
+  /** The pages that give the site search entries; null when the build has no search index. */
+  search: SearchedPage[] | null;
 }
 
 /**
@@ -52,8 +57,9 @@ export interface RenderedPages {
  * Each page also feeds the extra outputs, the media copier and the duplicate check.
  */
 export async function renderPages(pages: AsyncIterable<PageRecord>, input: RenderPagesInput): Promise<RenderedPages> {
-  const { ctx, siteDir, threads, previous, collectors, media, recorder } = input;
-  const result: RenderedPages = { built: [], sitemap: [], records: [], bytes: 0, rendered: 0, kept: 0, onThreads: 0 };
+  const { ctx, siteDir, threads, previous, collectors, media, recorder, search } = input;
+  const result: RenderedPages = { built: [], sitemap: [], records: [], bytes: 0, rendered: 0, kept: 0, onThreads: 0, search: search ? [] : null };
+  const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
   const take = (done: readonly PageDone[], threaded = false): void => {
     if (threaded) result.onThreads += done.length;
     for (const page of done) {
@@ -61,13 +67,13 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       if (!page.noindex) result.sitemap.push({ path: page.path, lastmod: page.lastmod });
       result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes });
       result.bytes += page.bytes;
+      if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false });
     }
   };
-  const renderer = createPageRenderer(ctx, siteDir, input.payloadBudget, input.sharedMarkup, input.reuseFrom);
+  const renderer = createPageRenderer(ctx, siteDir, input.payloadBudget, input.sharedMarkup, input.reuseFrom, search);
   const { routes: _routes, layouts: _layouts, modules: _modules, ...threadCtx } = ctx;
-  threads?.init({ ctx: threadCtx, siteDir, payloadBudget: input.payloadBudget, sharedMarkup: input.sharedMarkup, reuseFrom: input.reuseFrom });
+  threads?.init({ ctx: threadCtx, siteDir, payloadBudget: input.payloadBudget, sharedMarkup: input.sharedMarkup, reuseFrom: input.reuseFrom, search: search !== null });
   const dispatch = createPageDispatcher(renderer, threads, take);
-  const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
   const checkDuplicate = createDuplicateCheck();
   recorder.startPages();
   try {
@@ -84,6 +90,9 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
         result.records.push(kept);
         result.bytes += kept.bytes;
         result.kept++;
+        const searched = search?.get(route.id);
+        const entries = searched ? searchEntries(searched, record.data, params, ctx.site) : [];
+        if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true });
         continue;
       }
       await dispatch.page({ routeId: route.id, path, params, json: record.json, lastmod: record.lastmod, hash }, record.data);

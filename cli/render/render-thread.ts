@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { createPageRenderer, type PageDone, type PageRenderer } from './page-renderer.ts';
+import { searchRoutesOf } from './search-documents.ts';
 import type { FromThread, ToThread } from './render-threads.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { isBuildError } from '../errors/errors.ts';
@@ -22,7 +23,8 @@ post({ type: 'ready' });
 
 async function handle(message: ToThread): Promise<void> {
   if (message.type === 'init') {
-    renderer = createPageRenderer({ ...message.ctx, routes: site.routes, layouts: site.layouts, modules: site.modules }, message.siteDir, message.payloadBudget, message.sharedMarkup, message.reuseFrom);
+    const search = message.search ? searchRoutesOf(site.routeData) : null;
+    renderer = createPageRenderer({ ...message.ctx, routes: site.routes, layouts: site.layouts, modules: site.modules }, message.siteDir, message.payloadBudget, message.sharedMarkup, message.reuseFrom, search);
     return;
   }
   if (!renderer) throw new Error('The render thread got pages before the build context.');

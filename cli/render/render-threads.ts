@@ -13,6 +13,8 @@ export interface RenderThreadInit {
   sharedMarkup: boolean;
   /** The previous output, whose files identical to a page's are linked rather than written; null: write every file. */
   reuseFrom: string | null;
+  /** Pages of searched routes give their search entries (the thread finds the routes in the site's code). */
+  search: boolean;
 }
 
 export type ToThread = ({ type: 'init' } & RenderThreadInit) | { type: 'pages'; id: number; tasks: PageTask[] } | { type: 'drain'; id: number };

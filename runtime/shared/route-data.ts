@@ -33,6 +33,35 @@ export interface RouteDataDefinition {
   exists?: (data: never) => boolean;
   /** Last modification (ISO-8601) for sitemap.xml. */
   lastmod?: (data: never) => string | undefined;
+  /**
+   * What the page gives the site search (cli/render/search-documents.ts): one entry for the page itself,
+   * entries for the items a list or directory shows (each person of the people page), or none. A route
+   * without it (lists, pagination, the login form) is left out of the search. @default not searchable
+   */
+  search?: (data: never, params: RouteParamsRecord, site: Record<string, unknown>) => SearchEntry | readonly SearchEntry[] | null;
+}
+
+/** One result the site search can find: a page, or an item shown on one. */
+export interface SearchEntry {
+  /** The section the search page filters by: `news`, `events`, `people`… */
+  section: string;
+  title: string;
+  /**
+   * Where the result leads: the page itself by default; `#id` for an element of the page (the page's path
+   * is put before it); or another site path (a document's file).
+   */
+  url?: string;
+  /**
+   * The text that is searched. Omitted: the page's rendered main content (its `<main>`, less what the
+   * site's `search.exclude` selectors name), so a page is found by what a visitor reads on it.
+   */
+  text?: string;
+  /** ISO-8601 date or date-time shown with the result. */
+  date?: string;
+  /** The year the search page filters by. @default the year of `date` */
+  year?: string;
+  /** Root-relative image URL shown with the result. */
+  image?: string;
 }
 
 /** The layout-level query, run once per build; its result is inlined into every page as SiteData. */

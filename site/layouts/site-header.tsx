@@ -1,6 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { Link, SharedMarkup, useSite } from '../../runtime/index.ts';
+import { SearchField } from '../components/search-field.tsx';
 import type { NavItemData, SiteQueryResult } from '../queries/site.ts';
 import { activeHref } from './active-section.ts';
 
@@ -14,11 +15,13 @@ export function NavLink({ item, current }: { item: NavItemData; current: boolean
   );
 }
 
-/** The skip link, the site name and the main navigation; `children` adds a band below them (the home hero). */
+/** The skip link, the site name, the main navigation and the search field; `children` adds a band below them (the home hero). */
 export function SiteHeader({ children }: { children?: ReactNode }): ReactElement {
   const { site } = useSite<SiteQueryResult>();
   const [path] = useLocation();
   const active = activeHref(site.navigation, path);
+  // The search page has a field of its own.
+  const searchField = path !== '/search';
   const header = (
     <>
       <a className="skip-link" href="#main">
@@ -39,11 +42,12 @@ export function SiteHeader({ children }: { children?: ReactNode }): ReactElement
               ))}
             </ul>
           </nav>
+          {searchField ? <SearchField /> : null}
         </div>
         {children}
       </header>
     </>
   );
-  // Without a band below it, the header depends only on the site and the active section.
-  return children ? header : <SharedMarkup cacheKey={`site-header ${active ?? ''}`}>{header}</SharedMarkup>;
+  // Without a band below it, the header depends only on the site, the active section and whether it has the search field.
+  return children ? header : <SharedMarkup cacheKey={`site-header ${active ?? ''}${searchField ? '' : ' no-search'}`}>{header}</SharedMarkup>;
 }

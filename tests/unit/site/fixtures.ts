@@ -214,4 +214,5 @@ export const routeSamples: Record<string, { path: string; params: Record<string,
   documents: { path: '/documents', params: {}, data: { documents: list([documentItem]) } },
   'documents-page': { path: '/documents/page/2', params: { page: '2' }, data: { documents: list([documentItem]) } },
   login: { path: '/login', params: {}, data: { __typename: 'Query' } },
+  search: { path: '/search', params: {}, data: { __typename: 'Query' } },
 };

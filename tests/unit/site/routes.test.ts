@@ -42,6 +42,7 @@ const SPEC_ROUTES: Array<[path: string, layout: 'home' | 'default']> = [
   ['/documents', 'default'],
   ['/documents/page/:page', 'default'],
   ['/login', 'default'],
+  ['/search', 'default'],
 ];
 
 // Seen as the runtime and the build see them: the literal types of the tables do not matter here.

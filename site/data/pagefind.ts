@@ -1,0 +1,58 @@
+import { SEARCH_DIR } from '../../runtime/shared/contract.ts';
+
+/**
+ * Pagefind's browser API (`/_search/pagefind.js`, written by the build with the index), as much of it as
+ * the search page uses. Loaded on the search page, or when the header's search field gets focus, never
+ * with any other page: it is not part of the bundle, and nothing else imports this module.
+ */
+
+/** One result: its score now, its data (URL, excerpt, metadata) when asked. */
+export interface PagefindResult {
+  id: string;
+  score: number;
+  data(): Promise<PagefindResultData>;
+}
+
+export interface PagefindResultData {
+  url: string;
+  /** Text with the matched words in `<mark>`; `<` and `>` escaped (site/data/search-excerpt.ts). */
+  excerpt: string;
+  meta: { title?: string; date?: string; image?: string; image_alt?: string };
+  filters: Record<string, string[]>;
+}
+
+export interface PagefindSearch {
+  results: PagefindResult[];
+  unfilteredResultCount: number;
+  /** Result counts per filter value, with the filters applied. */
+  filters: Record<string, Record<string, number>>;
+  /** Result counts per filter value, without the filters. */
+  totalFilters: Record<string, Record<string, number>>;
+}
+
+export interface Pagefind {
+  options(options: { excerptLength?: number }): Promise<void>;
+  init(): Promise<void>;
+  search(term: string, options?: { filters?: Record<string, string | string[]> }): Promise<PagefindSearch | null>;
+  /** Every filter value with its number of pages; loading them makes each search count its results per value. */
+  filters(): Promise<Record<string, Record<string, number>>>;
+}
+
+/**
+ * Loads Pagefind's module (once). The URL is made at run time, so the bundler leaves the import to the
+ * browser: the file comes with the index, not with the bundle.
+ */
+export function loadPagefind(): Promise<Pagefind> {
+  return (loading ??= import(/* @vite-ignore */ new URL(PAGEFIND_PATH, window.location.href).href).then(
+    (module: Pagefind) => module,
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  ));
+}
+
+/** Where the build writes Pagefind's module (cli/output/search-index.ts). */
+export const PAGEFIND_PATH = `/${SEARCH_DIR}/pagefind.js`;
+
+let loading: Promise<Pagefind> | null = null;

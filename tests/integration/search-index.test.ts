@@ -1,0 +1,85 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBuild } from '../../cli/output/output.ts';
+import { runCli } from '../helpers/cli.ts';
+import { readIndexFragments, type IndexedFragment } from '../helpers/search-index.ts';
+import { listFiles, snapshotTree } from '../helpers/tree.ts';
+
+/**
+ * Issue 21.1: `site build` writes the site search's index with the pages (cli/output/search-index.ts),
+ * from the pages it renders, read back here from the real index's files: which pages are in it, under
+ * which section and year, with which title and text; and `--no-search`.
+ */
+
+let root: string;
+let out: string;
+let fragments: IndexedFragment[];
+const build = async (...args: string[]): Promise<string> => {
+  const result = await runCli(['build', '--out', out, '--cache-dir', join(root, 'cache'), '--no-report', ...args]);
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  return result.stdout;
+};
+const payload = async <T,>(path: string): Promise<T> => (JSON.parse(await readFile(join(out, path, '_payload.json'), 'utf8')) as { data: T }).data;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'site-search-'));
+  out = join(root, 'site');
+  await build();
+  fragments = await readIndexFragments(out);
+}, 180_000);
+
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('the search index a build writes', () => {
+  it('holds every item page, about page, person, course and document, and no list, pagination, category, home, login or search page', async () => {
+    const pages = (await readBuild(out)).meta.prerendered;
+    const urls = new Set(fragments.map((f) => f.url));
+    const items = pages.filter((p) => /^\/(news\/(?!page\/)[^/]+|events\/[^/]+\/(?!page$)[^/]+|publication\/[^/]+\/(?!page$)[^/]+|research\/(?!page\/)[^/]+|about(\/[^/]+)?)$/.test(p) && !/\/page\/\d+$/.test(p));
+    expect(items.length).toBeGreaterThan(100);
+    for (const page of items) expect(urls, page).toContain(page);
+    for (const url of ['/', '/news', '/news/page/2', '/events', '/events/lectures', '/publications', '/publication/articles', '/research', '/courses', '/documents', '/login', '/search']) expect(urls, url).not.toContain(url);
+    const { people } = await payload<{ people: { nodes: { slug: string; name: string }[] } }>('about/people');
+    for (const person of people.nodes) expect(fragments.find((f) => f.url === `/about/people#c-person-${person.slug}`)?.meta.title, person.slug).toBe(person.name);
+    const sections = (section: string): IndexedFragment[] => fragments.filter((f) => f.filters.section?.[0] === section);
+    expect(sections('courses').length).toBeGreaterThan(5);
+    for (const course of sections('courses')) expect(course.url).toMatch(/^\/courses(\/page\/\d+)?#c-course-/);
+    expect(sections('documents').length).toBeGreaterThan(5);
+    for (const doc of sections('documents')) expect(doc.url).toMatch(/^\/media\//);
+    const entry = JSON.parse(await readFile(join(out, '_search/pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+    expect(Object.values(entry.languages).reduce((n, l) => n + l.page_count, 0)).toBe(fragments.length);
+  });
+
+  it("files each result under its section and year, titled and dated as its page, with the page's own text and not its neighbours'", async () => {
+    for (const fragment of fragments) {
+      expect(fragment.filters.section, fragment.url).toHaveLength(1);
+      expect(fragment.meta.title, fragment.url).toBeTruthy();
+      if (fragment.meta.date) expect(fragment.filters.year, fragment.url).toEqual([fragment.meta.date.slice(0, 4)]);
+    }
+    const { newsItems } = await payload<{ newsItems: { nodes: { slug: string; title: string; date: string }[] } }>('news');
+    const item = newsItems.nodes[0]!;
+    const article = fragments.find((f) => f.url === `/news/${item.slug}`)!;
+    expect(article).toMatchObject({ filters: { section: ['news'], year: [item.date.slice(0, 4)] }, meta: { title: item.title, date: item.date } });
+    expect(article.content.startsWith(`${item.title}.`), article.content.slice(0, 80)).toBe(true);
+    // Left out by the site's search.exclude: the trail, the date line above the title, the related news.
+    for (const left of ['Home', 'Related news']) expect(article.content).not.toContain(left);
+  });
+
+  it("gives only the search page's policy WebAssembly", async () => {
+    for (const file of (await listFiles(out)).filter((f) => f.endsWith('.html'))) {
+      const html = await readFile(join(out, file), 'utf8');
+      expect(html.includes('wasm-unsafe-eval'), file).toBe(file === 'search/index.html');
+    }
+  });
+
+  it('is left out with --no-search, an update in place removes it, and the next build with search writes the same index again', async () => {
+    const before = await snapshotTree(join(out, '_search'));
+    const off = await build('--no-search');
+    expect(off).not.toContain('[search]');
+    expect(await listFiles(join(out, '_search')).catch(() => [])).toEqual([]);
+    expect(await readFile(join(out, 'search/index.html'), 'utf8')).toContain('Search needs JavaScript');
+    await build();
+    expect(await snapshotTree(join(out, '_search'))).toEqual(before);
+  }, 180_000);
+});
