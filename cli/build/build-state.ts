@@ -19,6 +19,8 @@ export interface BuildState {
   outputs: Map<string, string>;
   /** Media URLs present in the output. */
   media: Set<string>;
+  /** What the site search's index was built from (output/search-index.ts searchIndexKey); null: the build wrote none. */
+  searchKey: string | null;
 }
 
 /** One page of a previous build. */
@@ -86,7 +88,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, buildId: 
         links: links.map((i) => saved.links[i]!),
       });
     }
-    return { state: { buildId, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media) } };
+    return { state: { buildId, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null } };
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
   }
@@ -96,7 +98,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, buildId: 
 export async function saveBuildState(
   cacheDir: string,
   outDir: string,
-  state: { buildId: string; generator: string; timestamp: number; site: InspectedSite; records: readonly PageRecordForState[]; outputs: ReadonlyMap<string, string>; media: Iterable<string> },
+  state: { buildId: string; generator: string; timestamp: number; site: InspectedSite; records: readonly PageRecordForState[]; outputs: ReadonlyMap<string, string>; media: Iterable<string>; searchKey: string | null },
 ): Promise<void> {
   // A few pages spread over the site, read again by the next build to see that the folder is this one.
   const pages = state.site.pages;
@@ -116,7 +118,7 @@ export async function saveBuildState(
   await writeFileAtomic(stateFileFor(cacheDir, outDir), async (temp) => {
     const out = await open(temp, 'w');
     try {
-      const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()] };
+      const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], searchKey: state.searchKey };
       await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
       for (let start = 0; start < pages.length; start += 1000) {
         const rows = pages.slice(start, start + 1000).map((p, k) => {
@@ -209,6 +211,8 @@ interface SavedState {
   pages: SavedPage[];
   outputs: Record<string, string>;
   media: string[];
+  /** Absent in a state saved before the site search. */
+  searchKey?: string | null;
 }
 
 /** One state file per output folder, in the build cache. */

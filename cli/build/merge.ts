@@ -67,7 +67,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
       for (const collector of collectors) collector.page({ path, routeId, params, data });
       const searchOf = searchRoutes?.get(routeId);
       const entries = searchOf ? searchEntries(searchOf, data, params, siteData) : [];
-      if (entries.length > 0) searched.push({ path, route: routeOrder.get(routeId) ?? 0, entries, kept: false });
+      if (entries.length > 0) searched.push({ path, route: routeOrder.get(routeId) ?? 0, entries, kept: false, hash: page.hash });
       recorder.restored(page.inspected, page.links);
       if (!page.noindex) sitemap.push({ path, lastmod: page.lastmod });
       built.push({ path, route: routeOrder.get(routeId) ?? 0 });
@@ -77,7 +77,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
 
     // 4. What spans the site, latest.json last; then the output is replaced as a whole.
     const media = new Set(manifests.flatMap((m) => m.manifest.media));
-    if (searchRoutes) search = buildSearchIndex({ pages: searched, siteDir: staging, keptFrom: null, exclude: site.search.exclude, language: ctx.language }, logger);
+    if (searchRoutes) search = buildSearchIndex({ pages: searched, siteDir: staging, previous: null, exclude: site.search.exclude, language: ctx.language }, logger);
     const outputs = search ? [...collectors, search] : collectors;
     const { extras, prerendered } = await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: outputs, built, sitemap, media, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
     await commitOutput(staging, config.outDir, null);

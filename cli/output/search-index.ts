@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
@@ -27,8 +28,11 @@ export interface SearchIndexInput {
   pages: readonly SearchedPage[];
   /** The staging folder, which holds every page rendered by this build. */
   siteDir: string;
-  /** The output folder of the build updated in place, which holds the pages it kept; null for a full build. */
-  keptFrom: string | null;
+  /**
+   * The build updated in place: its output folder (which holds the pages this build keeps, and its index),
+   * the key of its index and its extra outputs' files. Null for a full build.
+   */
+  previous: { outDir: string; searchKey: string | null; outputs: ReadonlyMap<string, string> } | null;
   /** CSS selectors left out of each page's main content (site/site.config.ts `search.exclude`). */
   exclude: readonly string[];
   /** The site's language: one index, stemmed for it. */
@@ -43,6 +47,8 @@ export interface SearchFile {
 
 /** The index being built: its files once it is done (an extra output for the extras step), or stopped. */
 export interface SearchIndexBuild {
+  /** What the index is built from (searchIndexKey), for the build state. */
+  key: string;
   files(): Promise<SearchFile[]>;
   /** Stops a build that is no longer wanted (the site build failed) and waits until Pagefind lets go of it. */
   close(): Promise<void>;
@@ -54,14 +60,18 @@ export interface SearchIndexBuild {
  */
 export function buildSearchIndex(input: SearchIndexInput, logger: Pick<Logger, 'info'>): SearchIndexBuild {
   const control = { stopped: false };
-  const work = indexPages(input, control).then(({ files, documents, ms }) => {
+  const key = searchIndexKey(input);
+  const reused = input.previous && input.previous.searchKey === key ? [...input.previous.outputs.keys()].filter((file) => file.startsWith(`${SEARCH_DIR}/`)) : [];
+  const work = (reused.length > 0 ? readIndex(input.previous!.outDir, reused) : indexPages(input, control)).then(({ files, documents, ms }) => {
     const bytes = files.reduce((sum, f) => sum + f.content.length, 0);
-    logger.info('search', `${formatCount(documents)} ${documents === 1 ? 'entry' : 'entries'} from ${plural(input.pages.length, 'page')}, ${formatBytes(bytes)} in ${plural(files.length, 'file')}, in ${formatDuration(ms)}`);
+    const what = documents === null ? 'unchanged, kept' : `${formatCount(documents)} ${documents === 1 ? 'entry' : 'entries'} from ${plural(input.pages.length, 'page')}`;
+    logger.info('search', `${what}: ${formatBytes(bytes)} in ${plural(files.length, 'file')}, in ${formatDuration(ms)}`);
     return files;
   });
   // Awaited by the extras step; a build that fails before then must not see it as unhandled.
   work.catch(() => undefined);
   return {
+    key,
     files: () => work,
     async close() {
       control.stopped = true;
@@ -70,7 +80,22 @@ export function buildSearchIndex(input: SearchIndexInput, logger: Pick<Logger, '
   };
 }
 
+/**
+ * What decides the index's bytes: every searched page's route, path and page hash (which, with the code,
+ * decides its HTML and its entries: an update in place happens only when the code is unchanged), in the
+ * order the index takes them, and the options. An update in place with the same key keeps the previous
+ * index as it is, since building it again would give the same bytes.
+ */
+export function searchIndexKey(input: Pick<SearchIndexInput, 'pages' | 'exclude' | 'language'>): string {
+  const hash = createHash('sha256').update(JSON.stringify({ version: KEY_VERSION, exclude: input.exclude, language: input.language }));
+  for (const page of [...input.pages].sort(compareSearchedPages)) hash.update('\0').update(String(page.route)).update('\0').update(page.path).update('\0').update(page.hash);
+  return hash.digest('base64url');
+}
+
 // --- internal ---
+
+/** Bumped when the documents the index is built from change shape (search-documents.ts). */
+const KEY_VERSION = 1;
 
 /** Documents handed to Pagefind and not yet answered: enough to keep its process busy, few enough to hold little. */
 const MAX_IN_FLIGHT = 64;
@@ -94,6 +119,13 @@ const KEPT = /^(?:pagefind\.js|pagefind-worker\.js|pagefind-entry\.json|wasm\.[a
 /** Indexes open in this process: Pagefind's one process stops when the last closes. */
 let open = 0;
 
+/** The previous build's index, read back from the output folder it is updating in place. */
+async function readIndex(outDir: string, files: readonly string[]): Promise<{ files: SearchFile[]; documents: null; ms: number }> {
+  const started = performance.now();
+  const read = await Promise.all(files.map(async (file) => ({ file, content: new Uint8Array(await readFile(join(outDir, file))) })));
+  return { files: read, documents: null, ms: performance.now() - started };
+}
+
 async function indexPages(input: SearchIndexInput, control: { stopped: boolean }): Promise<{ files: SearchFile[]; documents: number; ms: number }> {
   const started = performance.now();
   open++;
@@ -105,7 +137,7 @@ async function indexPages(input: SearchIndexInput, control: { stopped: boolean }
       const pages = [...input.pages].sort(compareSearchedPages);
       const reads: Promise<string>[] = [];
       const read = (page: SearchedPage): Promise<string> =>
-        usesMainContent(page.entries) ? readFile(join(page.kept && input.keptFrom ? input.keptFrom : input.siteDir, htmlFileFor(page.path)), 'utf8') : Promise.resolve('');
+        usesMainContent(page.entries) ? readFile(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path)), 'utf8') : Promise.resolve('');
       const inFlight = new Set<Promise<void>>();
       let failed: Error | null = null;
       let documents = 0;

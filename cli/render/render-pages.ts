@@ -67,7 +67,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       if (!page.noindex) result.sitemap.push({ path: page.path, lastmod: page.lastmod });
       result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes });
       result.bytes += page.bytes;
-      if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false });
+      if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false, hash: page.hash });
     }
   };
   const renderer = createPageRenderer(ctx, siteDir, input.payloadBudget, input.sharedMarkup, input.reuseFrom, search);
@@ -92,7 +92,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
         result.kept++;
         const searched = search?.get(route.id);
         const entries = searched ? searchEntries(searched, record.data, params, ctx.site) : [];
-        if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true });
+        if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true, hash: kept.hash });
         continue;
       }
       await dispatch.page({ routeId: route.id, path, params, json: record.json, lastmod: record.lastmod, hash }, record.data);

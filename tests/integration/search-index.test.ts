@@ -73,6 +73,12 @@ describe('the search index a build writes', () => {
     }
   });
 
+  it('is kept as it is by an update in place that changed no searched page, since building it again would give the same bytes', async () => {
+    const before = await snapshotTree(join(out, '_search'));
+    expect(await build()).toMatch(/\[search\] unchanged, kept: /);
+    expect(await snapshotTree(join(out, '_search'))).toEqual(before);
+  }, 180_000);
+
   it('is left out with --no-search, an update in place removes it, and the next build with search writes the same index again', async () => {
     const before = await snapshotTree(join(out, '_search'));
     const off = await build('--no-search');
