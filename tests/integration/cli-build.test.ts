@@ -52,8 +52,9 @@ describe('site build from the embedded backend', () => {
     const sitemap = await readFile(join(out, 'sitemap.xml'), 'utf8');
     const latest = JSON.parse(await readFile(join(out, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
     const meta = JSON.parse(await readFile(join(out, `_assets/builds/meta/${latest.id}.json`), 'utf8')) as BuildMeta;
-    // Every page but the editors' login form, which is noindex.
-    expect(sitemap.match(/<loc>/g)?.length).toBe(meta.prerendered.filter((path) => path !== '/login').length);
+    // Every page but the editors' login form and the search page, which are noindex.
+    expect(sitemap.match(/<loc>/g)?.length).toBe(meta.prerendered.filter((path) => path !== '/login' && path !== '/search').length);
+    expect(sitemap).not.toMatch(/\/(login|search)<\/loc>/);
     expect(sitemap).toMatch(/<lastmod>\d{4}-\d\d-\d\dT/);
     expect(await readFile(join(out, 'robots.txt'), 'utf8')).toMatch(/^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
   });

@@ -56,14 +56,20 @@ describe('site publish of a real build to an S3-compatible server', () => {
     }
   });
 
-  it('stores every object with its Content-Type, and Cache-Control immutable only for hashed assets and build records', async () => {
+  it('stores every object with its Content-Type, and Cache-Control immutable only for hashed assets, build records and the search index’s content-named chunks', async () => {
     const keys = Object.keys(await bucketSnapshot(client, s3.bucket, 'www'));
     const seen = new Map<string, string>();
     for (const key of keys) {
       const head = await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: `www/${key}` }));
       expect(head.ContentType, key).toBe(contentTypeFor(key));
       const expected =
-        key === '_assets/builds/latest.json' ? 'no-cache' : key.startsWith('_assets/') ? IMMUTABLE : key.startsWith('media/') ? 'public, max-age=3600' : 'no-cache';
+        key === '_assets/builds/latest.json'
+          ? 'no-cache'
+          : key.startsWith('_assets/') || /^_search\/((index|fragment|filter)\/[^/]+|pagefind\.[^/]+\.pf_meta)$/.test(key)
+            ? IMMUTABLE
+            : key.startsWith('media/')
+              ? 'public, max-age=3600'
+              : 'no-cache';
       expect(head.CacheControl, key).toBe(expected);
       expect(head.Metadata?.sha256, key).toMatch(/^[0-9a-f]{64}$/);
       seen.set(key, `${head.ContentType} | ${head.CacheControl}`);
