@@ -13,6 +13,8 @@ import { checkFirst, paginate, type PageArgs } from './pagination.ts';
 import { DateScalar, DateTimeScalar } from './scalars.ts';
 import type { createLoginLimiter } from './guards.ts';
 import type { MediaAccess } from './media-access.ts';
+import type { FeedAnswer } from './change-feed.ts';
+import { EditError, type EditableContent, type LoggedChange } from './editing.ts';
 
 /** Where the content schema lives, relative to this module. */
 export const SCHEMA_URL = new URL('../site/schema.graphql', import.meta.url);
@@ -48,6 +50,8 @@ export interface ContentSchemaOptions {
   readonly logins?: ReturnType<typeof createLoginLimiter>;
   /** Keys for the media of drafts in the URLs handed to an editor's browser (media-access.ts). @default URLs as stored */
   readonly mediaAccess?: MediaAccess;
+  /** Live edits and the change feed (editing.ts, change-feed.ts). @default none: the mutations and `changes` fail */
+  readonly editing?: { readonly content: Pick<EditableContent, 'create' | 'update' | 'remove'>; readonly feed: (since: string | null, withDrafts: boolean) => FeedAnswer };
 }
 
 /** Reads the content schema's SDL. */
@@ -59,7 +63,7 @@ export function loadSchemaSource(): string {
  * Builds the executable schema. Fails at start-up (not per request) if a resolver names a field the
  * SDL does not have.
  */
-export function createContentSchema({ store, auth, now, logins, mediaAccess }: ContentSchemaOptions): GraphQLSchema {
+export function createContentSchema({ store, auth, now, logins, mediaAccess, editing }: ContentSchemaOptions): GraphQLSchema {
   // A draft's media URLs carry their key for an editor's browser, whose <img> cannot send the token
   // (media-access.ts); the build (no Origin) sends its token with each download instead.
   const keyed = (ctx: RequestContext): boolean => drafts(ctx) && ctx.browser === true;
@@ -94,6 +98,7 @@ export function createContentSchema({ store, auth, now, logins, mediaAccess }: C
         people: (_: unknown, args: PageArgs) => paginate(store.people.list(false), args),
         podcastEpisodes: (_: unknown, args: PageArgs, ctx: RequestContext) => paginate(store.episodes.list(drafts(ctx)), args),
         page: (_: unknown, { slug }: { slug: string }, ctx: RequestContext) => store.pages.find(slug, drafts(ctx)),
+        changes: (_: unknown, { since }: { since?: string | null }, ctx: RequestContext) => editingOf(editing, 'changes').feed(since ?? null, drafts(ctx)),
       },
       Mutation: {
         login: (_: unknown, args: { email: string; password: string }, ctx: RequestContext) => {
@@ -111,6 +116,12 @@ export function createContentSchema({ store, auth, now, logins, mediaAccess }: C
           if (ctx.token) auth.logout(ctx.token);
           return true;
         },
+        createContent: (_: unknown, args: { type: string; fields: string }, ctx: RequestContext) =>
+          edit(ctx, 'createContent', () => editingOf(editing, 'createContent').content.create(args.type, fieldsOf(args.fields))),
+        updateContent: (_: unknown, args: { type: string; id: string; fields: string }, ctx: RequestContext) =>
+          edit(ctx, 'updateContent', () => editingOf(editing, 'updateContent').content.update(args.type, args.id, fieldsOf(args.fields))),
+        deleteContent: (_: unknown, args: { type: string; id: string }, ctx: RequestContext) =>
+          edit(ctx, 'deleteContent', () => editingOf(editing, 'deleteContent').content.remove(args.type, args.id)),
       },
       Image: { url: (image: { url: string }, _: unknown, ctx: RequestContext) => url(image.url, ctx) },
       Document: { url: (document: DocumentEntry, _: unknown, ctx: RequestContext) => url(document.url, ctx) },
@@ -150,6 +161,34 @@ interface CategoryPageArgs extends PageArgs {
 
 interface FirstArg {
   readonly first?: number | null;
+}
+
+function editingOf(editing: ContentSchemaOptions['editing'], field: string): NonNullable<ContentSchemaOptions['editing']> {
+  if (!editing) throw createGraphQLError(`${field} is not available: this server was started without live editing.`);
+  return editing;
+}
+
+/** A mutation of the content: an editor's token only, and a refused edit as the client's error to read. */
+function edit(ctx: RequestContext, mutation: string, run: () => LoggedChange): Omit<LoggedChange, 'seq' | 'publicBefore' | 'publicAfter'> {
+  if (!ctx.viewer) throw createGraphQLError(`${mutation} needs an editor's token: log in with the login mutation and send its token as 'Authorization: Bearer {token}'.`, { extensions: { code: 'UNAUTHENTICATED' } });
+  try {
+    const { type, id, slug, kind } = run();
+    return { type, id, slug, kind };
+  } catch (error) {
+    if (error instanceof EditError) throw createGraphQLError(`${mutation}: ${error.message}`, { extensions: { code: 'BAD_USER_INPUT' } });
+    throw error;
+  }
+}
+
+function fieldsOf(text: string): Record<string, unknown> {
+  let fields: unknown;
+  try {
+    fields = JSON.parse(text);
+  } catch {
+    throw new EditError('fields is not JSON: send a JSON object of field names and values.');
+  }
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new EditError('fields must be a JSON object of field names and values.');
+  return fields as Record<string, unknown>;
 }
 
 /** Drafts are visible to a valid editor's token, unless the request asks for published content only. */

@@ -16,7 +16,9 @@ import { loadSampleContent } from './content/sample.ts';
 import { renderMedia } from './media.ts';
 import { createScaledContent } from './scale.ts';
 import { createContentSchema, PUBLISHED_ONLY_HEADER, type RequestContext } from './schema.ts';
-import { createContentStore, type ContentStore } from './store.ts';
+import type { ContentStore } from './store.ts';
+import { createEditableContent, liveView } from './editing.ts';
+import { createChangeFeed } from './change-feed.ts';
 
 export { DEFAULT_EDITOR } from './auth.ts';
 export { loadSampleContent } from './content/sample.ts';
@@ -71,7 +73,9 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
   if (!isLoopbackHost(host) && !options.allowRemote && editor.password === DEFAULT_EDITOR.password) {
     throw new SampleCredentialsExposed(host);
   }
-  const store = createContentStore(content);
+  const editable = createEditableContent(content);
+  const store = liveView(editable);
+  const now = options.now ?? (() => new Date());
   const auth = createAuthService(editor);
   const siteOrigins = new Set([originOf(content.site.url), ...(options.allowOrigins ?? []).map(originOf)].filter((o): o is string => o !== null));
   const mediaAccess = createMediaAccess(draftOnlyMedia(content));
@@ -87,7 +91,7 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
     },
   };
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
-    schema: createContentSchema({ store, auth, now: options.now ?? (() => new Date()), logins, mediaAccess }),
+    schema: createContentSchema({ store, auth, now, logins, mediaAccess, editing: { content: editable, feed: createChangeFeed(editable, now) } }),
     graphqlEndpoint: '/graphql',
     graphiql: false,
     landingPage: false,

@@ -1,0 +1,43 @@
+/**
+ * The `changes` query (site/schema.graphql): what changed since a cursor, from the edit log (editing.ts).
+ * A cursor names this backend process (a restart forgets the log, so an older process's cursor is
+ * answered as expired), the log position and the time it was given: the home page's upcoming events
+ * depend on the clock, so an event that started since then counts as a change to that event.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EditableContent, LoggedChange } from './editing.ts';
+
+export interface FeedAnswer {
+  cursor: string;
+  expired: boolean;
+  changes: { type: string; id: string; slug: string; kind: 'UPSERT' | 'DELETE' }[];
+}
+
+export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>, now: () => Date): (since: string | null, withDrafts: boolean) => FeedAnswer {
+  const epoch = randomBytes(6).toString('hex');
+  const head = (): number => content.log.at(-1)?.seq ?? 0;
+  const cursorAt = (seq: number, time: number): string => `${epoch}.${seq}.${time}`;
+  return (since, withDrafts) => {
+    const time = now().getTime();
+    const cursor = cursorAt(head(), time);
+    if (since === null) return { cursor, expired: false, changes: [] };
+    const [sinceEpoch, seqText, timeText] = since.split('.');
+    const seq = Number(seqText);
+    const from = Number(timeText);
+    const oldest = content.log[0]?.seq ?? head() + 1;
+    if (sinceEpoch !== epoch || !Number.isSafeInteger(seq) || !Number.isSafeInteger(from) || seq > head() || seq < oldest - 1 || from > time) return { cursor, expired: true, changes: [] };
+    const changes = content.log.filter((c) => c.seq > seq && (withDrafts || c.publicBefore || c.publicAfter)).map((c) => ({ type: c.type, id: c.id, slug: c.slug, kind: kindFor(c, withDrafts) }));
+    for (const event of content.store.events.list(withDrafts)) {
+      const start = Date.parse(event.startsAt);
+      if (start > from && start <= time) changes.push({ type: 'Event', id: event.id, slug: event.slug, kind: 'UPSERT' });
+    }
+    return { cursor, expired: false, changes };
+  };
+}
+
+// --- internal ---
+
+/** A reader without drafts sees an item made a draft as deleted. */
+function kindFor(change: LoggedChange, withDrafts: boolean): 'UPSERT' | 'DELETE' {
+  return change.kind === 'UPSERT' && !withDrafts && !change.publicAfter ? 'DELETE' : change.kind;
+}

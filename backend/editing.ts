@@ -1,0 +1,201 @@
+/**
+ * Live edits for the embedded backend: editors add, change and delete items through GraphQL mutations
+ * (site/schema.graphql `createContent`, `updateContent`, `deleteContent`) while the server runs, and every
+ * change goes into a change log that the `changes` query reads (change-feed.ts). Items are edited in place,
+ * so every item that refers to one (a publication's authors, a project's publications) sees the edit, and
+ * the store is indexed again after each edit (sorting 10,000 items takes a few milliseconds).
+ */
+import type { CategoryEntry, Content, Status } from './content/types.ts';
+import { createContentStore, type ContentStore } from './store.ts';
+
+/** A content type editors may change, by its GraphQL type name. */
+export type EditableType = (typeof EDITABLE_TYPES)[number];
+
+export const EDITABLE_TYPES = ['NewsItem', 'Event', 'Publication', 'Course', 'ResearchProject', 'Document', 'Person', 'PodcastEpisode', 'Page', 'Category'] as const;
+
+/** One change to one item, as the change log keeps it. */
+export interface LoggedChange {
+  /** Position in the log: 1, 2, 3… for the backend's life. */
+  seq: number;
+  type: EditableType;
+  id: string;
+  slug: string;
+  kind: 'UPSERT' | 'DELETE';
+  /** Whether a reader without drafts saw the item before and after the change. */
+  publicBefore: boolean;
+  publicAfter: boolean;
+}
+
+/** The content as it stands, the store indexing it, and the edits. */
+export interface EditableContent {
+  /** The store as it stands now: resolvers read it on every request. */
+  readonly store: ContentStore;
+  update(type: string, id: string, fields: Record<string, unknown>): LoggedChange;
+  create(type: string, fields: Record<string, unknown>): LoggedChange;
+  remove(type: string, id: string): LoggedChange;
+  /** Every change so far, oldest first (at most LOG_LIMIT kept). */
+  readonly log: readonly LoggedChange[];
+}
+
+/** Changes the log keeps; a cursor older than the oldest is answered as expired. */
+export const LOG_LIMIT = 10_000;
+
+/** An edit the backend refuses, with a message that names the type, item or field and what to do. */
+export class EditError extends Error {}
+
+export function createEditableContent(content: Content): EditableContent {
+  let store = createContentStore(content);
+  const log: LoggedChange[] = [];
+  let seq = 0;
+  const record = (type: EditableType, item: Item, kind: LoggedChange['kind'], publicBefore: boolean): LoggedChange => {
+    const change: LoggedChange = { seq: ++seq, type, id: item.id, slug: item.slug, kind, publicBefore, publicAfter: kind === 'UPSERT' && isPublic(item) };
+    log.push(change);
+    if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
+    store = createContentStore(content);
+    return change;
+  };
+  return {
+    get store() {
+      return store;
+    },
+    log,
+    update(type, id, fields) {
+      const kind = typeOf(type);
+      const item = findItem(content, kind, id);
+      const before = isPublic(item);
+      const changes = checkFields(content, kind, item, fields, false);
+      if ('slug' in changes) checkSlugFree(content, kind, String(changes.slug), item);
+      Object.assign(item, changes, 'updatedAt' in item && !('updatedAt' in fields) ? { updatedAt: new Date().toISOString() } : {});
+      return record(kind, item, 'UPSERT', before);
+    },
+    create(type, fields) {
+      const kind = typeOf(type);
+      if (kind === 'Category') throw new EditError('Categories cannot be created here: each belongs to the event, publication or document lists, which the site is built around.');
+      const list = listOf(content, kind);
+      const template = list[0];
+      if (!template) throw new EditError(`A new ${kind} needs an existing one to take its other fields from, and there is none.`);
+      if (typeof fields.slug !== 'string') throw new EditError(`A new ${kind} needs a slug (fields.slug, a string).`);
+      checkSlugFree(content, kind, fields.slug, null);
+      const item: Item = { ...template, id: newId(content, kind) };
+      if ('updatedAt' in item) item.updatedAt = new Date().toISOString();
+      if ('status' in item) item.status = 'PUBLISHED';
+      Object.assign(item, checkFields(content, kind, item, fields, true));
+      list.push(item);
+      return record(kind, item, 'UPSERT', false);
+    },
+    remove(type, id) {
+      const kind = typeOf(type);
+      const item = findItem(content, kind, id);
+      if (kind === 'Category' && usedCategory(content, item)) throw new EditError(`Category ${id} is used by items; move them to another category first.`);
+      const before = isPublic(item);
+      const list = listOf(content, kind);
+      list.splice(list.indexOf(item), 1);
+      dropReferences(content, item);
+      return record(kind, item, 'DELETE', before);
+    },
+  };
+}
+
+/** The store as resolvers hold it: each read goes to the store as it stands after the latest edit. */
+export function liveView(content: Pick<EditableContent, 'store'>): ContentStore {
+  return new Proxy({} as ContentStore, { get: (_, key) => Reflect.get(content.store, key) });
+}
+
+// --- internal ---
+
+type Item = { id: string; slug: string; status?: Status; updatedAt?: string; [field: string]: unknown };
+
+function typeOf(type: string): EditableType {
+  if ((EDITABLE_TYPES as readonly string[]).includes(type)) return type as EditableType;
+  throw new EditError(`Unknown content type '${type}': use one of ${EDITABLE_TYPES.join(', ')}.`);
+}
+
+function isPublic(item: Item): boolean {
+  return item.status !== 'DRAFT';
+}
+
+/** The content's own array for a type (every category list for Category). */
+function listOf(content: Content, type: EditableType): Item[] {
+  const lists: Record<Exclude<EditableType, 'Category'>, readonly unknown[]> = {
+    NewsItem: content.news,
+    Event: content.events,
+    Publication: content.publications,
+    Course: content.courses,
+    ResearchProject: content.projects,
+    Document: content.documents,
+    Person: content.people,
+    PodcastEpisode: content.episodes,
+    Page: content.pages,
+  };
+  return (type === 'Category' ? content.eventCategories : lists[type]) as Item[];
+}
+
+function allOf(content: Content, type: EditableType): Item[] {
+  return (type === 'Category' ? [...content.eventCategories, ...content.publicationCategories, ...content.documentCategories] : listOf(content, type)) as Item[];
+}
+
+function findItem(content: Content, type: EditableType, id: string): Item {
+  const item = allOf(content, type).find((i) => i.id === id);
+  if (!item) throw new EditError(`No ${type} has the id '${id}'.`);
+  return item;
+}
+
+function checkSlugFree(content: Content, type: EditableType, slug: string, self: Item | null): void {
+  if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug)) throw new EditError(`The slug '${slug}' is not one: lower-case letters, digits and hyphens.`);
+  const taken = allOf(content, type).find((i) => i.slug === slug && i !== self);
+  if (taken) throw new EditError(`The slug '${slug}' is taken by ${type} ${taken.id}.`);
+}
+
+function newId(content: Content, type: EditableType): string {
+  const ids = new Set(allOf(content, type).map((i) => i.id));
+  for (let n = ids.size + 1; ; n++) if (!ids.has(`${type.toLowerCase()}-new-${n}`)) return `${type.toLowerCase()}-new-${n}`;
+}
+
+/**
+ * The fields as the item will hold them: each must be a field the item has, of the same kind of value
+ * (text, number, yes/no, list of text), a category given by its slug; `id` never changes.
+ */
+function checkFields(content: Content, type: EditableType, item: Item, fields: Record<string, unknown>, creating: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    if (field === 'id') throw new EditError(`The id of a ${type} cannot change.`);
+    if (!(field in item)) throw new EditError(`A ${type} has no field '${field}'.`);
+    const current = item[field];
+    if (field === 'category') {
+      const categories = type === 'Event' ? content.eventCategories : type === 'Publication' ? content.publicationCategories : content.documentCategories;
+      const category = categories.find((c: CategoryEntry) => c.slug === value);
+      if (!category) throw new EditError(`No category of ${type} has the slug '${String(value)}': use one of ${categories.map((c) => c.slug).join(', ')}.`);
+      out.category = category;
+    } else if (field === 'status') {
+      if (value !== 'PUBLISHED' && value !== 'DRAFT') throw new EditError(`The status of a ${type} is PUBLISHED or DRAFT, not ${JSON.stringify(value)}.`);
+      out.status = value;
+    } else if (Array.isArray(current) ? Array.isArray(value) && value.every((v) => typeof v === 'string') && current.every((v) => typeof v === 'string') : current === null ? typeof value === 'string' || value === null : typeof value === typeof current && typeof value !== 'object') {
+      out[field] = value;
+    } else {
+      throw new EditError(`The field '${field}' of a ${type} holds ${describe(current)}; ${JSON.stringify(value)} is not one${creating ? '' : ' (only text, numbers, yes/no and lists of text can be edited here)'}.`);
+    }
+  }
+  return out;
+}
+
+function describe(value: unknown): string {
+  return Array.isArray(value) ? 'a list' : value === null ? 'text or null' : typeof value === 'string' ? 'text' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'yes or no' : 'an object';
+}
+
+function usedCategory(content: Content, category: Item): boolean {
+  return [...content.events, ...content.publications, ...content.documents].some((i) => i.category === (category as unknown));
+}
+
+/** Whatever refers to a deleted item stops referring to it. */
+function dropReferences(content: Content, gone: Item): void {
+  const without = <T>(list: readonly T[]): T[] => list.filter((i) => i !== (gone as unknown));
+  for (const publication of content.publications as unknown as Item[]) {
+    publication.authors = without(publication.authors as unknown[]);
+    if (publication.file === gone) publication.file = null;
+  }
+  for (const course of content.courses as unknown as Item[]) course.teachers = without(course.teachers as unknown[]);
+  for (const project of content.projects as unknown as Item[]) {
+    project.people = without(project.people as unknown[]);
+    project.publications = without(project.publications as unknown[]);
+  }
+}

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_EDITOR } from '../../backend/auth.ts';
+import { startContentServer, type ContentServer } from '../../backend/server.ts';
+import { CHANGES_QUERY, changeFeed } from '../../site/queries/changes.ts';
+import { gql, gqlData, loginToken } from './client.ts';
+import { createContent, deleteContent, updateContent } from '../helpers/content-edits.ts';
+
+/**
+ * Issue 19.1: editors change the embedded backend's content live through GraphQL mutations (an editor's
+ * token required), every query answers with the edit at once, and the `changes` query says what changed
+ * since a cursor, as the build's change feed (site/queries/changes.ts) reads it.
+ */
+
+let server: ContentServer;
+let token: string;
+let clock = Date.parse('2026-06-01T12:00:00Z');
+
+beforeAll(async () => {
+  server = await startContentServer({ now: () => new Date(clock) });
+  token = await loginToken(server, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+});
+afterAll(() => server.close());
+
+const feed = async (since: string | null, withToken = false) => changeFeed.read(await gqlData(server, CHANGES_QUERY, { since }, withToken ? token : undefined));
+const firstNews = async () => (await gqlData<{ newsItems: { nodes: { id: string; slug: string; title: string }[] } }>(server, '{ newsItems(first: 3) { nodes { id slug title } } }')).newsItems.nodes;
+
+describe('the content mutations', () => {
+  it('are refused without an editor token, naming the mutation and what to send, and change nothing', async () => {
+    const [item] = await firstNews();
+    for (const token of [undefined, 'not-a-token']) {
+      const result = await gql(server, 'mutation { updateContent(type: "NewsItem", id: "' + item!.id + '", fields: "{\\"title\\":\\"x\\"}") { id } }', {}, token);
+      expect(result.errors?.[0]?.message).toMatch(/updateContent needs an editor's token/);
+      expect(result.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    }
+    expect((await firstNews())[0]!.title).toBe(item!.title);
+  });
+
+  it('change fields of an item, which every query shows at once: the item, its list, and what refers to it', async () => {
+    const [item] = await firstNews();
+    const change = await updateContent(server, token, 'NewsItem', item!.id, { title: 'A title edited live', tags: ['live'] });
+    expect(change).toEqual({ type: 'NewsItem', id: item!.id, slug: item!.slug, kind: 'UPSERT' });
+    const single = await gqlData<{ newsItem: { title: string; tags: string[] } }>(server, `{ newsItem(slug: "${item!.slug}") { title tags } }`);
+    expect(single.newsItem).toEqual({ title: 'A title edited live', tags: ['live'] });
+    expect((await firstNews())[0]!.title).toBe('A title edited live');
+
+    const { people } = await gqlData<{ people: { nodes: { id: string; name: string }[] } }>(server, '{ people(first: 100) { nodes { id name } } }');
+    const { publications } = await gqlData<{ publications: { nodes: { slug: string; category: { slug: string }; authors: { id: string }[] }[] } }>(server, '{ publications(first: 200) { nodes { slug category { slug } authors { id } } } }');
+    const authored = publications.nodes.find((p) => p.authors.length > 0)!;
+    await updateContent(server, token, 'Person', authored.authors[0]!.id, { name: 'Renamed Person' });
+    const after = await gqlData<{ publication: { authors: { id: string; name: string }[] } }>(server, `{ publication(category: "${authored.category.slug}", slug: "${authored.slug}") { authors { id name } } }`);
+    expect(after.publication.authors.find((a) => a.id === authored.authors[0]!.id)?.name).toBe('Renamed Person');
+    expect(people.nodes.length).toBeGreaterThan(0);
+  });
+
+  it('add an item, which the lists and their counts show, and delete it again', async () => {
+    const count = async () => (await gqlData<{ newsItems: { totalCount: number } }>(server, '{ newsItems { totalCount } }')).newsItems.totalCount;
+    const before = await count();
+    const added = await createContent(server, token, 'NewsItem', { slug: 'added-live', title: 'Added live', date: '2099-01-01' });
+    expect(added).toMatchObject({ type: 'NewsItem', slug: 'added-live', kind: 'UPSERT' });
+    expect(await count()).toBe(before + 1);
+    expect((await firstNews())[0]).toEqual({ id: added.id, slug: 'added-live', title: 'Added live' });
+    expect(await deleteContent(server, token, 'NewsItem', added.id)).toMatchObject({ id: added.id, kind: 'DELETE' });
+    expect(await count()).toBe(before);
+    expect((await gqlData<{ newsItem: null }>(server, '{ newsItem(slug: "added-live") { id } }')).newsItem).toBeNull();
+  });
+
+  it('work for every content type', async () => {
+    const ids = await gqlData<Record<string, { nodes: { id: string }[] }>>(server, '{ events { nodes { id } } publications { nodes { id } } courses { nodes { id } } researchProjects { nodes { id } } documents { nodes { id } } podcastEpisodes { nodes { id } } }');
+    const types: [string, string][] = [['Event', ids.events!.nodes[0]!.id], ['Publication', ids.publications!.nodes[0]!.id], ['Course', ids.courses!.nodes[0]!.id], ['ResearchProject', ids.researchProjects!.nodes[0]!.id], ['Document', ids.documents!.nodes[0]!.id], ['PodcastEpisode', ids.podcastEpisodes!.nodes[0]!.id]];
+    for (const [type, id] of types) expect(await updateContent(server, token, type, id, { title: `${type} edited` }), type).toMatchObject({ type, id, kind: 'UPSERT' });
+    const { page } = await gqlData<{ page: { id: string } }>(server, '{ page(slug: "about") { id } }');
+    expect(await updateContent(server, token, 'Page', page.id, { summary: 'Edited' })).toMatchObject({ type: 'Page' });
+    const { eventCategories } = await gqlData<{ eventCategories: { id: string }[] }>(server, '{ eventCategories { id } }');
+    expect(await updateContent(server, token, 'Category', eventCategories[0]!.id, { title: 'Renamed' })).toMatchObject({ type: 'Category' });
+    for (const [type] of types) {
+      const added = await createContent(server, token, type, { slug: `new-${type.toLowerCase()}` });
+      expect(await deleteContent(server, token, type, added.id)).toMatchObject({ type, kind: 'DELETE' });
+    }
+  });
+
+  it('refuse a bad edit with an error naming the type, item or field, and change nothing', async () => {
+    const [item] = await firstNews();
+    const refused = async (mutation: string, pattern: RegExp) => {
+      const result = await gql(server, mutation, {}, token);
+      expect(result.errors?.[0]?.message, mutation).toMatch(pattern);
+      expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    };
+    await refused('mutation { updateContent(type: "Nope", id: "x", fields: "{}") { id } }', /Unknown content type 'Nope'/);
+    await refused('mutation { updateContent(type: "NewsItem", id: "missing", fields: "{}") { id } }', /No NewsItem has the id 'missing'/);
+    await refused(`mutation { updateContent(type: "NewsItem", id: "${item!.id}", fields: "{\\"colour\\":1}") { id } }`, /A NewsItem has no field 'colour'/);
+    await refused(`mutation { updateContent(type: "NewsItem", id: "${item!.id}", fields: "{\\"title\\":1}") { id } }`, /'title' of a NewsItem holds text/);
+    await refused(`mutation { updateContent(type: "NewsItem", id: "${item!.id}", fields: "not json") { id } }`, /fields is not JSON/);
+    await refused(`mutation { createContent(type: "NewsItem", fields: "{\\"slug\\":\\"${item!.slug}\\"}") { id } }`, /slug '.*' is taken by NewsItem/);
+    await refused(`mutation { updateContent(type: "NewsItem", id: "${item!.id}", fields: "{\\"slug\\":\\"../x\\"}") { id } }`, /is not one/);
+    expect((await firstNews())[0]!.slug).toBe(item!.slug);
+  });
+});
+
+describe('the change feed', () => {
+  it('gives a cursor, then the changes since it in order, then nothing new', async () => {
+    const start = await feed(null);
+    expect(start).toMatchObject({ expired: false, changes: [] });
+    const [a, b] = await firstNews();
+    await updateContent(server, token, 'NewsItem', a!.id, { summary: 'one' });
+    const added = await createContent(server, token, 'NewsItem', { slug: 'feed-added' });
+    await updateContent(server, token, 'NewsItem', b!.id, { summary: 'two' });
+    await deleteContent(server, token, 'NewsItem', added.id);
+    const next = await feed(start.cursor);
+    expect(next.changes).toEqual([
+      { type: 'NewsItem', id: a!.id, kind: 'upsert' },
+      { type: 'NewsItem', id: added.id, kind: 'upsert' },
+      { type: 'NewsItem', id: b!.id, kind: 'upsert' },
+      { type: 'NewsItem', id: added.id, kind: 'delete' },
+    ]);
+    expect(await feed(next.cursor)).toMatchObject({ expired: false, changes: [] });
+  });
+
+  it("answers a cursor it did not give (another backend process) or cannot read as expired, with a cursor to start again from", async () => {
+    const other = await startContentServer();
+    try {
+      const theirs = changeFeed.read(await gqlData(other, CHANGES_QUERY, { since: null }));
+      for (const since of [theirs.cursor, 'garbage', '']) {
+        const answer = await feed(since);
+        expect(answer, since).toMatchObject({ expired: true, changes: [] });
+        expect(await feed(answer.cursor)).toMatchObject({ expired: false });
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('leaves out drafts that stay drafts for a reader without drafts, and shows an item made a draft as deleted', async () => {
+    const start = await feed(null);
+    const draft = await createContent(server, token, 'NewsItem', { slug: 'feed-draft', status: 'DRAFT' });
+    const [item] = await firstNews();
+    await updateContent(server, token, 'NewsItem', item!.id, { status: 'DRAFT' });
+    expect((await feed(start.cursor)).changes).toEqual([{ type: 'NewsItem', id: item!.id, kind: 'delete' }]);
+    expect((await feed(start.cursor, true)).changes).toEqual([
+      { type: 'NewsItem', id: draft.id, kind: 'upsert' },
+      { type: 'NewsItem', id: item!.id, kind: 'upsert' },
+    ]);
+    await updateContent(server, token, 'NewsItem', item!.id, { status: 'PUBLISHED' });
+  });
+
+  it("counts an event that started since the cursor as changed: the home page's upcoming events moved on", async () => {
+    const { events } = await gqlData<{ events: { nodes: { id: string; startsAt: string }[] } }>(server, '{ events(first: 100) { nodes { id startsAt } } }');
+    const next = events.nodes.find((e) => Date.parse(e.startsAt) > clock)!;
+    const start = await feed(null);
+    clock = Date.parse(next.startsAt);
+    const answer = await feed(start.cursor);
+    expect(answer.changes).toContainEqual({ type: 'Event', id: next.id, kind: 'upsert' });
+    expect((await feed(answer.cursor)).changes).toEqual([]);
+  });
+});
