@@ -65,7 +65,7 @@ export function createEditableContent(content: Content): EditableContent {
       const before = isPublic(item);
       const changes = checkFields(content, kind, item, fields, false);
       if ('slug' in changes) checkSlugFree(content, kind, String(changes.slug), item);
-      Object.assign(item, changes, 'updatedAt' in item && !('updatedAt' in fields) ? { updatedAt: new Date().toISOString() } : {});
+      assign(item, { ...changes, ...('updatedAt' in item && !('updatedAt' in fields) ? { updatedAt: new Date().toISOString() } : {}) });
       return record(kind, item, 'UPSERT', before);
     },
     create(type, fields) {
@@ -76,10 +76,11 @@ export function createEditableContent(content: Content): EditableContent {
       if (!template) throw new EditError(`A new ${kind} needs an existing one to take its other fields from, and there is none.`);
       if (typeof fields.slug !== 'string') throw new EditError(`A new ${kind} needs a slug (fields.slug, a string).`);
       checkSlugFree(content, kind, fields.slug, null);
-      const item: Item = { ...template, id: newId(content, kind) };
+      const item = plainCopy(template);
+      item.id = newId(content, kind);
       if ('updatedAt' in item) item.updatedAt = new Date().toISOString();
       if ('status' in item) item.status = 'PUBLISHED';
-      Object.assign(item, checkFields(content, kind, item, fields, true));
+      assign(item, checkFields(content, kind, item, fields, true));
       list.push(item);
       return record(kind, item, 'UPSERT', false);
     },
@@ -104,6 +105,23 @@ export function liveView(content: Pick<EditableContent, 'store'>): ContentStore 
 // --- internal ---
 
 type Item = { id: string; slug: string; status?: Status; updatedAt?: string; [field: string]: unknown };
+
+/**
+ * Sets fields as own data properties: the scaled content's records (scale-entries.ts) compute some
+ * fields with getters on their class, which an edit shadows.
+ */
+function assign(item: Item, fields: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(fields)) Object.defineProperty(item, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** Every field of an item, computed ones included, as a plain object. */
+function plainCopy(template: Item): Item {
+  const keys = new Set<string>(Object.keys(template));
+  for (let proto = Object.getPrototypeOf(template) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) if (descriptor.get) keys.add(key);
+  }
+  return Object.fromEntries([...keys].map((key) => [key, template[key]])) as Item;
+}
 
 function typeOf(type: string): EditableType {
   if ((EDITABLE_TYPES as readonly string[]).includes(type)) return type as EditableType;
@@ -190,12 +208,12 @@ function usedCategory(content: Content, category: Item): boolean {
 function dropReferences(content: Content, gone: Item): void {
   const without = <T>(list: readonly T[]): T[] => list.filter((i) => i !== (gone as unknown));
   for (const publication of content.publications as unknown as Item[]) {
-    publication.authors = without(publication.authors as unknown[]);
-    if (publication.file === gone) publication.file = null;
+    if ((publication.authors as unknown[]).includes(gone)) assign(publication, { authors: without(publication.authors as unknown[]) });
+    if (publication.file === gone) assign(publication, { file: null });
   }
-  for (const course of content.courses as unknown as Item[]) course.teachers = without(course.teachers as unknown[]);
+  for (const course of content.courses as unknown as Item[]) if ((course.teachers as unknown[]).includes(gone)) assign(course, { teachers: without(course.teachers as unknown[]) });
   for (const project of content.projects as unknown as Item[]) {
-    project.people = without(project.people as unknown[]);
-    project.publications = without(project.publications as unknown[]);
+    if ((project.people as unknown[]).includes(gone)) assign(project, { people: without(project.people as unknown[]) });
+    if ((project.publications as unknown[]).includes(gone)) assign(project, { publications: without(project.publications as unknown[]) });
   }
 }

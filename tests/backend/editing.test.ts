@@ -152,3 +152,28 @@ describe('the change feed', () => {
     expect((await feed(answer.cursor)).changes).toEqual([]);
   });
 });
+
+describe('live edits on a scaled site (records with computed fields)', () => {
+  it('edit, add and delete items whose fields the scaled content computes', async () => {
+    const scaled = await startContentServer({ scale: 300 });
+    try {
+      const editor = await loginToken(scaled, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(scaled, '{ newsItems(first: 2) { nodes { id slug } } }');
+      const [a, b] = newsItems.nodes;
+      await updateContent(scaled, editor, 'NewsItem', a!.id, { title: 'Scaled and edited', summary: 'Edited summary', tags: ['edited'] });
+      const edited = await gqlData<{ newsItem: { title: string; summary: string; tags: string[]; body: string } }>(scaled, `{ newsItem(slug: "${a!.slug}") { title summary tags body } }`);
+      expect(edited.newsItem).toMatchObject({ title: 'Scaled and edited', summary: 'Edited summary', tags: ['edited'] });
+      expect(edited.newsItem.body.length).toBeGreaterThan(100);
+      const added = await createContent(scaled, editor, 'NewsItem', { slug: 'scaled-added', date: '2099-01-01' });
+      const copy = await gqlData<{ newsItem: { id: string; body: string; summary: string } }>(scaled, '{ newsItem(slug: "scaled-added") { id body summary } }');
+      expect(copy.newsItem.id).toBe(added.id);
+      expect(copy.newsItem.body.length).toBeGreaterThan(100);
+      await deleteContent(scaled, editor, 'NewsItem', b!.id);
+      expect((await gqlData<{ newsItem: null }>(scaled, `{ newsItem(slug: "${b!.slug}") { id } }`)).newsItem).toBeNull();
+      const { people } = await gqlData<{ people: { nodes: { id: string }[] } }>(scaled, '{ people(first: 1) { nodes { id } } }');
+      await deleteContent(scaled, editor, 'Person', people.nodes[0]!.id);
+    } finally {
+      await scaled.close();
+    }
+  });
+});
