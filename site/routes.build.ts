@@ -45,6 +45,9 @@ import type { LiveQuery } from '../runtime/routes.ts';
  * its data, keyed by route id. Never imported by browser code.
  */
 
+/** What changed in the backend since the previous build, so an update in place asks only for what it reaches. */
+export { changeFeed } from './queries/changes.ts';
+
 /** The layout-level data every page shares; `useSite()` returns its result. */
 export const siteData: SiteDataDefinition = { query: SITE_QUERY };
 

@@ -21,6 +21,16 @@ export interface BuildState {
   media: Set<string>;
   /** What the site search's index was built from (output/search-index.ts searchIndexKey); null: the build wrote none. */
   searchKey: string | null;
+  /** Where the backend's change feed stood when the build asked, and what each route read; null: no feed. */
+  feed: FeedState | null;
+}
+
+/** A build's place in the backend's change feed (build/changed-routes.ts). */
+export interface FeedState {
+  /** The feed's cursor, taken before the build asked for any page. */
+  cursor: string;
+  /** Route id → the content types its documents read (content/types-read.ts). */
+  routeTypes: Record<string, readonly string[]>;
 }
 
 /** One page of a previous build. */
@@ -60,16 +70,15 @@ export function contentHash(content: string | Uint8Array): string {
  * folder that is no longer the one the state describes (checked cheaply: the folder's identity on
  * disk, and the bytes of a few sampled pages).
  */
-export async function loadBuildState(cacheDir: string, outDir: string, buildId: string, generator: string): Promise<{ state: BuildState } | { state: null; reason: string }> {
+export async function loadBuildState(cacheDir: string, outDir: string, generator: string): Promise<{ state: BuildState } | { state: null; reason: string }> {
   const none = (reason: string): { state: null; reason: string } => ({ state: null, reason });
   try {
     const saved = JSON.parse(await readFile(stateFileFor(cacheDir, outDir), 'utf8').catch(() => 'null')) as SavedState | null;
     if (saved === null) return none('no previous build of this folder in the build cache');
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
-    if (saved.buildId !== buildId) return none(`the code, options or site-wide data changed (build ${saved.buildId} → ${buildId})`);
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
     const { latest, meta } = await readBuild(outDir);
-    if (latest.id !== buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
+    if (latest.id !== saved.buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
     const folder = await folderIdentity(outDir);
     if (folder !== saved.folder) return none('the output folder was replaced or restored since the previous build (it is not the folder that build wrote)');
     for (const [path, hash] of saved.sample) {
@@ -88,7 +97,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, buildId: 
         links: links.map((i) => saved.links[i]!),
       });
     }
-    return { state: { buildId, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null } };
+    return { state: { buildId: saved.buildId, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null, feed: saved.feed ?? null } };
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
   }
@@ -98,7 +107,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, buildId: 
 export async function saveBuildState(
   cacheDir: string,
   outDir: string,
-  state: { buildId: string; generator: string; timestamp: number; site: InspectedSite; records: readonly PageRecordForState[]; outputs: ReadonlyMap<string, string>; media: Iterable<string>; searchKey: string | null },
+  state: { buildId: string; generator: string; timestamp: number; site: InspectedSite; records: readonly PageRecordForState[]; outputs: ReadonlyMap<string, string>; media: Iterable<string>; searchKey: string | null; feed: FeedState | null },
 ): Promise<void> {
   // A few pages spread over the site, read again by the next build to see that the folder is this one.
   const pages = state.site.pages;
@@ -118,7 +127,7 @@ export async function saveBuildState(
   await writeFileAtomic(stateFileFor(cacheDir, outDir), async (temp) => {
     const out = await open(temp, 'w');
     try {
-      const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], searchKey: state.searchKey };
+      const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], searchKey: state.searchKey, feed: state.feed };
       await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
       for (let start = 0; start < pages.length; start += 1000) {
         const rows = pages.slice(start, start + 1000).map((p, k) => {
@@ -134,6 +143,17 @@ export async function saveBuildState(
       await out.close();
     }
   });
+}
+
+/**
+ * Moves the saved state of the build in `outDir` on to a new change-feed cursor, for a build that found
+ * nothing to change (build/unchanged.ts): everything else it remembers still holds.
+ */
+export async function saveFeedCursor(cacheDir: string, outDir: string, cursor: string): Promise<void> {
+  const file = stateFileFor(cacheDir, outDir);
+  const saved = JSON.parse(await readFile(file, 'utf8')) as SavedState;
+  if (!saved.feed || saved.feed.cursor === cursor) return;
+  await writeFileAtomic(file, JSON.stringify({ ...saved, feed: { ...saved.feed, cursor } }));
 }
 
 // --- internal ---
@@ -213,6 +233,8 @@ interface SavedState {
   media: string[];
   /** Absent in a state saved before the site search. */
   searchKey?: string | null;
+  /** Absent in a state saved before the change feed. */
+  feed?: FeedState | null;
 }
 
 /** One state file per output folder, in the build cache. */

@@ -1,14 +1,17 @@
+import { join } from 'node:path';
 import { serializeJson } from '../../runtime/shared/serialize.ts';
 import { settleAll } from '../../runtime/shared/settle-all.ts';
 import { bundleWithCache } from '../bundle/bundle-cache.ts';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createMediaCopier, type MediaCopier } from '../content/media.ts';
+import { keptPages } from '../content/kept-pages.ts';
 import { streamPages } from '../content/page-stream.ts';
 import type { PageRecord } from '../content/query.ts';
 import type { ReadAhead } from '../content/read-ahead.ts';
 import { loadRichTextCache } from '../content/rich-text-cache.ts';
 import { loadSiteData, logDrafts, openContentSource, type ContentSource } from '../content/source.ts';
+import { loadSchema } from '../content/types-read.ts';
 import { BuildErrors, createBuildError, type PageFailure } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
 import { checkPageCount, commitOutput, createStagingDir, discardStagingDir, isSiteOutput } from '../output/output.ts';
@@ -27,7 +30,10 @@ import { createBuildProgress, type BuildProgress } from '../terminal/progress.ts
 import { saveBuildState } from './build-state.ts';
 import { finishSite } from './finish-site.ts';
 import { generatorFingerprint } from './generator-fingerprint.ts';
-import { filesToRemove, previousBuild } from './incremental.ts';
+import { routeTypesOf } from './changed-routes.ts';
+import { feedPlan } from './feed-plan.ts';
+import { filesToRemove, previousBuild, savedBuild } from './incremental.ts';
+import { keepUnchanged } from './unchanged.ts';
 import { createRenderContext } from './render-context.ts';
 import { inShard, SHARD_MANIFEST_VERSION, shardPages, writeShardManifest } from './shard.ts';
 
@@ -72,11 +78,17 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     source = await openContentSource(config, logger);
     const [site, richText, generator] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir), generatorFingerprint(config)]);
     const siteData = await loadSiteData(source.client, site.siteData.query);
+    // Where the backend's change feed stands, and which routes a change since the previous build reaches.
+    const saved = await savedBuild(config, generator);
+    const feed = await feedPlan({ feed: site.changeFeed, shard: config.shard !== null, client: source.client, saved, routes: site.routes, logger });
 
     // 2. Pages stream from the backend while the client bundles.
     const failures: PageFailure[] = [];
     const keep = config.shard ? (routeId: string, path: string) => inShard(config.shard!, routeId, path) : undefined;
-    const pages = (inFlight.pages = streamPages({ site, client: source.client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep }));
+    const documents = new Map<string, Set<string>>();
+    const plan = feed?.routes;
+    const reuse = plan ? { skip: (routeId: string) => !plan.crawl.has(routeId), pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData) } : undefined;
+    const pages = (inFlight.pages = streamPages({ site, client: source.client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents }));
     const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
     const [bundle, shell] = await bundling;
 
@@ -86,7 +98,14 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     buildId = ctx.buildId;
 
     // 4. Render every page, keeping those the previous build in the folder already has; media copy alongside.
-    const previous = await previousBuild(config, buildId, generator, logger);
+    const previous = previousBuild(config, saved, buildId, logger);
+    if (previous && plan?.crawl.size === 0) {
+      // Nothing any page reads changed since this very build: the output stands as it is.
+      await inFlight.pages.close();
+      await discardStagingDir(staging);
+      const kept = await keepUnchanged({ config, previous, cursor: feed!.cursor, baseUrl: ctx.baseUrl, routeRules: site.routeRules, recorder }, logger);
+      return { outDir: config.outDir, buildId, ...kept, requests: source.client.requestCount(), durationMs: performance.now() - started, report: await recorder.succeeded(buildId, source.drafts()) };
+    }
     const mediaStarted = performance.now();
     const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present: previous?.media, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null }));
     media.addFrom(ctx.siteJson);
@@ -119,7 +138,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     if (previous) logger.info('build', `updated in place: ${rendered.rendered} pages rendered, ${written.length} files written, ${removed.length} removed`);
     // The output is committed: a cache that cannot be saved costs the next build time, not this build.
     await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
-    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, searchKey: search?.key ?? null });
+    const feedState = feed && { cursor: feed.cursor, routeTypes: routeTypesOf(await loadSchema(join(config.root, 'site/schema.graphql')), site.routes, site.routeData, documents, (id) => !plan || plan.crawl.has(id), feed.routeTypes) };
+    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, searchKey: search?.key ?? null, feed: feedState });
 
     // 8. The report.
     const changes = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered.rendered, pagesKept: rendered.kept, richText: { ...richText.counts }, written, removed } as const;

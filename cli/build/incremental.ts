@@ -8,11 +8,24 @@ import { loadBuildState, pageHash, type BuildState, type RememberedPage } from '
  * written by the same generator is updated in place: only pages whose route, path or data changed are
  * rendered again. Null: every page is rendered (--full, or why not under --verbose).
  */
-export async function previousBuild(options: { incremental: boolean; cacheDir: string; outDir: string }, buildId: string, generator: string, logger: Logger): Promise<BuildState | null> {
-  const found = options.incremental ? await loadBuildState(options.cacheDir, options.outDir, buildId, generator) : { state: null, reason: '--full' };
+export function previousBuild(options: { outDir: string }, found: SavedBuild, buildId: string, logger: Logger): BuildState | null {
+  if (found.state && found.state.buildId !== buildId) found = { state: null, reason: `the code, options or site-wide data changed (build ${found.state.buildId} → ${buildId})` };
   if (found.state) logger.info('build', `updating build ${buildId} in ${options.outDir}: only pages whose data changed are rendered (--full renders every page)`);
   else logger.debug?.('build', `rendering every page: ${(found as { reason: string }).reason}`);
   return found.state;
+}
+
+/** The state of the build in the output folder, or why there is none to go on from. */
+export type SavedBuild = { state: BuildState } | { state: null; reason: string };
+
+/**
+ * The state the previous build of the folder saved, when the same generator wrote it and the folder is
+ * still what it wrote (build-state.ts loadBuildState); whether its build id is this build's is decided
+ * once the build id is known (previousBuild).
+ */
+export async function savedBuild(options: { incremental: boolean; cacheDir: string; outDir: string }, generator: string): Promise<SavedBuild> {
+  if (!options.incremental) return { state: null, reason: '--full' };
+  return loadBuildState(options.cacheDir, options.outDir, generator);
 }
 
 /**

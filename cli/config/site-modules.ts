@@ -1,12 +1,14 @@
 import type { RouteRule } from '../../runtime/shared/contract.ts';
 import type { Layouts, PageModule, RouteDefinition } from '../../runtime/routes.ts';
-import type { OutputDefinition, RouteDataDefinition, SiteDataDefinition } from '../../runtime/shared/route-data.ts';
+import type { ChangeFeedDefinition, OutputDefinition, RouteDataDefinition, SiteDataDefinition } from '../../runtime/shared/route-data.ts';
 
 /** The site's code as the build sees it: both halves of the route table, layouts, and every page module. */
 export interface SiteModules {
   routes: readonly RouteDefinition[];
   routeData: Readonly<Record<string, RouteDataDefinition>>;
   siteData: SiteDataDefinition;
+  /** The backend's change feed (site/routes.build.ts), when it has one. */
+  changeFeed?: ChangeFeedDefinition;
   layouts: Layouts;
   /** Extra outputs (feeds, calendars) from site/outputs.build.ts. */
   outputs: readonly OutputDefinition[];
@@ -20,7 +22,7 @@ export interface SiteModules {
 
 /** Imports site/ (routes, routes.build, layouts) and loads every page module. */
 export async function loadSiteModules(): Promise<SiteModules> {
-  const [{ routes }, { routeData, siteData }, { layouts }, { outputs }, { routeRules, search }] = await Promise.all([
+  const [{ routes }, { routeData, siteData, changeFeed }, { layouts }, { outputs }, { routeRules, search }] = await Promise.all([
     import('../../site/routes.ts'),
     import('../../site/routes.build.ts'),
     import('../../site/layouts/index.ts'),
@@ -29,5 +31,5 @@ export async function loadSiteModules(): Promise<SiteModules> {
   ]);
   const modules = new Map<string, PageModule>();
   await Promise.all(routes.map(async (r: RouteDefinition) => modules.set(r.id, await r.load())));
-  return { routes, routeData, siteData, layouts, outputs, routeRules, search, modules };
+  return { routes, routeData, siteData, changeFeed, layouts, outputs, routeRules, search, modules };
 }

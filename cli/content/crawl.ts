@@ -7,6 +7,14 @@ import { describeCause, fixFor } from '../errors/format-error.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import { findBadSlug, findItemId, quoteSlug } from './slugs.ts';
 
+/** What a crawl leaves out and tells. */
+export interface CrawlOptions {
+  /** Routes not crawled at all (a build with a change feed keeps their pages: build/changed-routes.ts). */
+  skip?: (routeId: string) => boolean;
+  /** Called with each document a route's entries send, to learn which content types the route reads. */
+  onDocument?: (routeId: string, document: string) => void;
+}
+
 /** One page to build. */
 export interface PageJob {
   route: RouteDefinition;
@@ -28,13 +36,14 @@ export async function* crawl(
   routeData: Readonly<Record<string, RouteDataDefinition>>,
   ctx: RouteDataContext,
   onFailure: (failure: PageFailure) => void,
+  { skip, onDocument }: CrawlOptions = {},
 ): AsyncGenerator<PageJob> {
   const listings = new Map<number, ReadAhead<PageJob>>();
   const list = (index: number): ReadAhead<PageJob> | undefined => {
     const route = routes[index];
     const def = route && routeData[route.id];
-    if (!route || !def?.entries || !route.path.includes(':')) return undefined;
-    if (!listings.has(index)) listings.set(index, readAhead(entryJobs(route, def.entries, ctx), LISTED_AHEAD));
+    if (!route || !def?.entries || !route.path.includes(':') || skip?.(route.id)) return undefined;
+    if (!listings.has(index)) listings.set(index, readAhead(entryJobs(route, def.entries, checkingSlugs(ctx, route, onDocument)), LISTED_AHEAD));
     return listings.get(index);
   };
   try {
@@ -42,6 +51,7 @@ export async function* crawl(
       for (let ahead = 0; ahead <= ROUTES_AHEAD; ahead++) list(index + ahead);
       const def = routeData[route.id];
       if (!def) throw createBuildError(BuildErrors.RouteDataMissing, [route.id, route.path]);
+      if (skip?.(route.id)) continue;
       if (!route.path.includes(':')) {
         yield { route, path: route.path, params: {} };
         continue;
@@ -120,17 +130,18 @@ const LISTED_AHEAD = 256;
 
 /** The pages of one dynamic route, from its entries. */
 async function* entryJobs(route: RouteDefinition, entries: NonNullable<RouteDataDefinition['entries']>, ctx: RouteDataContext): AsyncGenerator<PageJob> {
-  for await (const entry of entries(checkingSlugs(ctx, route))) yield { route, path: pathFor(route, entry.params, entry.data), params: entry.params, data: entry.data };
+  for await (const entry of entries(ctx)) yield { route, path: pathFor(route, entry.params, entry.data), params: entry.params, data: entry.data };
 }
 
 /**
  * The entries' client, checking every slug in every answer before the route's code sees it: that is
  * where the item's id is still beside its slug, so the error can say which item to fix.
  */
-function checkingSlugs(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>): RouteDataContext {
+function checkingSlugs(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>, onDocument?: CrawlOptions['onDocument']): RouteDataContext {
   return {
     buildKey: ctx.buildKey ?? ctx,
     async request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData> {
+      onDocument?.(route.id, document);
       const data = await ctx.request<TData>(document, variables);
       const bad = findBadSlug(data);
       if (bad) throw createBuildError(BuildErrors.UnsafeSlug, [bad.id, quoteSlug(bad.slug), `${route.id} (${route.path})`, bad.problem]);

@@ -21,6 +21,10 @@ export interface PageStreamInput {
   logger: Logger;
   /** Only the pages this returns true for are queried and handed on (a shard's share); default: every page. */
   keep?: (routeId: string, path: string) => boolean;
+  /** Routes not asked of the backend, and their pages as the previous build wrote them (build/changed-routes.ts). */
+  reuse?: { skip: (routeId: string) => boolean; pages: AsyncIterable<PageRecord> };
+  /** Filled with each document the routes' entries send, by route id, to learn what each route reads. */
+  documents?: Map<string, Set<string>>;
 }
 
 /**
@@ -28,15 +32,19 @@ export interface PageStreamInput {
  * (READ_AHEAD pages) ahead of rendering, so waiting on the backend overlaps bundling and rendering, and
  * memory does not grow with the site.
  */
-export function streamPages({ site, client, concurrency, cleanRichText, recorder, failures, logger, keep }: PageStreamInput): ReadAhead<PageRecord> {
+export function streamPages({ site, client, concurrency, cleanRichText, recorder, failures, logger, keep, reuse, documents }: PageStreamInput): ReadAhead<PageRecord> {
   const started = performance.now();
-  const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f));
-  const jobs = recorder.jobs(keep ? keepOnly(found, (job) => keep(job.route.id, job.path)) : found, site.routes.length);
-  const records = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText);
+  const onDocument = documents && ((routeId: string, document: string) => void (documents.get(routeId) ?? documents.set(routeId, new Set()).get(routeId)!).add(document));
+  const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f), { skip: reuse?.skip, onDocument });
+
+  const routes = reuse ? site.routes.filter((r) => !reuse.skip(r.id)).length : site.routes.length;
+  const jobs = recorder.jobs(keep ? keepOnly(found, (job) => keep(job.route.id, job.path)) : found, routes);
+  const queried = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText);
   return readAhead(
-    afterLast(records, (count) => {
+    afterLast(reuse ? concat(queried, reuse.pages) : queried, (count, asked) => {
       recorder.queried();
-      logger.info('query', `${count} pages from ${site.routes.length} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - started)} ms`);
+      const kept = reuse ? `; ${count - asked} kept from the previous output, no change reaches their routes` : '';
+      logger.info('query', `${asked} pages from ${routes} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - started)} ms${kept}`);
     }),
     READ_AHEAD,
   );
@@ -51,12 +59,29 @@ async function* keepOnly<T>(source: AsyncIterable<T>, keep: (item: T) => boolean
   for await (const item of source) if (keep(item)) yield item;
 }
 
-/** Passes `source` through and calls `onEnd` with the number of items once it is exhausted. */
-async function* afterLast<T>(source: AsyncIterable<T>, onEnd: (count: number) => void): AsyncGenerator<T> {
+/**
+ * Passes `source` through and calls `onEnd` once it is exhausted with the number of items, and of
+ * those that came before a concat()'s second part (all of them without one).
+ */
+async function* afterLast<T>(source: AsyncIterable<T | typeof SECOND_PART>, onEnd: (count: number, first: number) => void): AsyncGenerator<T> {
   let count = 0;
+  let first: number | null = null;
   for await (const item of source) {
-    count++;
-    yield item;
+    if (item === SECOND_PART) first = count;
+    else {
+      count++;
+      yield item;
+    }
   }
-  onEnd(count);
+  onEnd(count, first ?? count);
+}
+
+/** Where concat()'s second part starts. */
+const SECOND_PART: unique symbol = Symbol('second part');
+
+/** The pages asked of the backend, then the kept ones, with the mark between them. */
+async function* concat<T>(first: AsyncIterable<T>, second: AsyncIterable<T>): AsyncGenerator<T | typeof SECOND_PART> {
+  yield* first;
+  yield SECOND_PART;
+  yield* second;
 }

@@ -69,6 +69,32 @@ export interface SiteDataDefinition {
   query: string;
 }
 
+/**
+ * The backend's change feed (site/routes.build.ts `changeFeed`): what changed since a cursor the build
+ * kept from the previous build. `query` takes one variable, `since` (null: only the current cursor);
+ * `read` turns its result into the answer below. A backend without a feed leaves `changeFeed` out, and
+ * every incremental build asks for every page and compares its data (docs/content-backend.md).
+ */
+export interface ChangeFeedDefinition {
+  query: string;
+  read(result: unknown): ChangeFeedAnswer;
+}
+
+/** What the backend answered: the changes since the cursor, in order, and the cursor to ask from next time. */
+export interface ChangeFeedAnswer {
+  cursor: string;
+  /** The cursor is unknown or older than the history the backend keeps: everything may have changed. */
+  expired: boolean;
+  changes: readonly ContentChange[];
+}
+
+/** One change to one item. `type` is the item's GraphQL type name, as in site/schema.graphql. */
+export interface ContentChange {
+  type: string;
+  id: string;
+  kind: 'upsert' | 'delete';
+}
+
 /** Identity helper that types the build-side route table, keyed by route id. */
 export function defineRouteData<const T extends Record<string, RouteDataDefinition>>(table: T): T {
   return table;

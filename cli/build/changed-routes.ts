@@ -1,0 +1,57 @@
+import type { RouteDefinition } from '../../runtime/routes.ts';
+import type { ContentChange, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
+import type { GraphQLSchema } from 'graphql';
+import { typesRead } from '../content/types-read.ts';
+import type { BuildState } from './build-state.ts';
+
+/**
+ * With a change feed, an update in place asks the backend only for the routes a change can reach. A
+ * route's pages are made from its documents' answers alone (its entries' list queries and its own
+ * query), and an answer can only differ when an item of a type the document reads was added, edited or
+ * deleted; so a route none of whose documents read a changed type gives the same pages, with the same
+ * data, as last time, and its pages are read back from the previous output (content/kept-pages.ts).
+ * Site-wide data is asked every build: it is part of the build id.
+ */
+export interface RoutePlan {
+  /** Routes asked of the backend. */
+  crawl: ReadonlySet<string>;
+  /** Pages of the other routes, kept from the previous output. */
+  kept: { path: string; routeId: string }[];
+}
+
+/** Which routes the changes reach, given what each route read last time; a route not seen then is always asked. */
+export function planRoutes(routes: readonly Pick<RouteDefinition, 'id'>[], previous: Pick<BuildState, 'pages'>, routeTypes: Readonly<Record<string, readonly string[]>>, changes: readonly ContentChange[]): RoutePlan {
+  const changed = new Set(changes.map((c) => c.type));
+  const crawl = new Set(routes.filter((r) => !routeTypes[r.id] || routeTypes[r.id]!.some((type) => changed.has(type))).map((r) => r.id));
+  const kept: RoutePlan['kept'] = [];
+  for (const [path, page] of previous.pages) if (!crawl.has(page.inspected.route)) kept.push({ path, routeId: page.inspected.route });
+  return { crawl, kept };
+}
+
+/**
+ * What each route read in this build: its own query's types, and those of every document its entries
+ * sent (`documents`, recorded by the crawl); a route not crawled keeps what it read last time.
+ */
+export function routeTypesOf(
+  schema: GraphQLSchema,
+  routes: readonly Pick<RouteDefinition, 'id'>[],
+  routeData: Readonly<Record<string, Pick<RouteDataDefinition, 'query'>>>,
+  documents: ReadonlyMap<string, ReadonlySet<string>>,
+  crawled: (routeId: string) => boolean,
+  before: Readonly<Record<string, readonly string[]>>,
+): Record<string, string[]> {
+  const cache = new Map<string, readonly string[]>();
+  const read = (document: string): readonly string[] => cache.get(document) ?? cache.set(document, typesRead(schema, document)).get(document)!;
+  const result: Record<string, string[]> = {};
+  for (const { id } of routes) {
+    if (!crawled(id) && before[id]) {
+      result[id] = [...before[id]!];
+      continue;
+    }
+    const types = new Set<string>();
+    const own = routeData[id]?.query;
+    for (const document of [...(own ? [own] : []), ...(documents.get(id) ?? [])]) for (const type of read(document)) types.add(type);
+    result[id] = [...types].sort();
+  }
+  return result;
+}

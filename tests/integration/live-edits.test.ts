@@ -1,0 +1,145 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_EDITOR } from '../../backend/auth.ts';
+import { startContentServer, type ContentServer } from '../../backend/server.ts';
+import { gqlData, loginToken } from '../backend/client.ts';
+import { runCli } from '../helpers/cli.ts';
+import { createContent, deleteContent, updateContent } from '../helpers/content-edits.ts';
+import { snapshotTree } from '../helpers/tree.ts';
+
+/**
+ * Issue 19.2–19.3: with the backend's change feed, an update in place asks only for the routes a change
+ * reaches and keeps the others' pages from the previous output; whatever the edits, it writes the same
+ * bytes as a full build of the same content. Random sequences of edits, additions and deletions go
+ * through the backend's mutations; after each step the incremental output is compared with a full
+ * build into a fresh folder, file by file. SEED picks another sequence (it is printed on failure).
+ */
+
+const SEED = Number(process.env.LIVE_EDITS_SEED ?? 20261125);
+const STEPS = 6;
+
+let root: string;
+let backend: ContentServer;
+let token: string;
+const env = { SOURCE_DATE_EPOCH: '1780000000' };
+const build = async (out: string, ...args: string[]): Promise<string> => {
+  const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report', ...args], { env });
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  return result.stdout;
+};
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'site-live-edits-'));
+  backend = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
+  token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+});
+
+afterAll(async () => {
+  await backend?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A small deterministic random source (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Items = Record<string, { id: string; slug: string }[]>;
+
+async function items(): Promise<Items> {
+  const data = await gqlData<Record<string, { nodes: { id: string; slug: string }[] }>>(
+    backend,
+    '{ NewsItem: newsItems(first: 500) { nodes { id slug } } Event: events(first: 500) { nodes { id slug } } Publication: publications(first: 500) { nodes { id slug } } ResearchProject: researchProjects(first: 500) { nodes { id slug } } Course: courses(first: 500) { nodes { id slug } } Document: documents(first: 500) { nodes { id slug } } Person: people(first: 500) { nodes { id slug } } PodcastEpisode: podcastEpisodes(first: 500) { nodes { id slug } } }',
+  );
+  return Object.fromEntries(Object.entries(data).map(([type, c]) => [type, c.nodes]));
+}
+
+/** One random edit through the mutations; returns what it did, for the failure message. */
+async function randomEdit(pick: () => number, step: number, n: number): Promise<string> {
+  const all = await items();
+  const choose = <T,>(list: readonly T[]): T => list[Math.floor(pick() * list.length)]!;
+  const type = choose(Object.keys(all).filter((t) => all[t]!.length > 1));
+  const item = choose(all[type]!);
+  const kind = choose(['title', 'title', 'add', 'delete', 'draft', 'date', 'tags', 'name']);
+  const words = `Edit ${step}.${n} ${Math.floor(pick() * 1e6)}`;
+  if (kind === 'add' && ['NewsItem', 'Event', 'Publication', 'ResearchProject', 'Document', 'PodcastEpisode'].includes(type)) {
+    await createContent(backend, token, type, { slug: `added-${step}-${n}`, title: words });
+    return `add ${type} added-${step}-${n}`;
+  }
+  if (kind === 'delete' && type !== 'Person') {
+    await deleteContent(backend, token, type, item.id);
+    return `delete ${type} ${item.id}`;
+  }
+  if (kind === 'draft' && type !== 'Person') {
+    await updateContent(backend, token, type, item.id, { status: 'DRAFT' });
+    return `draft ${type} ${item.id}`;
+  }
+  if (kind === 'date' && type === 'NewsItem') {
+    await updateContent(backend, token, type, item.id, { date: `20${10 + Math.floor(pick() * 20)}-0${1 + Math.floor(pick() * 9)}-1${Math.floor(pick() * 9)}` });
+    return `re-date ${type} ${item.id}`;
+  }
+  if (kind === 'tags' && type === 'NewsItem') {
+    await updateContent(backend, token, type, item.id, { tags: [choose(['research', 'events', 'music', 'art', 'live'])] });
+    return `re-tag ${type} ${item.id}`;
+  }
+  if (type === 'Person') {
+    await updateContent(backend, token, type, item.id, { name: words });
+    return `rename Person ${item.id}`;
+  }
+  await updateContent(backend, token, type, item.id, { title: words });
+  return `retitle ${type} ${item.id}`;
+}
+
+describe('an update in place with the change feed', () => {
+  it('writes the same bytes as a full build after every random step of edits, additions and deletions', async () => {
+    const out = join(root, 'live');
+    await build(out);
+    const pick = random(SEED);
+    const done: string[] = [];
+    for (let step = 1; step <= STEPS; step++) {
+      const edits = 1 + Math.floor(pick() * 3);
+      for (let n = 0; n < edits; n++) done.push(await randomEdit(pick, step, n));
+      const log = await build(out);
+      expect(log, `seed ${SEED}, step ${step}: ${done.join('; ')}`).toMatch(/\[changes\] \d+ changes? since the previous build .*: \d+ of \d+ routes asked for/);
+      const full = join(root, `full-${step}`);
+      await build(full, '--full');
+      expect(await snapshotTree(out), `seed ${SEED}, after step ${step}: ${done.join('; ')}`).toEqual(await snapshotTree(full));
+      await rm(full, { recursive: true, force: true });
+    }
+  }, 600_000);
+
+  it('asks for nothing and writes nothing when nothing changed, and keeps the pages of routes no change reaches', async () => {
+    const out = join(root, 'quiet');
+    await build(out);
+    const before = await snapshotTree(out);
+    expect(await build(out)).toMatch(/nothing any page reads changed since build \S+: the \d+ pages in .* stand as they are/);
+    expect(await snapshotTree(out)).toEqual(before);
+    const { people } = await gqlData<{ people: { nodes: { id: string }[] } }>(backend, '{ people(first: 1) { nodes { id } } }');
+    await updateContent(backend, token, 'Person', people.nodes[0]!.id, { role: 'Edited role' });
+    const log = await build(out);
+    expect(log).toMatch(/1 change since the previous build \(Person\): (\d+) of (\d+) routes asked for/);
+    const [, asked, routes] = /(\d+) of (\d+) routes asked for/.exec(log)!;
+    expect(Number(asked)).toBeLessThan(Number(routes));
+    expect(log).toMatch(/kept from the previous output, no change reaches their routes/);
+  }, 300_000);
+
+  it('asks for every page and compares when the cursor is from another backend process (a restart at the same address)', async () => {
+    const out = join(root, 'restart');
+    await build(out);
+    const port = Number(new URL(backend.url).port);
+    await backend.close();
+    backend = await startContentServer({ port, now: () => new Date('2026-06-01T12:00:00Z') });
+    const log = await build(out);
+    expect(log).toMatch(/change feed no longer reaches back to the previous build: every page is asked for and compared/);
+    expect(log).not.toMatch(/kept from the previous output/);
+    expect(log).toMatch(/updated in place: \d+ pages rendered/);
+  }, 300_000);
+});
