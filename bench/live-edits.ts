@@ -22,7 +22,10 @@ for (let i = 2; i < process.argv.length; i++) {
   const name = process.argv[i]!.replace(/^--/, '');
   const value = process.argv[i + 1];
   if (value === undefined || value.startsWith('--')) args.set(name, 'true');
-  else (args.set(name, value), i++);
+  else {
+    args.set(name, value);
+    i++;
+  }
 }
 const PAGES = Number(args.get('pages') ?? 10_000);
 const RUNS = Number(args.get('runs') ?? 3);

@@ -33,3 +33,9 @@ export async function loadSiteModules(): Promise<SiteModules> {
   await Promise.all(routes.map(async (r: RouteDefinition) => modules.set(r.id, await r.load())));
   return { routes, routeData, siteData, changeFeed, layouts, outputs, routeRules, search, modules };
 }
+
+/** The backend's change feed the site declares (site/routes.build.ts), without loading the rest of the site. */
+export async function loadChangeFeed(): Promise<{ changeFeed?: ChangeFeedDefinition }> {
+  const { changeFeed } = await import('../../site/routes.build.ts');
+  return { changeFeed };
+}

@@ -10,6 +10,8 @@ import { displayPath, watchFiles } from './dev-watch.ts';
 import { formatError } from '../errors/format-error.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { createLiveReload } from './live-reload.ts';
+import { followContent } from './dev-content.ts';
+import { loadChangeFeed } from '../config/site-modules.ts';
 import { formatDuration } from '../terminal/format.ts';
 
 /** Options of `site dev`. */
@@ -115,12 +117,17 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     schedule({ restartBackend, reason: `${files.slice(0, 3).map((f) => displayPath(root, f)).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed` });
   }, { onError: (error) => logger.warn('dev', `a watched folder stopped reporting changes (${error.message}); restart site dev to watch it again`) });
   logger.info('dev', `watching site/, runtime/, templates/${backend ? ', backend/' : ''}${overrides.length ? ` and ${overrides[0]}` : ''}`);
+  // Edits in the backend (its mutations, a CMS) rebuild too, when the site has a change feed.
+  const { changeFeed } = await loadChangeFeed();
+  const content = changeFeed ? followContent(options.endpoint ?? backend!.url, changeFeed, (what) => schedule({ restartBackend: false, reason: what }), { onProblem: (message) => logger.warn('dev', message) }) : null;
+  if (content) logger.info('dev', "following the backend's change feed");
 
   return {
     url: server.url,
     async close() {
       closed = true;
       watcher.close();
+      content?.close();
       (current as ChildProcess | null)?.kill('SIGTERM');
       await running?.catch(() => undefined);
       await server.close();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ROOT, SITE_BIN } from '../helpers/cli.ts';
+import { deleteContent, updateContent } from '../helpers/content-edits.ts';
 
 /** A running `site dev`, with everything it printed so far. */
 interface Dev {
@@ -116,6 +117,40 @@ test.describe('site dev', () => {
       const response = await page.reload();
       expect(response?.status()).toBe(200);
       await expect(page.locator('h1')).toHaveText('News');
+    } finally {
+      await dev.stop();
+    }
+  });
+
+  test("shows an editor's edit through the backend's mutation in the open page, with no backend restart, and keeps the last good build when an edit breaks the content", async ({ page }) => {
+    const { dev } = await startBuiltDev();
+    try {
+      const [, endpoint] = await dev.waitFor(/\[dev\] embedded content backend at (\S+)/);
+      await dev.waitFor(/\[dev\] following the backend's change feed/);
+      const login = await fetch(endpoint!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { login(email: "editor@institute.example", password: "preview-editor") { token } }' }) });
+      const token = ((await login.json()) as { data: { login: { token: string } } }).data.login.token;
+      const listed = await fetch(endpoint!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ newsItems(first: 1) { nodes { id slug } } page(slug: "about") { id } }' }) });
+      const { newsItems, page: about } = ((await listed.json()) as { data: { newsItems: { nodes: { id: string; slug: string }[] }; page: { id: string } } }).data;
+      const item = newsItems.nodes[0]!;
+      await page.goto(`${dev.url}/news/${item.slug}`);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+
+      const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+      await updateContent({ url: endpoint! }, token, 'NewsItem', item.id, { title: 'Edited in the backend while the page was open' });
+      await reloaded;
+      await expect(page.locator('main h1')).toHaveText('Edited in the backend while the page was open');
+      expect(dev.output()).toMatch(/\[dev\] building \(1 content change in the backend\)[\s\S]*\[changes\] 1 change since the previous build \(NewsItem\)/);
+      expect(dev.output()).not.toMatch(/restarting the content backend/);
+
+      // Deleting the about page breaks the build (its route needs it): the open page keeps the last good build.
+      const warned = page.waitForEvent('console', { predicate: (m) => m.text().includes('[site dev] the build failed'), timeout: 60_000 });
+      await deleteContent({ url: endpoint! }, token, 'Page', about.id);
+      await dev.waitFor(/\[dev\] warning: the build failed/, 60_000);
+      await warned;
+      const response = await page.reload();
+      expect(response?.status()).toBe(200);
+      await expect(page.locator('main h1')).toHaveText('Edited in the backend while the page was open');
+      expect((await page.request.get(`${dev.url}/about`)).status()).toBe(200);
     } finally {
       await dev.stop();
     }
