@@ -43,7 +43,8 @@ export const LOG_LIMIT = 10_000;
 /** An edit the backend refuses, with a message that names the type, item or field and what to do. */
 export class EditError extends Error {}
 
-export function createEditableContent(content: Content): EditableContent {
+export function createEditableContent(source: Content): EditableContent {
+  const content = ownRecords(source);
   let store = createContentStore(content);
   const log: LoggedChange[] = [];
   let seq = 0;
@@ -112,6 +113,43 @@ type Item = { id: string; slug: string; status?: Status; updatedAt?: string; [fi
  */
 function assign(item: Item, fields: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(fields)) Object.defineProperty(item, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * The content with its lists and the records that module constants share between content sets (site,
+ * home, the about pages, the categories: content/site.ts, content/categories.ts) copied, and the items'
+ * categories pointed at the copies: edits change records in place, and an edit in one backend must not
+ * show in another started in the same process (tests, benches) or in the next content set made.
+ */
+function ownRecords(source: Content): Content {
+  const copies = new Map<object, object>();
+  const own = <T extends object>(record: T): T => {
+    const copy = Object.create(Object.getPrototypeOf(record) as object | null, Object.getOwnPropertyDescriptors(record)) as T;
+    copies.set(record, copy);
+    return copy;
+  };
+  const content: Content = {
+    ...source,
+    site: own(source.site),
+    home: own(source.home),
+    pages: source.pages.map(own),
+    eventCategories: source.eventCategories.map(own),
+    publicationCategories: source.publicationCategories.map(own),
+    documentCategories: source.documentCategories.map(own),
+    news: [...source.news],
+    events: [...source.events],
+    publications: [...source.publications],
+    courses: [...source.courses],
+    projects: [...source.projects],
+    documents: [...source.documents],
+    people: [...source.people],
+    episodes: [...source.episodes],
+  };
+  for (const item of [...content.events, ...content.publications, ...content.documents] as unknown as Item[]) {
+    const category = copies.get(item.category as object);
+    if (category) assign(item, { category });
+  }
+  return content;
 }
 
 /** Every field of an item, computed ones included, as a plain object. */

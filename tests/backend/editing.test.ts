@@ -177,3 +177,25 @@ describe('live edits on a scaled site (records with computed fields)', () => {
     }
   });
 });
+
+describe('edits stay in their own backend', () => {
+  it('leave another backend in the same process, and the next content set made, as they were', async () => {
+    const other = await startContentServer({ scale: 100 });
+    try {
+      const read = async (target: ContentServer) => gqlData(target, '{ eventCategories { id title } page(slug: "about") { id title } }');
+      const before = await read(other);
+      const { eventCategories, page } = await read(server) as { eventCategories: { id: string }[]; page: { id: string } };
+      await updateContent(server, token, 'Category', eventCategories[0]!.id, { title: 'Renamed in one backend' });
+      await updateContent(server, token, 'Page', page.id, { title: 'Retitled in one backend' });
+      expect(await read(other)).toEqual(before);
+      const fresh = await startContentServer();
+      try {
+        expect(JSON.stringify(await read(fresh))).not.toMatch(/in one backend/);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
