@@ -30,6 +30,10 @@ export interface LoggedChange {
 export interface EditableContent {
   /** The store as it stands now: resolvers read it on every request. */
   readonly store: ContentStore;
+  /** The records as they stand now (this backend's own: see ownRecords). */
+  readonly content: Content;
+  /** Edits so far: 0 at start, one more with each. */
+  readonly revision: number;
   update(type: string, id: string, fields: Record<string, unknown>): LoggedChange;
   create(type: string, fields: Record<string, unknown>): LoggedChange;
   remove(type: string, id: string): LoggedChange;
@@ -58,6 +62,10 @@ export function createEditableContent(source: Content): EditableContent {
   return {
     get store() {
       return store;
+    },
+    content,
+    get revision() {
+      return seq;
     },
     log,
     update(type, id, fields) {
@@ -101,6 +109,22 @@ export function createEditableContent(source: Content): EditableContent {
 /** The store as resolvers hold it: each read goes to the store as it stands after the latest edit. */
 export function liveView(content: Pick<EditableContent, 'store'>): ContentStore {
   return new Proxy({} as ContentStore, { get: (_, key) => Reflect.get(content.store, key) });
+}
+
+/**
+ * A value worked out from the content, again on first use after an edit: a burst of edits costs one
+ * computation, and none when nothing asks.
+ */
+export function afterEdits<T>(editable: Pick<EditableContent, 'content' | 'revision'>, compute: (content: Content) => T): () => T {
+  let revision = -1;
+  let value: T;
+  return () => {
+    if (revision !== editable.revision) {
+      value = compute(editable.content);
+      revision = editable.revision;
+    }
+    return value;
+  };
 }
 
 // --- internal ---

@@ -23,21 +23,22 @@ export interface MediaAccess {
 
 /**
  * Creates the access rules for one running backend.
- * @param draftMedia paths only drafts use (ContentStore.draftMedia)
+ * @param draftMedia the paths only drafts use as the content stands (guards.ts draftOnlyMedia): asked
+ *   on each use, since an edit that publishes a draft or makes an item one changes them
  * @param secret HMAC key @default 32 random bytes
  */
-export function createMediaAccess(draftMedia: ReadonlySet<string>, secret: Buffer = randomBytes(32)): MediaAccess {
+export function createMediaAccess(draftMedia: () => ReadonlySet<string>, secret: Buffer = randomBytes(32)): MediaAccess {
   const keyOf = (path: string): string => createHmac('sha256', secret).update(path).digest('base64url').slice(0, 32);
   const urlFor = (url: string, seesDrafts: boolean): string =>
-    seesDrafts && draftMedia.has(url) ? `${url}?${MEDIA_KEY_PARAM}=${keyOf(url)}` : url;
+    seesDrafts && draftMedia().has(url) ? `${url}?${MEDIA_KEY_PARAM}=${keyOf(url)}` : url;
   return {
     urlFor,
     keyedIn(html, seesDrafts) {
-      if (!seesDrafts || draftMedia.size === 0 || !html.includes('/media/')) return html;
+      if (!seesDrafts || draftMedia().size === 0 || !html.includes('/media/')) return html;
       return html.replace(/(\s(?:src|href)=")(\/media\/[^"?#]+)"/g, (_whole, attribute: string, url: string) => `${attribute}${urlFor(url, true)}"`);
     },
     allows(path, key, isEditor) {
-      if (!draftMedia.has(path) || isEditor) return true;
+      if (!draftMedia().has(path) || isEditor) return true;
       if (key === null) return false;
       const expected = Buffer.from(keyOf(path));
       const given = Buffer.from(key);

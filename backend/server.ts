@@ -17,7 +17,7 @@ import { renderMedia } from './media.ts';
 import { createScaledContent } from './scale.ts';
 import { createContentSchema, PUBLISHED_ONLY_HEADER, type RequestContext } from './schema.ts';
 import type { ContentStore } from './store.ts';
-import { createEditableContent, liveView } from './editing.ts';
+import { afterEdits, createEditableContent, liveView } from './editing.ts';
 import { createChangeFeed } from './change-feed.ts';
 
 export { DEFAULT_EDITOR } from './auth.ts';
@@ -78,7 +78,8 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
   const now = options.now ?? (() => new Date());
   const auth = createAuthService(editor);
   const siteOrigins = new Set([originOf(content.site.url), ...(options.allowOrigins ?? []).map(originOf)].filter((o): o is string => o !== null));
-  const mediaAccess = createMediaAccess(draftOnlyMedia(content));
+  // Which media only drafts use changes with the edits (a draft published, an item made a draft).
+  const mediaAccess = createMediaAccess(afterEdits(editable, draftOnlyMedia));
   const logins = createLoginLimiter();
   let requests = 0;
   const counter: Plugin = {

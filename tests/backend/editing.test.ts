@@ -199,3 +199,34 @@ describe('edits stay in their own backend', () => {
     }
   });
 });
+
+describe('the media of drafts follow the edits', () => {
+  it("serve a published draft's image to anyone, and hide the image of an item made a draft from all but an editor", async () => {
+    const own = await startContentServer();
+    try {
+      const editor = await loginToken(own, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; status: string; image: { url: string } | null }[] } }>(own, '{ newsItems(first: 500) { nodes { id status image { url } } } }', {}, editor);
+      const images = newsItems.nodes.filter((n) => n.image);
+      const draft = images.find((n) => n.status === 'DRAFT')!;
+      // An image only this item shows, so making it a draft leaves no published item showing it.
+      const published = images.find((n) => n.status === 'PUBLISHED' && images.filter((m) => m.image!.url === n.image!.url).length === 1)!;
+      const status = async (url: string, withToken = false) => (await fetch(own.origin + url.split('?')[0], withToken ? { headers: { authorization: `Bearer ${editor}` } } : {})).status;
+
+      expect(await status(draft.image!.url)).toBe(404);
+      await updateContent(own, editor, 'NewsItem', draft.id, { status: 'PUBLISHED' });
+      expect(await status(draft.image!.url)).toBe(200);
+
+      expect(await status(published.image!.url)).toBe(200);
+      await updateContent(own, editor, 'NewsItem', published.id, { status: 'DRAFT' });
+      expect(await status(published.image!.url)).toBe(404);
+      expect(await status(published.image!.url, true)).toBe(200);
+      // An editor's browser gets the keyed URL an <img> can load.
+      const seen = await fetch(own.url, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:3000', authorization: `Bearer ${editor}` }, body: JSON.stringify({ query: '{ newsItems(first: 500) { nodes { id image { url } } } }' }) });
+      const keyed = ((await seen.json()) as { data: { newsItems: { nodes: { id: string; image: { url: string } | null }[] } } }).data.newsItems.nodes.find((n) => n.id === published.id)!.image!.url;
+      expect(keyed).toMatch(/\?key=/);
+      expect((await fetch(own.origin + keyed)).status).toBe(200);
+    } finally {
+      await own.close();
+    }
+  });
+});
