@@ -5,7 +5,9 @@
  * so every item that refers to one (a publication's authors, a project's publications) sees the edit, and
  * the store is indexed again after each edit (sorting 10,000 items takes a few milliseconds).
  */
+import type { GraphQLSchema } from 'graphql';
 import type { CategoryEntry, Content, Status } from './content/types.ts';
+import { checkFields, EditError, type References } from './edit-fields.ts';
 import { createContentStore, type ContentStore } from './store.ts';
 
 /** A content type editors may change, by its GraphQL type name. */
@@ -44,10 +46,17 @@ export interface EditableContent {
 /** Changes the log keeps; a cursor older than the oldest is answered as expired. */
 export const LOG_LIMIT = 10_000;
 
-/** An edit the backend refuses, with a message that names the type, item or field and what to do. */
-export class EditError extends Error {}
+/** What the edits need besides the content. */
+export interface EditingOptions {
+  /** The content schema (site/schema.graphql): every field an edit sets is checked against it (edit-fields.ts). */
+  readonly schema: GraphQLSchema;
+}
 
-export function createEditableContent(source: Content): EditableContent {
+/**
+ * Makes a content set editable. The content's items are changed in place from now on (see ownRecords
+ * for the records it copies first).
+ */
+export function createEditableContent(source: Content, { schema }: EditingOptions): EditableContent {
   const content = ownRecords(source);
   let store = createContentStore(content);
   const log: LoggedChange[] = [];
@@ -59,6 +68,7 @@ export function createEditableContent(source: Content): EditableContent {
     store = createContentStore(content);
     return change;
   };
+  const check = (kind: EditableType, fields: Record<string, unknown>): Record<string, unknown> => checkFields(schema, kind, fields, referencesFor(content, kind));
   return {
     get store() {
       return store;
@@ -72,8 +82,8 @@ export function createEditableContent(source: Content): EditableContent {
       const kind = typeOf(type);
       const item = findItem(content, kind, id);
       const before = isPublic(item);
-      const changes = checkFields(content, kind, item, fields, false);
-      if ('slug' in changes) checkSlugFree(content, kind, String(changes.slug), item);
+      const changes = check(kind, fields);
+      if ('slug' in changes || 'category' in changes) checkSlugFree(content, kind, (changes.slug ?? item.slug) as string, changes.category ?? item.category, item);
       assign(item, { ...changes, ...('updatedAt' in item && !('updatedAt' in fields) ? { updatedAt: new Date().toISOString() } : {}) });
       return record(kind, item, 'UPSERT', before);
     },
@@ -84,12 +94,12 @@ export function createEditableContent(source: Content): EditableContent {
       const template = list[0];
       if (!template) throw new EditError(`A new ${kind} needs an existing one to take its other fields from, and there is none.`);
       if (typeof fields.slug !== 'string') throw new EditError(`A new ${kind} needs a slug (fields.slug, a string).`);
-      checkSlugFree(content, kind, fields.slug, null);
       const item = plainCopy(template);
       item.id = newId(content, kind);
       if ('updatedAt' in item) item.updatedAt = new Date().toISOString();
       if ('status' in item) item.status = 'PUBLISHED';
-      assign(item, checkFields(content, kind, item, fields, true));
+      assign(item, check(kind, fields));
+      checkSlugFree(content, kind, item.slug, item.category, null);
       list.push(item);
       return record(kind, item, 'UPSERT', false);
     },
@@ -98,8 +108,9 @@ export function createEditableContent(source: Content): EditableContent {
       const item = findItem(content, kind, id);
       if (kind === 'Category' && usedCategory(content, item)) throw new EditError(`Category ${id} is used by items; move them to another category first.`);
       const before = isPublic(item);
-      const list = listOf(content, kind);
-      list.splice(list.indexOf(item), 1);
+      // A publication's file is a Document no list holds: only the publication refers to it.
+      const list = allLists(content, kind).find((l) => l.includes(item));
+      list?.splice(list.indexOf(item), 1);
       dropReferences(content, item);
       return record(kind, item, 'DELETE', before);
     },
@@ -194,8 +205,8 @@ function isPublic(item: Item): boolean {
   return item.status !== 'DRAFT';
 }
 
-/** The content's own array for a type (every category list for Category). */
-function listOf(content: Content, type: EditableType): Item[] {
+/** The list new items of a type go into. */
+function listOf(content: Content, type: Exclude<EditableType, 'Category'>): Item[] {
   const lists: Record<Exclude<EditableType, 'Category'>, readonly unknown[]> = {
     NewsItem: content.news,
     Event: content.events,
@@ -207,11 +218,19 @@ function listOf(content: Content, type: EditableType): Item[] {
     PodcastEpisode: content.episodes,
     Page: content.pages,
   };
-  return (type === 'Category' ? content.eventCategories : lists[type]) as Item[];
+  return lists[type] as Item[];
 }
 
+/** Every list that holds items of a type: the three category lists for Category. */
+function allLists(content: Content, type: EditableType): Item[][] {
+  return (type === 'Category' ? [content.eventCategories, content.publicationCategories, content.documentCategories] : [listOf(content, type)]) as Item[][];
+}
+
+/** Every item of a type, publications' files among the documents. */
 function allOf(content: Content, type: EditableType): Item[] {
-  return (type === 'Category' ? [...content.eventCategories, ...content.publicationCategories, ...content.documentCategories] : listOf(content, type)) as Item[];
+  const items = allLists(content, type).flat();
+  if (type === 'Document') for (const publication of content.publications) if (publication.file) items.push(publication.file as unknown as Item);
+  return items;
 }
 
 function findItem(content: Content, type: EditableType, id: string): Item {
@@ -220,46 +239,38 @@ function findItem(content: Content, type: EditableType, id: string): Item {
   return item;
 }
 
-function checkSlugFree(content: Content, type: EditableType, slug: string, self: Item | null): void {
+/** How an edit of a `type` names other items: by id, a category by its slug among the type's categories. */
+function referencesFor(content: Content, type: EditableType): References {
+  return {
+    find(target, key, where) {
+      if (target === 'Category') {
+        const categories = type === 'Event' ? content.eventCategories : type === 'Publication' ? content.publicationCategories : content.documentCategories;
+        const category = categories.find((c: CategoryEntry) => c.slug === key);
+        if (!category) throw new EditError(`No category of ${type} has the slug '${key}' (${where}): use one of ${categories.map((c) => c.slug).join(', ')}.`);
+        return category;
+      }
+      if (!(EDITABLE_TYPES as readonly string[]).includes(target)) throw new EditError(`The field ${where} cannot be set here.`);
+      const item = allOf(content, target as EditableType).find((i) => i.id === key);
+      if (!item) throw new EditError(`No ${target} has the id '${key}' (${where}).`);
+      return item;
+    },
+  };
+}
+
+/**
+ * A slug names one page: it must be safe in a URL and not another item's of the type (of the same
+ * category for events and publications, whose addresses carry their category).
+ */
+function checkSlugFree(content: Content, type: EditableType, slug: string, category: unknown, self: Item | null): void {
   if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug)) throw new EditError(`The slug '${slug}' is not one: lower-case letters, digits and hyphens.`);
-  const taken = allOf(content, type).find((i) => i.slug === slug && i !== self);
-  if (taken) throw new EditError(`The slug '${slug}' is taken by ${type} ${taken.id}.`);
+  const scoped = type === 'Event' || type === 'Publication';
+  const taken = allOf(content, type).find((i) => i.slug === slug && i !== self && (!scoped || i.category === category));
+  if (taken) throw new EditError(`The slug '${slug}' is taken by ${type} ${taken.id}${scoped ? ` in the category ${(category as CategoryEntry).slug}` : ''}.`);
 }
 
 function newId(content: Content, type: EditableType): string {
   const ids = new Set(allOf(content, type).map((i) => i.id));
   for (let n = ids.size + 1; ; n++) if (!ids.has(`${type.toLowerCase()}-new-${n}`)) return `${type.toLowerCase()}-new-${n}`;
-}
-
-/**
- * The fields as the item will hold them: each must be a field the item has, of the same kind of value
- * (text, number, yes/no, list of text), a category given by its slug; `id` never changes.
- */
-function checkFields(content: Content, type: EditableType, item: Item, fields: Record<string, unknown>, creating: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(fields)) {
-    if (field === 'id') throw new EditError(`The id of a ${type} cannot change.`);
-    if (!(field in item)) throw new EditError(`A ${type} has no field '${field}'.`);
-    const current = item[field];
-    if (field === 'category') {
-      const categories = type === 'Event' ? content.eventCategories : type === 'Publication' ? content.publicationCategories : content.documentCategories;
-      const category = categories.find((c: CategoryEntry) => c.slug === value);
-      if (!category) throw new EditError(`No category of ${type} has the slug '${String(value)}': use one of ${categories.map((c) => c.slug).join(', ')}.`);
-      out.category = category;
-    } else if (field === 'status') {
-      if (value !== 'PUBLISHED' && value !== 'DRAFT') throw new EditError(`The status of a ${type} is PUBLISHED or DRAFT, not ${JSON.stringify(value)}.`);
-      out.status = value;
-    } else if (Array.isArray(current) ? Array.isArray(value) && value.every((v) => typeof v === 'string') && current.every((v) => typeof v === 'string') : current === null ? typeof value === 'string' || value === null : typeof value === typeof current && typeof value !== 'object') {
-      out[field] = value;
-    } else {
-      throw new EditError(`The field '${field}' of a ${type} holds ${describe(current)}; ${JSON.stringify(value)} is not one${creating ? '' : ' (only text, numbers, yes/no and lists of text can be edited here)'}.`);
-    }
-  }
-  return out;
-}
-
-function describe(value: unknown): string {
-  return Array.isArray(value) ? 'a list' : value === null ? 'text or null' : typeof value === 'string' ? 'text' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'yes or no' : 'an object';
 }
 
 function usedCategory(content: Content, category: Item): boolean {

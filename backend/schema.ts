@@ -14,7 +14,8 @@ import { DateScalar, DateTimeScalar } from './scalars.ts';
 import type { createLoginLimiter } from './guards.ts';
 import type { MediaAccess } from './media-access.ts';
 import type { FeedAnswer } from './change-feed.ts';
-import { EditError, type EditableContent, type LoggedChange } from './editing.ts';
+import { EditError } from './edit-fields.ts';
+import type { EditableContent, LoggedChange } from './editing.ts';
 
 /** Where the content schema lives, relative to this module. */
 export const SCHEMA_URL = new URL('../site/schema.graphql', import.meta.url);

@@ -4,7 +4,7 @@
  * references. Used by the CLI's backend command, the tests and the benchmarks; listens on 127.0.0.1 only
  * unless told otherwise.
  */
-import { parse } from 'graphql';
+import { buildSchema, parse } from 'graphql';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
@@ -15,7 +15,7 @@ import { applyContentOverrides, readContentOverrides } from './content-overrides
 import { loadSampleContent } from './content/sample.ts';
 import { renderMedia } from './media.ts';
 import { createScaledContent } from './scale.ts';
-import { createContentSchema, PUBLISHED_ONLY_HEADER, type RequestContext } from './schema.ts';
+import { createContentSchema, loadSchemaSource, PUBLISHED_ONLY_HEADER, type RequestContext } from './schema.ts';
 import type { ContentStore } from './store.ts';
 import { afterEdits, createEditableContent, liveView } from './editing.ts';
 import { createChangeFeed } from './change-feed.ts';
@@ -73,7 +73,7 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
   if (!isLoopbackHost(host) && !options.allowRemote && editor.password === DEFAULT_EDITOR.password) {
     throw new SampleCredentialsExposed(host);
   }
-  const editable = createEditableContent(content);
+  const editable = createEditableContent(content, { schema: buildSchema(loadSchemaSource()) });
   const store = liveView(editable);
   const now = options.now ?? (() => new Date());
   const auth = createAuthService(editor);

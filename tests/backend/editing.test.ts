@@ -230,3 +230,114 @@ describe('the media of drafts follow the edits', () => {
     }
   });
 });
+
+describe('edits are checked against the schema', () => {
+  let own: ContentServer;
+  let editor: string;
+  beforeAll(async () => {
+    own = await startContentServer();
+    editor = await loginToken(own, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+  });
+  afterAll(() => own.close());
+  const refused = async (target: ContentServer, type: string, id: string, fields: Record<string, unknown>, pattern: RegExp) => {
+    const result = await gql(target, 'mutation($type: String!, $id: ID!, $fields: String!) { updateContent(type: $type, id: $id, fields: $fields) { id } }', { type, id, fields: JSON.stringify(fields) }, editor);
+    expect(result.errors?.[0]?.message, JSON.stringify(fields)).toMatch(pattern);
+    expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  };
+
+  it('refuse a value the API could not answer: a date that is no day, a fraction for a whole number, an unknown status', async () => {
+    const { newsItems, courses, events } = await gqlData<{ newsItems: { nodes: { id: string; date: string }[] }; courses: { nodes: { id: string }[] }; events: { nodes: { id: string }[] } }>(own, '{ newsItems(first: 1) { nodes { id date } } courses(first: 1) { nodes { id } } events(first: 1) { nodes { id } } }');
+    const news = newsItems.nodes[0]!;
+    await refused(own, 'NewsItem', news.id, { date: 'yesterday' }, /'date' of a NewsItem: Date cannot represent "yesterday"/);
+    await refused(own, 'NewsItem', news.id, { date: '2026-02-31' }, /"2026-02-31" is no such day/);
+    await refused(own, 'NewsItem', news.id, { status: 'ARCHIVED' }, /'status' of a NewsItem is one of PUBLISHED, DRAFT/);
+    await refused(own, 'NewsItem', news.id, { tags: ['ok', 3] }, /'tags' of a NewsItem \(item 2\) holds text/);
+    await refused(own, 'NewsItem', news.id, { title: null }, /'title' of a NewsItem cannot be null/);
+    await refused(own, 'Course', courses.nodes[0]!.id, { credits: 7.5 }, /'credits' of a Course holds a whole number; 7.5/);
+    await refused(own, 'Event', events.nodes[0]!.id, { startsAt: '2026-03-01' }, /'startsAt' of an Event: DateTime cannot represent/);
+    await refused(own, 'Event', events.nodes[0]!.id, { category: 'no-such' }, /No category of Event has the slug 'no-such'.*use one of lectures/);
+    const after = await gqlData<{ newsItem: { date: string } }>(own, `{ newsItem(slug: "${(await gqlData<{ newsItems: { nodes: { slug: string }[] } }>(own, '{ newsItems(first: 1) { nodes { slug } } }')).newsItems.nodes[0]!.slug}") { date } }`);
+    expect(after.newsItem.date).toBe(news.date);
+  });
+
+  it("refuse what a record holds but its GraphQL type does not declare (the scaled content's internals)", async () => {
+    const scaled = await startContentServer({ scale: 100 });
+    try {
+      const token = await loginToken(scaled, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string }[] } }>(scaled, '{ newsItems(first: 1) { nodes { id } } }');
+      for (const field of ['index', 'topic', 'context']) {
+        const result = await gql(scaled, 'mutation($id: ID!, $fields: String!) { updateContent(type: "NewsItem", id: $id, fields: $fields) { id } }', { id: newsItems.nodes[0]!.id, fields: JSON.stringify({ [field]: 1 }) }, token);
+        expect(result.errors?.[0]?.message).toMatch(new RegExp(`A NewsItem has no field '${field}': its fields are slug, title, updatedAt`));
+      }
+      expect((await gqlData<{ newsItems: { nodes: { id: string }[] } }>(scaled, '{ newsItems(first: 1) { nodes { id } } }')).newsItems.nodes[0]!.id).toBe(newsItems.nodes[0]!.id);
+    } finally {
+      await scaled.close();
+    }
+  });
+
+  it('set references by id (authors, a project’s publications), images and page sections as objects, and refuse an unknown id', async () => {
+    const data = await gqlData<{ people: { nodes: { id: string; name: string }[] }; publications: { nodes: { id: string; slug: string; title: string; category: { slug: string } }[] }; researchProjects: { nodes: { id: string; slug: string }[] }; newsItems: { nodes: { id: string; slug: string }[] } }>(own, '{ people(first: 2) { nodes { id name } } publications(first: 2) { nodes { id slug title category { slug } } } researchProjects(first: 1) { nodes { id slug } } newsItems(first: 1) { nodes { id slug } } }');
+    const [p1, p2] = data.people.nodes;
+    const [pub1, pub2] = data.publications.nodes;
+    const project = data.researchProjects.nodes[0]!;
+    await updateContent(own, editor, 'Publication', pub1!.id, { authors: [p2!.id, p1!.id] });
+    const authored = await gqlData<{ publication: { authors: { name: string }[] } }>(own, `{ publication(category: "${pub1!.category.slug}", slug: "${pub1!.slug}") { authors { name } } }`);
+    expect(authored.publication.authors.map((a) => a.name)).toEqual([p2!.name, p1!.name]);
+    await refused(own, 'Publication', pub1!.id, { authors: ['nobody'] }, /No Person has the id 'nobody' \('authors' of a Publication \(item 1\)\)/);
+
+    await updateContent(own, editor, 'ResearchProject', project.id, { publications: [pub1!.id, pub2!.id] });
+    const projectPublications = async () => (await gqlData<{ researchProject: { publications: { id: string; title: string }[] } }>(own, `{ researchProject(slug: "${project.slug}") { publications { id title } } }`)).researchProject.publications;
+    expect((await projectPublications()).map((p) => p.id)).toEqual([pub1!.id, pub2!.id]);
+    await updateContent(own, editor, 'Publication', pub2!.id, { title: 'Retitled, as the project shows' });
+    expect((await projectPublications())[1]!.title).toBe('Retitled, as the project shows');
+    await deleteContent(own, editor, 'Publication', pub1!.id);
+    expect((await projectPublications()).map((p) => p.id)).toEqual([pub2!.id]);
+
+    const news = data.newsItems.nodes[0]!;
+    const image = { url: '/media/news/a-new-picture.svg', alt: 'A new picture', width: 1200, height: 800 };
+    await updateContent(own, editor, 'NewsItem', news.id, { image });
+    expect((await gqlData<{ newsItem: { image: unknown } }>(own, `{ newsItem(slug: "${news.slug}") { image { url alt width height } } }`)).newsItem.image).toEqual(image);
+    await refused(own, 'NewsItem', news.id, { image: { url: '/media/x.svg', width: 1, height: 1 } }, /An Image in 'image' of a NewsItem needs its field 'alt'/);
+    await updateContent(own, editor, 'NewsItem', news.id, { image: null });
+    expect((await gqlData<{ newsItem: { image: unknown } }>(own, `{ newsItem(slug: "${news.slug}") { image { url } } }`)).newsItem.image).toBeNull();
+
+    await updateContent(own, editor, 'Page', 'page-contact', { sections: [{ id: 'only', title: 'Only section', body: '<p>One</p>' }] });
+    expect((await gqlData<{ page: { sections: unknown[] } }>(own, '{ page(slug: "contact") { sections { id title body } } }')).page.sections).toEqual([{ id: 'only', title: 'Only section', body: '<p>One</p>' }]);
+  });
+
+  it("move an event to another category: both categories' lists and counts show it, and a slug taken there is refused", async () => {
+    const count = async (category: string) => (await gqlData<{ events: { totalCount: number; nodes: { id: string; slug: string }[] } }>(own, `{ events(category: "${category}", first: 500) { totalCount nodes { id slug } } }`)).events;
+    const lectures = await count('lectures');
+    const concerts = await count('concerts');
+    const moved = lectures.nodes[0]!;
+    await updateContent(own, editor, 'Event', moved.id, { category: 'concerts' });
+    expect((await count('lectures')).totalCount).toBe(lectures.totalCount - 1);
+    expect((await count('concerts')).nodes.map((e) => e.id)).toContain(moved.id);
+    expect((await gqlData<{ a: null; b: { id: string } }>(own, `{ a: event(category: "lectures", slug: "${moved.slug}") { id } b: event(category: "concerts", slug: "${moved.slug}") { id } }`))).toEqual({ a: null, b: { id: moved.id } });
+    await refused(own, 'Event', moved.id, { slug: concerts.nodes[0]!.slug }, new RegExp(`slug '${concerts.nodes[0]!.slug}' is taken by Event ${concerts.nodes[0]!.id} in the category concerts`));
+  });
+
+  it("edit and delete a publication's file (a Document no list holds), and delete a category from the right list", async () => {
+    const { publications, documents } = await gqlData<{ publications: { nodes: { slug: string; category: { slug: string }; file: { id: string } | null }[] }; documents: { totalCount: number } }>(own, '{ publications(first: 100) { nodes { slug category { slug } file { id } } } documents { totalCount } }');
+    const withFile = publications.nodes.find((p) => p.file)!;
+    const file = async () => (await gqlData<{ publication: { file: { title: string } | null } }>(own, `{ publication(category: "${withFile.category.slug}", slug: "${withFile.slug}") { file { title } } }`)).publication.file;
+    await updateContent(own, editor, 'Document', withFile.file!.id, { title: 'The full text, retitled' });
+    expect(await file()).toEqual({ title: 'The full text, retitled' });
+    await deleteContent(own, editor, 'Document', withFile.file!.id);
+    expect(await file()).toBeNull();
+    expect((await gqlData<{ documents: { totalCount: number } }>(own, '{ documents { totalCount } }')).documents.totalCount).toBe(documents.totalCount);
+
+    // With no publications (scale 0), a publication category is unused and can go; the event categories stay.
+    const empty = await startContentServer({ scale: 0 });
+    try {
+      const token = await loginToken(empty, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+      const before = await gqlData<{ eventCategories: { slug: string }[]; publicationCategories: { id: string; slug: string }[] }>(empty, '{ eventCategories { slug } publicationCategories { id slug } }');
+      await deleteContent(empty, token, 'Category', before.publicationCategories[0]!.id);
+      const after = await gqlData<{ eventCategories: { slug: string }[]; publicationCategories: { id: string; slug: string }[] }>(empty, '{ eventCategories { slug } publicationCategories { id slug } }');
+      expect(after.eventCategories).toEqual(before.eventCategories);
+      expect(after.publicationCategories).toEqual(before.publicationCategories.slice(1));
+    } finally {
+      await empty.close();
+    }
+  });
+});
