@@ -7,10 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import type { EditableContent, LoggedChange } from './editing.ts';
 
+/** The `changes` query's answer (site/schema.graphql ChangeFeed). */
 export interface FeedAnswer {
   cursor: string;
   expired: boolean;
-  changes: { type: string; id: string; slug: string; kind: 'UPSERT' | 'DELETE' }[];
+  changes: { type: string; id: string; slug: string | null; previousSlug: string | null; kind: 'UPSERT' | 'DELETE' }[];
 }
 
 export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>, now: () => Date): (since: string | null, withDrafts: boolean) => FeedAnswer {
@@ -26,10 +27,10 @@ export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>
     const from = Number(timeText);
     const oldest = content.log[0]?.seq ?? head() + 1;
     if (sinceEpoch !== epoch || !Number.isSafeInteger(seq) || !Number.isSafeInteger(from) || seq > head() || seq < oldest - 1 || from > time) return { cursor, expired: true, changes: [] };
-    const changes = content.log.filter((c) => c.seq > seq && (withDrafts || c.publicBefore || c.publicAfter)).map((c) => ({ type: c.type, id: c.id, slug: c.slug, kind: kindFor(c, withDrafts) }));
+    const changes = content.log.filter((c) => c.seq > seq && (withDrafts || c.publicBefore || c.publicAfter)).map((c) => asSeenBy(c, withDrafts));
     for (const event of content.store.events.list(withDrafts)) {
       const start = Date.parse(event.startsAt);
-      if (start > from && start <= time) changes.push({ type: 'Event', id: event.id, slug: event.slug, kind: 'UPSERT' });
+      if (start > from && start <= time) changes.push({ type: 'Event', id: event.id, slug: event.slug, previousSlug: null, kind: 'UPSERT' });
     }
     return { cursor, expired: false, changes };
   };
@@ -37,7 +38,9 @@ export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>
 
 // --- internal ---
 
-/** A reader without drafts sees an item made a draft as deleted. */
-function kindFor(change: LoggedChange, withDrafts: boolean): 'UPSERT' | 'DELETE' {
-  return change.kind === 'UPSERT' && !withDrafts && !change.publicAfter ? 'DELETE' : change.kind;
+/** A reader without drafts sees an item made a draft as deleted, from the slug it saw. */
+function asSeenBy(change: LoggedChange, withDrafts: boolean): FeedAnswer['changes'][number] {
+  const { type, id, slug, previousSlug, kind } = change;
+  if (kind === 'UPSERT' && !withDrafts && !change.publicAfter) return { type, id, slug: previousSlug ?? slug, previousSlug: null, kind: 'DELETE' };
+  return { type, id, slug, previousSlug, kind };
 }

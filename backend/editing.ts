@@ -3,7 +3,8 @@
  * (site/schema.graphql `createContent`, `updateContent`, `deleteContent`) while the server runs, and every
  * change goes into a change log that the `changes` query reads (change-feed.ts). Items are edited in place,
  * so every item that refers to one (a publication's authors, a project's publications) sees the edit, and
- * the store is indexed again after each edit (sorting 10,000 items takes a few milliseconds).
+ * the store is indexed again after each edit (sorting 10,000 items takes a few milliseconds). Home and
+ * Site, of which there is one each, can be changed (their ids are `home` and `site`), not added or deleted.
  */
 import type { GraphQLSchema } from 'graphql';
 import type { CategoryEntry, Content, Status } from './content/types.ts';
@@ -13,7 +14,15 @@ import { createContentStore, type ContentStore } from './store.ts';
 /** A content type editors may change, by its GraphQL type name. */
 export type EditableType = (typeof EDITABLE_TYPES)[number];
 
-export const EDITABLE_TYPES = ['NewsItem', 'Event', 'Publication', 'Course', 'ResearchProject', 'Document', 'Person', 'PodcastEpisode', 'Page', 'Category'] as const;
+export const EDITABLE_TYPES = ['NewsItem', 'Event', 'Publication', 'Course', 'ResearchProject', 'Document', 'Person', 'PodcastEpisode', 'Page', 'Category', 'Home', 'Site'] as const;
+
+/** The types of which there is exactly one, and its id. */
+const SINGLES = { Home: 'home', Site: 'site' } as const;
+
+type Single = keyof typeof SINGLES;
+
+/** The types whose items are listed, added and deleted. */
+type ListedType = Exclude<EditableType, Single | 'Category'>;
 
 /** One change to one item, as the change log keeps it. */
 export interface LoggedChange {
@@ -21,7 +30,10 @@ export interface LoggedChange {
   seq: number;
   type: EditableType;
   id: string;
-  slug: string;
+  /** The item's slug after the change (before it, for a deletion); null for Home and Site, which have none. */
+  slug: string | null;
+  /** The slug the item had before this change gave it a new one; null when the slug stayed. */
+  previousSlug: string | null;
   kind: 'UPSERT' | 'DELETE';
   /** Whether a reader without drafts saw the item before and after the change. */
   publicBefore: boolean;
@@ -50,19 +62,23 @@ export const LOG_LIMIT = 10_000;
 export interface EditingOptions {
   /** The content schema (site/schema.graphql): every field an edit sets is checked against it (edit-fields.ts). */
   readonly schema: GraphQLSchema;
+  /** Clock for the `updatedAt` of what an edit changes or adds. @default () => new Date() */
+  readonly now?: () => Date;
 }
 
 /**
  * Makes a content set editable. The content's items are changed in place from now on (see ownRecords
  * for the records it copies first).
  */
-export function createEditableContent(source: Content, { schema }: EditingOptions): EditableContent {
+export function createEditableContent(source: Content, { schema, now = () => new Date() }: EditingOptions): EditableContent {
   const content = ownRecords(source);
   let store = createContentStore(content);
   const log: LoggedChange[] = [];
   let seq = 0;
-  const record = (type: EditableType, item: Item, kind: LoggedChange['kind'], publicBefore: boolean): LoggedChange => {
-    const change: LoggedChange = { seq: ++seq, type, id: item.id, slug: item.slug, kind, publicBefore, publicAfter: kind === 'UPSERT' && isPublic(item) };
+  // Ids of added items count up per type and are never given twice, even after a deletion.
+  const added = new Map<EditableType, number>();
+  const record = (type: EditableType, item: { id: string; slug?: string | null; status?: Status }, kind: LoggedChange['kind'], publicBefore: boolean, previousSlug: string | null = null): LoggedChange => {
+    const change: LoggedChange = { seq: ++seq, type, id: item.id, slug: item.slug ?? null, previousSlug, kind, publicBefore, publicAfter: kind === 'UPSERT' && isPublic(item) };
     log.push(change);
     if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
     store = createContentStore(content);
@@ -82,21 +98,24 @@ export function createEditableContent(source: Content, { schema }: EditingOption
       const kind = typeOf(type);
       const item = findItem(content, kind, id);
       const before = isPublic(item);
+      const previousSlug = item.slug;
       const changes = check(kind, fields);
       if ('slug' in changes || 'category' in changes) checkSlugFree(content, kind, (changes.slug ?? item.slug) as string, changes.category ?? item.category, item);
-      assign(item, { ...changes, ...('updatedAt' in item && !('updatedAt' in fields) ? { updatedAt: new Date().toISOString() } : {}) });
-      return record(kind, item, 'UPSERT', before);
+      assign(item, { ...changes, ...('updatedAt' in item && !('updatedAt' in fields) ? { updatedAt: now().toISOString() } : {}) });
+      if (isSingle(kind)) return record(kind, { id: SINGLES[kind] }, 'UPSERT', true);
+      return record(kind, item, 'UPSERT', before, item.slug !== previousSlug ? previousSlug : null);
     },
     create(type, fields) {
       const kind = typeOf(type);
       if (kind === 'Category') throw new EditError('Categories cannot be created here: each belongs to the event, publication or document lists, which the site is built around.');
+      if (isSingle(kind)) throw new EditError(`There is one ${kind}: change it with updateContent (id '${SINGLES[kind]}'); it cannot be added or deleted.`);
       const list = listOf(content, kind);
       const template = list[0];
       if (!template) throw new EditError(`A new ${kind} needs an existing one to take its other fields from, and there is none.`);
       if (typeof fields.slug !== 'string') throw new EditError(`A new ${kind} needs a slug (fields.slug, a string).`);
       const item = plainCopy(template);
-      item.id = newId(content, kind);
-      if ('updatedAt' in item) item.updatedAt = new Date().toISOString();
+      item.id = newId(content, kind, added);
+      if ('updatedAt' in item) item.updatedAt = now().toISOString();
       if ('status' in item) item.status = 'PUBLISHED';
       assign(item, check(kind, fields));
       checkSlugFree(content, kind, item.slug, item.category, null);
@@ -105,6 +124,7 @@ export function createEditableContent(source: Content, { schema }: EditingOption
     },
     remove(type, id) {
       const kind = typeOf(type);
+      if (isSingle(kind)) throw new EditError(`There is one ${kind}: change it with updateContent (id '${SINGLES[kind]}'); it cannot be added or deleted.`);
       const item = findItem(content, kind, id);
       if (kind === 'Category' && usedCategory(content, item)) throw new EditError(`Category ${id} is used by items; move them to another category first.`);
       const before = isPublic(item);
@@ -141,6 +161,10 @@ export function afterEdits<T>(editable: Pick<EditableContent, 'content' | 'revis
 // --- internal ---
 
 type Item = { id: string; slug: string; status?: Status; updatedAt?: string; [field: string]: unknown };
+
+function isSingle(type: EditableType): type is Single {
+  return type in SINGLES;
+}
 
 /**
  * Sets fields as own data properties: the scaled content's records (scale-entries.ts) compute some
@@ -201,13 +225,13 @@ function typeOf(type: string): EditableType {
   throw new EditError(`Unknown content type '${type}': use one of ${EDITABLE_TYPES.join(', ')}.`);
 }
 
-function isPublic(item: Item): boolean {
+function isPublic(item: { status?: Status }): boolean {
   return item.status !== 'DRAFT';
 }
 
 /** The list new items of a type go into. */
-function listOf(content: Content, type: Exclude<EditableType, 'Category'>): Item[] {
-  const lists: Record<Exclude<EditableType, 'Category'>, readonly unknown[]> = {
+function listOf(content: Content, type: ListedType): Item[] {
+  const lists: Record<ListedType, readonly unknown[]> = {
     NewsItem: content.news,
     Event: content.events,
     Publication: content.publications,
@@ -221,8 +245,9 @@ function listOf(content: Content, type: Exclude<EditableType, 'Category'>): Item
   return lists[type] as Item[];
 }
 
-/** Every list that holds items of a type: the three category lists for Category. */
+/** Every list that holds items of a type: the three category lists for Category, the one record for Home and Site. */
 function allLists(content: Content, type: EditableType): Item[][] {
+  if (isSingle(type)) return [[{ ...(type === 'Home' ? content.home : content.site), id: SINGLES[type] } as unknown as Item]];
   return (type === 'Category' ? [content.eventCategories, content.publicationCategories, content.documentCategories] : [listOf(content, type)]) as Item[][];
 }
 
@@ -234,6 +259,10 @@ function allOf(content: Content, type: EditableType): Item[] {
 }
 
 function findItem(content: Content, type: EditableType, id: string): Item {
+  if (isSingle(type)) {
+    if (id !== SINGLES[type]) throw new EditError(`No ${type} has the id '${id}': there is one, '${SINGLES[type]}'.`);
+    return (type === 'Home' ? content.home : content.site) as unknown as Item;
+  }
   const item = allOf(content, type).find((i) => i.id === id);
   if (!item) throw new EditError(`No ${type} has the id '${id}'.`);
   return item;
@@ -268,9 +297,14 @@ function checkSlugFree(content: Content, type: EditableType, slug: string, categ
   if (taken) throw new EditError(`The slug '${slug}' is taken by ${type} ${taken.id}${scoped ? ` in the category ${(category as CategoryEntry).slug}` : ''}.`);
 }
 
-function newId(content: Content, type: EditableType): string {
+/** `newsitem-new-1`, `newsitem-new-2`…: never an id the type has, nor one an item added and deleted had. */
+function newId(content: Content, type: EditableType, added: Map<EditableType, number>): string {
   const ids = new Set(allOf(content, type).map((i) => i.id));
-  for (let n = ids.size + 1; ; n++) if (!ids.has(`${type.toLowerCase()}-new-${n}`)) return `${type.toLowerCase()}-new-${n}`;
+  for (let n = (added.get(type) ?? 0) + 1; ; n++) {
+    if (ids.has(`${type.toLowerCase()}-new-${n}`)) continue;
+    added.set(type, n);
+    return `${type.toLowerCase()}-new-${n}`;
+  }
 }
 
 function usedCategory(content: Content, category: Item): boolean {

@@ -173,8 +173,8 @@ function editingOf(editing: ContentSchemaOptions['editing'], field: string): Non
 function edit(ctx: RequestContext, mutation: string, run: () => LoggedChange): Omit<LoggedChange, 'seq' | 'publicBefore' | 'publicAfter'> {
   if (!ctx.viewer) throw createGraphQLError(`${mutation} needs an editor's token: log in with the login mutation and send its token as 'Authorization: Bearer {token}'.`, { extensions: { code: 'UNAUTHENTICATED' } });
   try {
-    const { type, id, slug, kind } = run();
-    return { type, id, slug, kind };
+    const { type, id, slug, previousSlug, kind } = run();
+    return { type, id, slug, previousSlug, kind };
   } catch (error) {
     if (error instanceof EditError) throw createGraphQLError(`${mutation}: ${error.message}`, { extensions: { code: 'BAD_USER_INPUT' } });
     throw error;

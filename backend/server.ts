@@ -32,7 +32,7 @@ export interface ContentServerOptions {
   host?: string;
   /** Serve a deterministic synthetic site of about N pages instead of the sample content. @default undefined */
   scale?: number;
-  /** Clock used for "upcoming" events on home. @default () => new Date() */
+  /** Clock used for "upcoming" events on home and for the `updatedAt` of live edits. @default () => new Date() */
   now?: () => Date;
   /** Editor account; defaults from env CONTENT_EDITOR_EMAIL / CONTENT_EDITOR_PASSWORD, else editor@institute.example / preview-editor */
   editor?: { email: string; password: string; name?: string };
@@ -73,9 +73,9 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
   if (!isLoopbackHost(host) && !options.allowRemote && editor.password === DEFAULT_EDITOR.password) {
     throw new SampleCredentialsExposed(host);
   }
-  const editable = createEditableContent(content, { schema: buildSchema(loadSchemaSource()) });
-  const store = liveView(editable);
   const now = options.now ?? (() => new Date());
+  const editable = createEditableContent(content, { schema: buildSchema(loadSchemaSource()), now });
+  const store = liveView(editable);
   const auth = createAuthService(editor);
   const siteOrigins = new Set([originOf(content.site.url), ...(options.allowOrigins ?? []).map(originOf)].filter((o): o is string => o !== null));
   // Which media only drafts use changes with the edits (a draft published, an item made a draft).

@@ -38,7 +38,7 @@ describe('the content mutations', () => {
   it('change fields of an item, which every query shows at once: the item, its list, and what refers to it', async () => {
     const [item] = await firstNews();
     const change = await updateContent(server, token, 'NewsItem', item!.id, { title: 'A title edited live', tags: ['live'] });
-    expect(change).toEqual({ type: 'NewsItem', id: item!.id, slug: item!.slug, kind: 'UPSERT' });
+    expect(change).toEqual({ type: 'NewsItem', id: item!.id, slug: item!.slug, previousSlug: null, kind: 'UPSERT' });
     const single = await gqlData<{ newsItem: { title: string; tags: string[] } }>(server, `{ newsItem(slug: "${item!.slug}") { title tags } }`);
     expect(single.newsItem).toEqual({ title: 'A title edited live', tags: ['live'] });
     expect((await firstNews())[0]!.title).toBe('A title edited live');
@@ -339,5 +339,65 @@ describe('edits are checked against the schema', () => {
     } finally {
       await empty.close();
     }
+  });
+});
+
+describe('home, site, slugs and ids', () => {
+  let own: ContentServer;
+  let editor: string;
+  let time = Date.parse('2026-06-01T12:00:00Z');
+  beforeAll(async () => {
+    own = await startContentServer({ now: () => new Date(time) });
+    editor = await loginToken(own, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+  });
+  afterAll(() => own.close());
+  const changesSince = async (since: string) => (await gqlData<{ changes: { changes: unknown[] } }>(own, 'query($since: String) { changes(since: $since) { changes { type id slug previousSlug kind } } }', { since })).changes.changes;
+  const cursor = async () => (await gqlData<{ changes: { cursor: string } }>(own, '{ changes(since: null) { cursor } }')).changes.cursor;
+
+  it('change the home page and the site settings (one of each, ids home and site), which the feed names', async () => {
+    const start = await cursor();
+    expect(await updateContent(own, editor, 'Home', 'home', { title: 'Welcome, edited' })).toEqual({ type: 'Home', id: 'home', slug: null, previousSlug: null, kind: 'UPSERT' });
+    const navigation = [{ label: 'News', href: '/news' }, { label: 'About', href: '/about' }];
+    await updateContent(own, editor, 'Site', 'site', { tagline: 'A new tagline', navigation });
+    expect(await gqlData(own, '{ home { title updatedAt } site { tagline navigation { label href } } }')).toEqual({
+      home: { title: 'Welcome, edited', updatedAt: '2026-06-01T12:00:00.000Z' },
+      site: { tagline: 'A new tagline', navigation },
+    });
+    expect(await changesSince(start)).toEqual([
+      { type: 'Home', id: 'home', slug: null, previousSlug: null, kind: 'UPSERT' },
+      { type: 'Site', id: 'site', slug: null, previousSlug: null, kind: 'UPSERT' },
+    ]);
+    const refused = async (mutation: string, pattern: RegExp) => expect((await gql(own, mutation, {}, editor)).errors?.[0]?.message, mutation).toMatch(pattern);
+    await refused('mutation { updateContent(type: "Home", id: "home", fields: "{\\"featuredNews\\":[]}") { id } }', /'featuredNews' of a Home is worked out from the lists/);
+    await refused('mutation { updateContent(type: "Home", id: "x", fields: "{}") { id } }', /No Home has the id 'x': there is one, 'home'/);
+    await refused('mutation { deleteContent(type: "Site", id: "site") { id } }', /There is one Site: change it with updateContent/);
+    await refused('mutation { createContent(type: "Home", fields: "{}") { id } }', /There is one Home/);
+    await refused('mutation { updateContent(type: "Site", id: "site", fields: "{\\"navigation\\":[{\\"label\\":\\"News\\"}]}") { id } }', /A NavItem in 'navigation' of a Site \(item 1\) needs its field 'href'/);
+  });
+
+  it('give the previous slug when an edit gives an item a new one: the page at the old slug is gone', async () => {
+    const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(own, '{ newsItems(first: 1) { nodes { id slug } } }');
+    const item = newsItems.nodes[0]!;
+    const start = await cursor();
+    expect(await updateContent(own, editor, 'NewsItem', item.id, { slug: 'a-new-slug' })).toMatchObject({ slug: 'a-new-slug', previousSlug: item.slug });
+    await updateContent(own, editor, 'NewsItem', item.id, { title: 'Same slug' });
+    expect(await changesSince(start)).toEqual([
+      { type: 'NewsItem', id: item.id, slug: 'a-new-slug', previousSlug: item.slug, kind: 'UPSERT' },
+      { type: 'NewsItem', id: item.id, slug: 'a-new-slug', previousSlug: null, kind: 'UPSERT' },
+    ]);
+    expect(await gqlData(own, `{ old: newsItem(slug: "${item.slug}") { id } renamed: newsItem(slug: "a-new-slug") { id } }`)).toEqual({ old: null, renamed: { id: item.id } });
+    // Renamed and made a draft at once: a reader without drafts saw it at its old slug, and sees that go.
+    const next = await cursor();
+    await updateContent(own, editor, 'NewsItem', item.id, { slug: 'renamed-and-hidden', status: 'DRAFT' });
+    expect(await changesSince(next)).toEqual([{ type: 'NewsItem', id: item.id, slug: 'a-new-slug', previousSlug: null, kind: 'DELETE' }]);
+  });
+
+  it('never give an added item the id of one added and deleted before, and date what they change by the clock', async () => {
+    const first = await createContent(own, editor, 'NewsItem', { slug: 'added-once' });
+    await deleteContent(own, editor, 'NewsItem', first.id);
+    time = Date.parse('2026-06-02T08:30:00Z');
+    const second = await createContent(own, editor, 'NewsItem', { slug: 'added-twice' });
+    expect(second.id).not.toBe(first.id);
+    expect((await gqlData<{ newsItem: { updatedAt: string } }>(own, '{ newsItem(slug: "added-twice") { updatedAt } }')).newsItem.updatedAt).toBe('2026-06-02T08:30:00.000Z');
   });
 });

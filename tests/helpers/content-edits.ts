@@ -1,12 +1,21 @@
 /**
  * Live content edits through the embedded backend's mutations (site/schema.graphql createContent,
- * updateContent, deleteContent), for tests and benches: each resolves with the change the backend logged.
+ * updateContent, deleteContent), for tests and benches: each sends the editor's token, resolves with the
+ * change the backend logged, and throws with the backend's message when it refuses the edit.
+ *
+ * @example
+ * const token = await loginToken(server, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+ * await updateContent(server, token, 'NewsItem', 'news-3', { title: 'New title' });
  */
 
+/** The change a mutation logged (site/schema.graphql ContentChange). */
 export interface EditedItem {
   type: string;
   id: string;
-  slug: string;
+  /** Null for Home and Site. */
+  slug: string | null;
+  /** The slug before this change gave the item a new one, else null. */
+  previousSlug: string | null;
   kind: 'UPSERT' | 'DELETE';
 }
 
@@ -14,15 +23,15 @@ export interface EditedItem {
 type Backend = { url: string };
 
 export function updateContent(backend: Backend, token: string, type: string, id: string, fields: Record<string, unknown>): Promise<EditedItem> {
-  return mutate(backend, token, 'updateContent', 'mutation Update($type: String!, $id: ID!, $fields: String!) { updateContent(type: $type, id: $id, fields: $fields) { type id slug kind } }', { type, id, fields: JSON.stringify(fields) });
+  return mutate(backend, token, 'updateContent', 'mutation Update($type: String!, $id: ID!, $fields: String!) { updateContent(type: $type, id: $id, fields: $fields) { type id slug previousSlug kind } }', { type, id, fields: JSON.stringify(fields) });
 }
 
 export function createContent(backend: Backend, token: string, type: string, fields: Record<string, unknown>): Promise<EditedItem> {
-  return mutate(backend, token, 'createContent', 'mutation Create($type: String!, $fields: String!) { createContent(type: $type, fields: $fields) { type id slug kind } }', { type, fields: JSON.stringify(fields) });
+  return mutate(backend, token, 'createContent', 'mutation Create($type: String!, $fields: String!) { createContent(type: $type, fields: $fields) { type id slug previousSlug kind } }', { type, fields: JSON.stringify(fields) });
 }
 
 export function deleteContent(backend: Backend, token: string, type: string, id: string): Promise<EditedItem> {
-  return mutate(backend, token, 'deleteContent', 'mutation Delete($type: String!, $id: ID!) { deleteContent(type: $type, id: $id) { type id slug kind } }', { type, id });
+  return mutate(backend, token, 'deleteContent', 'mutation Delete($type: String!, $id: ID!) { deleteContent(type: $type, id: $id) { type id slug previousSlug kind } }', { type, id });
 }
 
 async function mutate(backend: Backend, token: string, field: string, query: string, variables: Record<string, unknown>): Promise<EditedItem> {
