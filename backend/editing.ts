@@ -51,12 +51,12 @@ export interface EditableContent {
   update(type: string, id: string, fields: Record<string, unknown>): LoggedChange;
   create(type: string, fields: Record<string, unknown>): LoggedChange;
   remove(type: string, id: string): LoggedChange;
-  /** Every change so far, oldest first (at most LOG_LIMIT kept). */
+  /** The latest changes, oldest first (at most `history` of them). */
   readonly log: readonly LoggedChange[];
 }
 
-/** Changes the log keeps; a cursor older than the oldest is answered as expired. */
-export const LOG_LIMIT = 10_000;
+/** Changes the log keeps by default; a cursor older than the oldest is answered as expired. */
+export const CHANGE_HISTORY = 10_000;
 
 /** What the edits need besides the content. */
 export interface EditingOptions {
@@ -64,13 +64,16 @@ export interface EditingOptions {
   readonly schema: GraphQLSchema;
   /** Clock for the `updatedAt` of what an edit changes or adds. @default () => new Date() */
   readonly now?: () => Date;
+  /** Changes the log keeps (a positive integer). @default CHANGE_HISTORY */
+  readonly history?: number;
 }
 
 /**
  * Makes a content set editable. The content's items are changed in place from now on (see ownRecords
  * for the records it copies first).
  */
-export function createEditableContent(source: Content, { schema, now = () => new Date() }: EditingOptions): EditableContent {
+export function createEditableContent(source: Content, { schema, now = () => new Date(), history = CHANGE_HISTORY }: EditingOptions): EditableContent {
+  if (!Number.isInteger(history) || history < 1) throw new RangeError(`Expected the change history to be a whole number from 1 up, got ${history}.`);
   const content = ownRecords(source);
   let store = createContentStore(content);
   const log: LoggedChange[] = [];
@@ -80,7 +83,7 @@ export function createEditableContent(source: Content, { schema, now = () => new
   const record = (type: EditableType, item: { id: string; slug?: string | null; status?: Status }, kind: LoggedChange['kind'], publicBefore: boolean, previousSlug: string | null = null): LoggedChange => {
     const change: LoggedChange = { seq: ++seq, type, id: item.id, slug: item.slug ?? null, previousSlug, kind, publicBefore, publicAfter: kind === 'UPSERT' && isPublic(item) };
     log.push(change);
-    if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
+    if (log.length > history) log.splice(0, log.length - history);
     store = createContentStore(content);
     return change;
   };

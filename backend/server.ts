@@ -36,6 +36,8 @@ export interface ContentServerOptions {
   now?: () => Date;
   /** Editor account; defaults from env CONTENT_EDITOR_EMAIL / CONTENT_EDITOR_PASSWORD, else editor@institute.example / preview-editor */
   editor?: { email: string; password: string; name?: string };
+  /** Changes the change feed keeps; a cursor from before the oldest is answered as expired. @default 10,000 */
+  changeHistory?: number;
   /** JSON file of content overrides (content-overrides.ts); a missing file means none. @default env CONTENT_OVERRIDES_FILE */
   overridesFile?: string;
   /** Origins besides loopback and the content's site URL whose pages may call the backend. @default none */
@@ -74,7 +76,7 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
     throw new SampleCredentialsExposed(host);
   }
   const now = options.now ?? (() => new Date());
-  const editable = createEditableContent(content, { schema: buildSchema(loadSchemaSource()), now });
+  const editable = createEditableContent(content, { schema: buildSchema(loadSchemaSource()), now, ...(options.changeHistory === undefined ? {} : { history: options.changeHistory }) });
   const store = liveView(editable);
   const auth = createAuthService(editor);
   const siteOrigins = new Set([originOf(content.site.url), ...(options.allowOrigins ?? []).map(originOf)].filter((o): o is string => o !== null));

@@ -401,3 +401,68 @@ describe('home, site, slugs and ids', () => {
     expect((await gqlData<{ newsItem: { updatedAt: string } }>(own, '{ newsItem(slug: "added-twice") { updatedAt } }')).newsItem.updatedAt).toBe('2026-06-02T08:30:00.000Z');
   });
 });
+
+describe('the change feed’s history', () => {
+  it('answers a cursor older than the changes it keeps as expired, and one just inside them with what followed', async () => {
+    const short = await startContentServer({ changeHistory: 3 });
+    try {
+      const editor = await loginToken(short, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+      const read = async (since: string | null) => changeFeed.read(await gqlData(short, CHANGES_QUERY, { since }));
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string }[] } }>(short, '{ newsItems(first: 4) { nodes { id } } }');
+      const ids = newsItems.nodes.map((n) => n.id);
+      const start = await read(null);
+      await updateContent(short, editor, 'NewsItem', ids[0]!, { summary: 'one' });
+      const afterOne = await read(null);
+      await updateContent(short, editor, 'NewsItem', ids[1]!, { summary: 'two' });
+      await updateContent(short, editor, 'NewsItem', ids[2]!, { summary: 'three' });
+      expect((await read(start.cursor)).changes.map((c) => c.id)).toEqual(ids.slice(0, 3));
+      await updateContent(short, editor, 'NewsItem', ids[3]!, { summary: 'four' });
+      expect(await read(start.cursor)).toMatchObject({ expired: true, changes: [] });
+      expect(await read(afterOne.cursor)).toMatchObject({ expired: false, changes: ids.slice(1).map((id) => ({ id, kind: 'upsert' })) });
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('answers the cursor of the backend before a restart at the same address as expired', async () => {
+    let backend = await startContentServer();
+    const port = Number(new URL(backend.url).port);
+    const before = changeFeed.read(await gqlData(backend, CHANGES_QUERY, { since: null }));
+    await backend.close();
+    backend = await startContentServer({ port });
+    try {
+      const answer = changeFeed.read(await gqlData(backend, CHANGES_QUERY, { since: before.cursor }));
+      expect(answer).toMatchObject({ expired: true, changes: [] });
+      expect(answer.cursor).not.toBe(before.cursor);
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
+describe('the queries show an edit at once', () => {
+  it('an added item shifts the pages of its list and leads the home page, and its deletion shifts them back', async () => {
+    const own = await startContentServer();
+    try {
+      const editor = await loginToken(own, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+      type Page = { newsItems: { totalCount: number; pageInfo: { endCursor: string; hasNextPage: boolean }; nodes: { slug: string }[] } };
+      const pages = async () => {
+        const first = await gqlData<Page>(own, '{ newsItems(first: 5) { totalCount pageInfo { endCursor hasNextPage } nodes { slug } } }');
+        const second = await gqlData<Page>(own, 'query($after: String) { newsItems(first: 5, after: $after) { totalCount pageInfo { endCursor hasNextPage } nodes { slug } } }', { after: first.newsItems.pageInfo.endCursor });
+        const home = await gqlData<{ home: { featuredNews: { slug: string }[] } }>(own, '{ home { featuredNews(first: 3) { slug } } }');
+        return { total: first.newsItems.totalCount, one: first.newsItems.nodes.map((n) => n.slug), two: second.newsItems.nodes.map((n) => n.slug), home: home.home.featuredNews.map((n) => n.slug) };
+      };
+      const before = await pages();
+      const added = await createContent(own, editor, 'NewsItem', { slug: 'newest-of-all', title: 'Newest of all', date: '2099-01-01' });
+      const after = await pages();
+      expect(after.total).toBe(before.total + 1);
+      expect(after.one).toEqual(['newest-of-all', ...before.one.slice(0, 4)]);
+      expect(after.two).toEqual([before.one[4], ...before.two.slice(0, 4)]);
+      expect(after.home).toEqual(['newest-of-all', ...before.home.slice(0, 2)]);
+      await deleteContent(own, editor, 'NewsItem', added.id);
+      expect(await pages()).toEqual(before);
+    } finally {
+      await own.close();
+    }
+  });
+});
