@@ -16,6 +16,8 @@ export interface FeedAnswer {
 
 export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>, now: () => Date): (since: string | null, withDrafts: boolean) => FeedAnswer {
   const epoch = randomBytes(6).toString('hex');
+  // No cursor this process gave is older than its start: an earlier time is forged, and would count every past event as changed.
+  const started = now().getTime();
   const head = (): number => content.log.at(-1)?.seq ?? 0;
   const cursorAt = (seq: number, time: number): string => `${epoch}.${seq}.${time}`;
   return (since, withDrafts) => {
@@ -26,7 +28,7 @@ export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>
     const seq = Number(seqText);
     const from = Number(timeText);
     const oldest = content.log[0]?.seq ?? head() + 1;
-    if (sinceEpoch !== epoch || !Number.isSafeInteger(seq) || !Number.isSafeInteger(from) || seq > head() || seq < oldest - 1 || from > time) return { cursor, expired: true, changes: [] };
+    if (sinceEpoch !== epoch || !Number.isSafeInteger(seq) || !Number.isSafeInteger(from) || seq > head() || seq < oldest - 1 || from < started || from > time) return { cursor, expired: true, changes: [] };
     const changes = content.log.filter((c) => c.seq > seq && (withDrafts || c.publicBefore || c.publicAfter)).map((c) => asSeenBy(c, withDrafts));
     for (const event of content.store.events.list(withDrafts)) {
       const start = Date.parse(event.startsAt);
@@ -38,9 +40,12 @@ export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>
 
 // --- internal ---
 
-/** A reader without drafts sees an item made a draft as deleted, from the slug it saw. */
+/**
+ * A reader without drafts sees an item made a draft as deleted, from the slug it saw, and never the slug
+ * a draft had before it was published.
+ */
 function asSeenBy(change: LoggedChange, withDrafts: boolean): FeedAnswer['changes'][number] {
   const { type, id, slug, previousSlug, kind } = change;
   if (kind === 'UPSERT' && !withDrafts && !change.publicAfter) return { type, id, slug: previousSlug ?? slug, previousSlug: null, kind: 'DELETE' };
-  return { type, id, slug, previousSlug, kind };
+  return { type, id, slug, previousSlug: withDrafts || change.publicBefore ? previousSlug : null, kind };
 }

@@ -87,7 +87,12 @@ export function createEditableContent(source: Content, { schema, now = () => new
     store = createContentStore(content);
     return change;
   };
-  const check = (kind: EditableType, fields: Record<string, unknown>): Record<string, unknown> => checkFields(schema, kind, fields, referencesFor(content, kind));
+  const check = (kind: EditableType, fields: Record<string, unknown>): Record<string, unknown> => {
+    if (kind === 'Site') for (const field of SITE_FIXED) if (field in fields) throw new EditError(`The site's ${field} cannot be changed here: it is where and how the whole site is published, set in the content itself.`);
+    const checked = checkFields(schema, kind, fields, referencesFor(content, kind));
+    checkUrls(checked, content.media, kind);
+    return checked;
+  };
   return {
     get store() {
       return store;
@@ -113,8 +118,9 @@ export function createEditableContent(source: Content, { schema, now = () => new
       if (kind === 'Category') throw new EditError('Categories cannot be created here: each belongs to the event, publication or document lists, which the site is built around.');
       if (isSingle(kind)) throw new EditError(`There is one ${kind}: change it with updateContent (id '${SINGLES[kind]}'); it cannot be added or deleted.`);
       const list = listOf(content, kind);
-      const template = list[0];
-      if (!template) throw new EditError(`A new ${kind} needs an existing one to take its other fields from, and there is none.`);
+      // Only a published item lends its other fields: a draft's text, dates and media would go public with the new item.
+      const template = list.find((i) => i.status !== 'DRAFT');
+      if (!template) throw new EditError(`A new ${kind} needs a published one to take its other fields from, and there is none.`);
       if (typeof fields.slug !== 'string') throw new EditError(`A new ${kind} needs a slug (fields.slug, a string).`);
       const item = plainCopy(template);
       item.id = newId(content, kind, added);
@@ -293,6 +299,31 @@ function referencesFor(content: Content, type: EditableType): References {
  * A slug names one page: it must be safe in a URL and not another item's of the type (of the same
  * category for events and publications, whose addresses carry their category).
  */
+/** Site fields an edit may not change: every page's canonical address, language and clock come from them. */
+const SITE_FIXED = ['url', 'language', 'timeZone'] as const;
+
+/**
+ * Media fields name a file the backend holds (`/media/…`, which the build re-hosts under the site's own
+ * origin): anything else would be hotlinked from another origin, or refused by every build until fixed.
+ * A registration link is an https URL.
+ */
+function checkUrls(value: unknown, media: ReadonlyMap<string, unknown>, type: string, key = ''): void {
+  if (Array.isArray(value)) {
+    for (const item of value) checkUrls(item, media, type, key);
+    return;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) checkUrls(v, media, type, k);
+    return;
+  }
+  if (typeof value !== 'string') return;
+  if ((key === 'url' && type !== 'Site') || key === 'audioUrl') {
+    if (!media.has(value)) throw new EditError(`The ${key} of a ${type} must name a file the backend holds (a /media/… path it serves); ${JSON.stringify(value)} is not one. Upload the file first.`);
+  } else if (key === 'registrationUrl' && !/^https:\/\/[^\s/]+\.[^\s]+$/.test(value)) {
+    throw new EditError(`The registrationUrl of a ${type} must be an https address; ${JSON.stringify(value)} is not one.`);
+  }
+}
+
 function checkSlugFree(content: Content, type: EditableType, slug: string, category: unknown, self: Item | null): void {
   if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug)) throw new EditError(`The slug '${slug}' is not one: lower-case letters, digits and hyphens.`);
   const scoped = type === 'Event' || type === 'Publication';

@@ -294,7 +294,9 @@ describe('edits are checked against the schema', () => {
     expect((await projectPublications()).map((p) => p.id)).toEqual([pub2!.id]);
 
     const news = data.newsItems.nodes[0]!;
-    const image = { url: '/media/news/a-new-picture.svg', alt: 'A new picture', width: 1200, height: 800 };
+    // A file the backend holds (an image field names one of its /media files).
+    const held = (await gqlData<{ newsItems: { nodes: { image: { url: string } | null }[] } }>(own, '{ newsItems(first: 50) { nodes { image { url } } } }')).newsItems.nodes.find((n) => n.image)!.image!.url;
+    const image = { url: held, alt: 'A new picture', width: 1200, height: 800 };
     await updateContent(own, editor, 'NewsItem', news.id, { image });
     expect((await gqlData<{ newsItem: { image: unknown } }>(own, `{ newsItem(slug: "${news.slug}") { image { url alt width height } } }`)).newsItem.image).toEqual(image);
     await refused(own, 'NewsItem', news.id, { image: { url: '/media/x.svg', width: 1, height: 1 } }, /An Image in 'image' of a NewsItem needs its field 'alt'/);
@@ -464,5 +466,57 @@ describe('the queries show an edit at once', () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+describe('what an attacker tried (review of the live edits)', () => {
+  let own: ContentServer;
+  let editor: string;
+  const time = Date.parse('2026-06-01T12:00:00Z');
+  beforeAll(async () => {
+    own = await startContentServer({ now: () => new Date(time) });
+    editor = await loginToken(own, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+  });
+  afterAll(() => own.close());
+  const anonymousNews = async (slug: string) => (await gqlData<{ newsItem: { summary: string; image: { url: string } | null } | null }>(own, `{ newsItem(slug: "${slug}") { summary image { url } } }`)).newsItem;
+
+  it("a new item never takes a draft's text or media: its other fields come from a published item", async () => {
+    const all = await gqlData<{ newsItems: { nodes: { slug: string; status: string; summary: string }[] } }>(own, '{ newsItems(first: 500) { nodes { slug status summary } } }', {}, editor);
+    const drafts = all.newsItems.nodes.filter((n) => n.status === 'DRAFT');
+    expect(drafts.length, 'the sample content has a draft news item').toBeGreaterThan(0);
+    await createContent(own, editor, 'NewsItem', { slug: 'harmless-new-post', title: 'Harmless' });
+    const created = await anonymousNews('harmless-new-post');
+    for (const draft of drafts) expect(created!.summary).not.toBe(draft.summary);
+  });
+
+  it('answers a forged cursor older than the backend (time 0, which would name every past event) as expired', async () => {
+    const { changes } = await gqlData<{ changes: { cursor: string } }>(own, '{ changes(since: null) { cursor } }');
+    const [epoch, seq] = changes.cursor.split('.');
+    const forged = await gqlData<{ changes: { expired: boolean; changes: unknown[] } }>(own, 'query($since: String) { changes(since: $since) { expired changes { id } } }', { since: `${epoch}.${seq}.0` });
+    expect(forged.changes).toEqual({ expired: true, changes: [] });
+  });
+
+  it("never shows a reader without drafts the slug a draft had before it was published", async () => {
+    const start = (await gqlData<{ changes: { cursor: string } }>(own, '{ changes(since: null) { cursor } }')).changes.cursor;
+    const draft = await createContent(own, editor, 'NewsItem', { slug: 'secret-merger-with-acme', status: 'DRAFT' });
+    await updateContent(own, editor, 'NewsItem', draft.id, { slug: 'annual-report', status: 'PUBLISHED' });
+    const seen = await gqlData<{ changes: { changes: { slug: string | null; previousSlug: string | null }[] } }>(own, 'query($since: String) { changes(since: $since) { changes { slug previousSlug } } }', { since: start });
+    expect(seen.changes.changes).toEqual([{ slug: 'annual-report', previousSlug: null }]);
+    expect(JSON.stringify(seen)).not.toContain('secret-merger');
+  });
+
+  it("takes media only from the backend's own files and registration links only over https, and leaves the site's address, language and zone alone", async () => {
+    const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; image: { url: string; alt: string; width: number; height: number } | null }[] } }>(own, '{ newsItems(first: 20) { nodes { id image { url alt width height } } } }');
+    const item = newsItems.nodes.find((n) => n.image)!;
+    const refused = async (type: string, id: string, fields: Record<string, unknown>, pattern: RegExp) => {
+      const result = await gql(own, 'mutation($type: String!, $id: ID!, $fields: String!) { updateContent(type: $type, id: $id, fields: $fields) { id } }', { type, id, fields: JSON.stringify(fields) }, editor);
+      expect(result.errors?.[0]?.message, JSON.stringify(fields)).toMatch(pattern);
+    };
+    for (const url of ['https://elsewhere.example/x.png', '/media/../../x.png', 'javascript:alert(1)']) await refused('NewsItem', item.id, { image: { ...item.image!, url } }, /must name a file the backend holds/);
+    const { events } = await gqlData<{ events: { nodes: { id: string }[] } }>(own, '{ events(first: 1) { nodes { id } } }');
+    await refused('Event', events.nodes[0]!.id, { registrationUrl: 'javascript:alert(1)' }, /must be an https address/);
+    for (const field of ['url', 'language', 'timeZone']) await refused('Site', 'site', { [field]: 'x' }, new RegExp(`The site's ${field} cannot be changed here`));
+    // Its own files still do.
+    await updateContent(own, editor, 'NewsItem', item.id, { image: { ...item.image!, alt: 'Edited alt' } });
   });
 });
