@@ -29,6 +29,8 @@ export interface BuildState {
 export interface FeedState {
   /** The feed's cursor, taken before the build asked for any page. */
   cursor: string;
+  /** The backend the cursor is from, and whether drafts were asked for: a cursor means nothing to another. */
+  source: string;
   /** Route id → the content types its documents read (content/types-read.ts). */
   routeTypes: Record<string, readonly string[]>;
 }

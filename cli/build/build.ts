@@ -5,7 +5,7 @@ import { bundleWithCache } from '../bundle/bundle-cache.ts';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createMediaCopier, type MediaCopier } from '../content/media.ts';
-import { keptPages } from '../content/kept-pages.ts';
+import { keptPages } from './kept-pages.ts';
 import { streamPages } from '../content/page-stream.ts';
 import type { PageRecord } from '../content/query.ts';
 import type { ReadAhead } from '../content/read-ahead.ts';
@@ -80,7 +80,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const siteData = await loadSiteData(source.client, site.siteData.query);
     // Where the backend's change feed stands, and which routes a change since the previous build reaches.
     const saved = await savedBuild(config, generator);
-    const feed = await feedPlan({ feed: site.changeFeed, shard: config.shard !== null, client: source.client, saved, routes: site.routes, logger });
+    const schema = site.changeFeed ? loadSchema(join(config.root, 'site/schema.graphql')) : null;
+    const feed = await feedPlan({ feed: site.changeFeed, shard: config.shard !== null, source: `${source.endpoint}${config.drafts ? ' with drafts' : ''}`, client: source.client, saved, routes: site.routes, schema, logger });
 
     // 2. Pages stream from the backend while the client bundles.
     const failures: PageFailure[] = [];
@@ -138,7 +139,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     if (previous) logger.info('build', `updated in place: ${rendered.rendered} pages rendered, ${written.length} files written, ${removed.length} removed`);
     // The output is committed: a cache that cannot be saved costs the next build time, not this build.
     await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
-    const feedState = feed && { cursor: feed.cursor, routeTypes: routeTypesOf(await loadSchema(join(config.root, 'site/schema.graphql')), site.routes, site.routeData, documents, (id) => !plan || plan.crawl.has(id), feed.routeTypes) };
+    const feedState = feed && schema && { cursor: feed.cursor, source: feed.source, routeTypes: routeTypesOf(await schema, site.routes, site.routeData, documents, (id) => !plan || plan.crawl.has(id), feed.routeTypes) };
     if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, searchKey: search?.key ?? null, feed: feedState });
 
     // 8. The report.

@@ -9,14 +9,14 @@ import type { BuildState } from './build-state.ts';
  * route's pages are made from its documents' answers alone (its entries' list queries and its own
  * query), and an answer can only differ when an item of a type the document reads was added, edited or
  * deleted; so a route none of whose documents read a changed type gives the same pages, with the same
- * data, as last time, and its pages are read back from the previous output (content/kept-pages.ts).
+ * data, as last time, and its pages are read back from the previous output (build/kept-pages.ts).
  * Site-wide data is asked every build: it is part of the build id.
  */
 export interface RoutePlan {
   /** Routes asked of the backend. */
   crawl: ReadonlySet<string>;
-  /** Pages of the other routes, kept from the previous output. */
-  kept: { path: string; routeId: string }[];
+  /** Pages of the other routes, kept from the previous output, with the hash of what the previous build wrote. */
+  kept: { path: string; routeId: string; hash: string }[];
 }
 
 /** Which routes the changes reach, given what each route read last time; a route not seen then is always asked. */
@@ -24,7 +24,7 @@ export function planRoutes(routes: readonly Pick<RouteDefinition, 'id'>[], previ
   const changed = new Set(changes.map((c) => c.type));
   const crawl = new Set(routes.filter((r) => !routeTypes[r.id] || routeTypes[r.id]!.some((type) => changed.has(type))).map((r) => r.id));
   const kept: RoutePlan['kept'] = [];
-  for (const [path, page] of previous.pages) if (!crawl.has(page.inspected.route)) kept.push({ path, routeId: page.inspected.route });
+  for (const [path, page] of previous.pages) if (!crawl.has(page.inspected.route)) kept.push({ path, routeId: page.inspected.route, hash: page.hash });
   return { crawl, kept };
 }
 

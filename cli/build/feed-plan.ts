@@ -1,3 +1,4 @@
+import { isCompositeType, type GraphQLSchema } from 'graphql';
 import type { RouteDefinition } from '../../runtime/routes.ts';
 import type { GraphQLClientHandle } from '../../runtime/shared/graphql.ts';
 import type { ChangeFeedDefinition } from '../../runtime/shared/route-data.ts';
@@ -11,6 +12,8 @@ import type { SavedBuild } from './incremental.ts';
 export interface FeedPlan {
   /** The feed's cursor before any page was asked for: the next build asks for the changes since. */
   cursor: string;
+  /** The backend and the drafts option the cursor belongs to (FeedState.source). */
+  source: string;
   /** Routes to ask for and pages to keep; null: every route is asked for (no previous build with a cursor, or the cursor expired). */
   routes: RoutePlan | null;
   /** What each route read in the previous build. */
@@ -22,19 +25,28 @@ export interface FeedPlan {
  * previous build's cursor, what changed. Null without a feed, for a shard (it asks for its own share),
  * or when the feed cannot be read: the build then asks for every page and compares.
  */
-export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; shard: boolean; client: GraphQLClientHandle; saved: SavedBuild; routes: readonly RouteDefinition[]; logger: Logger }): Promise<FeedPlan | null> {
-  const { feed, saved, logger } = input;
-  if (!feed || input.shard) return null;
-  const previous = saved.state?.feed ?? null;
+export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; shard: boolean; source: string; client: GraphQLClientHandle; saved: SavedBuild; routes: readonly Pick<RouteDefinition, 'id'>[]; schema: Promise<GraphQLSchema> | null; logger: Logger }): Promise<FeedPlan | null> {
+  const { feed, saved, source, logger } = input;
+  if (!feed || input.shard || !input.schema) return null;
+  // A cursor from another backend (or for another view of it: drafts or not) says nothing about this one.
+  const previous = saved.state?.feed?.source === source ? saved.state.feed : null;
   const answer = await readChangeFeed(input.client, feed, previous?.cursor ?? null, (message) => logger.warn('changes', message));
   if (!answer) return null;
-  if (!previous || !saved.state) return { cursor: answer.cursor, routes: null, routeTypes: {} };
+  const fresh = { cursor: answer.cursor, source, routes: null, routeTypes: {} };
+  if (!previous || !saved.state) return fresh;
   if (answer.expired) {
     logger.info('changes', "the backend's change feed no longer reaches back to the previous build: every page is asked for and compared");
-    return { cursor: answer.cursor, routes: null, routeTypes: {} };
+    return fresh;
+  }
+  // A change to a type the schema does not know (a feed that names types its own way) could reach any route.
+  const schema = await input.schema;
+  const unknown = answer.changes.find((c) => typeof c.type !== 'string' || !isCompositeType(schema.getType(c.type)));
+  if (unknown) {
+    logger.warn('changes', `the change feed names the type ${JSON.stringify(unknown.type)}, which site/schema.graphql does not have: every page is asked for and compared (the feed must name the GraphQL types the site's queries select)`);
+    return fresh;
   }
   const routes = planRoutes(input.routes, saved.state, previous.routeTypes, answer.changes);
   const types = [...new Set(answer.changes.map((c) => c.type))].sort();
   logger.info('changes', `${plural(answer.changes.length, 'change')} since the previous build${types.length ? ` (${types.join(', ')})` : ''}: ${routes.crawl.size} of ${plural(input.routes.length, 'route')} asked for, ${plural(routes.kept.length, 'page')} kept`);
-  return { cursor: answer.cursor, routes, routeTypes: previous.routeTypes };
+  return { cursor: answer.cursor, source, routes, routeTypes: previous.routeTypes };
 }

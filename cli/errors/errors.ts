@@ -151,6 +151,12 @@ export const BuildErrors = {
     message: (id: string, slug: string, route: string, reason: string) => `The item ${id} has the slug ${slug}, which cannot be the page path of route ${route}: ${reason}.`,
     hint: 'Give the item a slug of lowercase letters, digits and hyphens (such as annual-report-2024) in the content backend, then build again; the previous output was kept unchanged.',
   }),
+  KeptPageChanged: define({
+    code: 'KeptPageChanged',
+    exitCode: 1,
+    message: (path: string, file: string) => `The previous output's ${file} (page ${path}) is not what the previous build wrote, so its data cannot be kept.`,
+    hint: 'Something changed the output folder since the previous build: build again with --full, which asks the backend for every page; the output was kept unchanged.',
+  }),
   PageCountDropped: define({
     code: 'PageCountDropped',
     exitCode: 1,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,25 @@ describe('an update in place with the change feed', () => {
     const [, asked, routes] = /(\d+) of (\d+) routes asked for/.exec(log)!;
     expect(Number(asked)).toBeLessThan(Number(routes));
     expect(log).toMatch(/kept from the previous output, no change reaches their routes/);
+  }, 300_000);
+
+  it("fails, keeping the output, when a kept page's payload is not what the previous build wrote (its data would go into pages uncleaned)", async () => {
+    const out = join(root, 'tampered');
+    await build(out);
+    const file = join(out, 'about/people/_payload.json');
+    const payload = await readFile(file, 'utf8');
+    // Same size, so the state's cheap checks pass: only the hash of what is read back can tell.
+    const tampered = payload.replace(/"name":"(.)/, (_m, c: string) => `"name":"${c === 'X' ? 'Y' : 'X'}`);
+    expect(tampered).not.toBe(payload);
+    await writeFile(file, tampered);
+    const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string }[] } }>(backend, '{ newsItems(first: 1) { nodes { id } } }');
+    await updateContent(backend, token, 'NewsItem', newsItems.nodes[0]!.id, { summary: 'Edited after the tampering' });
+    const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toMatch(/\[KeptPageChanged\] The previous output's about\/people\/_payload.json \(page \/about\/people\) is not what the previous build wrote/);
+    expect(await readFile(file, 'utf8')).toBe(tampered);
+    expect(await build(out, '--full')).toMatch(/wrote \d+ pages/);
+    expect(await readFile(file, 'utf8')).not.toBe(tampered);
   }, 300_000);
 
   it('asks for every page and compares when the cursor is from another backend process (a restart at the same address)', async () => {

@@ -3,7 +3,9 @@ import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { BuildState, RememberedPage } from '../../../cli/build/build-state.ts';
 import { planRoutes, routeTypesOf } from '../../../cli/build/changed-routes.ts';
-import { dataJsonOf } from '../../../cli/content/kept-pages.ts';
+import { feedPlan } from '../../../cli/build/feed-plan.ts';
+import type { ChangeFeedAnswer } from '../../../runtime/shared/route-data.ts';
+import { dataJsonOf } from '../../../cli/build/kept-pages.ts';
 import { typesRead } from '../../../cli/content/types-read.ts';
 import { NEWS_ARTICLES_QUERY } from '../../../site/queries/news.ts';
 import { EVENT_CATEGORY_QUERY } from '../../../site/queries/events.ts';
@@ -40,9 +42,9 @@ describe('planRoutes', () => {
     const plan = planRoutes(routes, previous, routeTypes, [{ type: 'Event', id: 'e1', kind: 'upsert' }]);
     expect([...plan.crawl].sort()).toEqual(['courses', 'event']);
     expect(plan.kept).toEqual([
-      { path: '/news/a', routeId: 'news-article' },
-      { path: '/news/b', routeId: 'news-article' },
-      { path: '/about/people', routeId: 'people' },
+      { path: '/news/a', routeId: 'news-article', hash: 'h' },
+      { path: '/news/b', routeId: 'news-article', hash: 'h' },
+      { path: '/about/people', routeId: 'people', hash: 'h' },
     ]);
   });
 
@@ -77,5 +79,49 @@ describe('dataJsonOf', () => {
 
   it('names the page when the payload is not one this generator writes', () => {
     expect(() => dataJsonOf('{"v":1}', '/news/a')).toThrow(/\/news\/a/);
+  });
+});
+
+describe('typesRead with interfaces, unions and fragments', () => {
+  const abstract = buildSchema(`
+    interface Item { id: ID! }
+    type NewsItem implements Item { id: ID! title: String! }
+    type Event implements Item { id: ID! title: String! }
+    type Person { id: ID! name: String! }
+    union Result = NewsItem | Person
+    type Query { item: Item  search: [Result!]! }
+  `);
+
+  it('names every type an interface or union can be, and the type each fragment names', () => {
+    expect(typesRead(abstract, '{ item { id ... on NewsItem { title } } }')).toEqual(['Event', 'Item', 'NewsItem']);
+    expect(typesRead(abstract, '{ search { ...P } } fragment P on Person { name }')).toEqual(['NewsItem', 'Person', 'Result']);
+  });
+});
+
+describe('feedPlan', () => {
+  const state = (source: string) => ({ state: { ...previous, buildId: 'b', outputs: new Map(), media: new Set<string>(), searchKey: null, feed: { cursor: 'c1', source, routeTypes } } as unknown as BuildState });
+  const client = (answer: unknown, asked: (unknown)[] = []) => ({ name: 'test', endpoint: 'http://127.0.0.1:1/graphql', requestCount: () => 0, request: async (_document: string, variables?: unknown) => (asked.push(variables), answer) }) as never;
+  const feed = { query: 'query($since: String) { changes(since: $since) { cursor } }', read: (r: unknown) => r as ChangeFeedAnswer };
+  const logger = (lines: string[]) => ({ info: (_: string, m: string) => void lines.push(m), warn: (_: string, m: string) => void lines.push(`warning: ${m}`), error: () => undefined, debug: () => undefined }) as never;
+
+  it('asks for every page when the feed names a type site/schema.graphql does not have (a feed naming types its own way)', async () => {
+    const lines: string[] = [];
+    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'news', id: '1', kind: 'upsert' }] }), saved: state('a'), routes, schema: Promise.resolve(schema), logger: logger(lines) });
+    expect(plan).toMatchObject({ cursor: 'c2', routes: null });
+    expect(lines.join('\n')).toMatch(/names the type "news", which site\/schema.graphql does not have: every page is asked for and compared/);
+  });
+
+  it('does not use a cursor from another backend (or drafts where there were none): it starts from where this one stands', async () => {
+    const asked: unknown[] = [];
+    const plan = await feedPlan({ feed, shard: false, source: 'http://production/graphql', client: client({ cursor: 'p1', expired: false, changes: [] }, asked), saved: state('http://staging/graphql'), routes, schema: Promise.resolve(schema), logger: logger([]) });
+    expect(asked).toEqual([{ since: null }]);
+    expect(plan).toMatchObject({ cursor: 'p1', source: 'http://production/graphql', routes: null });
+  });
+
+  it('with the same backend, plans from the changes since its cursor', async () => {
+    const asked: unknown[] = [];
+    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }] }, asked), saved: state('a'), routes, schema: Promise.resolve(schema), logger: logger([]) });
+    expect(asked).toEqual([{ since: 'c1' }]);
+    expect([...plan!.routes!.crawl].sort()).toEqual(['courses', 'people']);
   });
 });
