@@ -1,4 +1,4 @@
-import type { NewsArticleData, NewsCardData } from '../queries/news.ts';
+import type { NewsCardData, NewsRelatedData } from '../queries/news.ts';
 
 /**
  * Related articles, picked at build time because the API has no notion of them: articles that share the
@@ -10,7 +10,7 @@ import type { NewsArticleData, NewsCardData } from '../queries/news.ts';
 const TAG_WINDOW = 6;
 
 /** Related cards per article id, `size` each where the collection has enough articles. */
-export function relatedArticles(articles: readonly NewsArticleData[], size: number): Map<string, NewsCardData[]> {
+export function relatedArticles(articles: readonly NewsRelatedData[], size: number): Map<string, NewsCardData[]> {
   const byTag = new Map<string, number[]>();
   articles.forEach((article, index) => {
     for (const tag of new Set(article.tags)) {
@@ -45,6 +45,6 @@ export function relatedArticles(articles: readonly NewsArticleData[], size: numb
 }
 
 /** The card fields of an article (NEWS_CARD_FRAGMENT), without its body and tags. */
-export function toCard({ id, slug, title, updatedAt, date, summary, image }: NewsArticleData): NewsCardData {
+export function toCard({ id, slug, title, updatedAt, date, summary, image }: NewsRelatedData): NewsCardData {
   return { id, slug, title, updatedAt, date, summary, image };
 }
