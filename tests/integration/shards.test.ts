@@ -70,6 +70,16 @@ describe('a sharded build', () => {
     expect(await snapshotTree(join(root, 'merged'))).toEqual(single);
   }, 300_000);
 
+  it('of 1 shard fetches as one machine does (it wants every page), and merges into the same site', async () => {
+    asked.length = 0;
+    const dirs = await shards(1, 'one');
+    expect(asked).toEqual(expect.arrayContaining(FULL_WALKS));
+    expect(asked.filter((name) => name.endsWith('BySlug'))).toEqual([]);
+    const merged = await build(['--merge', ...dirs, '--out', join(root, 'one-merged')]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(await snapshotTree(join(root, 'one-merged'))).toEqual(single);
+  }, 300_000);
+
   it('is not merged with a shard missing, twice, or from another build, and the previous output keeps serving', async () => {
     const dirs = await shards(2, 'two');
     const out = join(root, 'kept');
