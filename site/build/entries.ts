@@ -42,7 +42,7 @@ import {
   type ResearchProjectRefsResult,
   type ResearchProjectResult,
 } from '../queries/research.ts';
-import { REF_BATCH_SIZE } from '../queries/document.ts';
+import { CARD_BATCH_SIZE } from '../queries/document.ts';
 import { entry } from './entry.ts';
 import { items, listItems, wantedItems, type ItemSource } from './items.ts';
 import { relatedArticles } from './related-news.ts';
@@ -56,28 +56,28 @@ import { relatedArticles } from './related-news.ts';
 
 export const newsArticles: ItemSource<NewsArticleData, NewsRelatedData> = {
   full: { document: NEWS_ARTICLES_QUERY, select: (r: NewsArticlesResult) => r.newsItems },
-  refs: { document: NEWS_ARTICLE_REFS_QUERY, select: (r: NewsArticleRefsResult) => r.newsItems, batchSize: REF_BATCH_SIZE },
+  refs: { document: NEWS_ARTICLE_REFS_QUERY, select: (r: NewsArticleRefsResult) => r.newsItems, batchSize: CARD_BATCH_SIZE },
   params: (article) => ({ slug: article.slug }),
   byParams: NEWS_ARTICLES_BY_SLUG,
 };
 
 export const events: ItemSource<EventDetailData, EventRefData> = {
   full: { document: EVENT_ENTRIES_QUERY, select: (r: EventEntriesResult) => r.events },
-  refs: { document: EVENT_REFS_QUERY, select: (r: EventRefsResult) => r.events, batchSize: REF_BATCH_SIZE },
+  refs: { document: EVENT_REFS_QUERY, select: (r: EventRefsResult) => r.events, batchSize: CARD_BATCH_SIZE },
   params: (event) => ({ category: event.category.slug, slug: event.slug }),
   byParams: EVENTS_BY_SLUG,
 };
 
 export const publications: ItemSource<PublicationDetailData, PublicationRefData> = {
   full: { document: PUBLICATION_ENTRIES_QUERY, select: (r: PublicationEntriesResult) => r.publications },
-  refs: { document: PUBLICATION_REFS_QUERY, select: (r: PublicationRefsResult) => r.publications, batchSize: REF_BATCH_SIZE },
+  refs: { document: PUBLICATION_REFS_QUERY, select: (r: PublicationRefsResult) => r.publications, batchSize: CARD_BATCH_SIZE },
   params: (publication) => ({ category: publication.category.slug, slug: publication.slug }),
   byParams: PUBLICATIONS_BY_SLUG,
 };
 
 export const researchProjects: ItemSource<ProjectDetailData, ProjectRefData> = {
   full: { document: RESEARCH_PROJECT_ENTRIES_QUERY, select: (r: ResearchProjectEntriesResult) => r.researchProjects },
-  refs: { document: RESEARCH_PROJECT_REFS_QUERY, select: (r: ResearchProjectRefsResult) => r.researchProjects, batchSize: REF_BATCH_SIZE },
+  refs: { document: RESEARCH_PROJECT_REFS_QUERY, select: (r: ResearchProjectRefsResult) => r.researchProjects, batchSize: CARD_BATCH_SIZE },
   params: (project) => ({ slug: project.slug }),
   byParams: RESEARCH_PROJECTS_BY_SLUG,
 };

@@ -34,10 +34,10 @@ export const DIRECTORY_SIZE = 250;
 export const ENTRY_BATCH_SIZE = 100;
 
 /**
- * Items per request when the build lists only what names each item's page (a shard's list of a
- * collection, see site/build/items.ts): such items are small. The embedded backend allows 500 a request.
+ * Items per request when the build walks a collection of small items: cards for list pages, or only what
+ * names each item's page (a shard's list, site/build/items.ts). The embedded backend allows 500 a request.
  */
-export const REF_BATCH_SIZE = 480;
+export const CARD_BATCH_SIZE = 480;
 
 /** Declares a fragment; its name is read from the source so the two cannot disagree. */
 export function defineFragment(source: string, uses: readonly Fragment[] = []): Fragment {

@@ -1,5 +1,5 @@
 import { CATEGORY_FRAGMENT, IMAGE_FRAGMENT, type CategoryData, type ImageData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, REF_BATCH_SIZE, type ConnectionPage, type ItemField, type ListPage } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type ListPage } from './document.ts';
 
 export type EventCardData = {
   /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
@@ -135,7 +135,7 @@ export type EventCategoryResult = { home: UpcomingRefs; events: ListPage<EventCa
 /** Every event as a list shows it, page by page: the build cuts the event list pages from it. */
 export const EVENT_CARDS_QUERY = composeDocument(
   `
-query EventCards($first: Int = ${ENTRY_BATCH_SIZE}, $after: String) {
+query EventCards($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
   events(first: $first, after: $after) {
     nodes {
       ...EventCardFields
@@ -202,7 +202,7 @@ export type EventRefData = { status?: ContentStatus; id: string; slug: string; c
 
 /** Every event's page, page by page: a shard's list of event pages (site/build/items.ts). */
 export const EVENT_REFS_QUERY = `
-query EventRefs($first: Int = ${REF_BATCH_SIZE}, $after: String) {
+query EventRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
   events(first: $first, after: $after) {
     nodes {
       status

@@ -1,5 +1,5 @@
 import { IMAGE_FRAGMENT, type ImageData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, NEWS_PAGE_SIZE, REF_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, NEWS_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
 
 export type NewsCardData = {
   /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
@@ -121,7 +121,7 @@ export type NewsArticlesResult = { newsItems: ConnectionPage<NewsArticleData> };
  */
 export const NEWS_ARTICLE_REFS_QUERY = composeDocument(
   `
-query NewsArticleRefs($first: Int = ${REF_BATCH_SIZE}, $after: String) {
+query NewsArticleRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
   newsItems(first: $first, after: $after) {
     nodes {
       ...NewsCardFields

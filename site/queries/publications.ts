@@ -1,5 +1,5 @@
 import { CATEGORY_FRAGMENT, PERSON_REF_FRAGMENT, type CategoryData, type PersonRefData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, REF_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
 import { DOCUMENT_FILE_FRAGMENT, type DocumentFileData } from './documents.ts';
 
 export type PublicationCardData = {
@@ -131,7 +131,7 @@ export type PublicationRefData = { status?: ContentStatus; id: string; slug: str
 
 /** Every publication's page, page by page: a shard's list of publication pages (site/build/items.ts). */
 export const PUBLICATION_REFS_QUERY = `
-query PublicationRefs($first: Int = ${REF_BATCH_SIZE}, $after: String) {
+query PublicationRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
   publications(first: $first, after: $after) {
     nodes {
       status

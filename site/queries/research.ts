@@ -1,5 +1,5 @@
 import { IMAGE_FRAGMENT, PERSON_REF_FRAGMENT, type ImageData, type PersonRefData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, REF_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
 import { PAGE_FRAGMENT, PAGE_SLUGS, type PageData } from './pages.ts';
 import { PUBLICATION_CARD_FRAGMENT, type PublicationCardData } from './publications.ts';
 
@@ -112,7 +112,7 @@ export type ProjectRefData = { status?: ContentStatus; id: string; slug: string 
 
 /** Every project's page, page by page: a shard's list of project pages (site/build/items.ts). */
 export const RESEARCH_PROJECT_REFS_QUERY = `
-query ResearchProjectRefs($first: Int = ${REF_BATCH_SIZE}, $after: String) {
+query ResearchProjectRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
   researchProjects(first: $first, after: $after) {
     nodes {
       status
