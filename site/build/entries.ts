@@ -89,7 +89,8 @@ export const researchProjects: ItemSource<ProjectDetailData, ProjectRefData> = {
 export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
   const listed: (NewsRelatedData | undefined)[] = [];
   for await (const article of listItems(ctx, newsArticles)) listed.push(article);
-  const related = relatedArticles(listed as NewsRelatedData[], RELATED_NEWS_SIZE);
+  const wants = ctx.wants;
+  const related = relatedArticles(listed as NewsRelatedData[], RELATED_NEWS_SIZE, wants && ((article) => wants(newsArticles.params(article))));
   for await (const { params, listed: article, item } of wantedItems(ctx, newsArticles, lettingGo(listed))) {
     const nodes = related.get(article.id) ?? [];
     related.delete(article.id);
