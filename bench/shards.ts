@@ -1,12 +1,16 @@
 /**
  * Sharded builds (issue 22, point 5):
- *   npm run bench:shards [-- --pages 10000 --runs 1 --large 100000 --large-shards 10]
+ *   npm run bench:shards [-- --pages 10000 --runs 3 --large 100000 --large-shards 10 --before DIR]
  * On one machine, one shard after the other (each as a CI job would run it): per-shard wall time and peak
- * memory for n = 1, 2, 4 at --pages, the merge's cost, and one shard of --large-shards of a --large-page
- * site. The backend runs in its own process (`site content serve --scale N`), as a real CMS would.
- * Rounds interleave n = 1, 2, 4; medians over --runs rounds. A shard of n should take about 1/n of the
- * pages' time plus a fixed start (modules, site query, the crawl's list queries, bundle check): the fit
- * of t(n) = start + pages / n from n = 1 and n = 4 is printed.
+ * memory for n = 1, 2, 4 at --pages, the merge's cost, the single-machine build, and at --large pages one
+ * shard of --large-shards beside the whole build. The backend runs in its own process
+ * (`site content serve --scale N`), as a real CMS would. Rounds interleave every kind of run; medians
+ * over --runs rounds.
+ * A shard of n should take about its fixed start plus 1/n of the pages' time. The start is measured on its
+ * own, as a shard whose share is almost empty (1 of 1,000): the crawl's lists, the site query, modules, the
+ * bundle check. Each shard is printed beside that ideal, start + (one machine - start) / n.
+ * --before DIR: another checkout of the project (with its node_modules), whose single-machine build and
+ * large shard run interleaved with this one's, for a before/after (`git worktree add DIR COMMIT`).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,61 +21,78 @@ import { measure, median, printTable, type Measurement } from './measure.ts';
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
 const PAGES = Number(args.get('pages') ?? 10_000);
-const RUNS = Number(args.get('runs') ?? 1);
+const RUNS = Number(args.get('runs') ?? 3);
 const LARGE = Number(args.get('large') ?? 100_000);
 const LARGE_SHARDS = Number(args.get('large-shards') ?? 10);
 const COUNTS = [1, 2, 4];
+/** A share so small that what is left is the shard's fixed start. */
+const START_PROBE = '1/1000';
 const SITE = join(import.meta.dirname, '../bin/site.js');
+const BEFORE = args.get('before') ? join(args.get('before')!, 'bin/site.js') : null;
 const ENV = { NODE_ENV: 'production', CI: 'true', SOURCE_DATE_EPOCH: '1790000000' };
 
 const work = await mkdtemp(join(tmpdir(), 'bench-shards-'));
-const run = async (what: string, ...args: string[]): Promise<Measurement> => {
-  const m = await measure(process.execPath, [SITE, 'build', '--cache-dir', join(work, 'cache'), '--no-report', '--quiet', ...args], { env: ENV });
+let outputs = 0;
+const run = async (site: string, what: string, ...args: string[]): Promise<Measurement> => {
+  const m = await measure(process.execPath, [site, 'build', '--cache-dir', join(work, 'cache'), '--no-report', '--quiet', ...args], { env: ENV });
   if (m.code !== 0) throw new Error(`${what} failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
   return m;
 };
+const out = (): string => join(work, `out-${++outputs}`);
+const runs = new Map<string, Measurement[]>();
+const record = (key: string, m: Measurement): void => void runs.set(key, [...(runs.get(key) ?? []), m]);
+const ms = (key: string): number => median(runs.get(key)!.map((m) => m.ms));
+const peak = (key: string): number => Math.max(...runs.get(key)!.map((m) => m.peakMiB));
 
 let backend = await startScaledBackend(SITE, PAGES);
-const shardRuns = new Map<string, Measurement[]>();
-const mergeRuns = new Map<number, Measurement[]>();
 try {
-  // Fills the build cache (the client bundle) that every shard then finds, as a CI cache would.
-  await run('warm-up build', '--endpoint', backend.url, '--out', join(work, 'warm'));
+  // Fills the build cache (the client bundle) that every build then finds, as a CI cache would.
+  await run(SITE, 'warm-up build', '--endpoint', backend.url, '--out', out());
+  if (BEFORE) await run(BEFORE, 'warm-up build (before)', '--endpoint', backend.url, '--out', out());
   for (let r = 0; r < RUNS; r++) {
+    record('one', await run(SITE, 'one machine', '--endpoint', backend.url, '--out', out()));
+    if (BEFORE) record('one-before', await run(BEFORE, 'one machine (before)', '--endpoint', backend.url, '--out', out()));
+    record('start', await run(SITE, 'start probe', '--endpoint', backend.url, '--out', out(), '--shard', START_PROBE));
     for (const n of COUNTS) {
       const dirs: string[] = [];
       for (let i = 1; i <= n; i++) {
-        const dir = join(work, `r${r}-n${n}-s${i}`);
-        dirs.push(dir);
-        const m = await run(`shard ${i}/${n}`, '--endpoint', backend.url, '--out', dir, '--shard', `${i}/${n}`);
-        shardRuns.set(`${n}/${i}`, [...(shardRuns.get(`${n}/${i}`) ?? []), m]);
+        dirs.push(out());
+        record(`${n}/${i}`, await run(SITE, `shard ${i}/${n}`, '--endpoint', backend.url, '--out', dirs.at(-1)!, '--shard', `${i}/${n}`));
       }
-      const merged = await run(`merge of ${n}`, '--merge', ...dirs, '--out', join(work, `r${r}-n${n}-merged`));
-      mergeRuns.set(n, [...(mergeRuns.get(n) ?? []), merged]);
+      record(`merge ${n}`, await run(SITE, `merge of ${n}`, '--merge', ...dirs, '--out', out()));
     }
   }
   await backend.close();
 
-  const rows: (string | number)[][] = [['shards', 'shard', 'wall (median)', 'peak memory', 'share of n = 1']];
-  const one = median(shardRuns.get('1/1')!.map((m) => m.ms));
+  const one = ms('one');
+  const start = ms('start');
+  const ideal = (n: number): number => start + (one - start) / n;
+  const rows: (string | number)[][] = [['build', 'wall (median)', 'peak memory', 'of one machine', 'ideal (start + pages / n)']];
+  rows.push(['one machine', secs(one), mib(peak('one')), '100 %', '']);
+  if (BEFORE) rows.push(['one machine, before', secs(ms('one-before')), mib(peak('one-before')), percent(ms('one-before') / one), '']);
+  rows.push([`start (shard ${START_PROBE})`, secs(start), mib(peak('start')), percent(start / one), '']);
   for (const n of COUNTS) {
-    for (let i = 1; i <= n; i++) {
-      const ms = shardRuns.get(`${n}/${i}`)!;
-      rows.push([n, `${i}/${n}`, secs(median(ms.map((m) => m.ms))), mib(Math.max(...ms.map((m) => m.peakMiB))), `${((median(ms.map((m) => m.ms)) / one) * 100).toFixed(0)} %`]);
-    }
-    const merges = mergeRuns.get(n)!;
-    rows.push([n, 'merge', secs(median(merges.map((m) => m.ms))), mib(Math.max(...merges.map((m) => m.peakMiB))), '']);
+    for (let i = 1; i <= n; i++) rows.push([`shard ${i}/${n}`, secs(ms(`${n}/${i}`)), mib(peak(`${n}/${i}`)), percent(ms(`${n}/${i}`) / one), `${secs(ideal(n))} (${percent(ideal(n) / one)})`]);
+    rows.push([`merge of ${n}`, secs(ms(`merge ${n}`)), mib(peak(`merge ${n}`)), percent(ms(`merge ${n}`) / one), '']);
   }
-  console.log(`\nSharded builds of ${PAGES.toLocaleString('en-US')} pages on ${RUNS} round(s), one shard after the other:`);
+  console.log(`\nSharded builds of ${PAGES.toLocaleString('en-US')} pages, ${RUNS} round(s), one build after the other:`);
   printTable(rows);
-  const four = median(COUNTS.includes(4) ? [...Array(4).keys()].map((i) => median(shardRuns.get(`4/${i + 1}`)!.map((m) => m.ms))) : [one]);
-  const pagesTime = ((one - four) * 4) / 3;
-  console.log(`fit t(n) = start + pages / n: start ${secs(one - pagesTime)}, pages ${secs(pagesTime)}; a shard of 4 takes ${((four / one) * 100).toFixed(0)} % of one machine's build (ideal with that start: ${(((one - pagesTime + pagesTime / 4) / one) * 100).toFixed(0)} %)`);
 
-  // One shard of a site ten times larger: memory and time stay those of its share, plus the crawl of all.
+  // A site ten times larger: one shard against the whole build, which it should divide.
   backend = await startScaledBackend(SITE, LARGE);
-  const large = await run(`shard 1/${LARGE_SHARDS} of ${LARGE}`, '--endpoint', backend.url, '--out', join(work, 'large-s1'), '--shard', `1/${LARGE_SHARDS}`);
-  console.log(`\nOne shard (1/${LARGE_SHARDS}) of ${LARGE.toLocaleString('en-US')} pages: ${secs(large.ms)}, peak ${mib(large.peakMiB)}`);
+  const large: (string | number)[][] = [['build', 'wall', 'peak memory']];
+  const shard = ['--endpoint', backend.url, '--shard', `1/${LARGE_SHARDS}`];
+  const probe = await run(SITE, 'start probe', '--endpoint', backend.url, '--shard', START_PROBE, '--out', out());
+  const mine = await run(SITE, `shard 1/${LARGE_SHARDS}`, ...shard, '--out', out());
+  large.push([`start (shard ${START_PROBE})`, secs(probe.ms), mib(probe.peakMiB)], [`shard 1/${LARGE_SHARDS}`, secs(mine.ms), mib(mine.peakMiB)]);
+  if (BEFORE) {
+    const before = await run(BEFORE, `shard 1/${LARGE_SHARDS} (before)`, ...shard, '--out', out());
+    large.push([`shard 1/${LARGE_SHARDS}, before`, secs(before.ms), mib(before.peakMiB)]);
+  }
+  const whole = await run(SITE, 'one machine', '--endpoint', backend.url, '--out', out());
+  large.push(['one machine', secs(whole.ms), mib(whole.peakMiB)]);
+  console.log(`\n${LARGE.toLocaleString('en-US')} pages, one run each (ideal shard 1/${LARGE_SHARDS}: ${secs(probe.ms + (whole.ms - probe.ms) / LARGE_SHARDS)}):`);
+  printTable(large);
 } finally {
   await backend.close().catch(() => undefined);
   console.log(`\n(outputs left in ${work}: deleting large trees slows the next writes on this disk)`);
@@ -83,4 +104,8 @@ function secs(ms: number): string {
 
 function mib(n: number): string {
   return `${Math.round(n)} MiB`;
+}
+
+function percent(ratio: number): string {
+  return `${(ratio * 100).toFixed(0)} %`;
 }

@@ -85,7 +85,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 
     // 2. Pages stream from the backend while the client bundles.
     const failures: PageFailure[] = [];
-    const keep = config.shard ? (routeId: string, path: string) => inShard(config.shard!, routeId, path) : undefined;
+    // Shard 1 of 1 wants every page, as one machine does: it fetches as one machine does.
+    const keep = config.shard && config.shard.count > 1 ? (routeId: string, path: string) => inShard(config.shard!, routeId, path) : undefined;
     const documents = new Map<string, Set<string>>();
     const plan = feed?.routes;
     const reuse = plan ? { skip: (routeId: string) => !plan.crawl.has(routeId), pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData) } : undefined;

@@ -13,6 +13,11 @@ export interface CrawlOptions {
   skip?: (routeId: string) => boolean;
   /** Called with each document a route's entries send, to learn which content types the route reads. */
   onDocument?: (routeId: string, document: string) => void;
+  /**
+   * Only the pages it accepts are handed on (a shard's share), and each route's entries are told which
+   * params are wanted (`ctx.wants`), so they need not fetch the data of the others. @default every page
+   */
+  keep?: KeepPage;
 }
 
 /** One page to build. */
@@ -23,6 +28,9 @@ export interface PageJob {
   /** Present when the route's bulk list query already returned the page's data. */
   data?: unknown;
 }
+
+/** Which pages a build wants, by route and path (a shard's share); absent, every page. */
+export type KeepPage = (routeId: string, path: string) => boolean;
 
 /**
  * Expands the route table into pages, as they are found: one per static route, one per entry of a
@@ -36,14 +44,14 @@ export async function* crawl(
   routeData: Readonly<Record<string, RouteDataDefinition>>,
   ctx: RouteDataContext,
   onFailure: (failure: PageFailure) => void,
-  { skip, onDocument }: CrawlOptions = {},
+  { skip, onDocument, keep }: CrawlOptions = {},
 ): AsyncGenerator<PageJob> {
   const listings = new Map<number, ReadAhead<PageJob>>();
   const list = (index: number): ReadAhead<PageJob> | undefined => {
     const route = routes[index];
     const def = route && routeData[route.id];
     if (!route || !def?.entries || !route.path.includes(':') || skip?.(route.id)) return undefined;
-    if (!listings.has(index)) listings.set(index, readAhead(entryJobs(route, def.entries, checkingSlugs(ctx, route, onDocument)), LISTED_AHEAD));
+    if (!listings.has(index)) listings.set(index, readAhead(entryJobs(route, def.entries, routeContext(ctx, route, onDocument, keep), keep), LISTED_AHEAD));
     return listings.get(index);
   };
   try {
@@ -53,7 +61,7 @@ export async function* crawl(
       if (!def) throw createBuildError(BuildErrors.RouteDataMissing, [route.id, route.path]);
       if (skip?.(route.id)) continue;
       if (!route.path.includes(':')) {
-        yield { route, path: route.path, params: {} };
+        if (!keep || keep(route.id, route.path)) yield { route, path: route.path, params: {} };
         continue;
       }
       if (!def.entries) throw createBuildError(BuildErrors.RouteEntriesMissing, [route.id, route.path]);
@@ -128,18 +136,24 @@ const ROUTES_AHEAD = 2;
 /** Pages each of those routes may list ahead: enough to keep the backend busy, few enough to stay small. */
 const LISTED_AHEAD = 256;
 
-/** The pages of one dynamic route, from its entries. */
-async function* entryJobs(route: RouteDefinition, entries: NonNullable<RouteDataDefinition['entries']>, ctx: RouteDataContext): AsyncGenerator<PageJob> {
-  for await (const entry of entries(ctx)) yield { route, path: pathFor(route, entry.params, entry.data), params: entry.params, data: entry.data };
+/** The pages of one dynamic route that `keep` accepts, from its entries. */
+async function* entryJobs(route: RouteDefinition, entries: NonNullable<RouteDataDefinition['entries']>, ctx: RouteDataContext, keep: KeepPage | undefined): AsyncGenerator<PageJob> {
+  for await (const entry of entries(ctx)) {
+    const path = pathFor(route, entry.params, entry.data);
+    if (!keep || keep(route.id, path)) yield { route, path, params: entry.params, data: entry.data };
+  }
 }
 
 /**
- * The entries' client, checking every slug in every answer before the route's code sees it: that is
- * where the item's id is still beside its slug, so the error can say which item to fix.
+ * The entries' context: the client checks every slug in every answer before the route's code sees it
+ * (that is where the item's id is still beside its slug, so the error can say which item to fix), and
+ * `wants` answers for the route's pages from `keep`.
  */
-function checkingSlugs(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>, onDocument?: CrawlOptions['onDocument']): RouteDataContext {
+function routeContext(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>, onDocument: CrawlOptions['onDocument'], keep: KeepPage | undefined): RouteDataContext {
   return {
     buildKey: ctx.buildKey ?? ctx,
+    // Params that make no safe path are wanted: the entry is listed, and pathFor names the item to fix.
+    ...(keep && { wants: (params) => !isSafePath(route, params) || keep(route.id, pathFor(route, params)) }),
     async request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData> {
       onDocument?.(route.id, document);
       const data = await ctx.request<TData>(document, variables);
@@ -148,6 +162,10 @@ function checkingSlugs(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' 
       return data;
     },
   };
+}
+
+function isSafePath(route: Pick<RouteDefinition, 'path'>, params: RouteParams): boolean {
+  return [...route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].every(([, name]) => params[name!] !== undefined && isSafeSegment(params[name!]!));
 }
 
 function isSlugError(error: unknown): boolean {

@@ -3,7 +3,7 @@ import type { SiteModules } from '../config/site-modules.ts';
 import type { PageFailure } from '../errors/errors.ts';
 import type { BuildRecorder } from '../report/recorder.ts';
 import type { Logger } from '../terminal/logger.ts';
-import { crawl } from './crawl.ts';
+import { crawl, type KeepPage } from './crawl.ts';
 import { queryPages, type PageRecord } from './query.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 
@@ -19,8 +19,8 @@ export interface PageStreamInput {
   /** Pages and routes that could not be queried: collected so the build reports them all together. */
   failures: PageFailure[];
   logger: Logger;
-  /** Only the pages this returns true for are queried and handed on (a shard's share); default: every page. */
-  keep?: (routeId: string, path: string) => boolean;
+  /** Only the pages this returns true for are fetched, queried and handed on (a shard's share); default: every page. */
+  keep?: KeepPage;
   /** Routes not asked of the backend, and their pages as the previous build wrote them (build/changed-routes.ts). */
   reuse?: { skip: (routeId: string) => boolean; pages: AsyncIterable<PageRecord> };
   /** Filled with each document the routes' entries send, by route id, to learn what each route reads. */
@@ -35,10 +35,10 @@ export interface PageStreamInput {
 export function streamPages({ site, client, concurrency, cleanRichText, recorder, failures, logger, keep, reuse, documents }: PageStreamInput): ReadAhead<PageRecord> {
   const started = performance.now();
   const onDocument = documents && ((routeId: string, document: string) => void (documents.get(routeId) ?? documents.set(routeId, new Set()).get(routeId)!).add(document));
-  const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f), { skip: reuse?.skip, onDocument });
+  const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f), { skip: reuse?.skip, onDocument, keep });
 
   const routes = reuse ? site.routes.filter((r) => !reuse.skip(r.id)).length : site.routes.length;
-  const jobs = recorder.jobs(keep ? keepOnly(found, (job) => keep(job.route.id, job.path)) : found, routes);
+  const jobs = recorder.jobs(found, routes);
   const queried = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText);
   return readAhead(
     afterLast(reuse ? concat(queried, reuse.pages) : queried, (count, asked) => {
@@ -54,10 +54,6 @@ export function streamPages({ site, client, concurrency, cleanRichText, recorder
 
 /** Records pulled ahead of rendering: enough to keep the crawl busy while pages render, few enough to stay small. */
 const READ_AHEAD = 512;
-
-async function* keepOnly<T>(source: AsyncIterable<T>, keep: (item: T) => boolean): AsyncGenerator<T> {
-  for await (const item of source) if (keep(item)) yield item;
-}
 
 /**
  * Passes `source` through and calls `onEnd` once it is exhausted with the number of items, and of

@@ -13,6 +13,12 @@ export interface RouteDataContext {
    * several routes derive from the same lists is computed once per build under this key.
    */
   readonly buildKey?: object;
+  /**
+   * Whether the build wants the page with these params. Absent when it wants every page; a shard
+   * (`site build --shard i/n`) wants its share only. Entries may then list the other pages' params
+   * without their data, or leave them out: the build drops them either way.
+   */
+  readonly wants?: (params: RouteParamsRecord) => boolean;
 }
 
 /** One page of a dynamic route: its params, and its data when a bulk list query already returned it. */

@@ -1,56 +1,113 @@
 import type { RouteDataContext, RouteEntry } from '../../runtime/shared/route-data.ts';
-import { EVENT_ENTRIES_QUERY, type EventEntriesResult, type EventResult } from '../queries/events.ts';
-import { NEWS_ARTICLES_QUERY, RELATED_NEWS_SIZE, type NewsArticleData, type NewsArticleResult, type NewsArticlesResult } from '../queries/news.ts';
+import {
+  EVENT_ENTRIES_QUERY,
+  EVENT_REFS_QUERY,
+  EVENTS_BY_SLUG,
+  type EventDetailData,
+  type EventEntriesResult,
+  type EventRefData,
+  type EventRefsResult,
+  type EventResult,
+} from '../queries/events.ts';
+import {
+  NEWS_ARTICLE_REFS_QUERY,
+  NEWS_ARTICLES_BY_SLUG,
+  NEWS_ARTICLES_QUERY,
+  RELATED_NEWS_SIZE,
+  type NewsArticleData,
+  type NewsArticleRefsResult,
+  type NewsArticleResult,
+  type NewsArticlesResult,
+  type NewsRelatedData,
+} from '../queries/news.ts';
 import {
   PUBLICATION_CATEGORIES_QUERY,
   PUBLICATION_ENTRIES_QUERY,
+  PUBLICATION_REFS_QUERY,
+  PUBLICATIONS_BY_SLUG,
   type PublicationCategoriesResult,
+  type PublicationDetailData,
   type PublicationEntriesResult,
+  type PublicationRefData,
+  type PublicationRefsResult,
   type PublicationResult,
 } from '../queries/publications.ts';
-import { RESEARCH_PROJECT_ENTRIES_QUERY, type ResearchProjectEntriesResult, type ResearchProjectResult } from '../queries/research.ts';
+import {
+  RESEARCH_PROJECT_ENTRIES_QUERY,
+  RESEARCH_PROJECT_REFS_QUERY,
+  RESEARCH_PROJECTS_BY_SLUG,
+  type ProjectDetailData,
+  type ProjectRefData,
+  type ResearchProjectEntriesResult,
+  type ResearchProjectRefsResult,
+  type ResearchProjectResult,
+} from '../queries/research.ts';
+import { CARD_BATCH_SIZE } from '../queries/document.ts';
 import { entry } from './entry.ts';
-import { collectAll, paginate } from './paginate.ts';
+import { items, listItems, wantedItems, type ItemSource } from './items.ts';
 import { relatedArticles } from './related-news.ts';
 
 /**
- * The pages of each item route. Item routes page through the full list query, whose nodes use the same
+ * The pages of each item route. One machine pages through the full list query, whose nodes use the same
  * fragment as the route's own query, so each entry carries its page's data in exactly the shape the page
- * query returns and the build needs no request per item. (List pages: list-entries.ts, event-pages.ts.)
+ * query returns and the build needs no request per item; a shard lists what names the pages and asks
+ * for its own items only (items.ts). (List pages: list-entries.ts, event-pages.ts.)
  */
 
-/** Articles are collected first: each one's related articles come from the whole collection. */
+export const newsArticles: ItemSource<NewsArticleData, NewsRelatedData> = {
+  full: { document: NEWS_ARTICLES_QUERY, select: (r: NewsArticlesResult) => r.newsItems },
+  refs: { document: NEWS_ARTICLE_REFS_QUERY, select: (r: NewsArticleRefsResult) => r.newsItems, batchSize: CARD_BATCH_SIZE },
+  params: (article) => ({ slug: article.slug }),
+  byParams: NEWS_ARTICLES_BY_SLUG,
+};
+
+export const events: ItemSource<EventDetailData, EventRefData> = {
+  full: { document: EVENT_ENTRIES_QUERY, select: (r: EventEntriesResult) => r.events },
+  refs: { document: EVENT_REFS_QUERY, select: (r: EventRefsResult) => r.events, batchSize: CARD_BATCH_SIZE },
+  params: (event) => ({ category: event.category.slug, slug: event.slug }),
+  byParams: EVENTS_BY_SLUG,
+};
+
+export const publications: ItemSource<PublicationDetailData, PublicationRefData> = {
+  full: { document: PUBLICATION_ENTRIES_QUERY, select: (r: PublicationEntriesResult) => r.publications },
+  refs: { document: PUBLICATION_REFS_QUERY, select: (r: PublicationRefsResult) => r.publications, batchSize: CARD_BATCH_SIZE },
+  params: (publication) => ({ category: publication.category.slug, slug: publication.slug }),
+  byParams: PUBLICATIONS_BY_SLUG,
+};
+
+export const researchProjects: ItemSource<ProjectDetailData, ProjectRefData> = {
+  full: { document: RESEARCH_PROJECT_ENTRIES_QUERY, select: (r: ResearchProjectEntriesResult) => r.researchProjects },
+  refs: { document: RESEARCH_PROJECT_REFS_QUERY, select: (r: ResearchProjectRefsResult) => r.researchProjects, batchSize: CARD_BATCH_SIZE },
+  params: (project) => ({ slug: project.slug }),
+  byParams: RESEARCH_PROJECTS_BY_SLUG,
+};
+
+/**
+ * Articles are collected first: each one's related articles come from the whole collection (in full on
+ * one machine; without bodies for a shard, which needs only its own articles' bodies).
+ */
 export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  const articles = await collectAll(ctx, { document: NEWS_ARTICLES_QUERY, select: (r: NewsArticlesResult) => r.newsItems });
-  const related = relatedArticles(articles, RELATED_NEWS_SIZE);
-  // Each article is let go once its page is handed on, and its related cards with it: on a large site
-  // the whole collection, bodies included, is the largest thing the build holds.
-  const left: (NewsArticleData | undefined)[] = articles;
-  for (let i = 0; i < left.length; i++) {
-    const item = left[i]!;
-    left[i] = undefined;
-    const nodes = related.get(item.id) ?? [];
-    related.delete(item.id);
-    yield entry<NewsArticleResult>({ slug: item.slug }, { newsItem: item, related: { nodes } });
+  const listed: (NewsRelatedData | undefined)[] = [];
+  for await (const article of listItems(ctx, newsArticles)) listed.push(article);
+  const wants = ctx.wants;
+  const related = relatedArticles(listed as NewsRelatedData[], RELATED_NEWS_SIZE, wants && ((article) => wants(newsArticles.params(article))));
+  for await (const { params, listed: article, item } of wantedItems(ctx, newsArticles, lettingGo(listed))) {
+    const nodes = related.get(article.id) ?? [];
+    related.delete(article.id);
+    yield entry<NewsArticleResult>(params, { newsItem: item, related: { nodes } });
   }
 }
 
 export async function* eventEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const event of paginate(ctx, { document: EVENT_ENTRIES_QUERY, select: (r: EventEntriesResult) => r.events })) {
-    yield entry<EventResult>({ category: event.category.slug, slug: event.slug }, { event });
-  }
+  for await (const { params, item } of items(ctx, events)) yield entry<EventResult>(params, { event: item });
 }
 
 export async function* publicationEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const publication of paginate(ctx, { document: PUBLICATION_ENTRIES_QUERY, select: (r: PublicationEntriesResult) => r.publications })) {
-    yield entry<PublicationResult>({ category: publication.category.slug, slug: publication.slug }, { publication });
-  }
+  for await (const { params, item } of items(ctx, publications)) yield entry<PublicationResult>(params, { publication: item });
 }
 
 export async function* researchProjectEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const project of paginate(ctx, { document: RESEARCH_PROJECT_ENTRIES_QUERY, select: (r: ResearchProjectEntriesResult) => r.researchProjects })) {
-    yield entry<ResearchProjectResult>({ slug: project.slug }, { researchProject: project });
-  }
+  for await (const { params, item } of items(ctx, researchProjects)) yield entry<ResearchProjectResult>(params, { researchProject: item });
 }
 
 /** The slugs of every publication category. */
@@ -62,4 +119,18 @@ export async function publicationCategorySlugs(ctx: RouteDataContext): Promise<s
 /** Category pages list a category's first page of items; the build runs their own query for each. */
 export async function* publicationCategoryEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
   for (const category of await publicationCategorySlugs(ctx)) yield entry({ category });
+}
+
+// --- internal ---
+
+/**
+ * The items of `list`, each let go once handed on (and its related cards with it, by the caller): on a
+ * large site the whole collection, bodies included, is the largest thing the build holds.
+ */
+function* lettingGo<T>(list: (T | undefined)[]): Generator<T> {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i]!;
+    list[i] = undefined;
+    yield item;
+  }
 }

@@ -1,6 +1,6 @@
 import type { RouteDataContext, RouteEntry } from '../../runtime/shared/route-data.ts';
 import { archiveOrder } from '../data/event-timeline.ts';
-import { LIST_PAGE_SIZE } from '../queries/document.ts';
+import { CARD_BATCH_SIZE, LIST_PAGE_SIZE } from '../queries/document.ts';
 import {
   EVENT_CARDS_QUERY,
   EVENT_CATEGORIES_QUERY,
@@ -84,7 +84,7 @@ function eventLists(ctx: RouteDataContext): Promise<EventLists> {
 
 async function loadEventLists(ctx: RouteDataContext): Promise<EventLists> {
   const [events, upcoming, categories] = await Promise.all([
-    collectAll(ctx, { document: EVENT_CARDS_QUERY, select: (r: EventCardsResult) => r.events }),
+    collectAll(ctx, { document: EVENT_CARDS_QUERY, select: (r: EventCardsResult) => r.events, batchSize: CARD_BATCH_SIZE }),
     ctx.request<UpcomingEventsResult>(UPCOMING_EVENTS_QUERY),
     ctx.request<EventCategoriesResult>(EVENT_CATEGORIES_QUERY),
   ]);

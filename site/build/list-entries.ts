@@ -1,5 +1,5 @@
 import type { RouteDataContext, RouteEntry } from '../../runtime/shared/route-data.ts';
-import type { ConnectionPage } from '../queries/document.ts';
+import { CARD_BATCH_SIZE, type ConnectionPage } from '../queries/document.ts';
 import { entry } from './entry.ts';
 import { connectionBatches } from './paginate.ts';
 
@@ -37,16 +37,13 @@ export function laterCategoryPages<TResult>(
 
 // --- internal ---
 
-/** Largest request the build makes for list pages; the embedded backend allows 500 items a request. */
-const MAX_ITEMS_PER_REQUEST = 480;
-
 /**
  * Pages 2… of a list, asked for in bulk: each request brings many pages' worth of items, cut into
  * pages of `pageSize` in the shape one page's query returns (the page's nodes, the collection's
  * totalCount, and whether more follow), so 10,000 items cost about 20 requests rather than 800.
  */
 async function* listPages<TResult>(ctx: RouteDataContext, source: ListSource<TResult>, variables: Record<string, unknown>): AsyncGenerator<{ number: number; result: TResult }> {
-  const perRequest = Math.max(source.pageSize, Math.floor(MAX_ITEMS_PER_REQUEST / source.pageSize) * source.pageSize);
+  const perRequest = Math.max(source.pageSize, Math.floor(CARD_BATCH_SIZE / source.pageSize) * source.pageSize);
   let number = 0;
   for await (const result of connectionBatches(ctx, { document: source.document, select: source.select, variables, batchSize: perRequest })) {
     const connection = source.select(result);

@@ -1,4 +1,4 @@
-import type { NewsArticleData, NewsCardData } from '../queries/news.ts';
+import type { NewsCardData, NewsRelatedData } from '../queries/news.ts';
 
 /**
  * Related articles, picked at build time because the API has no notion of them: articles that share the
@@ -9,8 +9,11 @@ import type { NewsArticleData, NewsCardData } from '../queries/news.ts';
 /** Neighbours looked at on each side of an article within one tag's list. */
 const TAG_WINDOW = 6;
 
-/** Related cards per article id, `size` each where the collection has enough articles. */
-export function relatedArticles(articles: readonly NewsArticleData[], size: number): Map<string, NewsCardData[]> {
+/**
+ * Related cards per article id, `size` each where the collection has enough articles, for the articles
+ * `wanted` accepts (a shard's own; by default all): each is picked from the whole collection all the same.
+ */
+export function relatedArticles(articles: readonly NewsRelatedData[], size: number, wanted: (article: NewsRelatedData) => boolean = () => true): Map<string, NewsCardData[]> {
   const byTag = new Map<string, number[]>();
   articles.forEach((article, index) => {
     for (const tag of new Set(article.tags)) {
@@ -24,6 +27,7 @@ export function relatedArticles(articles: readonly NewsArticleData[], size: numb
 
   const related = new Map<string, NewsCardData[]>();
   articles.forEach((article, index) => {
+    if (!wanted(article)) return;
     const scores = new Map<number, number>();
     for (const tag of new Set(article.tags)) {
       const list = byTag.get(tag) ?? [];
@@ -45,6 +49,6 @@ export function relatedArticles(articles: readonly NewsArticleData[], size: numb
 }
 
 /** The card fields of an article (NEWS_CARD_FRAGMENT), without its body and tags. */
-export function toCard({ id, slug, title, updatedAt, date, summary, image }: NewsArticleData): NewsCardData {
+export function toCard({ id, slug, title, updatedAt, date, summary, image }: NewsRelatedData): NewsCardData {
   return { id, slug, title, updatedAt, date, summary, image };
 }

@@ -10,15 +10,23 @@ const LOCALE = 'en-GB';
 /** The zone dates are shown in when the site data names none. */
 export const DEFAULT_TIME_ZONE = 'UTC';
 
-/** `zone` when Intl knows it; otherwise an error naming the field and the value, for the build to report. */
+/**
+ * `zone` when Intl knows it; otherwise an error naming the field and the value, for the build to report.
+ * Every date a page shows asks again, and making a formatter to find out costs about as much as
+ * rendering a small page, so a zone found good is remembered.
+ */
 export function checkTimeZone(zone: string): string {
+  if (knownZones.has(zone)) return zone;
   try {
     new Intl.DateTimeFormat(LOCALE, { timeZone: zone });
+    knownZones.add(zone);
     return zone;
   } catch {
     throw new Error(`The site's timeZone '${zone}' is not an IANA time zone name (such as Europe/Oslo); set site.timeZone in the content backend to one.`);
   }
 }
+
+const knownZones = new Set<string>();
 
 type Style = 'day' | 'shortDay' | 'month' | 'weekday' | 'shortMonth' | 'dayOfMonth' | 'clock' | 'zoneName' | 'parts';
 

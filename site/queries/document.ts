@@ -33,6 +33,12 @@ export const DIRECTORY_SIZE = 250;
 /** Items per request when the build pages through a whole collection to enumerate detail pages. */
 export const ENTRY_BATCH_SIZE = 100;
 
+/**
+ * Items per request when the build walks a collection of small items: cards for list pages, or only what
+ * names each item's page (a shard's list, site/build/items.ts). The embedded backend allows 500 a request.
+ */
+export const CARD_BATCH_SIZE = 480;
+
 /** Declares a fragment; its name is read from the source so the two cannot disagree. */
 export function defineFragment(source: string, uses: readonly Fragment[] = []): Fragment {
   const name = /fragment\s+(\w+)\s+on\s/.exec(source)?.[1];
@@ -54,6 +60,35 @@ export function composeDocument(operation: string, uses: readonly Fragment[] = [
   };
   uses.forEach(visit);
   return [operation.trim(), ...[...byName.values()].map((f) => f.source)].join('\n\n') + '\n';
+}
+
+/**
+ * An item field of the schema that takes the item's page params as its arguments (`newsItem(slug:)`,
+ * `event(category:, slug:)`), with the fragment a page selects of the item: how the build asks for
+ * chosen items in full, many at once (composeItemsDocument).
+ */
+export interface ItemField {
+  /** The batch query's operation name. */
+  operation: string;
+  field: string;
+  /** The field's arguments, each a `String!`, named as the route's params that give their values. */
+  args: readonly string[];
+  fragment: Fragment;
+  /** Items per request: within what backends answer (the embedded one: 30 aliases, 600 fields a query). */
+  perRequest: number;
+}
+
+/**
+ * A query for `count` items of `item` at once: the field under the aliases `item0`, `item1`… with the
+ * variables `$slug0`, `$slug1`… (per argument). Plain GraphQL aliases, so any backend of the schema
+ * answers it; its result is `{ item0: Item | null, … }`.
+ */
+export function composeItemsDocument(item: ItemField, count: number): string {
+  if (!Number.isInteger(count) || count < 1 || count > item.perRequest) throw new RangeError(`${item.operation} asks for 1 to ${item.perRequest} items, not ${count}.`);
+  const indexes = [...Array(count).keys()];
+  const variables = indexes.flatMap((i) => item.args.map((arg) => `$${arg}${i}: String!`)).join(', ');
+  const fields = indexes.map((i) => `  item${i}: ${item.field}(${item.args.map((arg) => `${arg}: $${arg}${i}`).join(', ')}) {\n    ...${item.fragment.name}\n  }`);
+  return composeDocument(`query ${item.operation}(${variables}) {\n${fields.join('\n')}\n}`, [item.fragment]);
 }
 
 /** The part of a Relay-style connection that list pages embed. */

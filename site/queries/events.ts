@@ -1,5 +1,5 @@
 import { CATEGORY_FRAGMENT, IMAGE_FRAGMENT, type CategoryData, type ImageData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type ListPage } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type ListPage } from './document.ts';
 
 export type EventCardData = {
   /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
@@ -135,7 +135,7 @@ export type EventCategoryResult = { home: UpcomingRefs; events: ListPage<EventCa
 /** Every event as a list shows it, page by page: the build cuts the event list pages from it. */
 export const EVENT_CARDS_QUERY = composeDocument(
   `
-query EventCards($first: Int = ${ENTRY_BATCH_SIZE}, $after: String) {
+query EventCards($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
   events(first: $first, after: $after) {
     nodes {
       ...EventCardFields
@@ -196,6 +196,34 @@ query EventEntries($first: Int = ${ENTRY_BATCH_SIZE}, $after: String) {
 );
 
 export type EventEntriesResult = { events: ConnectionPage<EventDetailData> };
+
+/** What names an event's page. */
+export type EventRefData = { status?: ContentStatus; id: string; slug: string; category: { slug: string } };
+
+/** Every event's page, page by page: a shard's list of event pages (site/build/items.ts). */
+export const EVENT_REFS_QUERY = `
+query EventRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
+  events(first: $first, after: $after) {
+    nodes {
+      status
+      id
+      slug
+      category {
+        slug
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+`;
+
+export type EventRefsResult = { events: ConnectionPage<EventRefData> };
+
+/** Events in full by category and slug, many at once: a shard's source for its own event pages. */
+export const EVENTS_BY_SLUG: ItemField = { operation: 'EventsBySlug', field: 'event', args: ['category', 'slug'], fragment: EVENT_DETAIL_FRAGMENT, perRequest: 25 };
 
 /** The slugs of every event category: the build's source for category pages. */
 export const EVENT_CATEGORIES_QUERY = `

@@ -1,5 +1,5 @@
 import { IMAGE_FRAGMENT, type ImageData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, NEWS_PAGE_SIZE, type ConnectionPage, type PagedList } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, NEWS_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
 
 export type NewsCardData = {
   /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
@@ -34,6 +34,9 @@ export type NewsArticleData = NewsCardData & {
   body: string;
   tags: string[];
 };
+
+/** An article as related articles are picked from it: its card and its tags, without its body. */
+export type NewsRelatedData = NewsCardData & { tags: string[] };
 
 export const NEWS_ARTICLE_FRAGMENT = defineFragment(
   `
@@ -111,3 +114,29 @@ query NewsArticles($first: Int = ${ENTRY_BATCH_SIZE}, $after: String) {
 );
 
 export type NewsArticlesResult = { newsItems: ConnectionPage<NewsArticleData> };
+
+/**
+ * Every article without its body, page by page: a shard's list of /news/:slug pages, with what related
+ * articles are picked from (site/build/items.ts).
+ */
+export const NEWS_ARTICLE_REFS_QUERY = composeDocument(
+  `
+query NewsArticleRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
+  newsItems(first: $first, after: $after) {
+    nodes {
+      ...NewsCardFields
+      tags
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}`,
+  [NEWS_CARD_FRAGMENT],
+);
+
+export type NewsArticleRefsResult = { newsItems: ConnectionPage<NewsRelatedData> };
+
+/** Articles in full by slug, many at once: a shard's source for its own /news/:slug pages. */
+export const NEWS_ARTICLES_BY_SLUG: ItemField = { operation: 'NewsArticlesBySlug', field: 'newsItem', args: ['slug'], fragment: NEWS_ARTICLE_FRAGMENT, perRequest: 25 };

@@ -1,5 +1,5 @@
 import { IMAGE_FRAGMENT, PERSON_REF_FRAGMENT, type ImageData, type PersonRefData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, type ConnectionPage, type PagedList } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
 import { PAGE_FRAGMENT, PAGE_SLUGS, type PageData } from './pages.ts';
 import { PUBLICATION_CARD_FRAGMENT, type PublicationCardData } from './publications.ts';
 
@@ -106,6 +106,31 @@ query ResearchProjectEntries($first: Int = ${ENTRY_BATCH_SIZE}, $after: String) 
 );
 
 export type ResearchProjectEntriesResult = { researchProjects: ConnectionPage<ProjectDetailData> };
+
+/** What names a project's page. */
+export type ProjectRefData = { status?: ContentStatus; id: string; slug: string };
+
+/** Every project's page, page by page: a shard's list of project pages (site/build/items.ts). */
+export const RESEARCH_PROJECT_REFS_QUERY = `
+query ResearchProjectRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
+  researchProjects(first: $first, after: $after) {
+    nodes {
+      status
+      id
+      slug
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+`;
+
+export type ResearchProjectRefsResult = { researchProjects: ConnectionPage<ProjectRefData> };
+
+/** Projects in full by slug, many at once: a shard's source for its own project pages. */
+export const RESEARCH_PROJECTS_BY_SLUG: ItemField = { operation: 'ResearchProjectsBySlug', field: 'researchProject', args: ['slug'], fragment: PROJECT_DETAIL_FRAGMENT, perRequest: 12 };
 
 /**
  * /about/artistic-research: `researchProjects` has no filter for artistic projects, so the page asks for

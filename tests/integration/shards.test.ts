@@ -16,6 +16,10 @@ const EPOCH = '1790000000';
 let backend: ContentServer;
 let root: string;
 let single: Record<string, string>;
+/** The GraphQL operations the backend answered, by name, since the test last emptied the list. */
+const asked: string[] = [];
+/** The walks of whole collections in full (bodies included) that feed one machine's item pages. */
+const FULL_WALKS = ['NewsArticles', 'EventEntries', 'PublicationEntries', 'ResearchProjectEntries'];
 
 const build = (args: string[], env: Record<string, string | undefined> = {}) =>
   runCli(['build', '--endpoint', backend.url, '--no-report', '--quiet', '--cache-dir', join(root, 'cache'), ...args], { env: { SOURCE_DATE_EPOCH: EPOCH, ...env } });
@@ -29,10 +33,13 @@ const shards = async (count: number, prefix: string, env: Record<string, string 
 
 beforeAll(async () => {
   // A fixed clock: "upcoming events" are the same for every build of this file.
-  backend = await startContentServer({ now: () => new Date('2026-03-02T09:00:00Z') });
+  backend = await startContentServer({ now: () => new Date('2026-03-02T09:00:00Z'), onRequest: ({ operationName }) => asked.push(operationName ?? '') });
   root = await mkdtemp(join(tmpdir(), 'site-shards-'));
   const alone = await build(['--out', join(root, 'single')]);
   expect(alone.code, alone.stderr).toBe(0);
+  // One machine walks each collection in full and asks for no item on its own.
+  expect(asked).toEqual(expect.arrayContaining(FULL_WALKS));
+  expect(asked.filter((name) => name.endsWith('BySlug'))).toEqual([]);
   single = await snapshotTree(join(root, 'single'));
 }, 300_000);
 
@@ -42,8 +49,12 @@ afterAll(async () => {
 });
 
 describe('a sharded build', () => {
-  it('of 3 shards run at once, merged, is byte for byte the build of one machine, and each shard renders only its share', async () => {
+  it('of 3 shards run at once, merged, is byte for byte the build of one machine, and each shard renders and fetches only its share', async () => {
+    asked.length = 0;
     const dirs = await shards(3, 'three');
+    // No shard walked a collection in full: each listed what names the pages, and asked for its own items.
+    expect(asked.filter((name) => FULL_WALKS.includes(name))).toEqual([]);
+    expect(asked).toEqual(expect.arrayContaining(['NewsArticleRefs', 'NewsArticlesBySlug', 'EventsBySlug', 'PublicationsBySlug', 'ResearchProjectsBySlug']));
     const shares = await Promise.all(dirs.map(async (dir, i) => JSON.parse(await readFile(join(dir, `_assets/builds/shards/${i + 1}-of-3.json`), 'utf8')) as { pages: { inspected: { path: string } }[]; buildId: string }));
     const paths = shares.flatMap((s) => s.pages.map((p) => p.inspected.path));
     const total = Object.keys(single).filter((f) => f.endsWith('_payload.json')).length;
@@ -57,6 +68,16 @@ describe('a sharded build', () => {
     const merged = await build(['--merge', ...dirs, '--out', join(root, 'merged')]);
     expect(merged.code, merged.stderr).toBe(0);
     expect(await snapshotTree(join(root, 'merged'))).toEqual(single);
+  }, 300_000);
+
+  it('of 1 shard fetches as one machine does (it wants every page), and merges into the same site', async () => {
+    asked.length = 0;
+    const dirs = await shards(1, 'one');
+    expect(asked).toEqual(expect.arrayContaining(FULL_WALKS));
+    expect(asked.filter((name) => name.endsWith('BySlug'))).toEqual([]);
+    const merged = await build(['--merge', ...dirs, '--out', join(root, 'one-merged')]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(await snapshotTree(join(root, 'one-merged'))).toEqual(single);
   }, 300_000);
 
   it('is not merged with a shard missing, twice, or from another build, and the previous output keeps serving', async () => {

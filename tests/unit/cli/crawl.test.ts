@@ -129,4 +129,48 @@ describe('crawl', () => {
     expect(keys).toHaveLength(4);
     expect(new Set(keys)).toEqual(new Set([ctx]));
   });
+
+  it('with keep, hands on only the kept pages and tells each route’s entries which params are wanted', async () => {
+    const ctx: RouteDataContext = { request: <TData>() => Promise.resolve({} as TData) };
+    const asked: string[] = [];
+    const wantedOf = new Map<string, boolean>();
+    // Lists every page's params, asking `wants` of each, and brings data for the wanted ones only.
+    const sharing = (name: string): RouteDataDefinition => ({
+      query: name,
+      async *entries(routeCtx): AsyncGenerator<RouteEntry> {
+        for (const slug of [`${name}-0`, `${name}-1`, 'Not Safe']) {
+          const wanted = routeCtx.wants?.({ slug }) ?? true;
+          wantedOf.set(`${name}/${slug}`, wanted);
+          if (wanted) asked.push(slug);
+          if (slug !== 'Not Safe') yield wanted ? { params: { slug }, data: { slug } } : { params: { slug } };
+        }
+      },
+    });
+    const keep = (routeId: string, path: string): boolean => routeId === 'home' ? false : path.endsWith('-1');
+    const routeData = { home: { query: 'Home' }, a: sharing('a'), b: sharing('b'), c: sharing('c'), d: sharing('d') };
+    const jobs: PageJob[] = [];
+    for await (const job of crawl(routes, routeData, ctx, () => undefined, { keep })) jobs.push(job);
+    expect(jobs.map((job) => job.path)).toEqual(['/a/a-1', '/b/b-1', '/c/c-1', '/d/d-1']);
+    expect(jobs.every((job) => job.data !== undefined)).toBe(true);
+    expect(wantedOf.get('a/a-0')).toBe(false);
+    expect(wantedOf.get('a/a-1')).toBe(true);
+    // Params that make no safe path are wanted, so the entry is listed and its error names the item.
+    expect(wantedOf.get('a/Not Safe')).toBe(true);
+  });
+
+  it('without keep, tells entries nothing: every page is wanted', async () => {
+    const ctx: RouteDataContext = { request: <TData>() => Promise.resolve({} as TData) };
+    const told: unknown[] = [];
+    const listing: RouteDataDefinition = {
+      query: 'L',
+      async *entries(routeCtx): AsyncGenerator<RouteEntry> {
+        told.push(routeCtx.wants);
+        yield { params: { slug: 'x' } };
+      },
+    };
+    const paths: string[] = [];
+    for await (const job of crawl(routes, { home: { query: 'Home' }, a: listing, b: listing, c: listing, d: listing }, ctx, () => undefined)) paths.push(job.path);
+    expect(paths).toEqual(['/', '/a/x', '/b/x', '/c/x', '/d/x']);
+    expect(told).toEqual([undefined, undefined, undefined, undefined]);
+  });
 });

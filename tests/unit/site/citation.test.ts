@@ -49,6 +49,14 @@ describe('related news', () => {
     expect(related.get('a')?.[0]).not.toHaveProperty('body');
   });
 
+  it('picks for the wanted articles only (a shard’s), from the whole collection all the same', () => {
+    const articles = [article('a', ['x', 'y']), article('b', ['x']), article('c', ['z']), article('d', ['x', 'y']), article('e', [])];
+    const related = relatedArticles(articles, 3, (a) => a.id === 'a' || a.id === 'e');
+    expect([...related.keys()]).toEqual(['a', 'e']);
+    expect(related.get('a')?.map((n) => n.id)).toEqual(['d', 'b', 'c']);
+    expect(related.get('e')?.map((n) => n.id)).toEqual(['d', 'c', 'b']);
+  });
+
   it('stays linear when one tag is on every article', () => {
     // No clock here: a quadratic pass over 20,000 articles takes minutes and fails on the test timeout;
     // the windowed one looks at a few neighbours of each article, which the answers below show.

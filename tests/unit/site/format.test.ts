@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { splitTimeline } from '../../../site/data/event-timeline.ts';
 import { groupBy } from '../../../site/data/grouping.ts';
 import { checkTimeZone, dayAndMonth, formatDay, formatMonth, formatShortDay, formatTime, formatWeekday, isoInZone, isSameDay } from '../../../site/format/dates.ts';
@@ -44,6 +44,20 @@ describe('dates', () => {
   it('refuses a zone Intl does not know, naming the field and the value', () => {
     expect(() => checkTimeZone('Mars/Olympus_Mons')).toThrow("The site's timeZone 'Mars/Olympus_Mons' is not an IANA time zone name (such as Europe/Oslo); set site.timeZone in the content backend to one.");
     expect(checkTimeZone('Europe/Oslo')).toBe('Europe/Oslo');
+  });
+
+  it('checks a zone once: every date on every page asks, and making a formatter costs as much as a small page', () => {
+    checkTimeZone('Asia/Tokyo');
+    const made = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      for (let i = 0; i < 100; i++) expect(checkTimeZone('Asia/Tokyo')).toBe('Asia/Tokyo');
+      expect(made).not.toHaveBeenCalled();
+      // A zone found wrong is not remembered as good.
+      expect(() => checkTimeZone('Mars/Olympus_Mons')).toThrow(/not an IANA time zone/);
+      expect(() => checkTimeZone('Mars/Olympus_Mons')).toThrow(/not an IANA time zone/);
+    } finally {
+      made.mockRestore();
+    }
   });
 
   it('shows an unparseable date as given instead of "Invalid Date"', () => {

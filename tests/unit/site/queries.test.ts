@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { buildSchema, parse, validate, type OperationDefinitionNode } from 'graphql';
+import { buildSchema, parse, specifiedRules, validate, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { composeDocument, defineFragment } from '../../../site/queries/document.ts';
+import { queryLimitsRule } from '../../../backend/guards.ts';
+import { composeDocument, composeItemsDocument, defineFragment, type ItemField } from '../../../site/queries/document.ts';
 
 /**
  * Every GraphQL document the site sends is checked against the content schema, so a renamed field or a
@@ -25,6 +26,20 @@ async function exportedQueries(): Promise<Array<[string, string]>> {
 
 const queries = await exportedQueries();
 
+/** The item fields the build asks for many items of at once (site/build/items.ts). */
+async function exportedItemFields(): Promise<Array<[string, ItemField]>> {
+  const found: Array<[string, ItemField]> = [];
+  for (const file of readdirSync(queriesDir).filter((f) => f.endsWith('.ts'))) {
+    const mod = (await import(new URL(file, queriesDir).href)) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(mod)) {
+      if (typeof value === 'object' && value !== null && 'perRequest' in value && 'fragment' in value) found.push([`${file}:${name}`, value as ItemField]);
+    }
+  }
+  return found;
+}
+
+const itemFields = await exportedItemFields();
+
 describe('site GraphQL documents', () => {
   it('finds the documents of every content area', () => {
     const files = new Set(queries.map(([id]) => id.split(':')[0]));
@@ -47,6 +62,24 @@ describe('site GraphQL documents', () => {
   it('gives every operation a name no other document uses, so build errors point at one query', () => {
     const names = queries.map(([, source]) => /(?:query|mutation)\s+(\w+)/.exec(source)?.[1]);
     expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('batch documents of items by their params', () => {
+  it('exist for every item route', () => {
+    expect(itemFields.map(([, field]) => field.operation).sort()).toEqual(['EventsBySlug', 'NewsArticlesBySlug', 'PublicationsBySlug', 'ResearchProjectsBySlug']);
+  });
+
+  it.each(itemFields)('%s, at its largest, validates against the schema within the embedded backend’s query limits', (_id, field) => {
+    const errors = validate(schema, parse(composeItemsDocument(field, field.perRequest)), [...specifiedRules, queryLimitsRule]);
+    expect(errors.map((e) => e.message)).toEqual([]);
+    expect(() => composeItemsDocument(field, field.perRequest + 1)).toThrow(RangeError);
+  });
+
+  it('asks for each item under its own alias with its own variables', () => {
+    const doc = composeItemsDocument(itemFields.find(([, f]) => f.operation === 'EventsBySlug')![1], 2);
+    expect(doc).toContain('query EventsBySlug($category0: String!, $slug0: String!, $category1: String!, $slug1: String!)');
+    expect(doc).toContain('item1: event(category: $category1, slug: $slug1) {');
   });
 });
 
