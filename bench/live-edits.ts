@@ -42,9 +42,9 @@ const run = async (out: string, ...flags: string[]): Promise<Measurement> => {
   return m;
 };
 /**
- * `site publish` of the folder kept up to date. s3rver (the test S3 server) answers some listings of a
- * large bucket with an internal error; then the files the update in place wrote (its report's
- * `changes.written`, which is what publish compares and uploads) stand in for the upload.
+ * `site publish` of the folder kept up to date, to the test S3 server. Should the publish fail, the files
+ * the update in place wrote (its report's `changes.written`, which is what publish compares and uploads)
+ * are printed instead, with the reason.
  */
 const publish = async (): Promise<{ files: number; bytes: string; ms: number; how: string }> => {
   const m = await measure(process.execPath, [SITE, 'publish', '--out', join(work, 'live'), '--bucket', 'site', '--endpoint-url', s3.endpoint], { env: { ...env, ...S3_ENV } });
