@@ -20,9 +20,16 @@ export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>
   const started = now().getTime();
   const head = (): number => content.log.at(-1)?.seq ?? 0;
   const cursorAt = (seq: number, time: number): string => `${epoch}.${seq}.${time}`;
+  // A reader without drafts gets the position of the last change it can see, so its cursor does not
+  // move while editors work on drafts (which would tell it they do).
+  const lastSeen = (withDrafts: boolean): number => {
+    if (withDrafts) return head();
+    for (let i = content.log.length - 1; i >= 0; i--) if (content.log[i]!.publicBefore || content.log[i]!.publicAfter) return content.log[i]!.seq;
+    return Math.max(0, (content.log[0]?.seq ?? 1) - 1);
+  };
   return (since, withDrafts) => {
     const time = now().getTime();
-    const cursor = cursorAt(head(), time);
+    const cursor = cursorAt(lastSeen(withDrafts), time);
     if (since === null) return { cursor, expired: false, changes: [] };
     const [sinceEpoch, seqText, timeText] = since.split('.');
     const seq = Number(seqText);

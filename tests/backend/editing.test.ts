@@ -520,3 +520,24 @@ describe('what an attacker tried (review of the live edits)', () => {
     await updateContent(own, editor, 'NewsItem', item.id, { image: { ...item.image!, alt: 'Edited alt' } });
   });
 });
+
+describe('the change feed without drafts', () => {
+  it("gives a reader without drafts a cursor that does not move while editors work on drafts, and still the next public change", async () => {
+    const own = await startContentServer();
+    try {
+      const editor = await loginToken(own, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+      const anonymous = async (since: string | null) => (await gqlData<{ changes: { cursor: string; changes: { id: string }[] } }>(own, 'query($since: String) { changes(since: $since) { cursor changes { id } } }', { since })).changes;
+      const before = await anonymous(null);
+      const draft = await createContent(own, editor, 'NewsItem', { slug: 'quiet-draft', status: 'DRAFT' });
+      await updateContent(own, editor, 'NewsItem', draft.id, { title: 'Still a draft' });
+      const during = await anonymous(before.cursor);
+      expect(during.changes).toEqual([]);
+      expect(during.cursor.split('.').slice(0, 2)).toEqual(before.cursor.split('.').slice(0, 2));
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string }[] } }>(own, '{ newsItems(first: 1) { nodes { id } } }');
+      await updateContent(own, editor, 'NewsItem', newsItems.nodes[0]!.id, { title: 'A public edit' });
+      expect((await anonymous(during.cursor)).changes).toEqual([{ id: newsItems.nodes[0]!.id }]);
+    } finally {
+      await own.close();
+    }
+  });
+});
