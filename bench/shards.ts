@@ -30,6 +30,11 @@ const START_PROBE = '1/1000';
 const SITE = join(import.meta.dirname, '../bin/site.js');
 const BEFORE = args.get('before') ? join(args.get('before')!, 'bin/site.js') : null;
 const ENV = { NODE_ENV: 'production', CI: 'true', SOURCE_DATE_EPOCH: '1790000000' };
+/**
+ * A shard leaves the site search's index to the merge, so the builds compared with shards leave it out
+ * too; the merge is measured both ways (the index is most of its cost: bench:search).
+ */
+const NO_SEARCH = '--no-search';
 
 const work = await mkdtemp(join(tmpdir(), 'bench-shards-'));
 let outputs = 0;
@@ -50,8 +55,8 @@ try {
   await run(SITE, 'warm-up build', '--endpoint', backend.url, '--out', out());
   if (BEFORE) await run(BEFORE, 'warm-up build (before)', '--endpoint', backend.url, '--out', out());
   for (let r = 0; r < RUNS; r++) {
-    record('one', await run(SITE, 'one machine', '--endpoint', backend.url, '--out', out()));
-    if (BEFORE) record('one-before', await run(BEFORE, 'one machine (before)', '--endpoint', backend.url, '--out', out()));
+    record('one', await run(SITE, 'one machine', '--endpoint', backend.url, '--out', out(), NO_SEARCH));
+    if (BEFORE) record('one-before', await run(BEFORE, 'one machine (before)', '--endpoint', backend.url, '--out', out(), NO_SEARCH));
     record('start', await run(SITE, 'start probe', '--endpoint', backend.url, '--out', out(), '--shard', START_PROBE));
     for (const n of COUNTS) {
       const dirs: string[] = [];
@@ -59,7 +64,8 @@ try {
         dirs.push(out());
         record(`${n}/${i}`, await run(SITE, `shard ${i}/${n}`, '--endpoint', backend.url, '--out', dirs.at(-1)!, '--shard', `${i}/${n}`));
       }
-      record(`merge ${n}`, await run(SITE, `merge of ${n}`, '--merge', ...dirs, '--out', out()));
+      record(`merge ${n}`, await run(SITE, `merge of ${n}`, '--merge', ...dirs, '--out', out(), NO_SEARCH));
+      if (n === COUNTS.at(-1)) record(`merge ${n} search`, await run(SITE, `merge of ${n} with the search index`, '--merge', ...dirs, '--out', out()));
     }
   }
   await backend.close();
@@ -74,8 +80,9 @@ try {
   for (const n of COUNTS) {
     for (let i = 1; i <= n; i++) rows.push([`shard ${i}/${n}`, secs(ms(`${n}/${i}`)), mib(peak(`${n}/${i}`)), percent(ms(`${n}/${i}`) / one), `${secs(ideal(n))} (${percent(ideal(n) / one)})`]);
     rows.push([`merge of ${n}`, secs(ms(`merge ${n}`)), mib(peak(`merge ${n}`)), percent(ms(`merge ${n}`) / one), '']);
+    if (runs.has(`merge ${n} search`)) rows.push([`merge of ${n}, with the search index`, secs(ms(`merge ${n} search`)), mib(peak(`merge ${n} search`)), percent(ms(`merge ${n} search`) / one), '']);
   }
-  console.log(`\nSharded builds of ${PAGES.toLocaleString('en-US')} pages, ${RUNS} round(s), one build after the other:`);
+  console.log(`\nSharded builds of ${PAGES.toLocaleString('en-US')} pages, ${RUNS} round(s), one build after the other (${NO_SEARCH} but where said):`);
   printTable(rows);
 
   // A site ten times larger: one shard against the whole build, which it should divide.
@@ -89,9 +96,9 @@ try {
     const before = await run(BEFORE, `shard 1/${LARGE_SHARDS} (before)`, ...shard, '--out', out());
     large.push([`shard 1/${LARGE_SHARDS}, before`, secs(before.ms), mib(before.peakMiB)]);
   }
-  const whole = await run(SITE, 'one machine', '--endpoint', backend.url, '--out', out());
+  const whole = await run(SITE, 'one machine', '--endpoint', backend.url, '--out', out(), NO_SEARCH);
   large.push(['one machine', secs(whole.ms), mib(whole.peakMiB)]);
-  console.log(`\n${LARGE.toLocaleString('en-US')} pages, one run each (ideal shard 1/${LARGE_SHARDS}: ${secs(probe.ms + (whole.ms - probe.ms) / LARGE_SHARDS)}):`);
+  console.log(`\n${LARGE.toLocaleString('en-US')} pages, one run each, ${NO_SEARCH} (ideal shard 1/${LARGE_SHARDS}: ${secs(probe.ms + (whole.ms - probe.ms) / LARGE_SHARDS)}):`);
   printTable(large);
 } finally {
   await backend.close().catch(() => undefined);
