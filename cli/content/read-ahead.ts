@@ -62,3 +62,26 @@ export function readAhead<T>(source: AsyncIterable<T>, size: number): ReadAhead<
     },
   };
 }
+
+/**
+ * `run` over `items`, up to `size` calls at a time, the results yielded in the items' order: for I/O
+ * consumed one result after the other (files read a few ahead of the code that parses them), with at
+ * most `size` results held. A failure reaches the consumer at its item; calls already started are
+ * settled before the generator ends, so none fails unheard.
+ */
+export async function* mapAhead<T, R>(items: readonly T[], size: number, run: (item: T) => Promise<R>): AsyncGenerator<R> {
+  const started: Promise<R>[] = [];
+  let next = 0;
+  try {
+    while (next < items.length || started.length > 0) {
+      while (started.length < size && next < items.length) {
+        const call = run(items[next++]!);
+        call.catch(() => undefined);
+        started.push(call);
+      }
+      yield await started.shift()!;
+    }
+  } finally {
+    await Promise.allSettled(started);
+  }
+}

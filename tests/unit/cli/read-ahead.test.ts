@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAhead } from '../../../cli/content/read-ahead.ts';
+import { mapAhead, readAhead } from '../../../cli/content/read-ahead.ts';
 
 /** A source that counts how far it has been pulled, and can fail after `failAfter` items. */
 function counting(total: number, failAfter = Infinity): { source: AsyncIterable<number>; pulled: () => number } {
@@ -48,5 +48,41 @@ describe('readAhead', () => {
     };
     await expect(run()).rejects.toThrow('source failed at 6');
     expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+describe('mapAhead', () => {
+  it('runs up to its size at once, answers in the items\' order whatever order the calls end in', async () => {
+    let running = 0;
+    let most = 0;
+    const items = Array.from({ length: 40 }, (_, i) => i);
+    const out: number[] = [];
+    for await (const n of mapAhead(items, 4, async (i) => {
+      running++;
+      most = Math.max(most, running);
+      // Later items end first: order must come from the items, not from the calls.
+      await new Promise((resolve) => setTimeout(resolve, (40 - i) % 7));
+      running--;
+      return i * 2;
+    })) out.push(n);
+    expect(out).toEqual(items.map((i) => i * 2));
+    expect(most).toBe(4);
+  });
+
+  it('gives a failure at its item, and every call already started has settled when the loop ends', async () => {
+    const settled = new Set<number>();
+    const seen: number[] = [];
+    const run = async (): Promise<void> => {
+      for await (const n of mapAhead([0, 1, 2, 3, 4, 5], 3, async (i) => {
+        await new Promise((resolve) => setTimeout(resolve, i === 2 ? 1 : 10));
+        settled.add(i);
+        if (i === 2) throw new Error('item 2 failed');
+        return i;
+      })) seen.push(n);
+    };
+    await expect(run()).rejects.toThrow('item 2 failed');
+    expect(seen).toEqual([0, 1]);
+    // Items 3 and 4 had started beside item 2: the generator waited for them before it ended.
+    expect([...settled].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 });
