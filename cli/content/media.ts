@@ -3,6 +3,7 @@ import { copyFile, link, readdir, readFile, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from '../errors/errors.ts';
+import { detach } from './detach.ts';
 import { downloadMedia, MediaRefused, type DownloadPolicy } from './media-download.ts';
 import { sanitizeSvg, SVG_RULES_VERSION, SvgRefused } from './media-svg.ts';
 import { mediaExtension, MEDIA_EXTENSIONS, refusedContentType, refusedExtension } from './media-types.ts';
@@ -122,8 +123,10 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   };
   return {
     addFrom(json, page) {
-      for (const url of mediaUrlsIn(json)) {
-        if (urls.has(url)) continue;
+      for (const match of mediaUrlsIn(json)) {
+        if (urls.has(match)) continue;
+        // Kept for the whole build: detached from the page's JSON, which the match is a view of.
+        const url = detach(match);
         urls.add(url);
         // A file an earlier build copied is checked again: an old output must not keep what is no longer allowed.
         queue(url, page ?? url, present?.has(url) ?? false);

@@ -110,3 +110,24 @@ describe('runContentChecks', () => {
     expect(asked).toEqual(['/feeds/news.xml']);
   });
 });
+
+describe('createPageInspector', () => {
+  it('keeps, for each link, every page using it in order, past the point where the list changes form, and a broken one is reported on each of them', async () => {
+    const inspector = createPageInspector();
+    const ctx = context();
+    const paths = Array.from({ length: 300 }, (_, i) => `/p/${i}`);
+    for (const [i, path] of paths.entries()) {
+      // Every page links to /missing (a list that grows past its small form); every tenth also to its own /gone-i.
+      const body = `<a href="/missing">x</a>${i % 10 === 0 ? `<a href="/gone-${i}">y</a>` : ''}`;
+      inspector.add(path, 'route', inspectPage(page({ title: path, body }), '{}', ctx.payloadBudget));
+    }
+    const site = inspector.result();
+    expect([...site.links.get('/missing')!]).toEqual(paths.map((_, i) => i));
+    expect([...site.links.get('/gone-20')!]).toEqual([20]);
+    const warnings = await runContentChecks(site, ctx);
+    const missing = warnings.filter((w) => w.message.includes('/missing'));
+    expect(missing.length).toBe(300);
+    expect(new Set(missing.map((w) => w.page))).toEqual(new Set(paths));
+    expect(warnings.filter((w) => w.message.includes('/gone-')).length).toBe(30);
+  });
+});
