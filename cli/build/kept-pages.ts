@@ -6,6 +6,7 @@ import type { RouteDataDefinition } from '../../runtime/shared/route-data.ts';
 import { pageHash } from './build-state.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import type { PageRecord } from '../content/query.ts';
+import { mapAhead } from '../content/read-ahead.ts';
 
 /** A page of the previous build whose route the change feed says did not change. */
 export interface KeptPage {
@@ -19,7 +20,7 @@ export interface KeptPage {
  * The pages of routes no change touched, read back from the previous output instead of asked of the
  * backend: each page's payload holds its data exactly as the build serialised it, so the record is the
  * one a crawl would give (build/changed-routes.ts says why it is the same). Each must hash to what the
- * previous build remembered (KeptPageChanged otherwise). READ_AT_ONCE files at a time.
+ * previous build remembered (KeptPageChanged otherwise). READ_AT_ONCE files ahead of the caller.
  */
 export async function* keptPages(outDir: string, pages: readonly KeptPage[], routes: readonly RouteDefinition[], routeData: Readonly<Record<string, RouteDataDefinition>>): AsyncGenerator<PageRecord> {
   const byId = new Map(routes.map((r) => [r.id, r]));
@@ -34,9 +35,7 @@ export async function* keptPages(outDir: string, pages: readonly KeptPage[], rou
     const data: unknown = JSON.parse(json);
     return { job: { route, path, params }, data, json, lastmod: routeData[routeId]?.lastmod?.(data as never) };
   };
-  for (let start = 0; start < pages.length; start += READ_AT_ONCE) {
-    yield* await Promise.all(pages.slice(start, start + READ_AT_ONCE).map(read));
-  }
+  yield* mapAhead(pages, READ_AT_ONCE, read);
 }
 
 /**
@@ -52,5 +51,5 @@ export function dataJsonOf(payload: string, path: string): string {
 
 // --- internal ---
 
-/** Payloads read at once: enough to keep the disk busy, few enough to hold little. */
+/** Payloads read ahead: enough to keep the disk busy, few enough to hold little. */
 const READ_AT_ONCE = 64;
