@@ -152,8 +152,7 @@ async function* entryJobs(route: RouteDefinition, entries: NonNullable<RouteData
 function routeContext(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>, onDocument: CrawlOptions['onDocument'], keep: KeepPage | undefined): RouteDataContext {
   return {
     buildKey: ctx.buildKey ?? ctx,
-    // Params that make no safe path are wanted: the entry is listed, and pathFor names the item to fix.
-    ...(keep && { wants: (params) => !isSafePath(route, params) || keep(route.id, pathFor(route, params)) }),
+    ...(keep && { wants: (params) => wantedPath(route, params, keep) }),
     async request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData> {
       onDocument?.(route.id, document);
       const data = await ctx.request<TData>(document, variables);
@@ -164,8 +163,16 @@ function routeContext(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' |
   };
 }
 
-function isSafePath(route: Pick<RouteDefinition, 'path'>, params: RouteParams): boolean {
-  return [...route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].every(([, name]) => params[name!] !== undefined && isSafeSegment(params[name!]!));
+/** Whether `keep` wants the page of these params; params that make no safe path (pathFor refuses them) are wanted, so that the crawl names the item to fix. */
+function wantedPath(route: Pick<RouteDefinition, 'id' | 'path'>, params: RouteParams, keep: KeepPage): boolean {
+  let path: string;
+  try {
+    path = pathFor(route, params);
+  } catch (error) {
+    if (isSlugError(error)) return true;
+    throw error;
+  }
+  return keep(route.id, path);
 }
 
 function isSlugError(error: unknown): boolean {
