@@ -77,7 +77,7 @@ export function createPageInspector(): {
       });
       addLinks(index, facts.links);
     },
-    result: () => ({ pages, links: new Map([...links].map(([link, users]) => [link, Array.isArray(users) ? users : users.view()])) }),
+    result: () => ({ pages, links }),
   };
 }
 
@@ -114,8 +114,8 @@ class PageIndexes {
   }
 
   /** The indexes so far, without a copy. */
-  view(): Uint32Array {
-    return this.list.subarray(0, this.size);
+  [Symbol.iterator](): Iterator<number> {
+    return this.list.subarray(0, this.size)[Symbol.iterator]();
   }
 }
 
