@@ -1,18 +1,19 @@
-import { copyFile, link, readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { constants } from 'node:fs';
+import { copyFile, link, readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import pLimit from 'p-limit';
-import { findRoute } from '../../runtime/routes.ts';
+import { findRoute, type RouteDefinition, type RouteParams } from '../../runtime/routes.ts';
 import type { SiteData } from '../../runtime/shared/contract.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import { settleAll } from '../../runtime/shared/settle-all.ts';
-import { payloadFileFor } from '../../runtime/shared/paths.ts';
+import { normalizePath, payloadFileFor } from '../../runtime/shared/paths.ts';
 import type { ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
-import { createDuplicateCheck } from '../content/crawl.ts';
+import { createDuplicateCheck, isSafeSegment } from '../content/crawl.ts';
 import { mapAhead } from '../content/read-ahead.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { checkPageCount, commitOutput, createStagingDir, discardStagingDir } from '../output/output.ts';
-import { prepareSiteFile } from '../output/write.ts';
+import { prepareSiteFile, safePath } from '../output/write.ts';
 import { buildSearchIndex, type SearchIndexBuild } from '../output/search-index.ts';
 import { searchEntries, searchRoutesOf, type SearchedPage } from '../render/search-documents.ts';
 import { removeTrash } from '../output/swap.ts';
@@ -60,13 +61,12 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
     const sitemap: SitemapEntry[] = [];
     const built: { path: string; route: number }[] = [];
     recorder.startPages();
+    // Every page the manifests list is checked before any file is read: a manifest is input like any other.
+    const routed = pages.map((page) => ({ page, params: paramsOf(site.routes, page.inspected) }));
     // Payloads are read a few ahead of the page that parses them: one after the other, the reads' waits were much of the merge.
-    const withPayloads = mapAhead(pages, READS_AHEAD, async (page) => ({ page, payload: await readFile(join(staging, payloadFileFor(page.inspected.path)), 'utf8') }));
-    for await (const { page, payload } of withPayloads) {
+    const withPayloads = mapAhead(routed, READS_AHEAD, async (page) => ({ ...page, payload: await readFile(safePath(resolve(staging), payloadFileFor(page.page.inspected.path)), 'utf8') }));
+    for await (const { page, params, payload } of withPayloads) {
       const { path, route: routeId } = page.inspected;
-      const route = site.routes.find((r) => r.id === routeId);
-      const params = route ? findRoute([route], path)?.params : undefined;
-      if (!route || !params) throw createBuildError(BuildErrors.ShardsIncomplete, [`the shards list ${path} under route ${routeId}, which this machine's site/routes.ts does not match`]);
       const { data } = JSON.parse(payload) as { data: unknown };
       checkDuplicate(path, data);
       for (const collector of collectors) collector.page({ path, routeId, params, data });
@@ -126,6 +126,22 @@ async function readShards(dirs: readonly string[]): Promise<{ dir: string; manif
   return shards.sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
 }
 
+/**
+ * The params of a page a shard lists, from its route: refused unless this machine's route table matches
+ * it and its path is one a build writes (normalised, every segment a safe one), so that no file outside
+ * the staging folder is ever read for it.
+ */
+function paramsOf(routes: readonly RouteDefinition[], { path, route: routeId }: { path: string; route: string }): RouteParams {
+  const route = routes.find((r) => r.id === routeId);
+  const params = route && isPagePath(path) ? findRoute([route], path)?.params : undefined;
+  if (!params) throw createBuildError(BuildErrors.ShardsIncomplete, [`the shards list ${JSON.stringify(path)} under route ${routeId}, which this machine's site/routes.ts does not match`]);
+  return params;
+}
+
+function isPagePath(path: string): boolean {
+  return path === '/' || (path === normalizePath(path) && path.slice(1).split('/').every(isSafeSegment));
+}
+
 /** Payload files read ahead of the merge's walk over the pages. */
 const READS_AHEAD = 32;
 /** Files linked at a time: each link waits on the file system, and one after the other they cost seconds. */
@@ -138,7 +154,16 @@ async function linkTree(from: string, to: string): Promise<void> {
     .map((entry) => relative(from, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .filter((file) => !file.startsWith(`${SHARDS_DIR}/`));
   const limit = pLimit(LINKS_AT_ONCE);
-  await settleAll(files.map((file) => limit(() => linkFile(from, to, file))));
+  // After a failure the files still queued are skipped: the staging folder is discarded anyway.
+  let failed = false;
+  const linkOne = async (file: string): Promise<void> => {
+    if (failed) return;
+    await linkFile(from, to, file).catch((error: unknown) => {
+      failed = true;
+      throw error;
+    });
+  };
+  await settleAll(files.map((file) => limit(() => linkOne(file))));
 }
 
 async function linkFile(from: string, to: string, file: string): Promise<void> {
@@ -147,11 +172,20 @@ async function linkFile(from: string, to: string, file: string): Promise<void> {
   try {
     await link(source, target).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code === 'EEXIST') throw error;
-      await copyFile(source, target);
+      // Never over a file already there (two names one file system folds together): that is compared below.
+      await copyFile(source, target, constants.COPYFILE_EXCL);
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const [a, b] = await Promise.all([readFile(source), readFile(target)]);
-    if (!a.equals(b)) throw createBuildError(BuildErrors.ShardsIncomplete, [`two shards wrote different ${file} (${a.length} and ${b.length} bytes)`]);
+    if (!(await sameFile(source, target))) throw createBuildError(BuildErrors.ShardsIncomplete, [`two shards wrote different ${file}`]);
   }
+}
+
+/** Whether two files hold the same bytes: the same file, or the same size and content (read only then). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [statA, statB] = await Promise.all([stat(a), stat(b)]);
+  if (statA.dev === statB.dev && statA.ino === statB.ino) return true;
+  if (statA.size !== statB.size) return false;
+  const [bytesA, bytesB] = await Promise.all([readFile(a), readFile(b)]);
+  return bytesA.equals(bytesB);
 }

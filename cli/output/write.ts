@@ -131,7 +131,7 @@ interface Written {
 }
 
 /** The absolute path of `relative` under `root`, refusing any that resolves outside it. */
-function safePath(root: string, relative: string): string {
+export function safePath(root: string, relative: string): string {
   const file = resolve(root, relative);
   if (!file.startsWith(root + sep)) throw createBuildError(BuildErrors.UnsafePath, [relative, 'output']);
   return file;

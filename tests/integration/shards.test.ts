@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
+import { SHARDS_DIR, type ShardManifest } from '../../cli/build/shard.ts';
 import { runCli } from '../helpers/cli.ts';
 import { bucketSnapshot, S3_ENV, s3Client, startS3Server } from '../helpers/s3-server.ts';
 import { listFiles, snapshotTree } from '../helpers/tree.ts';
@@ -98,6 +99,23 @@ describe('a sharded build', () => {
     const mixed = await build(['--merge', dirs[0]!, foreign!, '--out', out]);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toMatch(/\[ShardsIncomplete\] The shards cannot be merged: .* is shard 2\/2 of build \w+, .* of build \w+ \(code, options, content or SOURCE_DATE_EPOCH differ\)/);
+    expect(await snapshotTree(out)).toEqual(before);
+  }, 300_000);
+
+  it('refuses, before reading any file for it, a page whose path the manifest of a shard forged, and the previous output keeps serving', async () => {
+    const dirs = await shards(2, 'forged');
+    const out = join(root, 'forged-merged');
+    expect((await build(['--out', out])).code).toBe(0);
+    const before = await snapshotTree(out);
+    // A manifest is input: this one lists an article whose path climbs out of its folder.
+    const file = join(dirs[0]!, SHARDS_DIR, '1-of-2.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as ShardManifest;
+    const article = manifest.pages.find((page) => page.inspected.route === 'news-article')!;
+    manifest.pages.push({ ...article, inspected: { ...article.inspected, path: '/news/..' } });
+    await writeFile(file, JSON.stringify(manifest));
+    const merged = await build(['--merge', ...dirs, '--out', out]);
+    expect(merged.code).toBe(1);
+    expect(merged.stderr).toContain(`[ShardsIncomplete] The shards cannot be merged: the shards list "/news/.." under route news-article, which this machine's site/routes.ts does not match`);
     expect(await snapshotTree(out)).toEqual(before);
   }, 300_000);
 
