@@ -55,6 +55,7 @@ export function createClientConfig({ outDir, minify: shouldMinify = true }: Clie
 export function createClientPlugins({ minify: shouldMinify = true }: { minify?: boolean } = {}): Plugin[] {
   return [
     forbidServerCode(),
+    unusedSentryPackages(),
     pageLocalCopies(),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
     // 'production' is named: otherwise the plugin picks development builds whenever NODE_ENV is not
@@ -114,6 +115,34 @@ function forbidServerCode(): Plugin {
         this.error(`${importer} imports '${source}', which is build-only code and must not reach the browser. Move the import into a *.build.ts file or cli/.`);
       }
       return null;
+    },
+  };
+}
+
+/** Packages @sentry/browser re-exports that the runtime does not use (runtime/sentry.ts). */
+const UNUSED_SENTRY = /^@sentry\/(replay|replay-canvas|feedback)$/;
+const UNUSED_PREFIX = '\0unused:';
+
+/**
+ * Leaves out the Sentry packages the runtime does not use. @sentry/browser re-exports session replay and
+ * the feedback widget, about 530 modules that tree-shaking drops from the bundle but rollup still reads
+ * and parses, a second of every client build. Each is replaced by an empty module; should the runtime ever
+ * use one of them, the build fails and says which, rather than ship it as undefined.
+ */
+function unusedSentryPackages(): Plugin {
+  return {
+    name: 'unused-sentry-packages',
+    resolveId(source, importer) {
+      return UNUSED_SENTRY.test(source) && importer && /[\\/]node_modules[\\/]@sentry[\\/]browser[\\/]/.test(importer) ? UNUSED_PREFIX + source : null;
+    },
+    load(id) {
+      return id.startsWith(UNUSED_PREFIX) ? { code: 'export default {};', syntheticNamedExports: true, moduleSideEffects: false } : null;
+    },
+    generateBundle(_options, bundle) {
+      for (const file of Object.values(bundle)) {
+        const used = file.type === 'chunk' ? file.moduleIds.find((id) => id.startsWith(UNUSED_PREFIX)) : undefined;
+        if (used) this.error(`The client uses ${used.slice(UNUSED_PREFIX.length)} (through @sentry/browser), which rollup.config.ts leaves out of the bundle: remove it from UNUSED_SENTRY.`);
+      }
     },
   };
 }

@@ -17,7 +17,7 @@ const INPUT_FILES = ['tsconfig.json', 'tsconfig.base.json', 'package.json', 'pac
 const KEEP_MS = 60 * 60 * 1000;
 
 /**
- * The folder holding `main.js` and `render-thread.js` compiled from the current sources, compiled now
+ * The folder holding `main.js` and the worker threads' entries (`render-thread.js`, `bundle-thread.js`) compiled from the current sources, compiled now
  * if it does not exist yet; null when they cannot be compiled (the caller runs the sources with tsx,
  * whose error names the file and line). Each version is kept under `node_modules/.cache/site-cli/`,
  * the folder tools keep their caches in.
@@ -43,7 +43,7 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
   const staging = `${dir}.${process.pid}-${randomUUID()}`;
   try {
     await esbuild.build({
-      entryPoints: { main: join(root, 'cli/main.ts'), 'render-thread': join(root, 'cli/render/render-thread.ts') },
+      entryPoints: { main: join(root, 'cli/main.ts'), 'render-thread': join(root, 'cli/render/render-thread.ts'), 'bundle-thread': join(root, 'cli/bundle/bundle-thread.ts') },
       outdir: staging,
       bundle: true,
       splitting: true,

@@ -2,6 +2,10 @@ import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hashFiles } from '../build/hash-files.js';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
+import { Worker } from 'node:worker_threads';
+import { workerModule } from '../config/worker-module.ts';
+import { BuildErrors, createBuildError, reviveError } from '../errors/errors.ts';
+import { describeCause } from '../errors/format-error.ts';
 import type { AssetManifest } from './bundle.ts';
 
 /** Everything the client bundle is made from: when none of it changed, the previous bundle is reused. */
@@ -29,15 +33,48 @@ export async function bundleWithCache(root: string, siteDir: string, cacheDir: s
   } catch {
     // Not cached (or a damaged entry): build it.
   }
-  // Loaded only now: rollup, terser and esbuild take a tenth of a second to load, and most builds find
-  // the bundle cached.
-  const { bundleClient } = await import('./bundle.ts');
-  const manifest = await bundleClient(root, siteDir);
+  const manifest = await bundleInThread({ root, siteDir });
   await storeEntry(entry, assetsDir, manifest).catch(() => undefined);
   return { manifest, cached: false };
 }
 
+/** What the bundle thread is given (bundle-thread.ts). */
+export interface BundleThreadInput {
+  root: string;
+  siteDir: string;
+}
+
+/** What it answers: the manifest, or the error that stopped it (its catalogue code kept). */
+export type BundleThreadAnswer = { manifest: AssetManifest } | { error: { message: string; stack?: string; code?: string } };
+
 // --- internal ---
+
+/**
+ * Bundles the client in a thread of its own. Rollup and terser keep a core busy for seconds, and the
+ * build's main thread meanwhile asks the backend for pages and cleans their rich text: on the same
+ * thread, every answer waited for the bundler. The thread's memory (rollup's module graph, several
+ * hundred megabytes at its peak) goes with it when it ends, instead of staying in the build's heap.
+ * Rollup, terser and esbuild load only in that thread, and only when the bundle is not cached.
+ */
+function bundleInThread(input: BundleThreadInput): Promise<AssetManifest> {
+  const module = workerModule('bundle-thread', new URL('./bundle-thread.ts', import.meta.url));
+  return new Promise<AssetManifest>((resolve, reject) => {
+    const worker = new Worker(module.script, { eval: module.eval, workerData: input });
+    let answered = false;
+    worker.once('message', (answer: BundleThreadAnswer) => {
+      answered = true;
+      if ('manifest' in answer) resolve(answer.manifest);
+      else reject(reviveError(answer.error.message, answer.error.code, answer.error.stack));
+    });
+    worker.once('error', (error) => {
+      answered = true;
+      reject(createBuildError(BuildErrors.BundleFailed, [describeCause(error)], { cause: error }));
+    });
+    worker.once('exit', (code) => {
+      if (!answered) reject(createBuildError(BuildErrors.BundleFailed, [`the bundle thread stopped (exit code ${code}) before it finished`]));
+    });
+  });
+}
 
 /** Writes the entry beside its final name and renames it into place, so a crash never leaves half an entry. */
 async function storeEntry(entry: string, assetsDir: string, manifest: AssetManifest): Promise<void> {

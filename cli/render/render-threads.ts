@@ -1,9 +1,8 @@
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageDone, PageRenderer, PageTask } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
 import { reviveError } from '../errors/errors.ts';
+import { workerModule } from '../config/worker-module.ts';
 
 /** The build context a render thread needs; it loads the site's code (routes, layouts, pages) itself. */
 export interface RenderThreadInit {
@@ -137,23 +136,6 @@ export function createPageDispatcher(local: PageRenderer, threads: RenderThreads
 
 // --- internal ---
 
-/**
- * The folder of the compiled CLI when this module runs compiled, else null. Compiled, every module keeps
- * its source's `import.meta.url` (bin/compile-cli.js), but `import.meta.filename` is the compiled file,
- * and the thread's compiled module, render-thread.js, is beside it.
- */
-function compiledDir(): string | null {
-  const file = import.meta.filename;
-  return file && file.endsWith('.js') ? dirname(file) : null;
-}
-
-/** A thread's bootstrap when the CLI runs from its sources: register tsx as the command did, then load the thread's module. */
-function sourceBootstrap(): string {
-  const tsx = new URL('../../bin/from-sources.js', import.meta.url).href;
-  const main = new URL('./render-thread.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)}).then((m) => { m.registerTsx(); return import(${JSON.stringify(main)}); });`;
-}
-
 interface Thread {
   worker: Worker;
   ready: boolean;
@@ -163,12 +145,9 @@ interface Thread {
 }
 
 function startThread(): Thread {
-  // A thread does not inherit tsx's loader: it runs the compiled module when the CLI runs compiled
-  // (bin/compile-cli.js), or a bootstrap that registers tsx, then imports the thread's module.
-  const compiled = compiledDir();
-  const source = compiled ? pathToFileURL(join(compiled, 'render-thread.js')) : sourceBootstrap();
-  const worker = new Worker(source, {
-    eval: !compiled,
+  const module = workerModule('render-thread', new URL('./render-thread.ts', import.meta.url));
+  const worker = new Worker(module.script, {
+    eval: module.eval,
     // A render thread's garbage is short-lived (each page's elements and markup): a young generation
     // that holds a few pages' worth lets it die there instead of being promoted; larger gains nothing
     // more (docs/decisions/render-threads.md).

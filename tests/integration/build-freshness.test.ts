@@ -153,3 +153,22 @@ describe('an output folder the build state does not describe', () => {
     expect(await readFile(join(dir, 'restored/feeds/news.xml'), 'utf8')).toContain('<item>');
   }, 300_000);
 });
+
+describe('a client bundle that fails', () => {
+  it('fails the build with BundleFailed from the bundle thread, naming the file, and keeps the previous output', async () => {
+    await build('bundle-fails');
+    const before = await snapshotTree(join(dir, 'bundle-fails'));
+    // Build-only code in a page: rendering on the server takes it, the client bundle refuses it.
+    const page = join(project, 'site/pages/courses.tsx');
+    const source = await readFile(page, 'utf8');
+    await writeFile(page, `import 'node:fs';\n${source}`);
+    try {
+      const result = await runCli(['build', '--out', join(dir, 'bundle-fails'), '--cache-dir', join(dir, 'cache')], { cwd: project, env: { CONTENT_OVERRIDES_FILE: overrides }, script: join(project, 'bin/site.js') });
+      expect(result.code).not.toBe(0);
+      expect(result.stdout + result.stderr).toMatch(/\[BundleFailed\][^\n]*site\/pages\/courses\.tsx imports 'node:fs', which is build-only code/);
+    } finally {
+      await writeFile(page, source);
+    }
+    expect(await snapshotTree(join(dir, 'bundle-fails'))).toEqual(before);
+  }, 300_000);
+});

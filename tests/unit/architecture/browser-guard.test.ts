@@ -42,3 +42,37 @@ describe('the client build', () => {
     expect(await bundleError(`import { formatDay as x } from '${ROOT}site/format/dates.ts';`)).toBeNull();
   });
 });
+
+describe('the Sentry packages the client build leaves out', () => {
+  /** Bundles `imports` from a folder inside the project, where `@sentry/browser` resolves; the error, or null. */
+  async function generateError(imports: string): Promise<string | null> {
+    const folder = await mkdtemp(join(ROOT, 'node_modules/.cache/sentry-guard-'));
+    try {
+      const entry = join(folder, 'entry.ts');
+      await writeFile(entry, `${imports}\nexport const used = [x];\n`);
+      const bundle = await rollup({ input: entry, plugins: createClientPlugins({ minify: false }), logLevel: 'silent' });
+      try {
+        await bundle.generate({ format: 'es' });
+        return null;
+      } finally {
+        await bundle.close();
+      }
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  it('bundles what the runtime uses of @sentry/browser', async () => {
+    expect(await generateError("import { captureException as x } from '@sentry/browser';")).toBeNull();
+  });
+
+  it.each([
+    ['replayIntegration', '@sentry/replay'],
+    ['sendFeedback', '@sentry/feedback'],
+    ['replayCanvasIntegration', '@sentry/replay-canvas'],
+  ])('fails the build when the client uses %s, from a package left out', async (name, from) => {
+    expect(await generateError(`import { ${name} as x } from '@sentry/browser';`)).toContain(`The client uses ${from} (through @sentry/browser)`);
+  });
+});

@@ -14,9 +14,11 @@ describe('compiledCli', () => {
     root = await mkdtemp(join(tmpdir(), 'compile-cli-'));
     cache = join(root, 'cache');
     await mkdir(join(root, 'cli/render'), { recursive: true });
+    await mkdir(join(root, 'cli/bundle'), { recursive: true });
     await mkdir(join(root, 'runtime'));
     await writeFile(join(root, 'cli/main.ts'), "import { note } from '../runtime/note.ts';\nconst here: string = import.meta.url;\nconsole.log(JSON.stringify({ note, here }));\n");
     await writeFile(join(root, 'cli/render/render-thread.ts'), "console.log('thread');\n");
+    await writeFile(join(root, 'cli/bundle/bundle-thread.ts'), "console.log('bundle thread');\n");
     await writeFile(join(root, 'runtime/note.ts'), "export const note: string = 'one';\n");
   });
   afterEach(async () => {
@@ -30,7 +32,7 @@ describe('compiledCli', () => {
     expect(dir).not.toBeNull();
     // The code finds files beside its source (the project root, the schema), wherever it was compiled to.
     expect(run(dir!)).toEqual({ note: 'one', here: pathToFileURL(join(root, 'cli/main.ts')).href });
-    expect(await readdir(dir!)).toEqual(expect.arrayContaining(['main.js', 'render-thread.js']));
+    expect(await readdir(dir!)).toEqual(expect.arrayContaining(['main.js', 'render-thread.js', 'bundle-thread.js']));
   });
 
   it('reuses the compiled files until a source changes, then compiles the new version', async () => {
@@ -53,8 +55,9 @@ describe('compiledCli', () => {
     // Another checkout or a copy of the project, sharing node_modules and so the cache.
     const copy = join(root, 'copy');
     await mkdir(join(copy, 'cli/render'), { recursive: true });
+    await mkdir(join(copy, 'cli/bundle'), { recursive: true });
     await mkdir(join(copy, 'runtime'));
-    for (const file of ['cli/main.ts', 'cli/render/render-thread.ts', 'runtime/note.ts']) await writeFile(join(copy, file), await readFile(join(root, file)));
+    for (const file of ['cli/main.ts', 'cli/render/render-thread.ts', 'cli/bundle/bundle-thread.ts', 'runtime/note.ts']) await writeFile(join(copy, file), await readFile(join(root, file)));
     const first = (await compiledCli(root, cache))!;
     const second = (await compiledCli(copy, cache))!;
     expect(second).not.toBe(first);
