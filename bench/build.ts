@@ -5,7 +5,9 @@
  * Builds a synthetic site served by the embedded backend (`site content serve --scale N`, in its own
  * process, as a real CMS would be), and Hugo on equivalent content, in the same run, every build of
  * ours with --no-search (Hugo builds no search index; bench:search measures what it adds):
- * - cold: empty build cache (the client bundle is built, rich text cleaned, media downloaded);
+ * - cold: empty build cache (the client bundle is built, rich text cleaned, media downloaded), each round
+ *   with a cache of its own, against the backend already warm (the first build, which fills the cache
+ *   the warm builds use, is also the backend's first and is printed apart);
  * - full, warm: bundle and cleaned rich text cached, every page rendered into a fresh folder, with the
  *   default render threads and with the main thread only, interleaved with Hugo runs into fresh folders;
  * - rebuild: `site build --full` into the previous output, interleaved with Hugo rebuilding its own
@@ -50,8 +52,9 @@ const build = (endpoint: string, out: string, ...flags: string[]): Promise<Measu
 
 let backend = await startBackend(PAGES, 0);
 try {
-  // The cold build fills the cache the warm builds use.
-  const cold = check(await build(backend.url, 'cold/site'), 'cold build');
+  // The first build fills the cache the warm builds use; it is also the backend's first.
+  const first = check(await build(backend.url, 'cold/site'), 'cold build');
+  const colds: Measurement[] = [];
   const threaded: Measurement[] = [];
   const single: Measurement[] = [];
   const hugoRuns: Measurement[] = [];
@@ -64,6 +67,7 @@ try {
   // tree was deleted costs several times the usual system time (measured: 20,000 files in 1 s on a
   // quiet disk, 6-8 s right after an rm -rf), which would punish whichever build came next.
   for (let i = 0; i < RUNS; i++) {
+    colds.push(check(await buildWithCache(`cache-cold-${i}`, backend.url, `cold-${i}/site`, '--render-threads', String(THREADS)), 'cold build'));
     threaded.push(check(await build(backend.url, `full-${i}/site`, '--render-threads', String(THREADS)), 'full build'));
     if (i === 0) sizes = await payloadSizes(join(work, 'full-0/site'));
     single.push(check(await build(backend.url, `single-${i}/site`, '--render-threads', '0'), 'full build, main thread only'));
@@ -80,9 +84,11 @@ try {
   const full = median(threaded.map((m) => m.ms));
   const fullSingle = median(single.map((m) => m.ms));
   const peak = (ms: Measurement[]): number => Math.max(...ms.map((m) => m.peakMiB));
+  const cold = median(colds.map((m) => m.ms));
   const rows: (string | number)[][] = [
     ['', 'wall (median)', 'peak RSS', 'runs'],
-    [`site build, cold cache (${pages} pages)`, secs(cold.ms), mib(cold.peakMiB), 1],
+    [`site build, first build: cold cache, backend just started (${pages} pages)`, secs(first.ms), mib(first.peakMiB), 1],
+    [`site build, cold cache`, secs(cold), mib(peak(colds)), colds.length],
     [`site build, full, ${THREADS} render thread${THREADS === 1 ? '' : 's'} + main`, secs(full), mib(peak(threaded)), threaded.length],
     ['site build, full, main thread only', secs(fullSingle), mib(peak(single)), single.length],
     ['site build --full into the previous output', secs(median(rebuilds.map((m) => m.ms))), mib(peak(rebuilds)), rebuilds.length],
@@ -114,7 +120,7 @@ try {
     console.log(`target 2, --full into the previous output / hugo into its previous output: ${(median(rebuilds.map((m) => m.ms)) / hr).toFixed(2)}x   (target: at most 2.0x)`);
   }
   console.log(`target 3, peak RSS at ${pages} pages: ${mib(peak(threaded))}   (target: at most 400 MiB at 10,000 pages; --large below)`);
-  console.log(`target 4, cold build cache / warm: ${secs(cold.ms)} / ${secs(full)} = ${(cold.ms / full).toFixed(2)}x   (target: at most 2x)`);
+  console.log(`target 4, cold build cache / warm: ${secs(cold)} / ${secs(full)} = ${(cold / full).toFixed(2)}x   (target: at most 2x)`);
   console.log('target 5, first-load JavaScript and navigation: npm run bench:client');
   console.log(`render threads: ${THREADS} + main ${secs(full)} vs main thread only ${secs(fullSingle)} = ${(fullSingle / full).toFixed(2)}x speed-up on ${availableParallelism()} CPUs`);
   const changes = report.changes!;

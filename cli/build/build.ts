@@ -90,8 +90,16 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const documents = new Map<string, Set<string>>();
     const plan = feed?.routes;
     const reuse = plan ? { skip: (routeId: string) => !plan.crawl.has(routeId), pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData) } : undefined;
-    const pages = (inFlight.pages = streamPages({ site, client: source.client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents }));
+    // Media are copied as pages stream in, while the client bundles; whether the output already holds
+    // them (an update in place) is known with the build id, and each copy waits for that.
+    const mediaStarted = performance.now();
+    let knowPresent!: (media: ReadonlySet<string> | undefined) => void;
+    const present = new Promise<ReadonlySet<string> | undefined>((resolve) => (knowPresent = resolve));
+    // Without a saved build to update in place, the output holds none of them: no copy waits.
+    if (!saved.state) knowPresent(undefined);
+    const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null }));
     const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
+    const pages = (inFlight.pages = streamPages({ site, client: source.client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents, onPage: (record) => media.addFrom(record.json, record.job.path), renderingFrom: bundling }));
     const [bundle, shell] = await bundling;
 
     // 3. What every page shares, and the build id it makes.
@@ -101,21 +109,22 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 
     // 4. Render every page, keeping those the previous build in the folder already has; media copy alongside.
     const previous = previousBuild(config, saved, buildId, logger);
+    knowPresent(previous?.media);
     if (previous && plan?.crawl.size === 0) {
       // Nothing any page reads changed since this very build: the output stands as it is.
       await inFlight.pages.close();
+      media.stop();
+      await media.done();
       await discardStagingDir(staging);
       const kept = await keepUnchanged({ config, previous, cursor: feed!.cursor, baseUrl: ctx.baseUrl, routeRules: site.routeRules, recorder }, logger);
       return { outDir: config.outDir, buildId, ...kept, requests: source.client.requestCount(), durationMs: performance.now() - started, report: await recorder.succeeded(buildId, source.drafts()) };
     }
-    const mediaStarted = performance.now();
-    const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present: previous?.media, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null }));
     media.addFrom(ctx.siteJson);
     const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
     const writeStarted = performance.now();
     const reuseFrom = config.linkUnchanged && !previous && (await isSiteOutput(config.outDir)) ? config.outDir : null;
     // A shard leaves the site search's index to the merge, which indexes the joined site.
-    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, media, recorder, search: config.search && !config.shard ? searchRoutesOf(site.routeData) : null });
+    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, recorder, search: config.search && !config.shard ? searchRoutesOf(site.routeData) : null });
     const how = [threads && rendered.rendered > 0 ? `${rendered.onThreads} on ${plural(config.renderThreads, 'render thread')}` : '', previous ? `${rendered.kept} unchanged, kept` : ''].filter(Boolean).join('; ');
     logger.info('write', `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, rendered.built.length + failures.length);
@@ -153,6 +162,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     return { ...result, report: await recorder.succeeded(buildId, drafts) };
   } catch (error) {
     await inFlight.pages?.close().catch(() => undefined);
+    inFlight.media?.stop();
     await inFlight.bundling?.catch(() => undefined);
     await threads?.drain().catch(() => undefined);
     await inFlight.media?.done();

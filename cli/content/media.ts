@@ -18,6 +18,8 @@ export interface MediaCopier {
   readonly urls: ReadonlySet<string>;
   /** Waits for every copy; returns the failures, one per URL. */
   done(): Promise<PageFailure[]>;
+  /** Skips the copies not started yet (the build failed, or needs no media); done() still waits for those under way. */
+  stop(): void;
 }
 
 export interface MediaCopierOptions {
@@ -31,8 +33,12 @@ export interface MediaCopierOptions {
    * @default no cache
    */
   cacheDir?: string;
-  /** URLs the output already holds (an incremental build's previous output): counted, not copied. */
-  present?: ReadonlySet<string>;
+  /**
+   * URLs the output already holds (an incremental build's previous output): counted, not copied. A
+   * promise when that is known only later: the build starts copying before it knows whether it updates
+   * in place, and each copy waits for the answer.
+   */
+  present?: ReadonlySet<string> | Promise<ReadonlySet<string> | undefined>;
   /** Milliseconds for one download attempt, body included. @default 30000 */
   timeoutMs?: number;
   /** Extra attempts for transient failures, as for GraphQL requests. @default 3 */
@@ -73,10 +79,13 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   const failures: PageFailure[] = [];
   const copies: Promise<void>[] = [];
   let cache: Promise<MediaCache> | null = null;
+  let stopped = false;
+  let stopping!: () => void;
+  const stoppedSignal = new Promise<undefined>((resolve) => (stopping = () => resolve(undefined)));
   const fail = (url: string, page: string, source: string, cause: string, fix: string): void => {
     failures.push({ page, route: 'media', operation: `GET ${source} (${url})`, cause, fix });
   };
-  const queue = (url: string, page: string, onlyCheck: boolean): void => {
+  const queue = (url: string, page: string): void => {
     const source = new URL(url, origin).href;
     let file: string;
     try {
@@ -90,9 +99,11 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
       fail(url, page, source, `${url}: ${refused}`, REFUSED_TYPE_FIX);
       return;
     }
-    if (onlyCheck) return;
     copies.push(
       limit(async () => {
+        // A file an earlier build copied is checked (above) but not copied again.
+        const held = await Promise.race([present, stoppedSignal]);
+        if (stopped || held?.has(url)) return;
         // Cleaned SVGs are cached under the cleaning rules' version: a cache entry is never an uncleaned file.
         const key = mediaExtension(file) === 'svg' ? `${source}#svg-${SVG_RULES_VERSION}` : source;
         let target: string | null = null;
@@ -129,13 +140,17 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
         const url = detach(match);
         urls.add(url);
         // A file an earlier build copied is checked again: an old output must not keep what is no longer allowed.
-        queue(url, page ?? url, present?.has(url) ?? false);
+        queue(url, page ?? url);
       }
     },
     urls,
     async done() {
       await Promise.all(copies);
       return failures.sort((a, b) => compareText(a.page, b.page));
+    },
+    stop() {
+      stopped = true;
+      stopping();
     },
   };
 }

@@ -25,6 +25,16 @@ export interface PageStreamInput {
   reuse?: { skip: (routeId: string) => boolean; pages: AsyncIterable<PageRecord> };
   /** Filled with each document the routes' entries send, by route id, to learn what each route reads. */
   documents?: Map<string, Set<string>>;
+  /**
+   * Called with each page as it joins the read-ahead, in the order pages are handed on: work that needs
+   * only the page's data (copying its media) starts there, ahead of rendering, and while the client bundles.
+   */
+  onPage?: (record: PageRecord) => void;
+  /**
+   * Rendering cannot start until this settles (the client bundle): until then the stream reads further
+   * ahead (WAITING_READ_AHEAD pages), so the crawl, rich-text cleaning and media copies go on meanwhile.
+   */
+  renderingFrom?: Promise<unknown>;
 }
 
 /**
@@ -32,7 +42,7 @@ export interface PageStreamInput {
  * (READ_AHEAD pages) ahead of rendering, so waiting on the backend overlaps bundling and rendering, and
  * memory does not grow with the site.
  */
-export function streamPages({ site, client, concurrency, cleanRichText, recorder, failures, logger, keep, reuse, documents }: PageStreamInput): ReadAhead<PageRecord> {
+export function streamPages({ site, client, concurrency, cleanRichText, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom }: PageStreamInput): ReadAhead<PageRecord> {
   const started = performance.now();
   const onDocument = documents && ((routeId: string, document: string) => void (documents.get(routeId) ?? documents.set(routeId, new Set()).get(routeId)!).add(document));
   const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f), { skip: reuse?.skip, onDocument, keep });
@@ -40,32 +50,40 @@ export function streamPages({ site, client, concurrency, cleanRichText, recorder
   const routes = reuse ? site.routes.filter((r) => !reuse.skip(r.id)).length : site.routes.length;
   const jobs = recorder.jobs(found, routes);
   const queried = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText);
-  return readAhead(
+  const stream = readAhead(
     afterLast(reuse ? concat(queried, reuse.pages) : queried, (count, asked) => {
       recorder.queried();
       const kept = reuse ? `; ${count - asked} kept from the previous output, no change reaches their routes` : '';
       logger.info('query', `${asked} pages from ${routes} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - started)} ms${kept}`);
-    }),
-    READ_AHEAD,
+    }, onPage),
+    renderingFrom ? WAITING_READ_AHEAD : READ_AHEAD,
   );
+  renderingFrom?.then(
+    () => stream.resize(READ_AHEAD),
+    () => stream.resize(READ_AHEAD),
+  );
+  return stream;
 }
 
 // --- internal ---
 
 /** Records pulled ahead of rendering: enough to keep the crawl busy while pages render, few enough to stay small. */
 const READ_AHEAD = 512;
+/** Records pulled ahead while rendering cannot start yet (a cold build cache bundles the client for seconds). */
+const WAITING_READ_AHEAD = 8192;
 
 /**
- * Passes `source` through and calls `onEnd` once it is exhausted with the number of items, and of
- * those that came before a concat()'s second part (all of them without one).
+ * Passes `source` through, calling `onItem` with each item, and calls `onEnd` once it is exhausted with
+ * the number of items, and of those that came before a concat()'s second part (all of them without one).
  */
-async function* afterLast<T>(source: AsyncIterable<T | typeof SECOND_PART>, onEnd: (count: number, first: number) => void): AsyncGenerator<T> {
+async function* afterLast<T>(source: AsyncIterable<T | typeof SECOND_PART>, onEnd: (count: number, first: number) => void, onItem?: (item: T) => void): AsyncGenerator<T> {
   let count = 0;
   let first: number | null = null;
   for await (const item of source) {
     if (item === SECOND_PART) first = count;
     else {
       count++;
+      onItem?.(item);
       yield item;
     }
   }

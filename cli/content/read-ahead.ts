@@ -7,9 +7,12 @@
 export interface ReadAhead<T> extends AsyncIterable<T> {
   /** Stops pulling and waits for the item in progress, e.g. when the build fails elsewhere. */
   close(): Promise<void>;
+  /** Pulls up to `size` items ahead from now on (more while the consumer cannot start yet, fewer after). */
+  resize(size: number): void;
 }
 
-export function readAhead<T>(source: AsyncIterable<T>, size: number): ReadAhead<T> {
+export function readAhead<T>(source: AsyncIterable<T>, initialSize: number): ReadAhead<T> {
+  let size = initialSize;
   const iterator = source[Symbol.asyncIterator]();
   const buffer: T[] = [];
   let finished = false;
@@ -59,6 +62,10 @@ export function readAhead<T>(source: AsyncIterable<T>, size: number): ReadAhead<
       wake.producer?.();
       await pump;
       await iterator.return?.();
+    },
+    resize(next) {
+      size = next;
+      wake.producer?.();
     },
   };
 }

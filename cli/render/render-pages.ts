@@ -2,7 +2,6 @@ import type { OutputCollector } from '../../runtime/shared/route-data.ts';
 import type { BuildState, PageRecordForState } from '../build/build-state.ts';
 import { unchangedPage } from '../build/incremental.ts';
 import { createDuplicateCheck } from '../content/crawl.ts';
-import type { MediaCopier } from '../content/media.ts';
 import type { PageRecord } from '../content/query.ts';
 import type { SitemapEntry } from '../output/sitemap.ts';
 import type { BuildRecorder } from '../report/recorder.ts';
@@ -26,8 +25,6 @@ export interface RenderPagesInput {
   previous: BuildState | null;
   /** Extra outputs (feeds, calendars), each shown every page's data. */
   collectors: readonly OutputCollector[];
-  /** Re-hosts the media each page refers to. */
-  media: MediaCopier;
   recorder: Pick<BuildRecorder, 'startPages' | 'rendered' | 'restored' | 'pagesDone'>;
   /** The routes the site search indexes; each of their pages gives its entries. Null: no search index. */
   search: SearchRoutes | null;
@@ -54,10 +51,10 @@ export interface RenderedPages {
 /**
  * Renders and writes every page as it arrives from the backend, on the main thread and the render
  * threads, except a page the previous build has with the same route, path and data, which is kept.
- * Each page also feeds the extra outputs, the media copier and the duplicate check.
+ * Each page also feeds the extra outputs and the duplicate check (the media copier is fed as pages stream in: content/page-stream.ts).
  */
 export async function renderPages(pages: AsyncIterable<PageRecord>, input: RenderPagesInput): Promise<RenderedPages> {
-  const { ctx, siteDir, threads, previous, collectors, media, recorder, search } = input;
+  const { ctx, siteDir, threads, previous, collectors, recorder, search } = input;
   const result: RenderedPages = { built: [], sitemap: [], records: [], bytes: 0, rendered: 0, kept: 0, onThreads: 0, search: search ? [] : null };
   const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
   const take = (done: readonly PageDone[], threaded = false): void => {
@@ -82,7 +79,6 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       checkDuplicate(path, record.data);
       result.built.push({ path, route: routeOrder.get(route.id) ?? 0 });
       for (const collector of collectors) collector.page({ path, routeId: route.id, params, data: record.data });
-      media.addFrom(record.json, path);
       const { kept, hash } = unchangedPage(previous, route.id, path, record.json);
       if (kept) {
         recorder.restored(kept.inspected, kept.links);

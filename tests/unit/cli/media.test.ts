@@ -12,6 +12,39 @@ describe('media', () => {
     expect([...copier.urls].sort()).toEqual(['/media/news/a.svg', '/media/news/b.png']);
   });
 
+  it('starts copying before it knows what the output holds, and copies only what it lacks once told', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'media-'));
+    const asked: string[] = [];
+    const fakeFetch = (async (url: string) => {
+      asked.push(new URL(url).pathname);
+      return new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } });
+    }) as typeof fetch;
+    let tell!: (present: ReadonlySet<string>) => void;
+    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch, present: new Promise((resolve) => (tell = resolve)) });
+    copier.addFrom(JSON.stringify(['/media/kept.svg', '/media/new.svg']));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(asked).toEqual([]);
+    tell(new Set(['/media/kept.svg']));
+    expect(await copier.done()).toEqual([]);
+    expect(asked).toEqual(['/media/new.svg']);
+    expect(await readdir(join(dir, 'media'))).toEqual(['new.svg']);
+  });
+
+  it('skips the copies not started once stopped, and done() still settles', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'media-'));
+    const asked: string[] = [];
+    const fakeFetch = (async (url: string) => {
+      asked.push(new URL(url).pathname);
+      return new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } });
+    }) as typeof fetch;
+    // What the output holds is never told: a build that failed before its build id was known.
+    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 1, fetchImpl: fakeFetch, present: new Promise(() => undefined) });
+    copier.addFrom(JSON.stringify(['/media/a.svg', '/media/b.svg', '/media/c.svg']));
+    copier.stop();
+    expect(await copier.done()).toEqual([]);
+    expect(asked).toEqual([]);
+  });
+
   it('refuses a media URL whose encoded slashes or dots lead outside media/', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
     const fakeFetch = (async () => new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } })) as typeof fetch;

@@ -19,6 +19,16 @@ function counting(total: number, failAfter = Infinity): { source: AsyncIterable<
 
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 30));
 
+/** Waits until `count` stops changing (the pump is parked), at most a second. */
+async function quiet(count: () => number): Promise<number> {
+  for (let i = 0, last = -1; i < 100; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (count() === last) break;
+    last = count();
+  }
+  return count();
+}
+
 describe('readAhead', () => {
   it('starts pulling before anyone asks, and stops at its size until the consumer takes items', async () => {
     const { source, pulled } = counting(100);
@@ -32,6 +42,23 @@ describe('readAhead', () => {
     }
     await settle();
     expect(pulled()).toBeLessThanOrEqual(3 + 5 + 1);
+    await ahead.close();
+  });
+
+  it('pulls further when resized up, and back to its size once resized down', async () => {
+    const { source, pulled } = counting(100);
+    const ahead = readAhead(source, 40);
+    expect(await quiet(pulled)).toBe(40);
+    ahead.resize(5);
+    const seen: number[] = [];
+    for await (const n of ahead) {
+      seen.push(n);
+      if (seen.length === 40) break;
+    }
+    // The 40 pulled while it was larger, then no more than the smaller size ahead of the consumer.
+    expect(await quiet(pulled)).toBeLessThanOrEqual(40 + 5 + 1);
+    ahead.resize(60);
+    expect(await quiet(pulled)).toBe(100);
     await ahead.close();
   });
 
