@@ -75,27 +75,22 @@ const REACT = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
 const PAGE = /[\\/]site[\\/]pages[\\/][^/\\]+\.tsx?$/;
 
 /**
- * Minifies every chunk with esbuild, except React's, which terser makes about 0.6 kB (gzipped) smaller than
- * esbuild does: a tenth of what the site's own code may add to a first load. Terser takes seconds where
- * esbuild takes milliseconds, so only that chunk gets it, and each React build is minified once per process
- * (a dev server rebuilds often).
+ * Minifies every chunk with esbuild (milliseconds). The chunks every page loads first, the entry and
+ * React's, then get terser's mangler alone, which names variables by how often they are used and so
+ * compresses better: React's chunk 68.11 kB gzipped against esbuild's 68.98 and terser's full
+ * compression's 68.28, in a fifth of the time that took (0.35 s against 1.3-1.7 s, most of a cold bundle's
+ * minifying); the entry 134 bytes smaller. The other chunks gain a few bytes each for the time.
  */
 function minifyChunks(): Plugin {
   return {
     name: 'minify-chunks',
     async renderChunk(code, chunk) {
-      if (chunk.name !== 'react') return (await transform(code, { minify: true, target: 'es2020', legalComments: 'none', format: 'esm' })).code;
-      let minified = minifiedReact.get(code);
-      if (!minified) {
-        minified = terserMinify(code, { module: true, ecma: 2020, compress: { passes: 2 }, format: { comments: false } }).then((r) => r.code ?? code);
-        minifiedReact.set(code, minified);
-      }
-      return minified;
+      const minified = (await transform(code, { minify: true, target: 'es2020', legalComments: 'none', format: 'esm' })).code;
+      if (!chunk.isEntry && chunk.name !== 'react') return minified;
+      return (await terserMinify(minified, { module: true, ecma: 2020, compress: false, format: { comments: false } })).code ?? minified;
     },
   };
 }
-
-const minifiedReact = new Map<string, Promise<string>>();
 
 /** Paths of build-only code: the CLI, the backend, the site's `*.build.ts` files and its site/build/ folder. */
 const BUILD_ONLY = [/(^|[\\/])cli[\\/]/, /(^|[\\/])backend[\\/]/, /\.build(\.ts)?$/, /(^|[\\/])site[\\/]build[\\/]/];
