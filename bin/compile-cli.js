@@ -12,7 +12,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE_DIRS = ['cli', 'runtime', 'site', 'backend'];
 const SOURCE_FILE = /\.(ts|tsx|js|mjs)$/;
-const INPUT_FILES = ['tsconfig.json', 'tsconfig.base.json', 'package.json', 'package-lock.json', 'bin/compile-cli.js'];
+// rollup.config.ts is compiled in too (cli/bundle/bundle.ts imports it): a change to the client build's
+// configuration must reach the compiled command, or it bundles with the previous one.
+const INPUT_FILES = ['tsconfig.json', 'tsconfig.base.json', 'package.json', 'package-lock.json', 'rollup.config.ts', 'bin/compile-cli.js'];
 /** Versions not started for this long are removed when a new one is compiled. */
 const KEEP_MS = 60 * 60 * 1000;
 

@@ -48,7 +48,12 @@ describe('compiledCli', () => {
 
     // Any file the code may import counts, not only code.
     await writeFile(join(root, 'runtime/strings.json'), '{"a":1}');
-    expect(await compiledCli(root, cache)).not.toBe(second);
+    const third = (await compiledCli(root, cache))!;
+    expect(third).not.toBe(second);
+
+    // So does the client build's configuration at the project's root, which cli/bundle/bundle.ts imports.
+    await writeFile(join(root, 'rollup.config.ts'), 'export const minify = false;\n');
+    expect(await compiledCli(root, cache)).not.toBe(third);
   });
 
   it('compiles the same sources in another folder on their own, each module keeping the URL of its own copy', async () => {
