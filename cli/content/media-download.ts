@@ -29,6 +29,8 @@ export interface Downloaded {
   contentType: string | null;
   cacheControl: string | null;
   bytes: number;
+  /** The body, when it was downloaded into memory (no file given). */
+  body: Buffer | null;
 }
 
 /** A failure that another attempt cannot mend (a refused redirect, a file over the cap, a 404). */
@@ -36,8 +38,12 @@ export class MediaRefused extends Error {}
 
 const MAX_REDIRECTS = 5;
 
-/** Downloads `source` into `file` (complete or not there at all); throws MediaRefused or the last transient error. */
-export async function downloadMedia(source: string, file: string, policy: DownloadPolicy): Promise<Downloaded> {
+/**
+ * Downloads `source` into `file` (complete or not there at all), or into memory when `file` is null (a
+ * file the caller reads whole anyway, such as an SVG it cleans: no temporary file to write and read
+ * back); the size cap holds either way. Throws MediaRefused or the last transient error.
+ */
+export async function downloadMedia(source: string, file: string | null, policy: DownloadPolicy): Promise<Downloaded> {
   for (let attempt = 1; ; attempt++) {
     let wait: number | null;
     try {
@@ -61,7 +67,7 @@ class TransientStatus extends Error {
   }
 }
 
-async function attemptDownload(source: string, file: string, policy: DownloadPolicy): Promise<Downloaded> {
+async function attemptDownload(source: string, file: string | null, policy: DownloadPolicy): Promise<Downloaded> {
   const fetchImpl = policy.fetchImpl ?? fetch;
   const signal = AbortSignal.timeout(policy.timeoutMs);
   let url = source;
@@ -89,18 +95,28 @@ async function attemptDownload(source: string, file: string, policy: DownloadPol
     await response.body?.cancel();
     throw new MediaRefused(tooLarge(declared, policy.maxBytes));
   }
-  const bytes = await streamToFile(response, file, policy.maxBytes, signal, policy.timeoutMs);
-  return { contentType: response.headers.get('content-type'), cacheControl: response.headers.get('cache-control'), bytes };
+  const { bytes, body } = await streamBody(response, file, policy.maxBytes, signal, policy.timeoutMs);
+  return { contentType: response.headers.get('content-type'), cacheControl: response.headers.get('cache-control'), bytes, body };
 }
 
-/** Writes the body to `file` (writeFileAtomic), stopping as soon as it passes `maxBytes`. */
-async function streamToFile(response: Response, file: string, maxBytes: number, signal: AbortSignal, timeoutMs: number): Promise<number> {
+/** Writes the body to `file` (writeFileAtomic), or keeps it (null), stopping as soon as it passes `maxBytes`. */
+async function streamBody(response: Response, file: string | null, maxBytes: number, signal: AbortSignal, timeoutMs: number): Promise<{ bytes: number; body: Buffer | null }> {
   let bytes = 0;
+  const chunks = (response.body ?? []) as unknown as AsyncIterable<Uint8Array>;
   try {
+    if (file === null) {
+      const kept: Uint8Array[] = [];
+      for await (const chunk of chunks) {
+        bytes += chunk.byteLength;
+        if (bytes > maxBytes) throw new MediaRefused(tooLarge(bytes, maxBytes));
+        kept.push(chunk);
+      }
+      return { bytes, body: Buffer.concat(kept) };
+    }
     await writeFileAtomic(file, async (temp) => {
       const handle = await open(temp, 'w');
       try {
-        for await (const chunk of (response.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
+        for await (const chunk of chunks) {
           bytes += chunk.byteLength;
           if (bytes > maxBytes) throw new MediaRefused(tooLarge(bytes, maxBytes));
           await handle.write(chunk);
@@ -109,7 +125,7 @@ async function streamToFile(response: Response, file: string, maxBytes: number, 
         await handle.close();
       }
     });
-    return bytes;
+    return { bytes, body: null };
   } catch (error) {
     if (error instanceof MediaRefused) {
       await response.body?.cancel().catch(() => undefined);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, link, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, link, readdir, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from '../errors/errors.ts';
@@ -115,10 +115,12 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
             await linkOrCopy(cached, target);
             return;
           }
-          const answer = await downloadMedia(source, target, policy);
+          // An SVG is read whole to be cleaned: it comes into memory, and only its cleaned text is written.
+          const svg = mediaExtension(file) === 'svg';
+          const answer = await downloadMedia(source, svg ? null : target, policy);
           const wrongType = refusedContentType(file, answer.contentType);
           if (wrongType) throw new MediaRefused(wrongType);
-          if (mediaExtension(file) === 'svg') await writeFileAtomic(target, sanitizeSvg(await readFile(target, 'utf8')));
+          if (svg) await writeFileAtomic(target, sanitizeSvg(answer.body!.toString('utf8')));
           const maxAge = maxAgeOf(answer.cacheControl);
           if (cache && maxAge > 0) await (await cache).remember(key, target, now() + maxAge * 1000);
         } catch (cause) {

@@ -179,8 +179,9 @@ describe('how media are downloaded', () => {
 
   it('stops a file over --media-max-bytes while it streams, with or without a Content-Length, and keeps nothing of it', async () => {
     const chunk = Buffer.alloc(64 * 1024, 1);
-    routes.set('/media/huge.zip', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/zip' });
+    // The same for an SVG, which downloads into memory to be cleaned.
+    const endless = (type: string) => (_req: RecordedRequest, res: ServerResponse): void => {
+      res.writeHead(200, { 'content-type': type });
       // 16 MiB in chunks, no Content-Length: only counting while streaming can stop it.
       let sent = 0;
       const more = (): void => {
@@ -192,14 +193,21 @@ describe('how media are downloaded', () => {
       };
       res.on('error', () => undefined);
       more();
-    });
+    };
+    routes.set('/media/huge.zip', endless('application/zip'));
+    routes.set('/media/huge.svg', endless('image/svg+xml'));
     routes.set('/media/declared.zip', (_req, res) => void res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(50 * 1024 * 1024) }).end());
-    const { siteDir, failures } = await copy(['/media/huge.zip', '/media/declared.zip'], { maxBytes: 1024 * 1024 });
-    expect(failures.map((f) => f.cause)).toEqual([expect.stringContaining('larger than --media-max-bytes (1048576 bytes'), expect.stringContaining('larger than --media-max-bytes (1048576 bytes')]);
+    const { siteDir, failures } = await copy(['/media/huge.zip', '/media/declared.zip', '/media/huge.svg'], { maxBytes: 1024 * 1024 });
+    expect(failures.map((f) => f.cause)).toEqual([
+      expect.stringContaining('larger than --media-max-bytes (1048576 bytes'),
+      expect.stringContaining('larger than --media-max-bytes (1048576 bytes'),
+      expect.stringContaining('larger than --media-max-bytes (1048576 bytes'),
+    ]);
     expect(failures[0]!.fix).toMatch(/--media-max-bytes/);
-    // Nothing of either file, not even a partial temporary file.
+    // Nothing of any file, not even a partial temporary file.
     expect(await snapshotTree(siteDir)).toEqual({});
     expect(requestsFor('/media/huge.zip')).toBe(1);
+    expect(requestsFor('/media/huge.svg')).toBe(1);
   });
 });
 
