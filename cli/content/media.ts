@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, link, readdir, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from '../errors/errors.ts';
@@ -202,6 +202,7 @@ interface MediaCache {
 
 async function openMediaCache(cacheDir: string): Promise<MediaCache> {
   const dir = join(cacheDir, 'media');
+  await mkdir(dir, { recursive: true }).catch(() => undefined);
   const entries = new Map<string, number>();
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const m = /^([0-9a-f]{32})\.(\d+)$/.exec(name);
@@ -222,7 +223,9 @@ async function openMediaCache(cacheDir: string): Promise<MediaCache> {
       const file = fileFor(key, expires);
       try {
         // Complete under its final name or not there at all: the name is what says the entry is usable.
-        await writeFileAtomic(file, (temp) => linkOrCopy(from, temp));
+        // A hard link is made whole in one step; otherwise (the cache on another file system, an entry of
+        // that name already there) through a temporary file that replaces it.
+        await link(from, file).catch(() => writeFileAtomic(file, (temp) => linkOrCopy(from, temp)));
         entries.set(key, expires);
         if (before !== undefined && before !== expires) await rm(fileFor(key, before), { force: true });
       } catch {

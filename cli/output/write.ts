@@ -24,10 +24,19 @@ export async function writeSiteFile(siteDir: string, relative: string, content: 
  * hard link): the one way the tool replaces a file.
  */
 export async function writeFileAtomic(file: string, content: string | Uint8Array | ((temp: string) => Promise<void>)): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${randomUUID()}.tmp`;
   try {
-    await (typeof content === 'function' ? content(temp) : writeFile(temp, content));
+    if (typeof content === 'function') {
+      await mkdir(dirname(file), { recursive: true });
+      await content(temp);
+    } else {
+      // Most folders exist already (thousands of media in a few): made only when the write says so.
+      await writeFile(temp, content).catch(async (error: unknown) => {
+        if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT') throw error;
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(temp, content);
+      });
+    }
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
