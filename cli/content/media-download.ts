@@ -22,6 +22,8 @@ export interface DownloadPolicy {
   maxBytes: number;
   /** Sent with every request; only ever to `origin` (redirects elsewhere are refused before they are followed). */
   headers?: Readonly<Record<string, string>>;
+  /** Aborts every download under way and any retry (the build failed, or needs no more media). */
+  signal?: AbortSignal;
   fetchImpl?: typeof fetch;
 }
 
@@ -49,7 +51,7 @@ export async function downloadMedia(source: string, file: string | null, policy:
     try {
       return await attemptDownload(source, file, policy);
     } catch (error) {
-      if (error instanceof MediaRefused || attempt > policy.retries) throw error;
+      if (error instanceof MediaRefused || attempt > policy.retries || policy.signal?.aborted) throw error;
       wait = error instanceof TransientStatus ? (error.retryAfter ?? backoffDelay(attempt, policy.retryDelayMs)) : backoffDelay(attempt, policy.retryDelayMs);
     }
     await new Promise((resolve) => setTimeout(resolve, wait));
@@ -69,7 +71,7 @@ class TransientStatus extends Error {
 
 async function attemptDownload(source: string, file: string | null, policy: DownloadPolicy): Promise<Downloaded> {
   const fetchImpl = policy.fetchImpl ?? fetch;
-  const signal = AbortSignal.timeout(policy.timeoutMs);
+  const signal = policy.signal ? AbortSignal.any([AbortSignal.timeout(policy.timeoutMs), policy.signal]) : AbortSignal.timeout(policy.timeoutMs);
   let url = source;
   let response: Response;
   for (let hop = 0; ; hop++) {

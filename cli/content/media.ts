@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
@@ -18,7 +19,7 @@ export interface MediaCopier {
   readonly urls: ReadonlySet<string>;
   /** Waits for every copy; returns the failures, one per URL. */
   done(): Promise<PageFailure[]>;
-  /** Skips the copies not started yet (the build failed, or needs no media); done() still waits for those under way. */
+  /** Skips the copies not started yet and aborts those under way (the build failed, or needs no media); done() waits until they let go. */
   stop(): void;
 }
 
@@ -65,6 +66,7 @@ export const DEFAULT_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
  */
 export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   const { origin, siteDir, concurrency, cacheDir, present, now = Date.now } = options;
+  const aborting = new AbortController();
   const policy: DownloadPolicy = {
     origin,
     timeoutMs: options.timeoutMs ?? 30_000,
@@ -73,9 +75,12 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
     maxBytes: options.maxBytes ?? DEFAULT_MEDIA_MAX_BYTES,
     fetchImpl: options.fetchImpl,
     headers: options.token ? { authorization: authorizationFor(options.token) } : {},
+    signal: aborting.signal,
   };
   const limit = pLimit(concurrency);
   const urls = new Set<string>();
+  /** The files queued: two URLs that decode to one file (`a.png`, `%61.png`) are copied once. */
+  const files = new Set<string>();
   const failures: PageFailure[] = [];
   const copies: Promise<void>[] = [];
   let cache: Promise<MediaCache> | null = null;
@@ -99,13 +104,17 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
       fail(url, page, source, `${url}: ${refused}`, REFUSED_TYPE_FIX);
       return;
     }
+    if (files.has(file)) return;
+    files.add(file);
     copies.push(
       limit(async () => {
         // A file an earlier build copied is checked (above) but not copied again.
         const held = await Promise.race([present, stoppedSignal]);
         if (stopped || held?.has(url)) return;
         // Cleaned SVGs are cached under the cleaning rules' version: a cache entry is never an uncleaned file.
-        const key = mediaExtension(file) === 'svg' ? `${source}#svg-${SVG_RULES_VERSION}` : source;
+        // What was fetched with the editor's token (--drafts) is cached apart: a draft's medium never
+        // serves a build without it.
+        const key = `${source}${mediaExtension(file) === 'svg' ? `#svg-${SVG_RULES_VERSION}` : ''}${options.token ? '#with-token' : ''}`;
         let target: string | null = null;
         try {
           if (cacheDir) cache ??= openMediaCache(cacheDir);
@@ -124,7 +133,8 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
           const maxAge = maxAgeOf(answer.cacheControl);
           if (cache && maxAge > 0) await (await cache).remember(key, target, now() + maxAge * 1000);
         } catch (cause) {
-          if (target) await rm(target, { force: true });
+          // Never fails itself (a folder where the file should be): the failure below is what counts.
+          if (target) await rm(target, { force: true }).catch(() => undefined);
           const message = (cause as Error).message;
           if (cause instanceof SvgRefused) fail(url, page, source, `${url}: ${message}`, 'Export the image again as a plain drawing (no scripts, styles, embedded HTML or links to other files), or upload it as PNG.');
           else if (cause instanceof MediaRefused && /Content-Type/.test(message)) fail(url, page, source, `${url}: ${message}`, REFUSED_TYPE_FIX);
@@ -153,6 +163,7 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
     stop() {
       stopped = true;
       stopping();
+      aborting.abort();
     },
   };
 }
@@ -244,7 +255,8 @@ async function linkOrCopy(cached: string, target: string): Promise<void> {
   try {
     await link(cached, target);
   } catch {
-    await copyFile(cached, target);
+    // Never into a file already there: it may be another cache entry's, through a hard link.
+    await copyFile(cached, target, constants.COPYFILE_EXCL);
   }
 }
 

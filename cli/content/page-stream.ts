@@ -57,6 +57,8 @@ export function streamPages({ site, client, concurrency, cleanRichText, recorder
       logger.info('query', `${asked} pages from ${routes} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - started)} ms${kept}`);
     }, onPage),
     renderingFrom ? WAITING_READ_AHEAD : READ_AHEAD,
+    // Pages are not all small: whatever their number, the JSON held ahead stays under a bound.
+    { of: (record) => record.json.length, max: READ_AHEAD_CHARS },
   );
   renderingFrom?.then(
     () => stream.resize(READ_AHEAD),
@@ -77,6 +79,12 @@ const READ_AHEAD = 512;
  * 9.9-10.3 s.
  */
 const WAITING_READ_AHEAD = 16_384;
+/**
+ * The JSON held ahead, in characters, whatever the number of pages: the sample site's 10,803 pages come
+ * to 40 MiB, so the bound only holds back a site of very large pages (a page's parsed data costs about as
+ * much again as its JSON).
+ */
+const READ_AHEAD_CHARS = 64 * 1024 * 1024;
 
 /**
  * Passes `source` through, calling `onItem` with each item, and calls `onEnd` once it is exhausted with

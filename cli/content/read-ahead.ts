@@ -1,7 +1,7 @@
 /**
  * Pulls up to `size` items from `source` ahead of the consumer, so that a slow producer (the crawl,
  * waiting on the backend) and a slow consumer (rendering) work at the same time, while memory stays
- * bounded by `size` items. Order is kept. An error from the source reaches the consumer at the point
+ * bounded by `size` items (and, given a weight, by their total weight). Order is kept. An error from the source reaches the consumer at the point
  * in the sequence where it happened; the pump starts at once, before the first item is asked for.
  */
 export interface ReadAhead<T> extends AsyncIterable<T> {
@@ -11,8 +11,15 @@ export interface ReadAhead<T> extends AsyncIterable<T> {
   resize(size: number): void;
 }
 
-export function readAhead<T>(source: AsyncIterable<T>, initialSize: number): ReadAhead<T> {
+/** A second bound on what is held: items' weights (their bytes, say) add up to at most `max`, past one item. */
+export interface ReadAheadWeight<T> {
+  of: (item: T) => number;
+  max: number;
+}
+
+export function readAhead<T>(source: AsyncIterable<T>, initialSize: number, weight?: ReadAheadWeight<T>): ReadAhead<T> {
   let size = initialSize;
+  let held = 0;
   const iterator = source[Symbol.asyncIterator]();
   const buffer: T[] = [];
   let finished = false;
@@ -23,12 +30,13 @@ export function readAhead<T>(source: AsyncIterable<T>, initialSize: number): Rea
   const pump = (async () => {
     try {
       while (!stopped) {
-        if (buffer.length >= size) {
+        if (buffer.length >= size || (weight && buffer.length > 0 && held >= weight.max)) {
           await new Promise<void>((resolve) => (wake.producer = resolve));
           continue;
         }
         const next = await iterator.next();
         if (next.done) break;
+        if (weight) held += weight.of(next.value);
         buffer.push(next.value);
         wake.consumer?.();
       }
@@ -45,6 +53,7 @@ export function readAhead<T>(source: AsyncIterable<T>, initialSize: number): Rea
       while (true) {
         if (buffer.length > 0) {
           const item = buffer.shift()!;
+          if (weight) held -= weight.of(item);
           wake.producer?.();
           yield item;
           continue;

@@ -45,6 +45,47 @@ describe('media', () => {
     expect(asked).toEqual([]);
   });
 
+  it('aborts the downloads under way when stopped, without retrying them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'media-'));
+    let started = 0;
+    // A backend that never answers: only the stop can end the download (the timeout is a minute).
+    const hanging = ((_url: string, init?: RequestInit) => {
+      started++;
+      return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    }) as typeof fetch;
+    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: hanging, timeoutMs: 60_000, retries: 3, retryDelayMs: 60_000 });
+    copier.addFrom(JSON.stringify(['/media/a.svg', '/media/b.svg', '/media/c.svg']));
+    await vi.waitFor(() => expect(started).toBe(2));
+    copier.stop();
+    await copier.done();
+    expect(started).toBe(2);
+    expect(await readdir(dir)).toEqual(['media']);
+    expect(await readdir(join(dir, 'media'))).toEqual([]);
+  });
+
+  it('copies once two URLs that name the same file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'media-'));
+    const asked: string[] = [];
+    const fakeFetch = (async (url: string) => {
+      asked.push(new URL(url).pathname);
+      return new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } });
+    }) as typeof fetch;
+    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch });
+    copier.addFrom(JSON.stringify(['/media/a.svg', '/media/%61.svg']));
+    expect(await copier.done()).toEqual([]);
+    expect(asked).toEqual(['/media/a.svg']);
+    expect(await readdir(join(dir, 'media'))).toEqual(['a.svg']);
+  });
+
+  it('fails cleanly, naming the file, when one medium is a folder of another', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'media-'));
+    const fakeFetch = (async () => new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } })) as typeof fetch;
+    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 1, fetchImpl: fakeFetch });
+    copier.addFrom(JSON.stringify(['/media/x.svg/y.svg', '/media/x.svg']));
+    const failures = await copier.done();
+    expect(failures).toEqual([expect.objectContaining({ page: '/media/x.svg', cause: expect.stringContaining('/media/x.svg') })]);
+  });
+
   it('refuses a media URL whose encoded slashes or dots lead outside media/', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
     const fakeFetch = (async () => new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } })) as typeof fetch;
@@ -127,6 +168,17 @@ describe('media cache', () => {
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, backend.fetch, 1_000);
     expect(backend.calls).toEqual([]);
     await vi.waitFor(async () => expect(await readdir(join(cacheDir, 'media'))).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.60000$/)]));
+  });
+
+  it("keeps what was fetched with the editor's token apart: a build without it asks the backend", async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
+    const withToken = counting('public, max-age=60');
+    const drafts = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: await mkdtemp(join(tmpdir(), 'media-')), concurrency: 1, cacheDir, fetchImpl: withToken.fetch, token: 'editor-token', now: () => 0 });
+    drafts.addFrom(JSON.stringify('/media/a.svg'));
+    expect(await drafts.done()).toEqual([]);
+    const publicBuild = counting('public, max-age=60');
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, publicBuild.fetch, 1_000);
+    expect(publicBuild.calls).toEqual(['http://127.0.0.1:1/media/a.svg']);
   });
 
   it('reads max-age from Cache-Control, and none from no-store, no-cache or private', () => {

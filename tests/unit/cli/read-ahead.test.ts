@@ -62,6 +62,21 @@ describe('readAhead', () => {
     await ahead.close();
   });
 
+  it('holds back once the items held weigh their bound, whatever their number, but always one', async () => {
+    const { source, pulled } = counting(100);
+    const ahead = readAhead(source, 50, { of: (n) => (n < 3 ? 10 : 1000), max: 25 });
+    // 10 + 10 weigh 20, under 25: the third (10) makes 30, and the pump stops there.
+    expect(await quiet(pulled)).toBe(3);
+    const seen: number[] = [];
+    for await (const n of ahead) {
+      seen.push(n);
+      if (seen.length === 3) break;
+    }
+    // Nothing held: one heavy item is taken even though it alone weighs more than the bound.
+    expect(await quiet(pulled)).toBeLessThanOrEqual(5);
+    await ahead.close();
+  });
+
   it('hands on every item in order', async () => {
     const seen: number[] = [];
     for await (const n of readAhead(counting(50).source, 4)) seen.push(n);
