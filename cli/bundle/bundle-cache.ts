@@ -4,7 +4,7 @@ import { hashFiles } from '../build/hash-files.js';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../config/worker-module.ts';
-import { BuildErrors, createBuildError, reviveError } from '../errors/errors.ts';
+import { BuildErrors, createBuildError, reviveError, type ThreadError } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
 import type { AssetManifest } from './bundle.ts';
 
@@ -45,7 +45,7 @@ export interface BundleThreadInput {
 }
 
 /** What it answers: the manifest, or the error that stopped it (its catalogue code kept). */
-export type BundleThreadAnswer = { manifest: AssetManifest } | { error: { message: string; stack?: string; code?: string } };
+export type BundleThreadAnswer = { manifest: AssetManifest } | { error: ThreadError };
 
 // --- internal ---
 
@@ -64,7 +64,7 @@ function bundleInThread(input: BundleThreadInput): Promise<AssetManifest> {
     worker.once('message', (answer: BundleThreadAnswer) => {
       answered = true;
       if ('manifest' in answer) resolve(answer.manifest);
-      else reject(reviveError(answer.error.message, answer.error.code, answer.error.stack));
+      else reject(reviveError(answer.error));
     });
     worker.once('error', (error) => {
       answered = true;

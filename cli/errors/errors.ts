@@ -300,10 +300,25 @@ export function createBuildError<TArgs extends unknown[]>(definition: ErrorDefin
   return new BuildError(definition as unknown as ErrorDefinition<never[]>, definition.message(...args), details);
 }
 
+/** What of an error crosses a thread boundary: its message, code and stack, and what caused it, as text. */
+export interface ThreadError {
+  message: string;
+  stack?: string;
+  code?: string;
+  cause?: string;
+}
+
+/** What crosses a thread boundary of `error` (reviveError makes it an error again). */
+export function threadError(error: unknown): ThreadError {
+  const cause = (error as Error | null)?.cause;
+  return { message: (error as Error)?.message ?? String(error), stack: (error as Error)?.stack, code: isBuildError(error) ? error.code : undefined, cause: cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause) };
+}
+
 /** A BuildError again from what crossed a thread boundary (its code and message), or a plain Error when it was none. */
-export function reviveError(message: string, code?: string, stack?: string): Error {
+export function reviveError({ message, code, stack, cause }: ThreadError): Error {
   const definition = code ? (BuildErrors as Record<string, ErrorDefinition<never[]>>)[code] : undefined;
-  const error = definition ? new BuildError(definition, message) : new Error(message);
+  const details = cause === undefined ? {} : { cause: new Error(cause) };
+  const error = definition ? new BuildError(definition, message, details) : new Error(message, details);
   if (stack) error.stack = stack;
   return error;
 }

@@ -7,7 +7,7 @@ import { createPageRenderer, type PageDone, type PageRenderer } from './page-ren
 import { searchRoutesOf } from './search-documents.ts';
 import type { FromThread, ToThread } from './render-threads.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
-import { isBuildError } from '../errors/errors.ts';
+import { threadError } from '../errors/errors.ts';
 
 const port = parentPort!;
 const site = await loadSiteModules();
@@ -16,7 +16,7 @@ const post = (message: FromThread): void => port.postMessage(message);
 
 port.on('message', (message: ToThread) => {
   void handle(message).catch((error: unknown) =>
-    post({ type: 'failed', id: 'id' in message ? message.id : -1, message: (error as Error)?.message ?? String(error), stack: (error as Error)?.stack, code: isBuildError(error) ? error.code : undefined }),
+    post({ type: 'failed', id: 'id' in message ? message.id : -1, ...threadError(error) }),
   );
 });
 post({ type: 'ready' });

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { PageDone, PageRenderer, PageTask } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
-import { reviveError } from '../errors/errors.ts';
+import { reviveError, type ThreadError } from '../errors/errors.ts';
 import { workerModule } from '../config/worker-module.ts';
 
 /** The build context a render thread needs; it loads the site's code (routes, layouts, pages) itself. */
@@ -21,7 +21,7 @@ export type FromThread =
   | { type: 'ready' }
   | { type: 'done'; id: number; done: PageDone[] }
   | { type: 'drained'; id: number }
-  | { type: 'failed'; id: number; message: string; stack?: string; code?: string };
+  | ({ type: 'failed'; id: number } & ThreadError);
 
 export interface RenderThreads {
   /** Threads that have loaded the site's code and can take pages. */
@@ -186,7 +186,7 @@ function startThread(): Thread {
     const waiting = pending.get(message.id);
     pending.delete(message.id);
     if (message.type === 'failed') {
-      const error = reviveError(message.message, message.code, message.stack);
+      const error = reviveError(message);
       if (waiting) waiting.reject(error);
       else failAll(error);
       return;

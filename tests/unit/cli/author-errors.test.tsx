@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { crawl } from '../../../cli/content/crawl.ts';
-import { isBuildError, reviveError } from '../../../cli/errors/errors.ts';
+import { isBuildError, reviveError, threadError } from '../../../cli/errors/errors.ts';
 import { formatError } from '../../../cli/errors/format-error.ts';
 import { createPageRenderer } from '../../../cli/render/page-renderer.ts';
 import type { RenderContext } from '../../../cli/render/render.tsx';
@@ -96,10 +96,12 @@ describe('failures a site author causes', () => {
       expectCode(error, 'PageRenderFailed');
       expect(String((error as Error).message)).toContain("/broken (route broken) failed: Cannot read properties of undefined (reading 'title')");
       await renderer.drain();
-      // A render thread posts the code and message; the build gets the same catalogued error back.
-      const crossed = reviveError((error as Error).message, (error as { code: string }).code);
+      // A thread posts the code, message and cause; the build gets the same catalogued error back,
+      // with the cause that --verbose prints.
+      const crossed = reviveError(threadError(error));
       expectCode(crossed, 'PageRenderFailed');
       expect(crossed.message).toBe((error as Error).message);
+      expect(formatError(crossed, { verbose: true })).toContain("Caused by: Cannot read properties of undefined (reading 'title')");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
