@@ -4,6 +4,16 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createMediaCopier, maxAgeOf } from '../../../cli/content/media.ts';
 
+/** A backend that answers every medium with an empty drawing, and the paths it was asked for. */
+function svgBackend(): { fetch: typeof fetch; asked: string[] } {
+  const asked: string[] = [];
+  const fetchImpl = (async (url: string) => {
+    asked.push(new URL(url).pathname);
+    return new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } });
+  }) as typeof fetch;
+  return { fetch: fetchImpl, asked };
+}
+
 describe('media', () => {
   it('finds media URLs in JSON fields and inside rich-text HTML', () => {
     const json = JSON.stringify({ image: { url: '/media/news/a.svg' }, body: '<p><img src="/media/news/b.png" alt=""></p>', other: '/mediax/c' });
@@ -14,11 +24,7 @@ describe('media', () => {
 
   it('starts copying before it knows what the output holds, and copies only what it lacks once told', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
-    const asked: string[] = [];
-    const fakeFetch = (async (url: string) => {
-      asked.push(new URL(url).pathname);
-      return new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } });
-    }) as typeof fetch;
+    const { fetch: fakeFetch, asked } = svgBackend();
     let tell!: (present: ReadonlySet<string>) => void;
     const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch, present: new Promise((resolve) => (tell = resolve)) });
     copier.addFrom(JSON.stringify(['/media/kept.svg', '/media/new.svg']));
@@ -32,11 +38,7 @@ describe('media', () => {
 
   it('skips the copies not started once stopped, and done() still settles', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
-    const asked: string[] = [];
-    const fakeFetch = (async (url: string) => {
-      asked.push(new URL(url).pathname);
-      return new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } });
-    }) as typeof fetch;
+    const { fetch: fakeFetch, asked } = svgBackend();
     // What the output holds is never told: a build that failed before its build id was known.
     const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 1, fetchImpl: fakeFetch, present: new Promise(() => undefined) });
     copier.addFrom(JSON.stringify(['/media/a.svg', '/media/b.svg', '/media/c.svg']));
@@ -65,11 +67,7 @@ describe('media', () => {
 
   it('copies once two URLs that name the same file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
-    const asked: string[] = [];
-    const fakeFetch = (async (url: string) => {
-      asked.push(new URL(url).pathname);
-      return new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } });
-    }) as typeof fetch;
+    const { fetch: fakeFetch, asked } = svgBackend();
     const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch });
     copier.addFrom(JSON.stringify(['/media/a.svg', '/media/%61.svg']));
     expect(await copier.done()).toEqual([]);
