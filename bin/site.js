@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
+import { setHeapGrowth } from '../cli/build/heap-growth.js';
 import { compiledCli } from './compile-cli.js';
 
 // The project runs on the Node.js major that package.json's engines names, which `npm ci` installs
@@ -31,11 +31,8 @@ if (process.argv[2] === 'build' && !capGiven && typeof process.execve === 'funct
 }
 
 process.env.NODE_ENV ??= 'production';
-// A build makes garbage at a high rate (every page's markup, every answer from the backend) but keeps
-// little. V8's default lets the heap grow up to 4x past what survives a collection before it collects
-// again; on a large machine that is over a gigabyte of garbage at 10,000 pages. Growing by 20% keeps the
-// resident size near what the build really holds, for a few percent more time spent collecting.
-setFlagsFromString('--heap-growing-percent=20');
+// How far the main heap grows past what survives a collection (cli/build/heap-growth.js says why).
+setHeapGrowth();
 // Stack traces name the TypeScript files and lines, for those who asked for them.
 if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
 

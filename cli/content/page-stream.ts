@@ -6,6 +6,7 @@ import type { Logger } from '../terminal/logger.ts';
 import { crawl, type KeepPage } from './crawl.ts';
 import { queryPages, type PageRecord } from './query.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
+import { holdingPages } from '../build/heap-growth.js';
 
 export interface PageStreamInput {
   site: Pick<SiteModules, 'routes' | 'routeData'>;
@@ -60,10 +61,15 @@ export function streamPages({ site, client, concurrency, cleanRichText, recorder
     // Pages are not all small: whatever their number, the JSON held ahead stays under a bound.
     { of: (record) => record.json.length, max: READ_AHEAD_CHARS },
   );
-  renderingFrom?.then(
-    () => stream.resize(READ_AHEAD),
-    () => stream.resize(READ_AHEAD),
-  );
+  if (renderingFrom) {
+    // Thousands of pages held, and only more of them until rendering starts: the heap may grow further meanwhile.
+    const holding = holdingPages();
+    const rendering = (): void => {
+      stream.resize(READ_AHEAD);
+      holding();
+    };
+    renderingFrom.then(rendering, rendering);
+  }
   return stream;
 }
 
