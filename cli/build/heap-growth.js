@@ -15,7 +15,8 @@ export const HEAP_GROWING_PERCENT = 20;
  * While the build holds pages that only grow in number (the stream reading thousands of pages ahead
  * while the client bundles), 20% means a full collection every few megabytes of pages kept, each
  * marking everything kept so far: on a cold build of 10,803 pages that was 2 s of the main thread's
- * CPU. Meanwhile the heap may double past what survived.
+ * CPU. Meanwhile the heap may double past what survived. V8's flags are the process's, so the bundle
+ * thread's heap (rollup's module graph, which also only grows) gets the same room while it lasts.
  */
 const HOLDING_PERCENT = 100;
 
