@@ -5,6 +5,7 @@ import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
 import { writeFileAtomic } from '../output/write.ts';
+import { fileSize, readBytes } from '../output/read.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 
 /**
@@ -171,7 +172,7 @@ const SAMPLE_SIZE = 8;
  * bytes), every extra output and every media file. Only sizes: one stat per file, a few per page.
  */
 async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<string | null> {
-  const size = (file: string): Promise<number> => stat(join(outDir, file)).then((info) => (info.isFile() ? info.size : -1), () => -1);
+  const size = (file: string): Promise<number> => fileSize(join(outDir, file));
   const checks: (() => Promise<string | null>)[] = [
     ...saved.pages.map(([path, , , , , bytes]) => async () => {
       const [html, payload] = await Promise.all([size(htmlFileFor(path)), size(payloadFileFor(path))]);
@@ -197,7 +198,7 @@ async function folderIdentity(dir: string): Promise<string> {
 
 /** The hash of a page's index.html and _payload.json as they are on disk ('' for a missing file). */
 async function samplePage(outDir: string, path: string): Promise<string> {
-  const [html, payload] = await Promise.all([htmlFileFor(path), payloadFileFor(path)].map((file) => readFile(join(outDir, file)).catch(() => '')));
+  const [html, payload] = await Promise.all([htmlFileFor(path), payloadFileFor(path)].map((file) => readBytes(join(outDir, file)).catch(() => '')));
   return createHash('sha1').update(html!).update('\0').update(payload!).digest('base64url');
 }
 

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findRoute, type RouteDefinition } from '../../runtime/routes.ts';
 import { payloadFileFor } from '../../runtime/shared/paths.ts';
@@ -7,6 +6,7 @@ import { pageHash } from './build-state.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import type { PageRecord } from '../content/query.ts';
 import { mapAhead } from '../content/read-ahead.ts';
+import { readText } from '../output/read.ts';
 
 /** A page of the previous build whose route the change feed says did not change. */
 export interface KeptPage {
@@ -28,7 +28,7 @@ export async function* keptPages(outDir: string, pages: readonly KeptPage[], rou
     const route = byId.get(routeId)!;
     const params = findRoute([route], path)?.params ?? {};
     const file = payloadFileFor(path);
-    const payload = await readFile(join(outDir, file), 'utf8').catch(() => '');
+    const payload = await readText(join(outDir, file)).catch(() => '');
     const json = dataJsonOf(payload, path);
     // The data goes into pages again as it is, uncleaned: it must be what the build wrote, byte for byte.
     if (pageHash(routeId, path, json) !== hash) throw createBuildError(BuildErrors.KeptPageChanged, [path, file]);

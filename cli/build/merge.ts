@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { copyFile, link, readdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, link, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import pLimit from 'p-limit';
 import { findRoute, type RouteDefinition, type RouteParams } from '../../runtime/routes.ts';
@@ -14,6 +14,7 @@ import { mapAhead } from '../content/read-ahead.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { checkPageCount, commitOutput, createStagingDir, discardStagingDir } from '../output/output.ts';
 import { prepareSiteFile, safePath } from '../output/write.ts';
+import { readBytes, readText } from '../output/read.ts';
 import { buildSearchIndex, type SearchIndexBuild } from '../output/search-index.ts';
 import { searchEntries, searchRoutesOf, type SearchedPage } from '../render/search-documents.ts';
 import { removeTrash } from '../output/swap.ts';
@@ -64,7 +65,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
     // Every page the manifests list is checked before any file is read: a manifest is input like any other.
     const routed = pages.map((page) => ({ page, params: paramsOf(site.routes, page.inspected) }));
     // Payloads are read a few ahead of the page that parses them: one after the other, the reads' waits were much of the merge.
-    const withPayloads = mapAhead(routed, READS_AHEAD, async (page) => ({ ...page, payload: await readFile(safePath(resolve(staging), payloadFileFor(page.page.inspected.path)), 'utf8') }));
+    const withPayloads = mapAhead(routed, READS_AHEAD, async (page) => ({ ...page, payload: await readText(safePath(resolve(staging), payloadFileFor(page.page.inspected.path))) }));
     for await (const { page, params, payload } of withPayloads) {
       const { path, route: routeId } = page.inspected;
       const { data } = JSON.parse(payload) as { data: unknown };
@@ -186,6 +187,6 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   const [statA, statB] = await Promise.all([stat(a), stat(b)]);
   if (statA.dev === statB.dev && statA.ino === statB.ino) return true;
   if (statA.size !== statB.size) return false;
-  const [bytesA, bytesB] = await Promise.all([readFile(a), readFile(b)]);
+  const [bytesA, bytesB] = await Promise.all([readBytes(a), readBytes(b)]);
   return bytesA.equals(bytesB);
 }

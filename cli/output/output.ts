@@ -5,6 +5,7 @@ import { ASSETS_DIR, type BuildMeta, type LatestBuild } from '../../runtime/shar
 import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { lockOutput, type OutputLock } from './lock.ts';
+import { readBytes } from './read.ts';
 import { exists, journalFor, recoverSwap, swapIn, trashRetired } from './swap.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 
@@ -205,6 +206,6 @@ async function removeFile(outDir: string, file: string): Promise<boolean> {
 }
 
 async function sameContent(a: string, b: string): Promise<boolean> {
-  const [left, right] = await Promise.all([readFile(a), readFile(b).catch(() => null)]);
+  const [left, right] = await Promise.all([readBytes(a), readBytes(b).catch(() => null)]);
   return right !== null && left.equals(right);
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { SEARCH_DIR } from '../../runtime/shared/contract.ts';
@@ -7,6 +6,7 @@ import { htmlFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
 import { compareSearchedPages, searchDocuments, usesMainContent, type SearchedPage } from '../render/search-documents.ts';
+import { readBytes, readText } from './read.ts';
 import { formatBytes, formatCount, formatDuration, plural } from '../terminal/format.ts';
 import type { Logger } from '../terminal/logger.ts';
 
@@ -122,7 +122,7 @@ let open = 0;
 /** The previous build's index, read back from the output folder it is updating in place. */
 async function readIndex(outDir: string, files: readonly string[]): Promise<{ files: SearchFile[]; documents: null; ms: number }> {
   const started = performance.now();
-  const read = await Promise.all(files.map(async (file) => ({ file, content: new Uint8Array(await readFile(join(outDir, file))) })));
+  const read = await Promise.all(files.map(async (file) => ({ file, content: new Uint8Array(await readBytes(join(outDir, file))) })));
   return { files: read, documents: null, ms: performance.now() - started };
 }
 
@@ -137,7 +137,7 @@ async function indexPages(input: SearchIndexInput, control: { stopped: boolean }
       const pages = [...input.pages].sort(compareSearchedPages);
       const reads: Promise<string>[] = [];
       const read = (page: SearchedPage): Promise<string> =>
-        usesMainContent(page.entries) ? readFile(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path)), 'utf8') : Promise.resolve('');
+        usesMainContent(page.entries) ? readText(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path))) : Promise.resolve('');
       const inFlight = new Set<Promise<void>>();
       let failed: Error | null = null;
       let documents = 0;
