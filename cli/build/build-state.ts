@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
 import { writeFileAtomic } from '../output/write.ts';
-import { fileSize, readBytes } from '../output/read.ts';
+import { readBytes } from '../output/read.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 
 /**
@@ -15,6 +16,8 @@ import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
  */
 export interface BuildState {
   buildId: string;
+  /** Names the save this state was read from (saveFeedCursor). */
+  save: string;
   pages: Map<string, RememberedPage>;
   /** Site path of each extra output (feeds, calendars) → hash of its content. */
   outputs: Map<string, string>;
@@ -80,6 +83,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     if (saved === null) return none('no previous build of this folder in the build cache');
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
+    if (saved.feed) saved.feed = { ...saved.feed, cursor: (await movedCursor(cacheDir, outDir, saved.save)) ?? saved.feed.cursor };
     const { latest, meta } = await readBuild(outDir);
     if (latest.id !== saved.buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
     const folder = await folderIdentity(outDir);
@@ -100,7 +104,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
         links: links.map((i) => saved.links[i]!),
       });
     }
-    return { state: { buildId: saved.buildId, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null, feed: saved.feed ?? null } };
+    return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null, feed: saved.feed ?? null } };
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
   }
@@ -130,7 +134,7 @@ export async function saveBuildState(
   await writeFileAtomic(stateFileFor(cacheDir, outDir), async (temp) => {
     const out = await open(temp, 'w');
     try {
-      const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], searchKey: state.searchKey, feed: state.feed };
+      const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], searchKey: state.searchKey, feed: state.feed };
       await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
       for (let start = 0; start < pages.length; start += 1000) {
         const rows = pages.slice(start, start + 1000).map((p, k) => {
@@ -150,18 +154,19 @@ export async function saveBuildState(
 
 /**
  * Moves the saved state of the build in `outDir` on to a new change-feed cursor, for a build that found
- * nothing to change (build/unchanged.ts): everything else it remembers still holds.
+ * nothing to change (build/unchanged.ts): everything else it remembers still holds. The cursor goes to a
+ * small file beside the state, which names the state it belongs to (its `save`), rather than into the
+ * state itself: rewriting 5.8 MB of state at 10,803 pages to move one cursor took about 100 ms, and a
+ * feed's cursor moves at every build (the embedded backend's holds the time it was given).
  */
-export async function saveFeedCursor(cacheDir: string, outDir: string, cursor: string): Promise<void> {
-  const file = stateFileFor(cacheDir, outDir);
-  const saved = JSON.parse(await readFile(file, 'utf8')) as SavedState;
-  if (!saved.feed || saved.feed.cursor === cursor) return;
-  await writeFileAtomic(file, JSON.stringify({ ...saved, feed: { ...saved.feed, cursor } }));
+export async function saveFeedCursor(cacheDir: string, outDir: string, previous: Pick<BuildState, 'save'>, cursor: string): Promise<void> {
+  const moved: MovedCursor = { save: previous.save, cursor };
+  await writeFileAtomic(cursorFileFor(cacheDir, outDir), JSON.stringify(moved));
 }
 
 // --- internal ---
 
-const STATE_VERSION = 2;
+const STATE_VERSION = 3;
 
 /** Pages whose bytes the next build checks before it trusts the folder. */
 const SAMPLE_SIZE = 8;
@@ -172,23 +177,32 @@ const SAMPLE_SIZE = 8;
  * bytes), every extra output and every media file. Only sizes: one stat per file, a few per page.
  */
 async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<string | null> {
-  const size = (file: string): Promise<number> => fileSize(join(outDir, file));
-  const checks: (() => Promise<string | null>)[] = [
-    ...saved.pages.map(([path, , , , , bytes]) => async () => {
-      const [html, payload] = await Promise.all([size(htmlFileFor(path)), size(payloadFileFor(path))]);
-      return html < 0 || html + Math.max(payload, 0) !== bytes ? path : null;
-    }),
-    ...[...Object.keys(saved.outputs), ...saved.media.map((url) => mediaFileFor(url))].map((file) => async () => ((await size(file)) < 0 ? `/${file}` : null)),
-  ];
-  for (let start = 0; start < checks.length; start += KEPT_CHECK_BATCH) {
-    const found = (await Promise.all(checks.slice(start, start + KEPT_CHECK_BATCH).map((check) => check()))).find((file) => file !== null);
-    if (found) return found;
+  const size = (file: string): number => {
+    const info = statSync(join(outDir, file), { throwIfNoEntry: false });
+    return info?.isFile() ? info.size : -1;
+  };
+  let checked = 0;
+  // Between runs of files the event loop turns, so the requests and reads started beside it go on.
+  const turn = async (): Promise<void> => {
+    if (++checked % KEPT_CHECK_RUN === 0) await new Promise((resolve) => setImmediate(resolve));
+  };
+  for (const [path, , , , , bytes] of saved.pages) {
+    const html = size(htmlFileFor(path));
+    if (html < 0 || html + Math.max(size(payloadFileFor(path)), 0) !== bytes) return path;
+    await turn();
+  }
+  for (const file of [...Object.keys(saved.outputs), ...saved.media.map((url) => mediaFileFor(url))]) {
+    if (size(file) < 0) return `/${file}`;
+    await turn();
   }
   return null;
 }
 
-/** Files stat'ed at once by firstKeptFileMissing(). */
-const KEPT_CHECK_BATCH = 256;
+/**
+ * Pages or files checked between turns of the event loop. The stats are synchronous: at 10,803 pages
+ * (25,800 files) the promise API took 0.4-0.5 s of the main thread, synchronous calls about 0.1 s.
+ */
+const KEPT_CHECK_RUN = 1024;
 
 /** The folder's identity on disk: a folder copied or restored from elsewhere has another. */
 async function folderIdentity(dir: string): Promise<string> {
@@ -220,6 +234,8 @@ type SavedPage = [
 
 interface SavedState {
   version: number;
+  /** Names this save of the state: a moved cursor (saveFeedCursor) holds only for the save it names. */
+  save: string;
   buildId: string;
   /** generatorFingerprint() of the build that wrote the folder. */
   generator: string;
@@ -238,6 +254,22 @@ interface SavedState {
   searchKey?: string | null;
   /** Absent in a state saved before the change feed. */
   feed?: FeedState | null;
+}
+
+/** Where the feed stood after a build that changed nothing, and which save of the state that was. */
+interface MovedCursor {
+  save: string;
+  cursor: string;
+}
+
+/** The cursor a later build that changed nothing moved the state `save` on to; null: none, or for another save. */
+async function movedCursor(cacheDir: string, outDir: string, save: string): Promise<string | null> {
+  const moved = JSON.parse(await readFile(cursorFileFor(cacheDir, outDir), 'utf8').catch(() => 'null')) as Partial<MovedCursor> | null;
+  return moved?.save === save && typeof moved.cursor === 'string' ? moved.cursor : null;
+}
+
+function cursorFileFor(cacheDir: string, outDir: string): string {
+  return stateFileFor(cacheDir, outDir).replace(/\.json$/, '.cursor.json');
 }
 
 /** One state file per output folder, in the build cache. */

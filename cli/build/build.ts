@@ -99,7 +99,11 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     if (!saved.state) knowPresent(undefined);
     const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null }));
     const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
-    const pages = (inFlight.pages = streamPages({ site, client: source.client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents, onPage: (record) => media.addFrom(record.json, record.job.path), renderingFrom: bundling }));
+    const client = source.client;
+    const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents, onPage: (record) => media.addFrom(record.json, record.job.path), renderingFrom: bundling }));
+    // With nothing to ask of the backend, every page would be read back from the output, which this very
+    // build id would leave as it is: they are read only once the build id is known to differ.
+    let pages = plan?.crawl.size === 0 ? null : startPages();
     const [bundle, shell] = await bundling;
 
     // 3. What every page shares, and the build id it makes.
@@ -112,13 +116,14 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     knowPresent(previous?.media);
     if (previous && plan?.crawl.size === 0) {
       // Nothing any page reads changed since this very build: the output stands as it is.
-      await inFlight.pages.close();
+      await inFlight.pages?.close();
       media.stop();
       await media.done();
       await discardStagingDir(staging);
       const kept = await keepUnchanged({ config, previous, cursor: feed!.cursor, baseUrl: ctx.baseUrl, routeRules: site.routeRules, recorder }, logger);
       return { outDir: config.outDir, buildId, ...kept, requests: source.client.requestCount(), durationMs: performance.now() - started, report: await recorder.succeeded(buildId, source.drafts()) };
     }
+    pages ??= startPages();
     media.addFrom(ctx.siteJson);
     const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
     const writeStarted = performance.now();

@@ -29,8 +29,7 @@ export async function keepUnchanged(
   const warnings = await checkSite({ site: recorder.inspected(), siteDir: config.outDir, files, baseUrl: input.baseUrl, routeRules: input.routeRules, payloadBudget: config.payloadBudget });
   recorder.checked(warnings);
   reportWarnings(warnings, previous.pages.size, { strict: config.strict, verbose: config.logLevel === 'debug' }, logger);
-  // The state already read says where the feed stood: the file is read and written again only to move it.
-  if (previous.feed && previous.feed.cursor !== input.cursor) await saveFeedCursor(config.cacheDir, config.outDir, input.cursor);
+  if (previous.feed && previous.feed.cursor !== input.cursor) await saveFeedCursor(config.cacheDir, config.outDir, previous, input.cursor);
   logger.info('build', `nothing any page reads changed since build ${previous.buildId}: the ${plural(previous.pages.size, 'page')} in ${config.outDir} stand as they are`);
   const outputBytes = (await Promise.all([...previous.outputs.keys()].map((file) => stat(join(config.outDir, file)).then((info) => info.size)))).reduce((sum, size) => sum + size, 0);
   await recorder.measureOutput(config.outDir, { pageBytes: bytes, outputs: { files: previous.outputs.size, bytes: outputBytes } }, { mode: 'incremental', pagesRendered: 0, pagesKept: previous.pages.size, richText: { cleaned: 0, reused: 0 }, written: [], removed: [] });

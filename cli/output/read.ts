@@ -1,12 +1,11 @@
-import { readFile as readFileWithCallback, stat as statWithCallback } from 'node:fs';
+import { readFile as readFileWithCallback } from 'node:fs';
 
 /**
  * Reading many small files of an output folder (a payload or page per page: kept pages, the shards'
- * merge, the search index's pages, the folder's check). `fs/promises`' readFile opens a FileHandle and
+ * merge, the search index's pages). `fs/promises`' readFile opens a FileHandle and
  * goes to the thread pool four times per file (open, fstat, read, close), each with a promise: reading
  * the 10,803 payloads of the sample site that way took 490–1,100 ms of wall time and 0.7–1.5 s of CPU,
- * against 190–290 ms and 0.3–0.45 s with the callback API, which these wrap (stat: 110–200 ms against
- * 80–100 ms for 21,600 files). One-off reads may use either.
+ * against 190–290 ms and 0.3–0.45 s with the callback API, which these wrap. One-off reads may use either.
  */
 
 /** The file's text (UTF-8). */
@@ -17,9 +16,4 @@ export function readText(file: string): Promise<string> {
 /** The file's bytes. */
 export function readBytes(file: string): Promise<Buffer> {
   return new Promise((resolve, reject) => readFileWithCallback(file, (error, bytes) => (error ? reject(error) : resolve(bytes))));
-}
-
-/** The size of a regular file; -1 when it is missing or not a regular file. */
-export function fileSize(file: string): Promise<number> {
-  return new Promise((resolve) => statWithCallback(file, (error, info) => resolve(error || !info.isFile() ? -1 : info.size)));
 }

@@ -156,6 +156,37 @@ describe('an update in place with the change feed', () => {
     expect(await readFile(file, 'utf8')).not.toBe(tampered);
   }, 300_000);
 
+  it('moves the cursor of a build that changed nothing without writing the build state again; the next build finds what changed since', async () => {
+    // A backend of its own on the real clock: its cursor holds the time it was given, so it moves at every build.
+    const live = await startContentServer();
+    try {
+      const out = join(root, 'cursor');
+      const cache = join(root, 'cursor-cache');
+      const run = async (): Promise<string> => {
+        const result = await runCli(['build', '--endpoint', live.url, '--out', out, '--cache-dir', cache, '--no-report'], { env });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        return result.stdout;
+      };
+      await run();
+      const files = await readdir(join(cache, 'builds'));
+      const stateFile = join(cache, 'builds', files.find((f) => !f.endsWith('.cursor.json'))!);
+      const state = await readFile(stateFile, 'utf8');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await run()).toMatch(/0 changes since the previous build[\s\S]*stand as they are/);
+      expect(await readFile(stateFile, 'utf8')).toBe(state);
+      const moved = JSON.parse(await readFile(stateFile.replace(/\.json$/, '.cursor.json'), 'utf8')) as { cursor: string };
+      expect(moved.cursor).not.toBe((JSON.parse(state) as { feed: { cursor: string } }).feed.cursor);
+      // An edit after it is found, and only it.
+      const { people } = await gqlData<{ people: { nodes: { id: string }[] } }>(live, '{ people(first: 1) { nodes { id } } }');
+      await updateContent(live, await loginToken(live, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password), 'Person', people.nodes[0]!.id, { role: 'Edited after a quiet build' });
+      expect(await run()).toMatch(/1 change since the previous build \(Person\)[\s\S]*updated in place/);
+      // That build saved the state afresh: the cursor moved for the state before it no longer counts.
+      expect(await run()).toMatch(/0 changes since the previous build/);
+    } finally {
+      await live.close();
+    }
+  }, 300_000);
+
   it('asks for every page and compares when the cursor is from another backend process (a restart at the same address)', async () => {
     const out = join(root, 'restart');
     await build(out);
