@@ -31,11 +31,12 @@ export async function savedBuild(options: { incremental: boolean; cacheDir: stri
 /**
  * The previous build's page when it had this page with the same route, path and data; otherwise the
  * page's hash when it was taken to compare (a page the previous build lacks is hashed where it renders).
+ * `known`: the page's hash, when the caller already took it (a page read back from the previous output).
  */
-export function unchangedPage(previous: BuildState | null, routeId: string, path: string, json: string): { kept: RememberedPage | null; hash?: string } {
+export function unchangedPage(previous: BuildState | null, routeId: string, path: string, json: string, known?: string): { kept: RememberedPage | null; hash?: string } {
   const before = previous?.pages.get(path);
   if (!before) return { kept: null };
-  const hash = pageHash(routeId, path, json);
+  const hash = known ?? pageHash(routeId, path, json);
   return before.hash === hash ? { kept: before, hash } : { kept: null, hash };
 }
 

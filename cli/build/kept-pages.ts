@@ -33,7 +33,7 @@ export async function* keptPages(outDir: string, pages: readonly KeptPage[], rou
     // The data goes into pages again as it is, uncleaned: it must be what the build wrote, byte for byte.
     if (pageHash(routeId, path, json) !== hash) throw createBuildError(BuildErrors.KeptPageChanged, [path, file]);
     const data: unknown = JSON.parse(json);
-    return { job: { route, path, params }, data, json, lastmod: routeData[routeId]?.lastmod?.(data as never) };
+    return { job: { route, path, params }, data, json, lastmod: routeData[routeId]?.lastmod?.(data as never), hash };
   };
   yield* mapAhead(pages, READ_AT_ONCE, read);
 }

@@ -17,6 +17,8 @@ export interface PageRecord {
   json: string;
   /** Last modification for sitemap.xml. */
   lastmod?: string;
+  /** pageHash of the record, when it was already taken (a page read back from the previous output). */
+  hash?: string;
 }
 
 /**

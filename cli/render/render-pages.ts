@@ -79,7 +79,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       checkDuplicate(path, record.data);
       result.built.push({ path, route: routeOrder.get(route.id) ?? 0 });
       for (const collector of collectors) collector.page({ path, routeId: route.id, params, data: record.data });
-      const { kept, hash } = unchangedPage(previous, route.id, path, record.json);
+      const { kept, hash } = unchangedPage(previous, route.id, path, record.json, record.hash);
       if (kept) {
         recorder.restored(kept.inspected, kept.links);
         if (!kept.noindex) result.sitemap.push({ path, lastmod: kept.lastmod });
