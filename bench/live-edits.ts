@@ -8,10 +8,16 @@
  * Medians of wall time, each beside the fresh build's and its ratio. `--search` builds the site search's
  * index too (Pagefind cannot update an index in part, so every change that reaches a searched page
  * builds it again).
+ * Then (point 5) `site dev` against the same backend, the newest article open in Chromium: DEV_EDITS times
+ * from the editor's mutation to its new title in the open page (`--dev-edits 0` leaves it out;
+ * `--dev-search` runs `site dev --search`, which builds the search index with every change).
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { S3_ENV, startS3Server } from '../tests/helpers/s3-server.ts';
 import { createContent, deleteContent, updateContent } from '../tests/helpers/content-edits.ts';
 import { startScaledBackend } from './backend.ts';
@@ -30,6 +36,8 @@ for (let i = 2; i < process.argv.length; i++) {
 const PAGES = Number(args.get('pages') ?? 10_000);
 const RUNS = Number(args.get('runs') ?? 3);
 const SEARCH = args.has('search');
+const DEV_EDITS = Number(args.get('dev-edits') ?? 3);
+const DEV_SEARCH = args.has('dev-search');
 const SITE = join(import.meta.dirname, '../bin/site.js');
 
 const work = await mkdtemp(join(tmpdir(), 'bench-live-'));
@@ -62,9 +70,50 @@ async function login(): Promise<string> {
   return ((await response.json()) as { data: { login: { token: string } } }).data.login.token;
 }
 
-async function newestNews(): Promise<{ id: string }> {
-  const response = await fetch(backend.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ newsItems(first: 1) { nodes { id } } }' }) });
-  return ((await response.json()) as { data: { newsItems: { nodes: { id: string }[] } } }).data.newsItems.nodes[0]!;
+async function newestNews(): Promise<{ id: string; slug: string }> {
+  const response = await fetch(backend.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ newsItems(first: 1) { nodes { id slug } } }' }) });
+  return ((await response.json()) as { data: { newsItems: { nodes: { id: string; slug: string }[] } } }).data.newsItems.nodes[0]!;
+}
+
+/**
+ * `site dev` against the backend (its own output folder, the bench's build cache), the newest article
+ * open in Chromium; each round edits the article's title through the mutation and times until the open
+ * page shows it (dev follows the feed, updates its build in place, and reloads the page).
+ */
+async function devEdits(token: string, rounds: number): Promise<number[]> {
+  const child = spawn(process.execPath, [SITE, 'dev', '--endpoint', backend.url, '--port', '0', '--out', join(work, 'dev'), '--cache-dir', join(work, 'cache'), ...(DEV_SEARCH ? ['--search'] : [])], { env: { ...process.env, ...env } });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const until = async <T>(found: () => T | null | undefined | Promise<T | null | undefined>, what: string, timeoutMs = 300_000): Promise<T> => {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await found();
+        if (value) return value;
+        if (Date.now() > end || child.exitCode !== null) throw new Error(`site dev: no ${what} within ${timeoutMs} ms:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const url = await until(() => /\[dev\] serving (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)?.[1], 'address');
+    await until(() => /\[dev\] built /.test(output), 'first build');
+    const article = await newestNews();
+    const page = await browser.newPage();
+    await page.goto(`${url}/news/${article.slug}/`);
+    const ms: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const title = `Edited in site dev, round ${i}, ${Date.now()}`;
+      const started = performance.now();
+      await updateContent(backend, token, 'NewsItem', article.id, { title });
+      await until(async () => (await page.locator('h1').first().textContent({ timeout: 1_000 }).catch(() => ''))?.includes(title), `"${title}" in the open page`);
+      ms.push(performance.now() - started);
+    }
+    return ms;
+  } finally {
+    await browser.close();
+    await new Promise<void>((ok) => (child.exitCode !== null ? ok() : (child.once('close', () => ok()), child.kill('SIGTERM'))));
+  }
 }
 
 try {
@@ -85,6 +134,18 @@ try {
     rows.deleted.push(await run('live'));
     rows.unchanged.push(await run('live'));
   }
+  if (RUNS > 0) printRounds(rows, published);
+  if (DEV_EDITS > 0) {
+    const dev = await devEdits(token, DEV_EDITS);
+    console.log(`\nsite dev, an edited news title to the open page: median ${(median(dev) / 1000).toFixed(2)} s over ${dev.length} (${dev.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}; target ≤ 1 s${DEV_SEARCH ? '; site dev --search' : ''})`);
+  }
+} finally {
+  await backend.close();
+  await s3.stop();
+  console.log(`\n(outputs left in ${work})`);
+}
+
+function printRounds(rows: Record<'fresh' | 'edited' | 'added' | 'deleted' | 'unchanged', Measurement[]>, published: Awaited<ReturnType<typeof publish>>[]): void {
   const base = median(rows.fresh.map((m) => m.ms));
   const row = (name: string, runs: Measurement[], target: string): (string | number)[] => {
     const ms = median(runs.map((m) => m.ms));
@@ -101,8 +162,4 @@ try {
   ]);
   const p = published[Math.floor(published.length / 2)]!;
   console.log(`\nafter one edited title: ${p.files} files, ${p.bytes} ${p.how}; each round: ${published.map((x) => `${x.files} files, ${x.bytes}`).join('; ')}`);
-} finally {
-  await backend.close();
-  await s3.stop();
-  console.log(`\n(outputs left in ${work})`);
 }

@@ -25,7 +25,7 @@ export interface DevOptions {
   cacheDir: string;
   port: number;
   host: string;
-  /** Flags every build gets besides endpoint, output and cache (--quiet, --verbose). */
+  /** Flags every build gets besides endpoint, output and cache (--quiet, --verbose, --no-search). */
   buildFlags: readonly string[];
   /** CONTENT_OVERRIDES_FILE, watched beside backend/: a change restarts the embedded backend. */
   overridesFile: string | null;
@@ -109,6 +109,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   schedule({ restartBackend: false, reason: 'first build' });
   const server = await startDevServer({ root: options.outDir, port: options.port, host: options.host, liveReload });
   logger.info('dev', `serving ${server.url}/ (Ctrl-C to stop)`);
+  if (options.buildFlags.includes('--no-search')) logger.info('dev', "the site search's index is left out, so an edit shows without Pagefind indexing every page again (site dev --search builds it)");
 
   const backendDirs = backend ? [join(root, 'backend')] : [];
   const overrides = backend && options.overridesFile && existsSync(dirname(resolve(options.overridesFile))) ? [resolve(options.overridesFile)] : [];

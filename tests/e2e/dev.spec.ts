@@ -15,8 +15,8 @@ interface Dev {
 }
 
 /** Starts the real `site dev` on a free port, building into a temporary folder, with the content overrides in `overridesFile`. */
-async function startDev(overridesFile: string, out: string): Promise<Dev> {
-  const child: ChildProcess = spawn(process.execPath, [SITE_BIN, 'dev', '--port', '0', '--out', out], {
+async function startDev(overridesFile: string, out: string, flags: readonly string[] = []): Promise<Dev> {
+  const child: ChildProcess = spawn(process.execPath, [SITE_BIN, 'dev', '--port', '0', '--out', out, ...flags], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', CI: 'true', CONTENT_OVERRIDES_FILE: overridesFile },
   });
@@ -60,11 +60,11 @@ async function startDev(overridesFile: string, out: string): Promise<Dev> {
 }
 
 /** Starts `site dev` in a fresh temporary folder with empty content overrides, once its first build is served. */
-async function startBuiltDev(): Promise<{ dev: Dev; overrides: string }> {
+async function startBuiltDev(flags: readonly string[] = []): Promise<{ dev: Dev; overrides: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'site-dev-'));
   const overrides = join(dir, 'overrides.json');
   await writeFile(overrides, '{}');
-  const dev = await startDev(overrides, join(dir, 'out'));
+  const dev = await startDev(overrides, join(dir, 'out'), flags);
   try {
     await dev.waitFor(/\[dev\] built [0-9a-f]+ in /);
     return { dev, overrides };
@@ -103,6 +103,25 @@ test.describe('site dev', () => {
       expect(dev.output()).toMatch(/\[dev\] building \(.*overrides\.json changed\)[\s\S]*\[bundle\] \d+ route chunks \(cached\)/);
     } finally {
       await dev.stop();
+    }
+  });
+
+  test("leaves the site search's index out, and /search says search is not available; --search builds it", async ({ page }) => {
+    const { dev } = await startBuiltDev();
+    try {
+      expect(dev.output()).toMatch(/\[dev\] the site search's index is left out/);
+      expect((await fetch(`${dev.url}/_search/pagefind.js`)).status).toBe(404);
+      await page.goto(`${dev.url}/search?q=institute`);
+      await expect(page.getByText('Search is not available at the moment')).toBeVisible({ timeout: 30_000 });
+    } finally {
+      await dev.stop();
+    }
+    const { dev: searching } = await startBuiltDev(['--search']);
+    try {
+      expect(searching.output()).not.toMatch(/index is left out/);
+      expect((await fetch(`${searching.url}/_search/pagefind.js`)).status).toBe(200);
+    } finally {
+      await searching.stop();
     }
   });
 
