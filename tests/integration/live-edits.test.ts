@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_EDITOR } from '../../backend/auth.ts';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
 import { gqlData, loginToken } from '../backend/client.ts';
@@ -154,6 +154,24 @@ describe('an update in place with the change feed', () => {
     expect(await readFile(file, 'utf8')).toBe(tampered);
     expect(await build(out, '--full')).toMatch(/wrote \d+ pages/);
     expect(await readFile(file, 'utf8')).not.toBe(tampered);
+  }, 300_000);
+
+  it('renders every page again, from the pages it kept, when only the site-wide data changed (no route asks for it), with the bytes of a full build', async () => {
+    const out = join(root, 'site-data');
+    await build(out);
+    // Put back afterwards: the backend's restart below starts from the original content, and must find the same site data.
+    const { site } = await gqlData<{ site: { tagline: string } }>(backend, '{ site { tagline } }');
+    onTestFinished(async () => void (await updateContent(backend, token, 'Site', 'site', { tagline: site.tagline })));
+    await updateContent(backend, token, 'Site', 'site', { tagline: 'A tagline edited live' });
+    const log = await build(out);
+    // Site is no route's content type: no route is asked for, but the build id moved, so every page renders again.
+    expect(log).toMatch(/1 change since the previous build \(Site\): 0 of \d+ routes asked for/);
+    expect(log).not.toMatch(/stand as they are/);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('A tagline edited live');
+    const full = join(root, 'site-data-full');
+    await build(full, '--full');
+    const [incremental, whole] = await Promise.all([snapshotTree(out), snapshotTree(full)]);
+    expect(incremental).toEqual(whole);
   }, 300_000);
 
   it('moves the cursor of a build that changed nothing without writing the build state again; the next build finds what changed since', async () => {
