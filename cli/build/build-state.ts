@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
@@ -108,6 +108,11 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
   }
+}
+
+/** Whether the build cache holds a state for `outDir` at all (whether it still holds is loadBuildState's to say). */
+export function hasBuildState(cacheDir: string, outDir: string): boolean {
+  return existsSync(stateFileFor(cacheDir, outDir));
 }
 
 /** Saves the state of the build just committed to `outDir` (atomically: a torn file would be read as none). */

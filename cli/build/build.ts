@@ -27,7 +27,7 @@ import type { BuildReport } from '../report/report.ts';
 import { formatMiB, plural } from '../terminal/format.ts';
 import { logTimed, type Logger } from '../terminal/logger.ts';
 import { createBuildProgress, type BuildProgress } from '../terminal/progress.ts';
-import { saveBuildState } from './build-state.ts';
+import { hasBuildState, saveBuildState } from './build-state.ts';
 import { finishSite } from './finish-site.ts';
 import { generatorFingerprint } from './generator-fingerprint.ts';
 import { routeTypesOf } from './changed-routes.ts';
@@ -67,8 +67,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   const started = performance.now();
   const recorder = createBuildRecorder(config, logger, progress, now());
   const staging = await createStagingDir(config.outDir, (message) => logger.warn('output', message));
-  // Render threads load the site's code while the build starts the backend, queries and bundles.
-  const threads = config.renderThreads > 0 ? startRenderThreads(config.renderThreads) : null;
+  // Render threads load the site's code while the build starts the backend, queries and bundles; for a
+  // likely update in place (the cache holds a state for the folder), only once many pages are to render.
+  const likelyUpdate = config.incremental && hasBuildState(config.cacheDir, config.outDir);
+  const threads = config.renderThreads > 0 ? startRenderThreads(config.renderThreads, { afterPages: likelyUpdate ? THREADS_AFTER_PAGES : 0 }) : null;
   let source: ContentSource | null = null;
   let buildId: string | null = null;
   // What may still be writing into the staging folder when the build fails: settled before it is removed.
@@ -80,6 +82,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const siteData = await loadSiteData(source.client, site.siteData.query);
     // Where the backend's change feed stands, and which routes a change since the previous build reaches.
     const saved = await savedBuild(config, generator);
+    // The folder's state does not hold (other code, say): every page renders, so the threads start now.
+    if (!saved.state) threads?.start();
     const schema = site.changeFeed ? loadSchema(join(config.root, 'site/schema.graphql')) : null;
     const feed = await feedPlan({ feed: site.changeFeed, shard: config.shard !== null, source: `${source.endpoint}${config.drafts ? ' with drafts' : ''}`, client: source.client, saved, routes: site.routes, schema, logger });
 
@@ -184,6 +188,17 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 }
 
 // --- internal ---
+
+/**
+ * Pages an update in place renders on the main thread before it starts the render threads. Most updates
+ * render a handful (an edited news title: 5 pages); on two CPUs, a thread loading React and the site's
+ * code for them took CPU from the main thread, which does the rest of the update. Interleaved on 10,803
+ * pages, medians of 5: an edited title 6.09 -> 5.47 s, one small route's edit 4.40 -> 4.06 s, nothing
+ * changed 1.49 -> 1.35 s, each 35-45 MB less at the peak. An update that renders more (an added article
+ * shifts all 582 news list pages) starts them after these: 6.57 -> 6.51 s, within the noise (at 64 it
+ * lost about 10%).
+ */
+const THREADS_AFTER_PAGES = 16;
 
 function failIfAny(failures: readonly PageFailure[], total: number): void {
   if (failures.length > 0) throw createBuildError(BuildErrors.PagesFailed, [failures.length, total], { failures });

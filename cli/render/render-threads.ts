@@ -24,8 +24,10 @@ export type FromThread =
   | ({ type: 'failed'; id: number } & ThreadError);
 
 export interface RenderThreads {
-  /** Threads that have loaded the site's code and can take pages. */
+  /** Threads that have loaded the site's code and can take pages; asked once per page to render (see `afterPages`). */
   hasReady(): boolean;
+  /** Starts the threads now, if `afterPages` held them back and they have not started yet. */
+  start(): void;
   /** Gives every thread the build context; pages can be sent after this. */
   init(init: RenderThreadInit): void;
   /**
@@ -42,16 +44,31 @@ export interface RenderThreads {
 const MAX_QUEUED = 3;
 
 /**
- * Starts `count` render threads. Each loads the site's code while the build is still
- * crawling, so starting them costs the build nothing it would otherwise wait for.
+ * Starts `count` render threads. Each loads the site's code while the build is still crawling, so
+ * starting them costs the build nothing it would otherwise wait for. With `afterPages`, they start only
+ * once that many pages were asked to render (the main thread renders them meanwhile): an update in place
+ * usually renders a handful of pages, and on two CPUs a thread loading React and the site's code for
+ * them took CPU from the main thread, which does the rest of the update.
  */
-export function startRenderThreads(count: number): RenderThreads {
-  const threads = Array.from({ length: count }, () => startThread());
-  let started = false;
+export function startRenderThreads(count: number, options: { afterPages?: number } = {}): RenderThreads {
+  const afterPages = options.afterPages ?? 0;
+  let threads: Thread[] = [];
+  let started: RenderThreadInit | null = null;
+  let asked = 0;
+  const start = (): void => {
+    if (threads.length > 0) return;
+    threads = Array.from({ length: count }, () => startThread());
+    if (started) for (const thread of threads) thread.post({ type: 'init', ...started });
+  };
+  if (afterPages === 0) start();
   return {
-    hasReady: () => started && threads.some((t) => t.ready),
+    start,
+    hasReady() {
+      if (threads.length === 0 && ++asked >= afterPages) start();
+      return started !== null && threads.some((t) => t.ready);
+    },
     init(init) {
-      started = true;
+      started = init;
       for (const thread of threads) thread.post({ type: 'init', ...init });
     },
     trySend(tasks) {

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
+import { DEFAULT_EDITOR } from '../../backend/auth.ts';
+import { gqlData, loginToken } from '../backend/client.ts';
 import { runCli } from '../helpers/cli.ts';
+import { updateContent } from '../helpers/content-edits.ts';
 import { snapshotTree } from '../helpers/tree.ts';
 
 /** Rendering on threads beside the main thread (--render-threads) is a matter of speed only. */
@@ -17,8 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => backend.close());
 
-const buildWith = (threads: number, out: string, env: Record<string, string> = {}): ReturnType<typeof runCli> =>
-  runCli(['build', '--endpoint', backend.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--render-threads', String(threads), '--no-report'], {
+const buildWith = (threads: number, out: string, env: Record<string, string> = {}, flags: readonly string[] = []): ReturnType<typeof runCli> =>
+  runCli(['build', '--endpoint', backend.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--render-threads', String(threads), '--no-report', ...flags], {
     env: { SOURCE_DATE_EPOCH: '1700000000', CI: 'true', ...env },
   });
 
@@ -34,6 +37,26 @@ describe('render threads', () => {
     const [a, b] = await Promise.all([snapshotTree(join(dir, 'alone')), snapshotTree(join(dir, 'threaded'))]);
     expect(Object.keys(b).length).toBeGreaterThan(1500);
     expect(b).toEqual(a);
+  }, 240_000);
+
+  it('are not started for an update in place that renders a few pages, and start at once when the folder\'s state does not hold', async () => {
+    const first = await buildWith(2, 'update');
+    expect(first.code, first.stderr).toBe(0);
+    const token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+    const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string }[] } }>(backend, '{ newsItems(first: 1) { nodes { id } } }');
+    await updateContent(backend, token, 'NewsItem', newsItems.nodes[0]!.id, { title: 'Edited for the render threads' });
+    const update = await buildWith(2, 'update');
+    expect(update.code, update.stderr).toBe(0);
+    // A handful of pages, all on the main thread: the threads never loaded React and the site's code for them.
+    expect(update.stdout).toMatch(/updated in place: [1-9]\d* pages rendered/);
+    const write = /^\[write\] \d+ pages, .* \((\d+) on 2 render threads; (\d+) unchanged, kept\)$/m.exec(update.stdout);
+    expect(write, update.stdout).not.toBeNull();
+    expect(Number(write![1])).toBe(0);
+    expect(Number(write![2])).toBeGreaterThan(1000);
+    // Another option that reaches the output: the state does not hold, every page renders, the threads help at once.
+    const changed = await buildWith(2, 'update', {}, ['--payload-budget', '200000']);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(Number(/\((\d+) on 2 render threads/.exec(changed.stdout)?.[1])).toBeGreaterThan(0);
   }, 240_000);
 
   it('splice the shared header and footer into every page as the very bytes rendering them there gives', async () => {
