@@ -93,6 +93,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const keep = config.shard && config.shard.count > 1 ? (routeId: string, path: string) => inShard(config.shard!, routeId, path) : undefined;
     const documents = new Map<string, Set<string>>();
     const plan = feed?.routes;
+    // The feed says no route's documents can see a change: with the same build id, the output stands as it is.
+    const nothingAsked = plan?.crawl.size === 0;
     const reuse = plan ? { skip: (routeId: string) => !plan.crawl.has(routeId), pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData) } : undefined;
     // Media are copied as pages stream in, while the client bundles; whether the output already holds
     // them (an update in place) is known with the build id, and each copy waits for that.
@@ -107,7 +109,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents, onPage: (record) => media.addFrom(record.json, record.job.path), renderingFrom: bundling }));
     // With nothing to ask of the backend, every page would be read back from the output, which this very
     // build id would leave as it is: they are read only once the build id is known to differ.
-    let pages = plan?.crawl.size === 0 ? null : startPages();
+    let pages = nothingAsked ? null : startPages();
     const [bundle, shell] = await bundling;
 
     // 3. What every page shares, and the build id it makes.
@@ -118,7 +120,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // 4. Render every page, keeping those the previous build in the folder already has; media copy alongside.
     const previous = previousBuild(config, saved, buildId, logger);
     knowPresent(previous?.media);
-    if (previous && plan?.crawl.size === 0) {
+    if (previous && nothingAsked) {
       // Nothing any page reads changed since this very build: the output stands as it is.
       await inFlight.pages?.close();
       media.stop();
