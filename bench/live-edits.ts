@@ -12,14 +12,14 @@
  * from the editor's mutation to its new title in the open page (`--dev-edits 0` leaves it out;
  * `--dev-search` runs `site dev --search`, which builds the search index with every change).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { S3_ENV, startS3Server } from '../tests/helpers/s3-server.ts';
 import { createContent, deleteContent, updateContent } from '../tests/helpers/content-edits.ts';
+import { startDev } from '../tests/helpers/dev.ts';
 import { startScaledBackend } from './backend.ts';
 import { measure, median, printTable, type Measurement } from './measure.ts';
 
@@ -81,38 +81,26 @@ async function newestNews(): Promise<{ id: string; slug: string }> {
  * page shows it (dev follows the feed, updates its build in place, and reloads the page).
  */
 async function devEdits(token: string, rounds: number): Promise<number[]> {
-  const child = spawn(process.execPath, [SITE, 'dev', '--endpoint', backend.url, '--port', '0', '--out', join(work, 'dev'), '--cache-dir', join(work, 'cache'), ...(DEV_SEARCH ? ['--search'] : [])], { env: { ...process.env, ...env } });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const dev = await startDev(['--endpoint', backend.url, '--out', join(work, 'dev'), '--cache-dir', join(work, 'cache'), ...(DEV_SEARCH ? ['--search'] : [])], env);
+  let browser: Browser | null = null;
   try {
-    const until = async <T>(found: () => T | null | undefined | Promise<T | null | undefined>, what: string, timeoutMs = 300_000): Promise<T> => {
-      const end = Date.now() + timeoutMs;
-      for (;;) {
-        const value = await found();
-        if (value) return value;
-        if (Date.now() > end || child.exitCode !== null) throw new Error(`site dev: no ${what} within ${timeoutMs} ms:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const url = await until(() => /\[dev\] serving (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)?.[1], 'address');
-    await until(() => /\[dev\] built /.test(output), 'first build');
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    await dev.waitFor(/\[dev\] built /, 300_000);
     const article = await newestNews();
     const page = await browser.newPage();
-    await page.goto(`${url}/news/${article.slug}/`);
+    await page.goto(`${dev.url}/news/${article.slug}/`);
     const ms: number[] = [];
     for (let i = 0; i < rounds; i++) {
       const title = `Edited in site dev, round ${i}, ${Date.now()}`;
       const started = performance.now();
       await updateContent(backend, token, 'NewsItem', article.id, { title });
-      await until(async () => (await page.locator('h1').first().textContent({ timeout: 1_000 }).catch(() => ''))?.includes(title), `"${title}" in the open page`);
+      await page.locator('h1', { hasText: title }).first().waitFor({ timeout: 300_000 });
       ms.push(performance.now() - started);
     }
     return ms;
   } finally {
-    await browser.close();
-    await new Promise<void>((ok) => (child.exitCode !== null ? ok() : (child.once('close', () => ok()), child.kill('SIGTERM'))));
+    await browser?.close();
+    await dev.stop();
   }
 }
 

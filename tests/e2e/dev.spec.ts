@@ -1,70 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ROOT, SITE_BIN } from '../helpers/cli.ts';
 import { deleteContent, updateContent } from '../helpers/content-edits.ts';
-
-/** A running `site dev`, with everything it printed so far. */
-interface Dev {
-  url: string;
-  output: () => string;
-  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
-  stop: () => Promise<void>;
-}
-
-/** Starts the real `site dev` on a free port, building into a temporary folder, with the content overrides in `overridesFile`. */
-async function startDev(overridesFile: string, out: string, flags: readonly string[] = []): Promise<Dev> {
-  const child: ChildProcess = spawn(process.execPath, [SITE_BIN, 'dev', '--port', '0', '--out', out, ...flags], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', CI: 'true', CONTENT_OVERRIDES_FILE: overridesFile },
-  });
-  let output = '';
-  const listeners = new Set<() => void>();
-  const onData = (d: Buffer): void => {
-    output += d.toString();
-    listeners.forEach((f) => f());
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const waitFor = (pattern: RegExp, timeoutMs = 90_000): Promise<RegExpExecArray> =>
-    new Promise((resolve, reject) => {
-      const check = (): void => {
-        const match = pattern.exec(output);
-        if (!match) return;
-        listeners.delete(check);
-        clearTimeout(timer);
-        resolve(match);
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        reject(new Error(`site dev did not print ${pattern} within ${timeoutMs} ms; it printed:\n${output}`));
-      }, timeoutMs);
-      listeners.add(check);
-      check();
-    });
-  const stop = (): Promise<void> =>
-    new Promise((ok) => {
-      if (child.exitCode !== null) return ok();
-      child.once('exit', () => ok());
-      child.kill('SIGTERM');
-    });
-  try {
-    const [, url] = await waitFor(/\[dev\] serving (http:\/\/127\.0\.0\.1:\d+)\//);
-    return { url: url!, output: () => output, waitFor, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
+import { startDev, type Dev } from '../helpers/dev.ts';
 
 /** Starts `site dev` in a fresh temporary folder with empty content overrides, once its first build is served. */
 async function startBuiltDev(flags: readonly string[] = []): Promise<{ dev: Dev; overrides: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'site-dev-'));
   const overrides = join(dir, 'overrides.json');
   await writeFile(overrides, '{}');
-  const dev = await startDev(overrides, join(dir, 'out'), flags);
+  const dev = await startDev(['--out', join(dir, 'out'), ...flags], { CONTENT_OVERRIDES_FILE: overrides });
   try {
     await dev.waitFor(/\[dev\] built [0-9a-f]+ in /);
     return { dev, overrides };
