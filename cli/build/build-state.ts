@@ -183,8 +183,13 @@ const SAMPLE_SIZE = 8;
  */
 async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<string | null> {
   const size = (file: string): number => {
-    const info = statSync(join(outDir, file), { throwIfNoEntry: false });
-    return info?.isFile() ? info.size : -1;
+    try {
+      const info = statSync(join(outDir, file), { throwIfNoEntry: false });
+      return info?.isFile() ? info.size : -1;
+    } catch {
+      // Not a folder on the way, a loop of links, no permission: as good as missing.
+      return -1;
+    }
   };
   let checked = 0;
   // Between runs of files the event loop turns, so the requests and reads started beside it go on.
@@ -269,8 +274,15 @@ interface MovedCursor {
 
 /** The cursor a later build that changed nothing moved the state `save` on to; null: none, or for another save. */
 async function movedCursor(cacheDir: string, outDir: string, save: string): Promise<string | null> {
-  const moved = JSON.parse(await readFile(cursorFileFor(cacheDir, outDir), 'utf8').catch(() => 'null')) as Partial<MovedCursor> | null;
-  return moved?.save === save && typeof moved.cursor === 'string' ? moved.cursor : null;
+  const text = await readFile(cursorFileFor(cacheDir, outDir), 'utf8').catch(() => 'null');
+  let moved: Partial<MovedCursor> | null;
+  try {
+    moved = JSON.parse(text) as Partial<MovedCursor> | null;
+  } catch {
+    // A damaged file only loses the move: the state's own, older cursor asks for the same changes again.
+    return null;
+  }
+  return typeof save === 'string' && moved?.save === save && typeof moved.cursor === 'string' ? moved.cursor : null;
 }
 
 function cursorFileFor(cacheDir: string, outDir: string): string {

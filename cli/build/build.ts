@@ -119,6 +119,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 
     // 4. Render every page, keeping those the previous build in the folder already has; media copy alongside.
     const previous = previousBuild(config, saved, buildId, logger);
+    // Another build id (the site-wide data changed): every page renders, so the threads start now.
+    if (!previous) threads?.start();
     knowPresent(previous?.media);
     if (previous && nothingAsked) {
       // Nothing any page reads changed since this very build: the output stands as it is.
