@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
-import { writeFileAtomic } from '../output/write.ts';
+import { safePath, writeFileAtomic } from '../output/write.ts';
 import { readBytes } from '../output/read.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 
@@ -83,6 +83,8 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     if (saved === null) return none('no previous build of this folder in the build cache');
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
+    const outside = firstFileOutside(outDir, saved);
+    if (outside !== null) return none(`the build cache's state names ${JSON.stringify(outside)}, which is outside the output folder (a damaged or altered cache)`);
     if (saved.feed) saved.feed = { ...saved.feed, cursor: (await movedCursor(cacheDir, outDir, saved.save)) ?? saved.feed.cursor };
     const { latest, meta } = await readBuild(outDir);
     if (latest.id !== saved.buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
@@ -177,15 +179,40 @@ const STATE_VERSION = 3;
 const SAMPLE_SIZE = 8;
 
 /**
+ * The first page path or file the state names that would lead outside the output folder, or null. The
+ * state decides which files an update in place reads back, keeps and removes, so a state that was
+ * damaged or written by someone else must not take the build elsewhere on the disk.
+ */
+function firstFileOutside(outDir: string, saved: SavedState): string | null {
+  const root = resolve(outDir);
+  const inside = (file: () => string): boolean => {
+    try {
+      safePath(root, file());
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const [path] of [...saved.pages, ...saved.sample]) {
+    if (typeof path !== 'string' || !inside(() => htmlFileFor(path)) || !inside(() => payloadFileFor(path))) return String(path);
+  }
+  for (const file of Object.keys(saved.outputs)) if (!inside(() => file)) return file;
+  for (const url of saved.media) if (typeof url !== 'string' || !inside(() => mediaFileFor(url))) return String(url);
+  return null;
+}
+
+/**
  * The first file an incremental build would keep that is not on disk as the previous build wrote it,
  * or null: every page's index.html and _payload.json (their sizes together must be the page's recorded
- * bytes), every extra output and every media file. Only sizes: one stat per file, a few per page.
+ * bytes; a page may have no payload file, but not one that is something else), every extra output and
+ * every media file. Only sizes: one stat per file, a few per page.
  */
 async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<string | null> {
+  /** The file's size; ABSENT when nothing is there; -1 when it is not a plain file (a folder, a FIFO) or cannot be looked at. */
   const size = (file: string): number => {
     try {
       const info = statSync(join(outDir, file), { throwIfNoEntry: false });
-      return info?.isFile() ? info.size : -1;
+      return info === undefined ? ABSENT : info.isFile() ? info.size : -1;
     } catch {
       // Not a folder on the way, a loop of links, no permission: as good as missing.
       return -1;
@@ -198,7 +225,8 @@ async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<
   };
   for (const [path, , , , , bytes] of saved.pages) {
     const html = size(htmlFileFor(path));
-    if (html < 0 || html + Math.max(size(payloadFileFor(path)), 0) !== bytes) return path;
+    const payload = size(payloadFileFor(path));
+    if (html < 0 || payload === -1 || html + Math.max(payload, 0) !== bytes) return path;
     await turn();
   }
   for (const file of [...Object.keys(saved.outputs), ...saved.media.map((url) => mediaFileFor(url))]) {
@@ -213,6 +241,9 @@ async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<
  * (25,800 files) the promise API took 0.4-0.5 s of the main thread, synchronous calls about 0.1 s.
  */
 const KEPT_CHECK_RUN = 1024;
+
+/** What firstKeptFileMissing's stat gives for a file that is not there at all. */
+const ABSENT = -2;
 
 /** The folder's identity on disk: a folder copied or restored from elsewhere has another. */
 async function folderIdentity(dir: string): Promise<string> {

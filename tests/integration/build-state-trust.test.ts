@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadBuildState } from '../../cli/build/build-state.ts';
+import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
+import { runCli } from '../helpers/cli.ts';
+
+/**
+ * The build state in the build cache decides which files of the output folder an update in place reads,
+ * keeps and removes. A state that names a file outside the output folder, or a page whose files are not
+ * plain files, is not trusted: the build starts over (a full build), rather than reading, keeping or
+ * waiting on whatever the state points at.
+ */
+
+let dir: string;
+let out: string;
+let stateFile: string;
+let original: string;
+
+type Saved = { generator: string; sample: [string, string][]; pages: [string, string, string, number, string | null, number, ...unknown[]][]; outputs: Record<string, string>; media: string[] };
+const saved = (): Saved => JSON.parse(original) as Saved;
+const load = async (state: Saved): Promise<Awaited<ReturnType<typeof loadBuildState>>> => {
+  await writeFile(stateFile, JSON.stringify(state));
+  return loadBuildState(join(dir, 'cache'), out, state.generator);
+};
+/** A page the folder check does not sample, so only the per-file check stands between it and the build. */
+const unsampled = (state: Saved): Saved['pages'][number] => state.pages.find(([path]) => path !== '/' && !state.sample.some(([s]) => s === path))!;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'build-state-trust-'));
+  out = resolve(dir, 'site');
+  const first = await runCli(['build', '--out', out, '--cache-dir', join(dir, 'cache'), '--quiet', '--no-search']);
+  expect(first.code, first.stderr).toBe(0);
+  const states = (await readdir(join(dir, 'cache', 'builds'))).filter((f) => /^[0-9a-f]{16}\.json$/.test(f));
+  expect(states).toEqual([`${createHash('sha256').update(out).digest('hex').slice(0, 16)}.json`]);
+  stateFile = join(dir, 'cache', 'builds', states[0]!);
+  original = await readFile(stateFile, 'utf8');
+}, 240_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await writeFile(stateFile, original);
+});
+
+describe('the build state of an output folder', () => {
+  it('is trusted as written', async () => {
+    const loaded = await load(saved());
+    expect(loaded.state, 'reason' in loaded ? loaded.reason : '').not.toBeNull();
+  });
+
+  it('is not trusted when a page path leads outside the output folder, even to files that look right', async () => {
+    const state = saved();
+    const page = unsampled(state);
+    // A copy of the page's own files just outside the output folder: sizes and bytes all match.
+    const outside = join(dir, 'outside');
+    await mkdir(outside, { recursive: true });
+    await copyFile(join(out, htmlFileFor(page[0])), join(outside, 'index.html'));
+    await copyFile(join(out, payloadFileFor(page[0])), join(outside, '_payload.json'));
+    page[0] = '/../outside';
+    const loaded = await load(state);
+    expect(loaded.state).toBeNull();
+    expect('reason' in loaded && loaded.reason).toMatch(/outside the output folder/);
+  });
+
+  it('is not trusted when an extra output or a media file leads outside the output folder', async () => {
+    const withOutput = saved();
+    const [name, hash] = Object.entries(withOutput.outputs)[0]!;
+    delete withOutput.outputs[name];
+    await writeFile(join(dir, 'elsewhere.xml'), 'x');
+    withOutput.outputs['../elsewhere.xml'] = hash;
+    const byOutput = await load(withOutput);
+    expect(byOutput.state).toBeNull();
+    expect('reason' in byOutput && byOutput.reason).toMatch(/outside the output folder/);
+
+    const withMedia = saved();
+    withMedia.media.push('/media/../../elsewhere.xml');
+    const byMedia = await load(withMedia);
+    expect(byMedia.state).toBeNull();
+    expect('reason' in byMedia && byMedia.reason).toMatch(/outside the output folder/);
+  });
+
+  it("is not trusted when a page's payload is not a plain file (a FIFO would hang the build that reads it)", async () => {
+    const state = saved();
+    const page = unsampled(state);
+    const payload = join(out, payloadFileFor(page[0]));
+    const html = await stat(join(out, htmlFileFor(page[0])));
+    const kept = `${payload}.kept`;
+    await copyFile(payload, kept);
+    await rm(payload);
+    execFileSync('mkfifo', [payload]);
+    try {
+      // The recorded size counts the HTML alone, as if the page had no payload file.
+      page[5] = html.size;
+      const loaded = await load(state);
+      expect(loaded.state).toBeNull();
+      expect('reason' in loaded && loaded.reason).toContain(page[0]);
+    } finally {
+      await rm(payload);
+      await copyFile(kept, payload);
+      await rm(kept);
+    }
+  });
+});
