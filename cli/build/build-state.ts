@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
-import { safePath, writeFileAtomic } from '../output/write.ts';
+import { leavesFolder, writeFileAtomic } from '../output/write.ts';
 import { readBytes } from '../output/read.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 
@@ -83,7 +83,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     if (saved === null) return none('no previous build of this folder in the build cache');
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
-    const outside = firstFileOutside(outDir, saved);
+    const outside = firstFileOutside(saved);
     if (outside !== null) return none(`the build cache's state names ${JSON.stringify(outside)}, which is outside the output folder (a damaged or altered cache)`);
     if (saved.feed) saved.feed = { ...saved.feed, cursor: (await movedCursor(cacheDir, outDir, saved.save)) ?? saved.feed.cursor };
     const { latest, meta } = await readBuild(outDir);
@@ -183,18 +183,16 @@ const SAMPLE_SIZE = 8;
  * state decides which files an update in place reads back, keeps and removes, so a state that was
  * damaged or written by someone else must not take the build elsewhere on the disk.
  */
-function firstFileOutside(outDir: string, saved: SavedState): string | null {
-  const root = resolve(outDir);
+function firstFileOutside(saved: SavedState): string | null {
   const inside = (file: () => string): boolean => {
     try {
-      safePath(root, file());
-      return true;
+      return !leavesFolder(file());
     } catch {
       return false;
     }
   };
   for (const [path] of [...saved.pages, ...saved.sample]) {
-    if (typeof path !== 'string' || !inside(() => htmlFileFor(path)) || !inside(() => payloadFileFor(path))) return String(path);
+    if (typeof path !== 'string' || !inside(() => htmlFileFor(path))) return String(path);
   }
   for (const file of Object.keys(saved.outputs)) if (!inside(() => file)) return file;
   for (const url of saved.media) if (typeof url !== 'string' || !inside(() => mediaFileFor(url))) return String(url);

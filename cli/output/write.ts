@@ -139,6 +139,16 @@ interface Written {
   failure?: { message: string; code?: string; path?: string };
 }
 
+/**
+ * Whether `relative`, joined to a folder, would lead out of it (a `..` segment) or cannot name a file
+ * (a NUL). A string test, for checking many paths at once; safePath resolves one against its folder.
+ */
+export function leavesFolder(relative: string): boolean {
+  return PARENT_OR_NUL.test(relative);
+}
+
+const PARENT_OR_NUL = /(?:^|[/\\])\.\.(?:[/\\]|$)|\0/;
+
 /** The absolute path of `relative` under `root`, refusing any that resolves outside it. */
 export function safePath(root: string, relative: string): string {
   const file = resolve(root, relative);
