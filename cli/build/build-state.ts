@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
+import type { ContentWarning } from '../checks/run.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
 import { leavesFolder, writeFileAtomic } from '../output/write.ts';
@@ -27,6 +28,8 @@ export interface BuildState {
   searchKey: string | null;
   /** Where the backend's change feed stood when the build asked, and what each route read; null: no feed. */
   feed: FeedState | null;
+  /** The content checks' warnings on the output as that build wrote it; null: not recorded (check again). */
+  warnings: ContentWarning[] | null;
 }
 
 /** A build's place in the backend's change feed (build/changed-routes.ts). */
@@ -106,7 +109,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
         links: links.map((i) => saved.links[i]!),
       });
     }
-    return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null, feed: saved.feed ?? null } };
+    return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null, feed: saved.feed ?? null, warnings: savedWarnings(saved.warnings) } };
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
   }
@@ -121,7 +124,18 @@ export function hasBuildState(cacheDir: string, outDir: string): boolean {
 export async function saveBuildState(
   cacheDir: string,
   outDir: string,
-  state: { buildId: string; generator: string; timestamp: number; site: InspectedSite; records: readonly PageRecordForState[]; outputs: ReadonlyMap<string, string>; media: Iterable<string>; searchKey: string | null; feed: FeedState | null },
+  state: {
+    buildId: string;
+    generator: string;
+    timestamp: number;
+    site: InspectedSite;
+    records: readonly PageRecordForState[];
+    outputs: ReadonlyMap<string, string>;
+    media: Iterable<string>;
+    searchKey: string | null;
+    feed: FeedState | null;
+    warnings: readonly ContentWarning[];
+  },
 ): Promise<void> {
   // A few pages spread over the site, read again by the next build to see that the folder is this one.
   const pages = state.site.pages;
@@ -141,7 +155,7 @@ export async function saveBuildState(
   await writeFileAtomic(stateFileFor(cacheDir, outDir), async (temp) => {
     const out = await open(temp, 'w');
     try {
-      const head: Omit<SavedState, 'pages' | 'outputs' | 'media'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], searchKey: state.searchKey, feed: state.feed };
+      const head: Omit<SavedState, 'pages' | 'outputs' | 'media' | 'warnings'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], searchKey: state.searchKey, feed: state.feed };
       await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
       for (let start = 0; start < pages.length; start += 1000) {
         const rows = pages.slice(start, start + 1000).map((p, k) => {
@@ -152,7 +166,7 @@ export async function saveBuildState(
         });
         await out.write((start > 0 ? ',' : '') + rows.join(','));
       }
-      await out.write(`],"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify([...state.media].sort())}}`);
+      await out.write(`],"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify([...state.media].sort())},"warnings":${JSON.stringify(state.warnings)}}`);
     } finally {
       await out.close();
     }
@@ -293,6 +307,15 @@ interface SavedState {
   searchKey?: string | null;
   /** Absent in a state saved before the change feed. */
   feed?: FeedState | null;
+  /** Absent in a state saved before the checks' warnings were kept. */
+  warnings?: unknown;
+}
+
+/** The warnings a state recorded, when they have the shape the checks give; else null (check again). */
+function savedWarnings(saved: unknown): ContentWarning[] | null {
+  const fields = ['check', 'page', 'route', 'message', 'fix'] as const;
+  const valid = (w: unknown): w is ContentWarning => typeof w === 'object' && w !== null && fields.every((f) => typeof (w as Record<string, unknown>)[f] === 'string');
+  return Array.isArray(saved) && saved.every(valid) ? saved : null;
 }
 
 /** Where the feed stood after a build that changed nothing, and which save of the state that was. */

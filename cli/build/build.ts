@@ -152,8 +152,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     if (config.shard) {
       await writeShardManifest(staging, { version: SHARD_MANIFEST_VERSION, buildId, shard: config.shard, timestamp, baseUrl: ctx.baseUrl, siteJson: ctx.siteJson, assets: ctx.assets, client: ctx.client, csp, pages: shardPages(recorder.inspected(), rendered.records), media: [...media.urls] });
     }
-    const { extras, prerendered } = config.shard
-      ? { extras: null, prerendered: rendered.built.map((b) => b.path) }
+    const { extras, prerendered, warnings } = config.shard
+      ? { extras: null, prerendered: rendered.built.map((b) => b.path), warnings: [] }
       : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: search ? [...collectors, search] : collectors, built: rendered.built, sitemap: rendered.sitemap, media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
 
     // 7. Commit: replace the output, or move in only what changed; then the caches for the next build.
@@ -163,7 +163,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // The output is committed: a cache that cannot be saved costs the next build time, not this build.
     await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
     const feedState = feed && schema && { cursor: feed.cursor, source: feed.source, routeTypes: routeTypesOf(await schema, site.routes, site.routeData, documents, (id) => !plan || plan.crawl.has(id), feed.routeTypes) };
-    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, searchKey: search?.key ?? null, feed: feedState });
+    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, searchKey: search?.key ?? null, feed: feedState, warnings });
 
     // 8. The report.
     const changes = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered.rendered, pagesKept: rendered.kept, richText: { ...richText.counts }, written, removed } as const;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { checkSite, reportWarnings } from '../checks/check-site.ts';
+import type { ContentWarning } from '../checks/run.ts';
 import type { SiteModules } from '../config/site-modules.ts';
 import { writeBuildMeta } from '../output/build-meta.ts';
 import { writeExtras, type Extras, type OutputSource } from '../output/extras.ts';
@@ -38,7 +39,7 @@ export interface FinishSiteInput {
  * the content checks (under --strict a warning fails the build here, before the output is touched).
  * Returns what the extras wrote and the prerendered paths in route order.
  */
-export async function finishSite(input: FinishSiteInput, logger: Logger): Promise<{ extras: Extras; prerendered: string[] }> {
+export async function finishSite(input: FinishSiteInput, logger: Logger): Promise<{ extras: Extras; prerendered: string[]; warnings: ContentWarning[] }> {
   const { siteDir, ctx, site, recorder } = input;
   const notFoundHtml = renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html;
   const extras = await logTimed(
@@ -52,5 +53,5 @@ export async function finishSite(input: FinishSiteInput, logger: Logger): Promis
   const warnings = await checkSite({ site: recorder.inspected(), siteDir, files: knownFiles, baseUrl: ctx.baseUrl, routeRules: site.routeRules, payloadBudget: input.payloadBudget });
   recorder.checked(warnings);
   reportWarnings(warnings, input.built.length, { strict: input.strict, verbose: input.verbose }, logger);
-  return { extras, prerendered };
+  return { extras, prerendered, warnings };
 }

@@ -11,9 +11,9 @@ import { saveFeedCursor, type BuildState } from './build-state.ts';
 /**
  * An update in place of this very build (same code, options and site-wide data) that the change feed
  * says no page's documents can see a change in: every page, extra output and file of the output folder
- * is what a build would write again, so none is read or written. The content checks run again over the
- * pages the state remembers, so the report and --strict say what a full build would; the state moves on
- * to the feed's new cursor.
+ * is what a build would write again, so none is read or written. The content checks' warnings are the
+ * previous build's, so the report and --strict say what a full build would; the state moves on to the
+ * feed's new cursor.
  */
 export async function keepUnchanged(
   input: { config: Pick<ResolvedConfig, 'outDir' | 'cacheDir' | 'payloadBudget' | 'strict' | 'logLevel'>; previous: BuildState; cursor: string; baseUrl: string; routeRules: Readonly<Record<string, RouteRule>>; recorder: Pick<BuildRecorder, 'restored' | 'inspected' | 'checked' | 'measureOutput'> },
@@ -25,8 +25,10 @@ export async function keepUnchanged(
     recorder.restored(page.inspected, page.links);
     bytes += page.bytes;
   }
-  const files = [...previous.media, ...[...previous.outputs.keys()].map((file) => `/${file}`)];
-  const warnings = await checkSite({ site: recorder.inspected(), siteDir: config.outDir, files, baseUrl: input.baseUrl, routeRules: input.routeRules, payloadBudget: config.payloadBudget });
+  // The checks' result is a function of the pages, the files and the options, which are the previous
+  // build's: its warnings stand (a state saved without them is checked again, over the output folder).
+  const files = (): string[] => [...previous.media, ...[...previous.outputs.keys()].map((file) => `/${file}`)];
+  const warnings = previous.warnings ?? (await checkSite({ site: recorder.inspected(), siteDir: config.outDir, files: files(), baseUrl: input.baseUrl, routeRules: input.routeRules, payloadBudget: config.payloadBudget }));
   recorder.checked(warnings);
   reportWarnings(warnings, previous.pages.size, { strict: config.strict, verbose: config.logLevel === 'debug' }, logger);
   if (previous.feed && previous.feed.cursor !== input.cursor) await saveFeedCursor(config.cacheDir, config.outDir, previous, input.cursor);

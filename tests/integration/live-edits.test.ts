@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -200,6 +200,32 @@ describe('an update in place with the change feed', () => {
       expect(await run()).toMatch(/1 change since the previous build \(Person\)[\s\S]*updated in place/);
       // That build saved the state afresh: the cursor moved for the state before it no longer counts.
       expect(await run()).toMatch(/0 changes since the previous build/);
+    } finally {
+      await live.close();
+    }
+  }, 300_000);
+
+  it("reports, when nothing changed, the content checks' warnings of the build it keeps: what a full build would, whatever was put into the folder since", async () => {
+    const live = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
+    try {
+      const out = join(root, 'warnings');
+      const run = async (dir: string): Promise<string> => {
+        const result = await runCli(['build', '--endpoint', live.url, '--out', dir, '--cache-dir', join(root, 'warnings-cache'), '--no-report'], { env });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        // Warnings go to stderr.
+        return result.stdout + result.stderr;
+      };
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string }[] } }>(live, '{ newsItems(first: 1) { nodes { id } } }');
+      await updateContent(live, await loginToken(live, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password), 'NewsItem', newsItems.nodes[0]!.id, { body: '<p>See <a href="/files/programme-2026.pdf">the programme</a>.</p>' });
+      const warned = /\[check\] .*links to \/files\/programme-2026\.pdf, which is not a page, a redirect or a file of this build/;
+      expect(await run(out)).toMatch(warned);
+      // The file turns up in the output folder, put there by hand: a full build would not have it.
+      await mkdir(join(out, 'files'), { recursive: true });
+      await writeFile(join(out, 'files/programme-2026.pdf'), '%PDF-1.4');
+      const quiet = await run(out);
+      expect(quiet).toMatch(/stand as they are/);
+      expect(quiet).toMatch(warned);
+      expect(await run(join(root, 'warnings-full'))).toMatch(warned);
     } finally {
       await live.close();
     }
