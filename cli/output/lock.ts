@@ -125,14 +125,20 @@ function claimFor(file: string, token: string): string {
 async function removeClaims(file: string): Promise<void> {
   const prefix = `${basename(file)}.takeover-`;
   const names = await readdir(dirname(file)).catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => name.startsWith(prefix)).map((name) => rm(join(dirname(file), name), { force: true })));
+  // Claims only: a claim being created right now is first written beside its name
+  // (`….takeover-{token}.{random}.tmp`, createExclusive), and removing that would fail its build.
+  const claims = names.filter((name) => name.startsWith(prefix) && TOKEN.test(name.slice(prefix.length)));
+  await Promise.all(claims.map((name) => rm(join(dirname(file), name), { force: true })));
 }
+
+/** A lock's token (ours: randomBytes as hex): a claim's file is named after it, so no dot, no slash. */
+const TOKEN = /^[\w-]+$/;
 
 /** The lock's owner, or null while it is being written (or was not written by this tool). */
 async function readOwner(file: string): Promise<LockOwner | null> {
   try {
     const owner = JSON.parse(await readFile(file, 'utf8')) as Partial<LockOwner>;
-    return typeof owner.pid === 'number' && typeof owner.host === 'string' && typeof owner.token === 'string' ? (owner as LockOwner) : null;
+    return typeof owner.pid === 'number' && typeof owner.host === 'string' && typeof owner.token === 'string' && TOKEN.test(owner.token) ? (owner as LockOwner) : null;
   } catch {
     return null;
   }
