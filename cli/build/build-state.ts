@@ -205,9 +205,8 @@ function firstFileOutside(saved: SavedState): string | null {
       return false;
     }
   };
-  for (const [path] of [...saved.pages, ...saved.sample]) {
-    if (typeof path !== 'string' || !inside(() => htmlFileFor(path))) return String(path);
-  }
+  // A page's files are in the folder its path names.
+  for (const [path] of [...saved.pages, ...saved.sample]) if (typeof path !== 'string' || leavesFolder(path)) return String(path);
   for (const file of Object.keys(saved.outputs)) if (!inside(() => file)) return file;
   for (const url of saved.media) if (typeof url !== 'string' || !inside(() => mediaFileFor(url))) return String(url);
   return null;

@@ -12,6 +12,7 @@ import type { ReadAhead } from '../content/read-ahead.ts';
 import { loadRichTextCache } from '../content/rich-text-cache.ts';
 import { loadSiteData, logDrafts, openContentSource, type ContentSource } from '../content/source.ts';
 import { loadSchema } from '../content/types-read.ts';
+import type { GraphQLSchema } from 'graphql';
 import { BuildErrors, createBuildError, type PageFailure } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
 import { checkPageCount, commitOutput, createStagingDir, discardStagingDir, isSiteOutput } from '../output/output.ts';
@@ -84,7 +85,9 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const saved = await savedBuild(config, generator);
     // The folder's state does not hold (other code, say): every page renders, so the threads start now.
     if (!saved.state) threads?.start();
-    const schema = site.changeFeed ? loadSchema(join(config.root, 'site/schema.graphql')) : null;
+    // The schema is parsed when a change is to be placed or the state saved: a build that finds nothing changed never needs it.
+    let schemaLoaded: Promise<GraphQLSchema> | undefined;
+    const schema = site.changeFeed ? () => (schemaLoaded ??= loadSchema(join(config.root, 'site/schema.graphql'))) : null;
     const feed = await feedPlan({ feed: site.changeFeed, shard: config.shard !== null, source: `${source.endpoint}${config.drafts ? ' with drafts' : ''}`, client: source.client, saved, routes: site.routes, schema, logger });
 
     // 2. Pages stream from the backend while the client bundles.
@@ -162,7 +165,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     if (previous) logger.info('build', `updated in place: ${rendered.rendered} pages rendered, ${written.length} files written, ${removed.length} removed`);
     // The output is committed: a cache that cannot be saved costs the next build time, not this build.
     await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
-    const feedState = feed && schema && { cursor: feed.cursor, source: feed.source, routeTypes: routeTypesOf(await schema, site.routes, site.routeData, documents, (id) => !plan || plan.crawl.has(id), feed.routeTypes) };
+    const feedState = feed && schema && { cursor: feed.cursor, source: feed.source, routeTypes: routeTypesOf(await schema(), site.routes, site.routeData, documents, (id) => !plan || plan.crawl.has(id), feed.routeTypes) };
     if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, searchKey: search?.key ?? null, feed: feedState, warnings });
 
     // 8. The report.

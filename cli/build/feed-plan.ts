@@ -25,7 +25,7 @@ export interface FeedPlan {
  * previous build's cursor, what changed. Null without a feed, for a shard (it asks for its own share),
  * or when the feed cannot be read: the build then asks for every page and compares.
  */
-export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; shard: boolean; source: string; client: GraphQLClientHandle; saved: SavedBuild; routes: readonly Pick<RouteDefinition, 'id'>[]; schema: Promise<GraphQLSchema> | null; logger: Logger }): Promise<FeedPlan | null> {
+export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; shard: boolean; source: string; client: GraphQLClientHandle; saved: SavedBuild; routes: readonly Pick<RouteDefinition, 'id'>[]; schema: (() => Promise<GraphQLSchema>) | null; logger: Logger }): Promise<FeedPlan | null> {
   const { feed, saved, source, logger } = input;
   if (!feed || input.shard || !input.schema) return null;
   // A cursor from another backend (or for another view of it: drafts or not) says nothing about this one.
@@ -39,8 +39,9 @@ export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; 
     return fresh;
   }
   // A change to a type the schema does not know (a feed that names types its own way) could reach any route.
-  const schema = await input.schema;
-  const unknown = answer.changes.find((c) => typeof c.type !== 'string' || !isCompositeType(schema.getType(c.type)));
+  // (Parsed only then: with no change, nothing needs it.)
+  const schema = answer.changes.length > 0 ? await input.schema() : null;
+  const unknown = schema && answer.changes.find((c) => typeof c.type !== 'string' || !isCompositeType(schema.getType(c.type)));
   if (unknown) {
     logger.warn('changes', `the change feed names the type ${JSON.stringify(unknown.type)}, which site/schema.graphql does not have: every page is asked for and compared (the feed must name the GraphQL types the site's queries select)`);
     return fresh;

@@ -106,21 +106,21 @@ describe('feedPlan', () => {
 
   it('asks for every page when the feed names a type site/schema.graphql does not have (a feed naming types its own way)', async () => {
     const lines: string[] = [];
-    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'news', id: '1', kind: 'upsert' }] }), saved: state('a'), routes, schema: Promise.resolve(schema), logger: logger(lines) });
+    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'news', id: '1', kind: 'upsert' }] }), saved: state('a'), routes, schema: () => Promise.resolve(schema), logger: logger(lines) });
     expect(plan).toMatchObject({ cursor: 'c2', routes: null });
     expect(lines.join('\n')).toMatch(/names the type "news", which site\/schema.graphql does not have: every page is asked for and compared/);
   });
 
   it('does not use a cursor from another backend (or drafts where there were none): it starts from where this one stands', async () => {
     const asked: unknown[] = [];
-    const plan = await feedPlan({ feed, shard: false, source: 'http://production/graphql', client: client({ cursor: 'p1', expired: false, changes: [] }, asked), saved: state('http://staging/graphql'), routes, schema: Promise.resolve(schema), logger: logger([]) });
+    const plan = await feedPlan({ feed, shard: false, source: 'http://production/graphql', client: client({ cursor: 'p1', expired: false, changes: [] }, asked), saved: state('http://staging/graphql'), routes, schema: () => Promise.resolve(schema), logger: logger([]) });
     expect(asked).toEqual([{ since: null }]);
     expect(plan).toMatchObject({ cursor: 'p1', source: 'http://production/graphql', routes: null });
   });
 
   it('with the same backend, plans from the changes since its cursor', async () => {
     const asked: unknown[] = [];
-    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }] }, asked), saved: state('a'), routes, schema: Promise.resolve(schema), logger: logger([]) });
+    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }] }, asked), saved: state('a'), routes, schema: () => Promise.resolve(schema), logger: logger([]) });
     expect(asked).toEqual([{ since: 'c1' }]);
     expect([...plan!.routes!.crawl].sort()).toEqual(['courses', 'people']);
   });
