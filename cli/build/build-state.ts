@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
-import type { ContentWarning } from '../checks/run.ts';
+import { isCheckName, type ContentWarning } from '../checks/run.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
 import { leavesFolder, writeFileAtomic } from '../output/write.ts';
-import { readBytes } from '../output/read.ts';
-import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
+import { readPlainFile } from '../output/read.ts';
+import { htmlFileFor, normalizePath, payloadFileFor } from '../../runtime/shared/paths.ts';
 
 /**
  * What a build remembers about the output it wrote, in the build cache, so the next build into the
@@ -87,7 +87,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
     const outside = firstFileOutside(saved);
-    if (outside !== null) return none(`the build cache's state names ${JSON.stringify(outside)}, which is outside the output folder (a damaged or altered cache)`);
+    if (outside !== null) return none(`the build cache's state names ${JSON.stringify(outside)}, which is outside the output folder or not a name a build writes (a damaged or altered cache)`);
     if (saved.feed) saved.feed = { ...saved.feed, cursor: (await movedCursor(cacheDir, outDir, saved.save)) ?? saved.feed.cursor };
     const { latest, meta } = await readBuild(outDir);
     if (latest.id !== saved.buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
@@ -193,9 +193,11 @@ const STATE_VERSION = 3;
 const SAMPLE_SIZE = 8;
 
 /**
- * The first page path or file the state names that would lead outside the output folder, or null. The
- * state decides which files an update in place reads back, keeps and removes, so a state that was
- * damaged or written by someone else must not take the build elsewhere on the disk.
+ * The first page path or file the state names that would lead outside the output folder, or that is not
+ * spelled as a build spells it, or null. The state decides which files an update in place reads back,
+ * keeps and removes, so a state that was damaged or written by someone else must not take the build
+ * elsewhere on the disk, nor name one file twice (a page as `/a` and `/a/`: the build would keep the one
+ * and remove the other, which is the same file).
  */
 function firstFileOutside(saved: SavedState): string | null {
   const inside = (file: () => string): boolean => {
@@ -205,9 +207,14 @@ function firstFileOutside(saved: SavedState): string | null {
       return false;
     }
   };
+  const paths = new Set<string>();
   // A page's files are in the folder its path names.
-  for (const [path] of [...saved.pages, ...saved.sample]) if (typeof path !== 'string' || leavesFolder(path)) return String(path);
-  for (const file of Object.keys(saved.outputs)) if (!inside(() => file)) return file;
+  for (const [path] of saved.pages) {
+    if (typeof path !== 'string' || leavesFolder(path) || normalizePath(path) !== path || paths.has(path)) return String(path);
+    paths.add(path);
+  }
+  for (const [path] of saved.sample) if (typeof path !== 'string' || !paths.has(path)) return String(path);
+  for (const file of Object.keys(saved.outputs)) if (!inside(() => file) || posix.normalize(file) !== file || file.startsWith('/')) return file;
   for (const url of saved.media) if (typeof url !== 'string' || !inside(() => mediaFileFor(url))) return String(url);
   return null;
 }
@@ -219,10 +226,10 @@ function firstFileOutside(saved: SavedState): string | null {
  * every media file. Only sizes: one stat per file, a few per page.
  */
 async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<string | null> {
-  /** The file's size; ABSENT when nothing is there; -1 when it is not a plain file (a folder, a FIFO) or cannot be looked at. */
+  /** The file's size; ABSENT when nothing is there; -1 when it is not a plain file (a folder, a FIFO, a link) or cannot be looked at. */
   const size = (file: string): number => {
     try {
-      const info = statSync(join(outDir, file), { throwIfNoEntry: false });
+      const info = lstatSync(join(outDir, file), { throwIfNoEntry: false });
       return info === undefined ? ABSENT : info.isFile() ? info.size : -1;
     } catch {
       // Not a folder on the way, a loop of links, no permission: as good as missing.
@@ -264,8 +271,14 @@ async function folderIdentity(dir: string): Promise<string> {
 
 /** The hash of a page's index.html and _payload.json as they are on disk ('' for a missing file). */
 async function samplePage(outDir: string, path: string): Promise<string> {
-  const [html, payload] = await Promise.all([htmlFileFor(path), payloadFileFor(path)].map((file) => readBytes(join(outDir, file)).catch(() => '')));
-  return createHash('sha1').update(html!).update('\0').update(payload!).digest('base64url');
+  const read = (file: string): Buffer | string => {
+    try {
+      return readPlainFile(join(outDir, file));
+    } catch {
+      return '';
+    }
+  };
+  return createHash('sha1').update(read(htmlFileFor(path))).update('\0').update(read(payloadFileFor(path))).digest('base64url');
 }
 
 type SavedPage = [
@@ -312,9 +325,15 @@ interface SavedState {
 
 /** The warnings a state recorded, when they have the shape the checks give; else null (check again). */
 function savedWarnings(saved: unknown): ContentWarning[] | null {
-  const fields = ['check', 'page', 'route', 'message', 'fix'] as const;
-  const valid = (w: unknown): w is ContentWarning => typeof w === 'object' && w !== null && fields.every((f) => typeof (w as Record<string, unknown>)[f] === 'string');
-  return Array.isArray(saved) && saved.every(valid) ? saved : null;
+  if (!Array.isArray(saved)) return null;
+  const warnings: ContentWarning[] = [];
+  for (const w of saved as Partial<Record<keyof ContentWarning, unknown>>[]) {
+    const { check, page, route, message, fix } = w ?? {};
+    if (!isCheckName(check) || typeof page !== 'string' || typeof route !== 'string' || typeof message !== 'string' || typeof fix !== 'string') return null;
+    // Only the warning's own fields go on to the report.
+    warnings.push({ check, page, route, message, fix });
+  }
+  return warnings;
 }
 
 /** Where the feed stood after a build that changed nothing, and which save of the state that was. */

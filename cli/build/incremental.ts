@@ -51,6 +51,11 @@ export function filesToRemove(previous: BuildState, built: Iterable<string>, out
   return [
     ...[...gone].flatMap((path) => [htmlFileFor(path), payloadFileFor(path)]),
     ...[...previous.outputs.keys()].filter((file) => !outputs.has(file)),
-    ...[...previous.media].filter((url) => !media.has(url)).map((url) => mediaFileFor(url)),
+    // Compared as files: two URLs may name one (an encoded slash), and the one this build uses stays.
+    ...difference(new Set([...previous.media].map(mediaFileFor)), new Set([...media].map(mediaFileFor))),
   ];
+}
+
+function difference<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] {
+  return [...a].filter((x) => !b.has(x));
 }

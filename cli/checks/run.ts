@@ -39,6 +39,11 @@ const FIX = {
   'payload-budget': 'Paginate the list or ask the query for fewer fields; raise --payload-budget if the size is intended.',
 } as const satisfies Record<CheckName, string>;
 
+/** Whether `name` is one of the checks' names (a warning read back from a build state must be). */
+export function isCheckName(name: unknown): name is CheckName {
+  return typeof name === 'string' && Object.hasOwn(FIX, name);
+}
+
 /**
  * Runs every content check over the inspected pages: internal links and images resolve to a page,
  * a redirect or a file; `#anchors` exist as ids on their page; images have alt text; no two pages

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { mkdir, readdir, realpath, rename, rm, rmdir } from 'node:fs/promises';
+import { basename, dirname, join, posix, relative, sep } from 'node:path';
 import { ASSETS_DIR, type BuildMeta, type LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { lockOutput, type OutputLock } from './lock.ts';
-import { readBytes } from './read.ts';
+import { readBytes, readPlainFile } from './read.ts';
 import { exists, journalFor, recoverSwap, swapIn, trashRetired } from './swap.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 
@@ -83,7 +83,9 @@ export async function commitStagingChanges(staging: string, outDir: string, remo
   for (const file of files) {
     if (file === LATEST_FILE) {
       // Pages that no longer exist go before the new latest.json announces the build without them.
-      for (const gone of remove) if (await removeFile(outDir, gone)) removed.push(gone);
+      // Never one this build has just moved in, however the previous build's records spell it.
+      const staged = new Set(files);
+      for (const gone of remove) if (!staged.has(posix.normalize(gone)) && (await removeFile(outDir, gone))) removed.push(gone);
     }
     const source = join(staging, file);
     const target = join(outDir, file);
@@ -135,8 +137,8 @@ export async function discardStagingDir(staging: string): Promise<void> {
 
 /** The build a site folder holds: its latest.json and the meta file it points to. Throws when either cannot be read. */
 export async function readBuild(dir: string): Promise<{ latest: LatestBuild; meta: BuildMeta }> {
-  const latest = JSON.parse(await readFile(join(dir, LATEST_FILE), 'utf8')) as LatestBuild;
-  const meta = JSON.parse(await readFile(join(dir, metaFileFor(latest.id)), 'utf8')) as BuildMeta;
+  const latest = JSON.parse(readPlainFile(join(dir, LATEST_FILE)).toString('utf8')) as LatestBuild;
+  const meta = JSON.parse(readPlainFile(join(dir, metaFileFor(latest.id))).toString('utf8')) as BuildMeta;
   return { latest, meta };
 }
 
@@ -197,6 +199,10 @@ async function removeAbandonedStaging(outDir: string): Promise<void> {
 async function removeFile(outDir: string, file: string): Promise<boolean> {
   const target = join(outDir, file);
   if (!target.startsWith(outDir + sep) || !(await exists(target))) return false;
+  // The folder it is in must be inside the output folder on disk too: through a link to a folder
+  // elsewhere, a name inside the output would remove a file outside it.
+  const [root, folder] = await Promise.all([realpath(outDir), realpath(dirname(target)).catch(() => null)]);
+  if (folder === null || (folder !== root && !folder.startsWith(root + sep))) return false;
   await rm(target, { force: true });
   for (let dir = dirname(target); dir.startsWith(outDir + sep); dir = dirname(dir)) {
     if ((await readdir(dir).catch(() => ['?'])).length > 0) break;

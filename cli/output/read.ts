@@ -1,4 +1,4 @@
-import { readFile as readFileWithCallback } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readFile as readFileWithCallback } from 'node:fs';
 
 /**
  * Reading many small files of an output folder (a payload or page per page: kept pages, the shards'
@@ -16,4 +16,19 @@ export function readText(file: string): Promise<string> {
 /** The file's bytes. */
 export function readBytes(file: string): Promise<Buffer> {
   return new Promise((resolve, reject) => readFileWithCallback(file, (error, bytes) => (error ? reject(error) : resolve(bytes))));
+}
+
+/**
+ * The bytes of a file that must be a plain file, read without waiting on anything else: a FIFO, a device
+ * or a folder in its place is an error, not a read that never ends. For the few files a build reads
+ * before it trusts a folder (latest.json, its meta, the sampled pages).
+ */
+export function readPlainFile(file: string): Buffer {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} is not a plain file`), { code: 'ENOTPLAIN' });
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

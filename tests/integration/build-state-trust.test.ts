@@ -68,6 +68,15 @@ describe('the build state of an output folder', () => {
     expect('reason' in loaded && loaded.reason).toMatch(/outside the output folder/);
   });
 
+  it('is not trusted when it names one page twice, spelled two ways (the build would remove what it keeps)', async () => {
+    const state = saved();
+    const page = unsampled(state);
+    state.pages.push([`${page[0]}/`, ...page.slice(1)] as Saved['pages'][number]);
+    const loaded = await load(state);
+    expect(loaded.state).toBeNull();
+    expect('reason' in loaded && loaded.reason).toContain(`${page[0]}/`);
+  });
+
   it('is not trusted when an extra output or a media file leads outside the output folder', async () => {
     const withOutput = saved();
     const [name, hash] = Object.entries(withOutput.outputs)[0]!;
@@ -104,6 +113,32 @@ describe('the build state of an output folder', () => {
       await rm(payload);
       await copyFile(kept, payload);
       await rm(kept);
+    }
+  });
+});
+
+describe('an update in place that commits its changes', () => {
+  it('removes no file through a link to a folder outside the output, and none it has just moved in, however the records spell it', async () => {
+    const { commitStagingChanges } = await import('../../cli/output/output.ts');
+    const { symlink } = await import('node:fs/promises');
+    const root = await mkdtemp(join(tmpdir(), 'commit-trust-'));
+    try {
+      const site = join(root, 'site');
+      const staging = join(root, 'staging');
+      const elsewhere = join(root, 'elsewhere');
+      for (const dir of [join(site, '_assets/builds'), join(staging, '_assets/builds'), join(staging, 'news'), elsewhere]) await mkdir(dir, { recursive: true });
+      await writeFile(join(site, '_assets/builds/latest.json'), '{"id":"old"}');
+      await writeFile(join(staging, '_assets/builds/latest.json'), '{"id":"new"}');
+      await writeFile(join(staging, 'news/index.html'), 'the new list');
+      await writeFile(join(elsewhere, 'keys'), 'not the site');
+      await symlink(elsewhere, join(site, 'linked'));
+      const { written, removed } = await commitStagingChanges(staging, site, ['linked/keys', 'news//index.html', './news/index.html']);
+      expect(written).toContain('news/index.html');
+      expect(removed).toEqual([]);
+      expect(await readFile(join(elsewhere, 'keys'), 'utf8')).toBe('not the site');
+      expect(await readFile(join(site, 'news/index.html'), 'utf8')).toBe('the new list');
+    } finally {
+      await rm(root, { recursive: true, force: true });
     }
   });
 });
