@@ -38,6 +38,8 @@ export default function SearchPage(_props: PageProps): ReactElement {
   const typing = useRef<ReturnType<typeof setTimeout> | null>(null);
   const field = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLOListElement>(null);
+  /** The result that takes focus once rendered: the first that "More results" added. */
+  const focusAt = useRef<number | null>(null);
 
   // The field follows the address (Back, Forward, a shared link), unless it already says the same.
   useEffect(() => {
@@ -77,10 +79,17 @@ export default function SearchPage(_props: PageProps): ReactElement {
     if (outcome.kind !== 'done') return;
     const shown = outcome.results.length;
     const next = await Promise.all(outcome.search.results.slice(shown, shown + PAGE_SIZE).map((r) => r.data()));
+    // The first new result takes focus once it is rendered (the effect below), so a keyboard or screen
+    // reader user goes on where the list grew. A frame requested here could come before React renders
+    // the new results on a busy machine, and focus nothing.
+    focusAt.current = shown;
     setOutcome({ ...outcome, results: [...outcome.results, ...next] });
-    // The first new result takes focus, so a keyboard or screen reader user goes on where the list grew.
-    requestAnimationFrame(() => resultLinks(list.current)[shown]?.focus());
   };
+  useEffect(() => {
+    if (focusAt.current === null || outcome.kind !== 'done') return;
+    resultLinks(list.current)[focusAt.current]?.focus();
+    focusAt.current = null;
+  }, [outcome]);
 
   return (
     <div className="search-page">
