@@ -2,7 +2,9 @@ import { redactUrlsIn } from '../../runtime/shared/redact-url.ts';
 
 /**
  * The build's one logger: stage-labelled lines, levels, and nothing else writes to the console. Every
- * line goes out with the credentials in its URLs redacted (redactUrlsIn).
+ * line goes out with the credentials in its URLs redacted (redactUrlsIn), and with its control
+ * characters shown rather than sent (visible): lines carry text from the content backend and the build
+ * cache (titles, links, paths), which must not move the cursor, retitle the terminal or hide a line.
  */
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -19,7 +21,7 @@ const ORDER: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3,
 /** Writes `[stage] message` lines to stdout (info, debug) and stderr (warn, error). */
 export function createLogger(level: LogLevel = 'info', streams: { stdout: (line: string) => void; stderr: (line: string) => void } = defaultStreams()): Logger {
   const on = (l: LogLevel): boolean => ORDER[level] >= ORDER[l];
-  const out = { stdout: (line: string) => streams.stdout(redactUrlsIn(line)), stderr: (line: string) => streams.stderr(redactUrlsIn(line)) };
+  const out = { stdout: (line: string) => streams.stdout(visible(redactUrlsIn(line))), stderr: (line: string) => streams.stderr(visible(redactUrlsIn(line))) };
   return {
     info: (stage, message) => on('info') && out.stdout(`[${stage}] ${message}`),
     warn: (stage, message) => on('warn') && out.stderr(`[${stage}] warning: ${message}`),
@@ -44,6 +46,15 @@ export function createMemoryLogger(): Logger & { lines: string[] } {
 }
 
 // --- internal ---
+
+/** Control characters but newline and tab (C0, DEL, C1). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** The line with each control character written as `\xNN`. */
+function visible(line: string): string {
+  return line.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
 
 function defaultStreams(): { stdout: (line: string) => void; stderr: (line: string) => void } {
   return {
