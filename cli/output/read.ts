@@ -10,13 +10,20 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readFile as re
 
 /** The file's text (UTF-8). */
 export function readText(file: string): Promise<string> {
-  return new Promise((resolve, reject) => readFileWithCallback(file, 'utf8', (error, text) => (error ? reject(error) : resolve(text))));
+  return new Promise((resolve, reject) => readFileWithCallback(file, { encoding: 'utf8', flag: NO_WAIT }, (error, text) => (error ? reject(error) : resolve(text))));
 }
 
 /** The file's bytes. */
 export function readBytes(file: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => readFileWithCallback(file, (error, bytes) => (error ? reject(error) : resolve(bytes))));
+  return new Promise((resolve, reject) => readFileWithCallback(file, { flag: NO_WAIT }, (error, bytes) => (error ? reject(error) : resolve(bytes))));
 }
+
+/**
+ * Opened without waiting: a FIFO put in a file's place (between a build's check of the folder and its
+ * read) reads as empty, or fails, rather than holding the build, and its lock, for ever. A plain
+ * file reads as it always does.
+ */
+const NO_WAIT = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /**
  * The bytes of a file that must be a plain file, read without waiting on anything else: a FIFO, a device

@@ -1,0 +1,30 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBytes, readPlainFile, readText } from '../../../cli/output/read.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'output-read-'));
+  await writeFile(join(dir, 'page.json'), '{"title":"Ø"}');
+  execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("reading an output folder's files", () => {
+  it('reads a plain file as it is', async () => {
+    expect(await readText(join(dir, 'page.json'))).toBe('{"title":"Ø"}');
+    expect((await readBytes(join(dir, 'page.json'))).toString('utf8')).toBe('{"title":"Ø"}');
+    expect(readPlainFile(join(dir, 'page.json')).toString('utf8')).toBe('{"title":"Ø"}');
+  });
+
+  it('does not wait on a FIFO in a file\'s place: it reads as empty, or is refused', async () => {
+    expect(await readText(join(dir, 'fifo.json'))).toBe('');
+    expect((await readBytes(join(dir, 'fifo.json'))).length).toBe(0);
+    expect(() => readPlainFile(join(dir, 'fifo.json'))).toThrow(/not a plain file/);
+  }, 5_000);
+});
