@@ -4,6 +4,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { isCheckName, type ContentWarning } from '../checks/run.ts';
+import { isSafeSegment } from '../content/crawl.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
 import { leavesFolder, writeFileAtomic } from '../output/write.ts';
@@ -193,30 +194,45 @@ const STATE_VERSION = 3;
 const SAMPLE_SIZE = 8;
 
 /**
- * The first page path or file the state names that would lead outside the output folder, or that is not
- * spelled as a build spells it, or null. The state decides which files an update in place reads back,
- * keeps and removes, so a state that was damaged or written by someone else must not take the build
- * elsewhere on the disk, nor name one file twice (a page as `/a` and `/a/`: the build would keep the one
- * and remove the other, which is the same file).
+ * The first page path or file the state names that would lead outside the output folder, or that names a
+ * file another of its names names too, or null. The state decides which files an update in place reads
+ * back, keeps and removes, so a state that was damaged or written by someone else must not take the
+ * build elsewhere on the disk, nor name one file twice (a page as `/a` and `/a/.`, an output named like a
+ * page's file, two spellings that differ by case on a file system that ignores it: the build would keep
+ * the one and remove the other, which is the same file).
  */
 function firstFileOutside(saved: SavedState): string | null {
-  const inside = (file: () => string): boolean => {
-    try {
-      return !leavesFolder(file());
-    } catch {
-      return false;
-    }
+  const files = new Set<string>();
+  // One file, one name: compared as the file system may, without case.
+  const once = (file: string): boolean => {
+    const key = posix.normalize(file).toLowerCase();
+    if (files.has(key)) return false;
+    files.add(key);
+    return true;
   };
   const paths = new Set<string>();
-  // A page's files are in the folder its path names.
   for (const [path] of saved.pages) {
-    if (typeof path !== 'string' || leavesFolder(path) || normalizePath(path) !== path || paths.has(path)) return String(path);
+    // Every segment as the crawl makes them (content/crawl.ts isSafeSegment): no `.`, `..` or empty one.
+    if (typeof path !== 'string' || !path.startsWith('/') || !isPagePathLike(path) || !once(htmlFileFor(path)) || !once(payloadFileFor(path))) return String(path);
     paths.add(path);
   }
   for (const [path] of saved.sample) if (typeof path !== 'string' || !paths.has(path)) return String(path);
-  for (const file of Object.keys(saved.outputs)) if (!inside(() => file) || posix.normalize(file) !== file || file.startsWith('/')) return file;
-  for (const url of saved.media) if (typeof url !== 'string' || !inside(() => mediaFileFor(url))) return String(url);
+  for (const file of Object.keys(saved.outputs)) if (leavesFolder(file) || posix.normalize(file) !== file || file.startsWith('/') || !once(file)) return file;
+  for (const url of saved.media) {
+    let file: string;
+    try {
+      file = mediaFileFor(url);
+    } catch {
+      return String(url);
+    }
+    if (leavesFolder(file) || !once(file)) return url;
+  }
   return null;
+}
+
+function isPagePathLike(path: string): boolean {
+  const normal = normalizePath(path);
+  return normal === '/' || normal.slice(1).split('/').every(isSafeSegment);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 import { mediaFileFor } from '../content/media.ts';
 import type { Logger } from '../terminal/logger.ts';
@@ -47,13 +48,24 @@ export function unchangedPage(previous: BuildState | null, routeId: string, path
  */
 export function filesToRemove(previous: BuildState, built: Iterable<string>, outputs: ReadonlyMap<string, string>, media: ReadonlySet<string>): string[] {
   const gone = new Set(previous.pages.keys());
-  for (const path of built) gone.delete(path);
+  const builtFiles: string[] = [];
+  for (const path of built) {
+    gone.delete(path);
+    builtFiles.push(htmlFileFor(path), payloadFileFor(path));
+  }
+  // Never a file this build has or keeps, however the previous build's records spell it.
+  const kept = new Set([...builtFiles, ...outputs.keys(), ...[...media].map(mediaFileFor)].map(fileKey));
   return [
     ...[...gone].flatMap((path) => [htmlFileFor(path), payloadFileFor(path)]),
     ...[...previous.outputs.keys()].filter((file) => !outputs.has(file)),
     // Compared as files: two URLs may name one (an encoded slash), and the one this build uses stays.
     ...difference(new Set([...previous.media].map(mediaFileFor)), new Set([...media].map(mediaFileFor))),
-  ];
+  ].filter((file) => !kept.has(fileKey(file)));
+}
+
+/** A file's name as a file system that ignores case compares it. */
+function fileKey(file: string): string {
+  return posix.normalize(file).toLowerCase();
 }
 
 function difference<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] {

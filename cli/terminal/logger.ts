@@ -51,8 +51,8 @@ export function createMemoryLogger(): Logger & { lines: string[] } {
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-/** The line with each control character written as `\xNN`. */
-function visible(line: string): string {
+/** The text with each control character but newline and tab written as `\xNN`: for whatever else reaches the terminal too. */
+export function visible(line: string): string {
   return line.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

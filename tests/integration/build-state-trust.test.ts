@@ -77,6 +77,22 @@ describe('the build state of an output folder', () => {
     expect('reason' in loaded && loaded.reason).toContain(`${page[0]}/`);
   });
 
+  it('is not trusted when two of its names name one file: a dot segment, another case, an output named like a page file', async () => {
+    const spellings = (path: string): string[] => [`${path}/.`, path.toUpperCase()];
+    const page = unsampled(saved());
+    for (const spelling of spellings(page[0])) {
+      const state = saved();
+      state.pages.push([spelling, ...page.slice(1)] as Saved['pages'][number]);
+      const loaded = await load(state);
+      expect(loaded.state, spelling).toBeNull();
+    }
+    const withOutput = saved();
+    withOutput.outputs[htmlFileFor(page[0])] = 'x';
+    const byOutput = await load(withOutput);
+    expect(byOutput.state).toBeNull();
+    expect('reason' in byOutput && byOutput.reason).toContain(htmlFileFor(page[0]));
+  });
+
   it('is not trusted when an extra output or a media file leads outside the output folder', async () => {
     const withOutput = saved();
     const [name, hash] = Object.entries(withOutput.outputs)[0]!;

@@ -81,3 +81,24 @@ describe('every error the CLI prints', () => {
     expect(result.stderr).toMatch(/^Hint: .*CONTENT_OVERRIDES_FILE/m);
   }, 120_000);
 });
+
+describe('an error that quotes the content backend', () => {
+  it('shows its control characters rather than sending them to the terminal', async () => {
+    const { startTestServer } = await import('../helpers/http-server.ts');
+    // A backend whose error message would retitle the terminal and erase the line before it.
+    const backend = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errors: [{ message: 'No site here\u001b]0;owned\u0007\u001b[1A\u001b[2K' }] }));
+    });
+    try {
+      const out = join(await mkdtemp(join(tmpdir(), 'site-errors-')), 'site');
+      const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--retries', '0']);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('No site here\\x1b]0;owned\\x07\\x1b[1A\\x1b[2K');
+      const controls = [...(result.stderr + result.stdout)].filter((c) => (c < ' ' && c !== '\n' && c !== '\t') || (c >= '\u007f' && c <= '\u009f'));
+      expect(controls).toEqual([]);
+    } finally {
+      await backend.close();
+    }
+  }, 120_000);
+});

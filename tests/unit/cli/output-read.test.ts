@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,9 +22,13 @@ describe("reading an output folder's files", () => {
     expect(readPlainFile(join(dir, 'page.json')).toString('utf8')).toBe('{"title":"Ø"}');
   });
 
-  it('does not wait on a FIFO in a file\'s place: it reads as empty, or is refused', async () => {
-    expect(await readText(join(dir, 'fifo.json'))).toBe('');
-    expect((await readBytes(join(dir, 'fifo.json'))).length).toBe(0);
+  it("does not wait on a FIFO, a device or a link in a file's place: it is refused", async () => {
+    await expect(readText(join(dir, 'fifo.json'))).rejects.toThrow(/not a plain file/);
+    await expect(readBytes(join(dir, 'fifo.json'))).rejects.toThrow(/not a plain file/);
     expect(() => readPlainFile(join(dir, 'fifo.json'))).toThrow(/not a plain file/);
+    // A link to a device that never ends.
+    await symlink('/dev/zero', join(dir, 'zero.json'));
+    await expect(readBytes(join(dir, 'zero.json'))).rejects.toThrow();
+    expect(() => readPlainFile(join(dir, 'zero.json'))).toThrow();
   }, 5_000);
 });
