@@ -47,27 +47,14 @@ export function unchangedPage(previous: BuildState | null, routeId: string, path
  * place lacks the unchanged files, so the output folder is no guide to them.
  */
 export function filesToRemove(previous: BuildState, built: Iterable<string>, outputs: ReadonlyMap<string, string>, media: ReadonlySet<string>): string[] {
-  const gone = new Set(previous.pages.keys());
-  const builtFiles: string[] = [];
-  for (const path of built) {
-    gone.delete(path);
-    builtFiles.push(htmlFileFor(path), payloadFileFor(path));
-  }
-  // Never a file this build has or keeps, however the previous build's records spell it.
-  const kept = new Set([...builtFiles, ...outputs.keys(), ...[...media].map(mediaFileFor)].map(fileKey));
-  return [
-    ...[...gone].flatMap((path) => [htmlFileFor(path), payloadFileFor(path)]),
-    ...[...previous.outputs.keys()].filter((file) => !outputs.has(file)),
-    // Compared as files: two URLs may name one (an encoded slash), and the one this build uses stays.
-    ...difference(new Set([...previous.media].map(mediaFileFor)), new Set([...media].map(mediaFileFor))),
-  ].filter((file) => !kept.has(fileKey(file)));
+  const pageFiles = (paths: Iterable<string>): string[] => [...paths].flatMap((path) => [htmlFileFor(path), payloadFileFor(path)]);
+  // Whatever this build has or keeps stays, however the previous build's records spell it (another case,
+  // a medium under an encoded slash, an output named like a page's file).
+  const kept = new Set([...pageFiles(built), ...outputs.keys(), ...[...media].map(mediaFileFor)].map(fileKey));
+  return [...pageFiles(previous.pages.keys()), ...previous.outputs.keys(), ...[...previous.media].map(mediaFileFor)].filter((file) => !kept.has(fileKey(file)));
 }
 
 /** A file's name as a file system that ignores case compares it. */
 function fileKey(file: string): string {
   return posix.normalize(file).toLowerCase();
-}
-
-function difference<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] {
-  return [...a].filter((x) => !b.has(x));
 }
