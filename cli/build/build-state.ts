@@ -87,7 +87,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     if (saved === null) return none('no previous build of this folder in the build cache');
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
-    const outside = firstFileOutside(saved);
+    const outside = firstUnsafeName(saved);
     if (outside !== null) return none(`the build cache's state names ${JSON.stringify(outside)}, which is outside the output folder or not a name a build writes (a damaged or altered cache)`);
     if (saved.feed) saved.feed = { ...saved.feed, cursor: (await movedCursor(cacheDir, outDir, saved.save)) ?? saved.feed.cursor };
     const { latest, meta } = await readBuild(outDir);
@@ -201,7 +201,7 @@ const SAMPLE_SIZE = 8;
  * page's file, two spellings that differ by case on a file system that ignores it: the build would keep
  * the one and remove the other, which is the same file).
  */
-function firstFileOutside(saved: SavedState): string | null {
+function firstUnsafeName(saved: SavedState): string | null {
   const files = new Set<string>();
   // One file, one name: compared as the file system may, without case.
   const once = (file: string): boolean => {
@@ -221,11 +221,12 @@ function firstFileOutside(saved: SavedState): string | null {
   for (const url of saved.media) {
     let file: string;
     try {
+      // Normalised, and under media/ or it throws.
       file = mediaFileFor(url);
     } catch {
       return String(url);
     }
-    if (leavesFolder(file) || !once(file)) return url;
+    if (!once(file)) return url;
   }
   return null;
 }

@@ -29,8 +29,8 @@ export async function keepUnchanged(
   }
   // The checks' result is a function of the pages, the files and the options, which are the previous
   // build's: its warnings stand (a state saved without them is checked again, over the output folder).
-  const files = (): string[] => [...previous.media, ...[...previous.outputs.keys()].map((file) => `/${file}`)];
-  const warnings = previous.warnings ?? (await checkSite({ site: recorder.inspected(), siteDir: config.outDir, files: files(), baseUrl: input.baseUrl, routeRules: input.routeRules, payloadBudget: config.payloadBudget }));
+  const files = [...previous.media, ...[...previous.outputs.keys()].map((file) => `/${file}`)];
+  const warnings = previous.warnings ?? (await checkSite({ site: recorder.inspected(), siteDir: config.outDir, files, baseUrl: input.baseUrl, routeRules: input.routeRules, payloadBudget: config.payloadBudget }));
   recorder.checked(warnings);
   reportWarnings(warnings, previous.pages.size, { strict: config.strict, verbose: config.logLevel === 'debug' }, logger);
   if (previous.feed && previous.feed.cursor !== input.cursor) await saveFeedCursor(config.cacheDir, config.outDir, previous, input.cursor);
