@@ -53,32 +53,33 @@ const MAX_QUEUED = 3;
 export function startRenderThreads(count: number, options: { afterPages?: number } = {}): RenderThreads {
   const afterPages = options.afterPages ?? 0;
   let threads: Thread[] = [];
-  let started: RenderThreadInit | null = null;
+  /** The build context init() gave, for threads started after it. */
+  let context: RenderThreadInit | null = null;
   let asked = 0;
   const start = (): void => {
     if (threads.length > 0) return;
     threads = Array.from({ length: count }, () => startThread());
-    if (started) for (const thread of threads) thread.post({ type: 'init', ...started });
+    if (context) for (const thread of threads) thread.post({ type: 'init', ...context });
   };
   if (afterPages === 0) start();
   return {
     start,
     hasReady() {
       if (threads.length === 0 && ++asked >= afterPages) start();
-      return started !== null && threads.some((t) => t.ready);
+      return context !== null && threads.some((t) => t.ready);
     },
     init(init) {
-      started = init;
+      context = init;
       for (const thread of threads) thread.post({ type: 'init', ...init });
     },
     trySend(tasks) {
-      const candidates = threads.filter((t) => t.ready && started && t.queued < MAX_QUEUED);
+      const candidates = threads.filter((t) => t.ready && context && t.queued < MAX_QUEUED);
       if (candidates.length === 0) return null;
       const thread = candidates.reduce((a, b) => (b.queued < a.queued ? b : a));
       return thread.request<PageDone[]>((id) => ({ type: 'pages', id, tasks }));
     },
     async drain() {
-      await Promise.all(threads.filter((t) => t.ready && started).map((t) => t.request<void>((id) => ({ type: 'drain', id }))));
+      await Promise.all(threads.filter((t) => t.ready && context).map((t) => t.request<void>((id) => ({ type: 'drain', id }))));
     },
     async close() {
       await Promise.all(threads.map((t) => t.worker.terminate()));
