@@ -203,9 +203,10 @@ const SAMPLE_SIZE = 8;
  */
 function firstUnsafeName(saved: SavedState): string | null {
   const files = new Set<string>();
-  // One file, one name: compared as the file system may, without case.
+  // One file, one name: compared as the file system may, without case. Every name comes here normalised
+  // (a page's files from checked segments, outputs checked so, media by mediaFileFor).
   const once = (file: string): boolean => {
-    const key = posix.normalize(file).toLowerCase();
+    const key = file.toLowerCase();
     if (files.has(key)) return false;
     files.add(key);
     return true;
