@@ -7,7 +7,7 @@ import { isCheckName, type ContentWarning } from '../checks/run.ts';
 import { isSafeSegment } from '../content/crawl.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
-import { leavesFolder, writeFileAtomic } from '../output/write.ts';
+import { fileKey, leavesFolder, writeFileAtomic } from '../output/write.ts';
 import { readPlainFile } from '../output/read.ts';
 import { htmlFileFor, normalizePath, payloadFileFor } from '../../runtime/shared/paths.ts';
 
@@ -203,10 +203,9 @@ const SAMPLE_SIZE = 8;
  */
 function firstUnsafeName(saved: SavedState): string | null {
   const files = new Set<string>();
-  // One file, one name: compared as the file system may, without case. Every name comes here normalised
-  // (a page's files from checked segments, outputs checked so, media by mediaFileFor).
+  // One file, one name: compared as the file system may (fileKey).
   const once = (file: string): boolean => {
-    const key = file.toLowerCase();
+    const key = fileKey(file);
     if (files.has(key)) return false;
     files.add(key);
     return true;
@@ -227,7 +226,7 @@ function firstUnsafeName(saved: SavedState): string | null {
     } catch {
       return String(url);
     }
-    if (!once(file)) return url;
+    if (leavesFolder(file) || !once(file)) return url;
   }
   return null;
 }

@@ -1,6 +1,6 @@
-import { posix } from 'node:path';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 import { mediaFileFor } from '../content/media.ts';
+import { fileKey } from '../output/write.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { loadBuildState, pageHash, type BuildState, type RememberedPage } from './build-state.ts';
 
@@ -54,7 +54,3 @@ export function filesToRemove(previous: BuildState, built: Iterable<string>, out
   return [...pageFiles(previous.pages.keys()), ...previous.outputs.keys(), ...[...previous.media].map(mediaFileFor)].filter((file) => !kept.has(fileKey(file)));
 }
 
-/** A file's name as a file system that ignores case compares it. */
-function fileKey(file: string): string {
-  return posix.normalize(file).toLowerCase();
-}

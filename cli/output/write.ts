@@ -149,6 +149,14 @@ export function leavesFolder(relative: string): boolean {
 
 const PARENT_OR_NUL = /(?:^|[/\\])\.\.(?:[/\\]|$)|\0/;
 
+/**
+ * A normalised file name as a file system may compare it: without case and Unicode form (APFS and HFS+
+ * fold `ſ` to `s` and take `é` and `e\u0301` for one name). Two names with one key may be one file.
+ */
+export function fileKey(relative: string): string {
+  return relative.normalize('NFKC').toLowerCase();
+}
+
 /** The absolute path of `relative` under `root`, refusing any that resolves outside it. */
 export function safePath(root: string, relative: string): string {
   const file = resolve(root, relative);

@@ -88,6 +88,19 @@ describe('the build state of an output folder', () => {
       const loaded = await load(state);
       expect(loaded.state, spelling).toBeNull();
     }
+    // A medium whose name a file system that folds case and Unicode takes for another's (`ſ` for `s`).
+    const withMedia = saved();
+    const medium = withMedia.media.find((url) => /^\/media\/[\w/-]*\/[\w.-]*s[\w.-]*$/.test(url))!;
+    // The last `s`, which is in the file's own name.
+    const folded = medium.replace(/s(?=[^/s]*$)/, 'ſ');
+    // On this disk it is a file of its own, so only the name check can refuse it.
+    await copyFile(join(out, medium.slice(1)), join(out, folded.slice(1)));
+    withMedia.media.push(folded);
+    try {
+      expect(await refusal(withMedia)).toContain(`${JSON.stringify(folded)}, which is outside the output folder or not a name a build writes`);
+    } finally {
+      await rm(join(out, folded.slice(1)));
+    }
     const withOutput = saved();
     withOutput.outputs[htmlFileFor(page[0])] = 'x';
     expect(await refusal(withOutput)).toContain(htmlFileFor(page[0]));

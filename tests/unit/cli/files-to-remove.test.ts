@@ -12,8 +12,8 @@ describe('the files an update in place removes', () => {
   });
 
   it('never include a file this build has, however the previous records spell it', () => {
-    // An output named like a page's file, a medium under an encoded slash, a page in another case.
-    const before = previous(['/A', '/news'], ['news/index.html', 'NEWS/_payload.json'], ['/media/a%2Fb.jpg']);
-    expect(filesToRemove(before, ['/a', '/news'], new Map(), new Set(['/media/a/b.jpg']))).toEqual([]);
+    // An output named like a page's file, a medium under an encoded slash or in another Unicode form, a page in another case.
+    const before = previous(['/A', '/news'], ['news/index.html', 'NEWS/_payload.json'], ['/media/a%2Fb.jpg', '/media/ſ.png']);
+    expect(filesToRemove(before, ['/a', '/news'], new Map(), new Set(['/media/a/b.jpg', '/media/s.png']))).toEqual([]);
   });
 });
