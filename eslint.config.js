@@ -22,9 +22,10 @@ export default tseslint.config(
     },
   },
   {
-    // The browser graph never reaches Node-only code (the rollup guard enforces it too).
+    // The browser graph never reaches Node-only code (the rollup guard enforces it too); build-only
+    // site modules (*.build.ts, site/build/) may use Node.
     files: ['runtime/**', 'site/**'],
-    ignores: ['site/**/*.build.ts'],
+    ignores: ['site/**/*.build.ts', 'site/build/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/cli/**', '**/backend/**'], message: 'Browser code must not import Node-only modules.' }] }],
     },

@@ -46,6 +46,7 @@ import { CARD_BATCH_SIZE } from '../queries/document.ts';
 import { entry } from './entry.ts';
 import { items, listItems, wantedItems, type ItemSource } from './items.ts';
 import { relatedArticles } from './related-news.ts';
+import { createSpill, type Spill } from './spill.ts';
 
 /**
  * The pages of each item route. One machine pages through the full list query, whose nodes use the same
@@ -88,13 +89,20 @@ export const researchProjects: ItemSource<ProjectDetailData, ProjectRefData> = {
  */
 export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
   const listed: (NewsRelatedData | undefined)[] = [];
-  for await (const article of listItems(ctx, newsArticles)) listed.push(article);
-  const wants = ctx.wants;
-  const related = relatedArticles(listed as NewsRelatedData[], RELATED_NEWS_SIZE, wants && ((article) => wants(newsArticles.params(article))));
-  for await (const { params, listed: article, item } of wantedItems(ctx, newsArticles, lettingGo(listed))) {
-    const nodes = related.get(article.id) ?? [];
-    related.delete(article.id);
-    yield entry<NewsArticleResult>(params, { newsItem: item, related: { nodes } });
+  // Listed in full, the bodies wait on disk until their article's page is handed on.
+  const bodies = ctx.wants ? null : createSpill();
+  try {
+    for await (const article of listItems(ctx, newsArticles)) listed.push(bodies ? spillBody(article as NewsArticleData, bodies) : article);
+    const wants = ctx.wants;
+    const related = relatedArticles(listed as NewsRelatedData[], RELATED_NEWS_SIZE, wants && ((article) => wants(newsArticles.params(article))));
+    const articles = bodies ? withBodies(lettingGo(listed) as Iterable<NewsArticleData>, bodies) : lettingGo(listed);
+    for await (const { params, listed: article, item } of wantedItems(ctx, newsArticles, articles)) {
+      const nodes = related.get(article.id) ?? [];
+      related.delete(article.id);
+      yield entry<NewsArticleResult>(params, { newsItem: item, related: { nodes } });
+    }
+  } finally {
+    bodies?.close();
   }
 }
 
@@ -124,8 +132,30 @@ export async function* publicationCategoryEntries(ctx: RouteDataContext): AsyncG
 // --- internal ---
 
 /**
+ * The article with its body put in `bodies` and a marker in its place (the field stays, so the data keeps its
+ * key order). A body that is not a string (a backend that breaks the schema) stays where it is, for the page to fail on.
+ */
+function spillBody(article: NewsArticleData, bodies: Spill): NewsArticleData {
+  if (typeof article.body !== 'string') return article;
+  bodies.put(article.body);
+  article.body = SPILLED;
+  return article;
+}
+
+/** The articles of spillBody with their bodies back, in the order they were spilled. */
+function* withBodies(articles: Iterable<NewsArticleData>, bodies: Spill): Generator<NewsArticleData> {
+  for (const article of articles) {
+    if (article.body === SPILLED) article.body = bodies.take();
+    yield article;
+  }
+}
+
+/** What stands in for a body on disk. Every string body is spilled, this one too, so no body a backend sends is mistaken for it. */
+const SPILLED = '\u0000spilled';
+
+/**
  * The items of `list`, each let go once handed on (and its related cards with it, by the caller): on a
- * large site the whole collection, bodies included, is the largest thing the build holds.
+ * large site the whole collection is the largest thing the build holds (the bodies wait on disk: spill.ts).
  */
 function* lettingGo<T>(list: (T | undefined)[]): Generator<T> {
   for (let i = 0; i < list.length; i++) {

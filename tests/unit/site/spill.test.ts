@@ -1,0 +1,36 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { createSpill } from '../../../site/build/spill.ts';
+
+/** The news bodies' spill file (site/build/spill.ts): what goes in comes back, in order, and nothing stays behind. */
+describe('createSpill', () => {
+  const spillDirs = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith('site-spill-'));
+
+  it('hands back every text in the order it was put, across chunk boundaries, with any characters', () => {
+    const before = spillDirs().length;
+    const spill = createSpill();
+    const texts: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      // Sizes around and beyond the 1 MiB chunk, empty texts, and characters of 1 to 4 bytes in UTF-8.
+      const text = i % 500 === 7 ? 'x'.repeat((1 << 20) + 3) : i % 97 === 0 ? '' : `${i}: café ✓ 𝄞 `.repeat(i % 40);
+      texts.push(text);
+      spill.put(text);
+      // Takes interleaved with puts, as a list is handed on while it is still read.
+      if (i % 3 === 0) expect(spill.take()).toBe(texts[Math.floor(i / 3)]);
+    }
+    for (let i = 1000; i < texts.length; i++) expect(spill.take()).toBe(texts[i]);
+    expect(() => spill.take()).toThrow(/Nothing left/);
+    spill.close();
+    spill.close();
+    // The file was unlinked as soon as it was open: no folder of it is left in the temporary folder.
+    expect(spillDirs().length).toBe(before);
+  });
+
+  it('refuses to be used once closed', () => {
+    const spill = createSpill();
+    spill.put('a'.repeat(10));
+    spill.close();
+    expect(() => spill.take()).toThrow(/closed/);
+  });
+});
