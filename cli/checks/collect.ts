@@ -50,6 +50,8 @@ export function createPageInspector(): {
 } {
   const pages: InspectedPage[] = [];
   const links = new Map<string, number[] | PageIndexes>();
+  // Most pages have the same ids (the layout's) and the same route ids: one string each, not one per page.
+  const shared = createInterner(SHARED_STRINGS);
   const addLinks = (index: number, pageLinks: readonly string[]): void => {
     for (const link of pageLinks) {
       const users = links.get(link);
@@ -60,17 +62,17 @@ export function createPageInspector(): {
   };
   return {
     restore(page, pageLinks) {
-      pages.push(page);
+      pages.push({ ...page, route: shared(page.route), ids: shared(page.ids), imagesWithoutAlt: page.imagesWithoutAlt.length === 0 ? NO_IMAGES : page.imagesWithoutAlt });
       addLinks(pages.length - 1, pageLinks);
     },
     add(path, route, { facts, htmlChars, payloadChars, payloadBytesOverBudget }) {
       const index = pages.length;
       pages.push({
         path,
-        route,
+        route: shared(route),
         title: facts.title === null ? null : detach(facts.title),
-        ids: detach(`\n${facts.ids.join('\n')}\n`),
-        imagesWithoutAlt: facts.imagesWithoutAlt.map(detach),
+        ids: shared(`\n${facts.ids.join('\n')}\n`),
+        imagesWithoutAlt: facts.imagesWithoutAlt.length === 0 ? NO_IMAGES : facts.imagesWithoutAlt.map(detach),
         htmlChars,
         payloadChars,
         payloadBytesOverBudget,
@@ -87,6 +89,28 @@ export function hasId(page: InspectedPage, id: string): boolean {
 }
 
 // --- internal ---
+
+/** Distinct strings the inspector shares at most; past them, each page keeps its own copy. */
+const SHARED_STRINGS = 4096;
+
+/** The list of a page without images missing alt text, shared by all such pages. */
+const NO_IMAGES: readonly string[] = Object.freeze([]);
+
+/**
+ * One detached copy (detach.ts) per distinct value, for the first `limit` values: 100,000 pages with the
+ * same layout then hold one string of ids instead of 100,000 (about 25 MB), and a route id that came from
+ * a render thread (a copy of its own) is the same string again.
+ */
+function createInterner(limit: number): (text: string) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    const found = known.get(text);
+    if (found !== undefined) return found;
+    const copy = detach(text);
+    if (known.size < limit) known.set(copy, copy);
+    return copy;
+  };
+}
 
 /**
  * The pages of a link used by many, in a typed array (4 bytes an index, grown by doubling). Most links
