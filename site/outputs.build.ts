@@ -102,20 +102,17 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
         },
       });
     },
-    files() {
+    // Each file made when the build takes it, so thousands of calendars are never held at once.
+    *files(): Generator<OutputFile> {
       events.sort((a, b) => compareText(a.event.startsAt, b.event.startsAt) || compareText(a.path, b.path));
-      const files: OutputFile[] = events.map(({ file, event }) => ({
-        file,
-        content: renderCalendar({ name: `${event.title} · ${producer}`, producer, timeZone, events: [event] }),
-      }));
+      for (const { file, event } of events) yield { file, content: renderCalendar({ name: `${event.title} · ${producer}`, producer, timeZone, events: [event] }) };
       // Every category gets its file, an empty one too: the category page links to it either way.
       for (const category of categoriesOf(ctx.site, 'eventCategories')) {
-        files.push({
+        yield {
           file: categoryCalendarHref(category.slug).slice(1),
           content: renderCalendar({ name: `${category.title} · ${producer}`, producer, timeZone, events: events.filter((e) => e.category === category.slug).map((e) => e.event) }),
-        });
+        };
       }
-      return files;
     },
   };
 }

@@ -6,7 +6,7 @@ import { settleAll } from '../../runtime/shared/settle-all.ts';
 import { contentHash } from '../build/build-state.ts';
 import type { OutputTally } from '../report/output-size.ts';
 import { renderRedirectPages } from './redirects.ts';
-import { renderRobots, renderSitemap, type SitemapEntry } from './sitemap.ts';
+import { renderRobots, sitemapFiles, type SitemapEntry } from './sitemap.ts';
 import { writeSiteFile } from './write.ts';
 
 export interface ExtrasInput {
@@ -24,6 +24,8 @@ export interface ExtrasInput {
   collectors: readonly OutputSource[];
   /** The previous build's outputs when it is updated in place: a file with the same hash is left as it is. */
   previousOutputs?: ReadonlyMap<string, string>;
+  /** Pages per sitemap file. @default the protocol's 50,000 (sitemap.ts SITEMAP_URLS) */
+  sitemapUrls?: number;
 }
 
 /** Files of an extra output as the extras step writes them: a site's outputs (runtime/shared/route-data.ts OutputCollector), or the search index's, which are bytes. */
@@ -45,11 +47,13 @@ export async function writeExtras(input: ExtrasInput): Promise<Extras> {
   const { siteDir, baseUrl } = input;
   const outputHashes = new Map<string, string>();
   const outputs = await writeOutputs(input.collectors, siteDir, outputHashes, input.previousOutputs);
+  // The sitemap's files are outputs of their own: an update in place writes only those that changed,
+  // and removes one a smaller site no longer has (build/incremental.ts filesToRemove).
+  const sitemap = [...input.sitemap].sort((a, b) => compareText(a.path, b.path));
+  await writeOutputs([{ files: () => sitemapFiles(sitemap, baseUrl, input.sitemapUrls) }], siteDir, outputHashes, input.previousOutputs);
   await cp(input.publicDir, siteDir, { recursive: true });
   for (const page of renderRedirectPages(input.routeRules, baseUrl, input.csp)) await writeSiteFile(siteDir, page.file, page.content);
   await writeSiteFile(siteDir, '404.html', input.notFoundHtml);
-  const sitemap = [...input.sitemap].sort((a, b) => compareText(a.path, b.path));
-  await writeSiteFile(siteDir, 'sitemap.xml', renderSitemap(sitemap, baseUrl));
   await writeSiteFile(siteDir, 'robots.txt', renderRobots(baseUrl));
   return { outputs, outputHashes };
 }
@@ -69,11 +73,24 @@ async function writeOutputs(collectors: readonly OutputSource[], siteDir: string
   // after the other, so the build does not wait on each file system round trip in turn.
   const limit = pLimit(OUTPUT_WRITES);
   const writes: Promise<void>[] = [];
+  // Writes not yet done, each settling without failing (a failure is thrown by settleAll below): an
+  // output that makes its files as they are taken (a generator) is taken no faster than they are
+  // written, so a site with thousands of files never holds all of their contents at once.
+  const unsettled = new Set<Promise<void>>();
   for (const collector of collectors) {
     for (const { file, content } of await collector.files()) {
       const hash = contentHash(content);
       hashes.set(file, hash);
-      if (previous?.get(file) !== hash) writes.push(limit(() => writeSiteFile(siteDir, file, content)));
+      if (previous?.get(file) !== hash) {
+        const write = limit(() => writeSiteFile(siteDir, file, content));
+        writes.push(write);
+        const settled = write.then(
+          () => void unsettled.delete(settled),
+          () => void unsettled.delete(settled),
+        );
+        unsettled.add(settled);
+        if (unsettled.size >= OUTPUT_WRITES * 4) await Promise.race(unsettled);
+      }
       tally.files++;
       tally.bytes += Buffer.byteLength(content);
     }
