@@ -62,6 +62,8 @@ export async function writeExtras(input: ExtrasInput): Promise<Extras> {
 
 /** Output files written at once. */
 const OUTPUT_WRITES = 16;
+/** Output files waiting to be written, at most. */
+const OUTPUT_QUEUED = 256;
 
 /**
  * Writes the extra outputs' files, noting each one's hash in `hashes`; a file whose hash is the one in
@@ -73,23 +75,19 @@ async function writeOutputs(collectors: readonly OutputSource[], siteDir: string
   // after the other, so the build does not wait on each file system round trip in turn.
   const limit = pLimit(OUTPUT_WRITES);
   const writes: Promise<void>[] = [];
-  // Writes not yet done, each settling without failing (a failure is thrown by settleAll below): an
-  // output that makes its files as they are taken (a generator) is taken no faster than they are
-  // written, so a site with thousands of files never holds all of their contents at once.
-  const unsettled = new Set<Promise<void>>();
   for (const collector of collectors) {
     for (const { file, content } of await collector.files()) {
       const hash = contentHash(content);
       hashes.set(file, hash);
       if (previous?.get(file) !== hash) {
         const write = limit(() => writeSiteFile(siteDir, file, content));
+        // Thrown by settleAll below; until then a failure must not count as unhandled.
+        write.catch(() => undefined);
         writes.push(write);
-        const settled = write.then(
-          () => void unsettled.delete(settled),
-          () => void unsettled.delete(settled),
-        );
-        unsettled.add(settled);
-        if (unsettled.size >= OUTPUT_WRITES * 4) await Promise.race(unsettled);
+        // An output that makes its files as they are taken (a generator) is taken no faster than they are
+        // written, so a site with thousands of files never holds all of their contents at once: past
+        // OUTPUT_QUEUED waiting, the next is taken once the queue is half as long.
+        if (limit.pendingCount >= OUTPUT_QUEUED) await writes[writes.length - OUTPUT_QUEUED / 2]!.catch(() => undefined);
       }
       tally.files++;
       tally.bytes += Buffer.byteLength(content);
