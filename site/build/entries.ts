@@ -46,7 +46,7 @@ import { CARD_BATCH_SIZE } from '../queries/document.ts';
 import { entry } from './entry.ts';
 import { items, listItems, wantedItems, type ItemSource } from './items.ts';
 import { relatedArticles } from './related-news.ts';
-import { createSpill, type Spill } from './spill.ts';
+import { tryCreateSpill, type Spill } from './spill.ts';
 
 /**
  * The pages of each item route. One machine pages through the full list query, whose nodes use the same
@@ -89,8 +89,9 @@ export const researchProjects: ItemSource<ProjectDetailData, ProjectRefData> = {
  */
 export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
   const listed: (NewsRelatedData | undefined)[] = [];
-  // Listed in full, the bodies wait on disk until their article's page is handed on.
-  const bodies = ctx.wants ? null : createSpill();
+  // Listed in full, the bodies wait on disk until their article's page is handed on (in memory when the
+  // system's temporary folder cannot hold a file).
+  const bodies = ctx.wants ? null : tryCreateSpill();
   try {
     for await (const article of listItems(ctx, newsArticles)) listed.push(bodies ? spillBody(article as NewsArticleData, bodies) : article);
     const wants = ctx.wants;

@@ -18,6 +18,15 @@ export interface Spill {
   close(): void;
 }
 
+/** A spill file, or null when the temporary folder cannot hold one (the caller then keeps the texts in memory). */
+export function tryCreateSpill(): Spill | null {
+  try {
+    return createSpill();
+  } catch {
+    return null;
+  }
+}
+
 export function createSpill(): Spill {
   const dir = mkdtempSync(join(tmpdir(), 'site-spill-'));
   let fd: number | null;
@@ -43,7 +52,12 @@ export function createSpill(): Spill {
     pending = [];
     pendingChars = 0;
     let off = 0;
-    while (off < bytes.length) off += writeSync(open(), bytes, off, bytes.length - off, written + off);
+    try {
+      while (off < bytes.length) off += writeSync(open(), bytes, off, bytes.length - off, written + off);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      throw new Error(`Could not keep ${lengths.length} texts in a temporary file in ${tmpdir()} (${code ?? (error as Error).message}): free space there, or set TMPDIR to a folder with room.`, { cause: error });
+    }
     written += bytes.length;
   };
   const open = (): number => {

@@ -82,6 +82,30 @@ describe('item routes for the pages a build wants', () => {
     expect(new Set(asked.map((a) => a.operation))).toEqual(new Set(['NewsArticles', 'EventEntries', 'PublicationEntries', 'ResearchProjectEntries']));
   });
 
+  it("on one machine, gives each article its own body back, whether the bodies waited on disk or, without a temporary folder, in memory", async () => {
+    const bodies = async (): Promise<string[]> => (await collect(routeData['news-article'].entries(backend().ctx))).map((e) => (e.data as { newsItem: { body: string } }).newsItem.body);
+    // Every body as the backend has it, asked for apart from the build's own queries.
+    const expected: string[] = [];
+    for (let after: string | null = null, more = true; more; ) {
+      const query = 'query ($after: String) { newsItems(first: 100, after: $after) { nodes { body } pageInfo { hasNextPage endCursor } } }';
+      const response: Response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: { after } }) });
+      type Page = { nodes: { body: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+      const newsItems: Page = ((await response.json()) as { data: { newsItems: Page } }).data.newsItems;
+      expected.push(...newsItems.nodes.map((n) => n.body));
+      ({ hasNextPage: more, endCursor: after } = newsItems.pageInfo);
+    }
+    expect(expected.length).toBeGreaterThan(100);
+    expect(await bodies()).toEqual(expected);
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = '/nonexistent/site-spill-test';
+    try {
+      expect(await bodies()).toEqual(expected);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  });
+
   it('in a share, lists what names each page and asks for its own items only, in full, many per request', async () => {
     for (const [id, source, list] of [
       ['news-article', newsArticles, 'NewsArticleRefs'],

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { createSpill } from '../../../site/build/spill.ts';
+import { createSpill, tryCreateSpill } from '../../../site/build/spill.ts';
 
 /** The news bodies' spill file (site/build/spill.ts): what goes in comes back, in order, and nothing stays behind. */
 describe('createSpill', () => {
@@ -25,6 +25,18 @@ describe('createSpill', () => {
     spill.close();
     // The file was unlinked as soon as it was open: no folder of it is left in the temporary folder.
     expect(spillDirs().length).toBe(before);
+  });
+
+  it('is not made when the temporary folder cannot hold it, and the caller is told so by a null', () => {
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = '/nonexistent/site-spill-test';
+    try {
+      expect(tryCreateSpill()).toBeNull();
+      expect(() => createSpill()).toThrow(/ENOENT/);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
   });
 
   it('refuses to be used once closed', () => {
