@@ -134,12 +134,11 @@ export async function* publicationCategoryEntries(ctx: RouteDataContext): AsyncG
 
 /**
  * The article with its body put in `bodies` and a marker in its place (the field stays, so the data keeps its
- * key order). A body that is not a string (a backend that breaks the schema) stays where it is, for the page to fail on.
+ * key order). A body the spill does not keep stays where it is, as does one that is not a string (a
+ * backend that breaks the schema), for the page to fail on.
  */
 function spillBody(article: NewsArticleData, bodies: Spill): NewsArticleData {
-  if (typeof article.body !== 'string') return article;
-  bodies.put(article.body);
-  article.body = SPILLED;
+  if (typeof article.body === 'string' && bodies.put(article.body)) article.body = SPILLED;
   return article;
 }
 
@@ -151,7 +150,10 @@ function* withBodies(articles: Iterable<NewsArticleData>, bodies: Spill): Genera
   }
 }
 
-/** What stands in for a body on disk. Every string body is spilled, this one too, so no body a backend sends is mistaken for it. */
+/**
+ * What stands in for a body on disk. A body equal to it is spilled like any other, and one the spill
+ * cannot keep is not a well-formed string, which this is, so no body a backend sends is mistaken for it.
+ */
 const SPILLED = '\u0000spilled';
 
 /**

@@ -10,8 +10,11 @@ import { join } from 'node:path';
  * the process, even one that is killed.
  */
 export interface Spill {
-  /** Keeps `text` on disk; `take` hands the texts back in this order. */
-  put(text: string): void;
+  /**
+   * Keeps `text` on disk; `take` hands the texts back in this order. False when it is not kept: a text
+   * with a lone surrogate, which UTF-8 cannot carry, stays with the caller.
+   */
+  put(text: string): boolean;
   /** The next text put and not yet taken. */
   take(): string;
   /** Closes the file (its space is freed with it). Safe to call more than once. */
@@ -68,10 +71,12 @@ export function createSpill(): Spill {
   return {
     put(text) {
       open();
+      if (SURROGATE.test(text) && LONE_SURROGATE.test(text)) return false;
       pending.push(text);
       lengths.push(Buffer.byteLength(text, 'utf8'));
       pendingChars += text.length;
       if (pendingChars >= CHUNK) flush();
+      return true;
     },
     take() {
       open();
@@ -106,3 +111,6 @@ export function createSpill(): Spill {
 
 /** Bytes written and read at once. */
 const CHUNK = 1 << 20;
+
+const SURROGATE = /[\ud800-\udfff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -39,6 +39,17 @@ describe('createSpill', () => {
     }
   });
 
+  it('keeps no text with a lone surrogate (UTF-8 cannot carry it), and hands back the others in order', () => {
+    const spill = createSpill();
+    expect(spill.put('a \ud83c\udfb5 pair')).toBe(true);
+    expect(spill.put('lone \ud800 high')).toBe(false);
+    expect(spill.put('lone \udc00 low')).toBe(false);
+    expect(spill.put('after')).toBe(true);
+    expect(spill.take()).toBe('a \ud83c\udfb5 pair');
+    expect(spill.take()).toBe('after');
+    spill.close();
+  });
+
   it('refuses to be used once closed', () => {
     const spill = createSpill();
     spill.put('a'.repeat(10));
