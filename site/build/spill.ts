@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * the order they were put: the news articles' bodies while related news waits for the whole collection
  * (entries.ts). At 100,000 pages they were the largest thing the build held. The file lives in the
  * system's temporary folder (TMPDIR) and is unlinked as soon as it is open, so nothing of it outlives
- * the process, even one that is killed.
+ * the process, even one that is killed. When the disk fills, the texts put from then on wait in memory.
  */
 export interface Spill {
   /**
@@ -32,46 +32,75 @@ export function tryCreateSpill(): Spill | null {
 
 export function createSpill(): Spill {
   const dir = mkdtempSync(join(tmpdir(), 'site-spill-'));
-  let fd: number | null;
+  let fd: number | null = null;
   try {
     fd = openSync(join(dir, 'texts'), 'w+', 0o600);
-  } finally {
     rmSync(dir, { recursive: true, force: true });
+  } catch (error) {
+    if (fd !== null) closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
   const lengths: number[] = [];
   let pending: string[] = [];
   let pendingChars = 0;
-  let written = 0;
+  // The texts' bytes, in order: the first `onDisk` in the file, the rest in `memory` once the file could
+  // take no more (a full disk): the texts put after that wait in memory, as they would without a spill.
+  let onDisk = 0;
+  let memory: Buffer[] | null = null;
+  let inMemory = 0;
+  let memoryJoined: Buffer | null = null;
   let taken = 0;
-  // The bytes read ahead, from the file offset `chunkStart`; `next`: the file offset of the next text.
+  // The bytes read ahead, from the offset `chunkStart`; `next`: the offset of the next text.
   let chunk = Buffer.alloc(0);
   let chunkStart = 0;
   let chunkEnd = 0;
   let next = 0;
 
+  const open = (): number => {
+    if (fd === null) throw new Error('The spill file is closed.');
+    return fd;
+  };
   const flush = (): void => {
     if (pending.length === 0) return;
     const bytes = Buffer.from(pending.join(''), 'utf8');
     pending = [];
     pendingChars = 0;
     let off = 0;
-    try {
-      while (off < bytes.length) off += writeSync(open(), bytes, off, bytes.length - off, written + off);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      throw new Error(`Could not keep ${lengths.length} texts in a temporary file in ${tmpdir()} (${code ?? (error as Error).message}): free space there, or set TMPDIR to a folder with room.`, { cause: error });
+    if (memory === null) {
+      try {
+        while (off < bytes.length) off += writeSync(open(), bytes, off, bytes.length - off, onDisk + off);
+      } catch {
+        memory = [];
+      }
+      onDisk += off;
     }
-    written += bytes.length;
+    if (off < bytes.length) {
+      memory!.push(bytes.subarray(off));
+      inMemory += bytes.length - off;
+      memoryJoined = null;
+    }
   };
-  const open = (): number => {
-    if (fd === null) throw new Error('The spill file is closed.');
-    return fd;
+  /** Copies `length` bytes from `at` into `chunk` from `into` on, from the file and then from memory. */
+  const read = (at: number, into: number, length: number): void => {
+    let done = 0;
+    while (done < length && at + done < onDisk) {
+      const got = readSync(open(), chunk, into + done, Math.min(length - done, onDisk - (at + done)), at + done);
+      if (got === 0) throw new Error('The spill file is shorter than what was put in it.');
+      done += got;
+    }
+    if (done < length) {
+      memoryJoined ??= Buffer.concat(memory ?? []);
+      memoryJoined.copy(chunk, into + done, at + done - onDisk, at + length - onDisk);
+    }
   };
 
   return {
     put(text) {
       open();
       if (SURROGATE.test(text) && LONE_SURROGATE.test(text)) return false;
+      // A very long text goes on its own rather than joined to others into one string past V8's limit.
+      if (pendingChars + text.length > CHUNK) flush();
       pending.push(text);
       lengths.push(Buffer.byteLength(text, 'utf8'));
       pendingChars += text.length;
@@ -84,15 +113,11 @@ export function createSpill(): Spill {
       const length = lengths[taken++]!;
       if (next + length > chunkStart + chunkEnd) {
         flush();
-        const size = Math.min(Math.max(CHUNK, length), written - next);
+        const size = Math.min(Math.max(CHUNK, length), onDisk + inMemory - next);
         if (chunk.length < size) chunk = Buffer.allocUnsafe(Math.max(CHUNK, size));
         chunkStart = next;
-        chunkEnd = 0;
-        while (chunkEnd < size) {
-          const read = readSync(open(), chunk, chunkEnd, size - chunkEnd, chunkStart + chunkEnd);
-          if (read === 0) throw new Error('The spill file is shorter than what was put in it.');
-          chunkEnd += read;
-        }
+        read(next, 0, size);
+        chunkEnd = size;
       }
       const text = chunk.toString('utf8', next - chunkStart, next - chunkStart + length);
       next += length;
@@ -103,6 +128,8 @@ export function createSpill(): Spill {
       closeSync(fd);
       fd = null;
       pending = [];
+      memory = null;
+      memoryJoined = null;
     },
   };
 }

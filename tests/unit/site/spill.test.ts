@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +49,24 @@ describe('createSpill', () => {
     expect(spill.take()).toBe('a \ud83c\udfb5 pair');
     expect(spill.take()).toBe('after');
     spill.close();
+  });
+
+  it('keeps the texts in memory from the point where the disk takes no more, and hands every one back in order', () => {
+    // A process whose files may not grow past 2 MiB (ulimit -f; Node then gets EFBIG instead of a signal):
+    // the texts past it wait in memory, and those around the point where the disk filled come back whole.
+    const script = `
+      import { createSpill } from ${JSON.stringify(new URL('../../../site/build/spill.ts', import.meta.url).href)};
+      const spill = createSpill();
+      const texts = Array.from({ length: 400 }, (_, i) => String(i).padStart(4, '0') + ' ' + 'é✓'.repeat(2000 + i));
+      for (const text of texts) if (!spill.put(text)) throw new Error('not kept');
+      let same = 0;
+      for (const text of texts) if (spill.take() === text) same++;
+      spill.close();
+      console.log(JSON.stringify({ same, bytes: texts.reduce((n, t) => n + Buffer.byteLength(t), 0) }));`;
+    const out = execFileSync('bash', ['-c', 'ulimit -f 2048; exec "$0" --import tsx --input-type=module -e "$1"', process.execPath, script], { cwd: new URL('../../..', import.meta.url), encoding: 'utf8' });
+    const { same, bytes } = JSON.parse(out) as { same: number; bytes: number };
+    expect(bytes).toBeGreaterThan(4 * 2 ** 20);
+    expect(same).toBe(400);
   });
 
   it('refuses to be used once closed', () => {
