@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { RouteRule } from '../../runtime/shared/contract.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
@@ -47,13 +49,14 @@ export async function writeExtras(input: ExtrasInput): Promise<Extras> {
   const { siteDir, baseUrl } = input;
   const outputHashes = new Map<string, string>();
   const outputs = await writeOutputs(input.collectors, siteDir, outputHashes, input.previousOutputs);
-  // The sitemap's files are outputs of their own: an update in place writes only those that changed,
-  // and removes one a smaller site no longer has (build/incremental.ts filesToRemove).
-  const sitemap = [...input.sitemap].sort((a, b) => compareText(a.path, b.path));
-  await writeOutputs([{ files: () => sitemapFiles(sitemap, baseUrl, input.sitemapUrls) }], siteDir, outputHashes, input.previousOutputs);
   await cp(input.publicDir, siteDir, { recursive: true });
   for (const page of renderRedirectPages(input.routeRules, baseUrl, input.csp)) await writeSiteFile(siteDir, page.file, page.content);
   await writeSiteFile(siteDir, '404.html', input.notFoundHtml);
+  // The sitemap's files are outputs of their own: an update in place writes only those that changed,
+  // and removes one a smaller site no longer has (build/incremental.ts filesToRemove). Written after
+  // public/, whose files they replace, as every build did.
+  const sitemap = [...input.sitemap].sort((a, b) => compareText(a.path, b.path));
+  await writeOutputs([{ files: () => sitemapFiles(sitemap, baseUrl, input.sitemapUrls) }], siteDir, outputHashes, input.previousOutputs, true);
   await writeSiteFile(siteDir, 'robots.txt', renderRobots(baseUrl));
   return { outputs, outputHashes };
 }
@@ -69,29 +72,38 @@ const OUTPUT_QUEUED = 256;
  * Writes the extra outputs' files, noting each one's hash in `hashes`; a file whose hash is the one in
  * `previous` (the output being updated in place) is left as it is.
  */
-async function writeOutputs(collectors: readonly OutputSource[], siteDir: string, hashes: Map<string, string>, previous?: ReadonlyMap<string, string>): Promise<OutputTally> {
+async function writeOutputs(collectors: readonly OutputSource[], siteDir: string, hashes: Map<string, string>, previous: ReadonlyMap<string, string> | undefined, overStaged = false): Promise<OutputTally> {
   const tally = { files: 0, bytes: 0 };
   // A site may have an output file per item (a calendar per event): written a few at a time, not one
   // after the other, so the build does not wait on each file system round trip in turn.
   const limit = pLimit(OUTPUT_WRITES);
   const writes: Promise<void>[] = [];
-  for (const collector of collectors) {
-    for (const { file, content } of await collector.files()) {
-      const hash = contentHash(content);
-      hashes.set(file, hash);
-      if (previous?.get(file) !== hash) {
-        const write = limit(() => writeSiteFile(siteDir, file, content));
-        // Thrown by settleAll below; until then a failure must not count as unhandled.
-        write.catch(() => undefined);
-        writes.push(write);
-        // An output that makes its files as they are taken (a generator) is taken no faster than they are
-        // written, so a site with thousands of files never holds all of their contents at once: past
-        // OUTPUT_QUEUED waiting, the next is taken once the queue is half as long.
-        if (limit.pendingCount >= OUTPUT_QUEUED) await writes[writes.length - OUTPUT_QUEUED / 2]!.catch(() => undefined);
+  try {
+    for (const collector of collectors) {
+      for (const { file, content } of await collector.files()) {
+        const hash = contentHash(content);
+        hashes.set(file, hash);
+        // Unchanged since the previous build, unless the staging folder already has a file of that name
+        // (from public/, copied before the files `overStaged` are written), which would otherwise replace it.
+        if (previous?.get(file) !== hash || (overStaged && existsSync(join(siteDir, file)))) {
+          const write = limit(() => writeSiteFile(siteDir, file, content));
+          // Thrown by settleAll below; until then a failure must not count as unhandled.
+          write.catch(() => undefined);
+          writes.push(write);
+          // An output that makes its files as they are taken (a generator) is taken no faster than they
+          // are written, so a site with thousands of files never holds all of their contents at once:
+          // past OUTPUT_QUEUED waiting, the next is taken once the queue is half as long.
+          if (limit.pendingCount >= OUTPUT_QUEUED) await writes[writes.length - OUTPUT_QUEUED / 2]!.catch(() => undefined);
+        }
+        tally.files++;
+        tally.bytes += Buffer.byteLength(content);
       }
-      tally.files++;
-      tally.bytes += Buffer.byteLength(content);
     }
+  } catch (error) {
+    // An output that fails while its files are taken: nothing may still be writing into the staging
+    // folder when the build removes it.
+    await Promise.allSettled(writes);
+    throw error;
   }
   await settleAll(writes);
   return tally;

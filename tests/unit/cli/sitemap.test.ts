@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,6 +57,33 @@ describe('the sitemap', () => {
       expect(filesToRemove(previous, [], smaller.outputHashes, new Set())).toEqual(['sitemap-3.xml']);
       // The two parts it keeps list the same pages as before and are left as they are; the index changed.
       expect((await readdir(join(dir, 'smaller'))).filter((f) => f.startsWith('sitemap')).sort()).toEqual(['sitemap.xml']);
+    });
+
+    it("replaces a public/ file of the sitemap's name, in an update in place too", async () => {
+      dir = await mkdtemp(join(tmpdir(), 'sitemap-'));
+      await mkdir(join(dir, 'public'));
+      const first = await write(join(dir, 'one'), 2);
+      await writeFile(join(dir, 'public', 'sitemap.xml'), 'from public/');
+      // The same pages: the sitemap is unchanged, but the staging folder has public/'s file by that name.
+      await write(join(dir, 'again'), 2, first.outputHashes);
+      expect(locs(await readFile(join(dir, 'again', 'sitemap.xml'), 'utf8'))).toEqual([`${BASE}/p/000`, `${BASE}/p/001`]);
+    });
+
+    it('leaves no write running when an output fails while its files are taken', async () => {
+      dir = await mkdtemp(join(tmpdir(), 'sitemap-'));
+      await mkdir(join(dir, 'public'));
+      const failing = {
+        *files() {
+          for (let i = 0; i < 600; i++) yield { file: `out/${i}.txt`, content: 'x'.repeat(1000) };
+          throw new Error('the output broke');
+        },
+      };
+      const siteDir = join(dir, 'site');
+      await expect(writeExtras({ siteDir, publicDir: join(dir, 'public'), baseUrl: BASE, routeRules: {}, csp: null, notFoundHtml: '', sitemap: [], collectors: [failing] })).rejects.toThrow('the output broke');
+      // Every write it started has ended by then: all 600 files are there, none half-written.
+      const files = await readdir(join(siteDir, 'out'));
+      expect(files.filter((f) => f.endsWith('.txt'))).toHaveLength(600);
+      expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
     });
   });
 });
