@@ -8,7 +8,7 @@ import { isSafeSegment } from '../content/crawl.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
 import { fileKey, leavesFolder, writeFileAtomic } from '../output/write.ts';
-import { readPlainFile } from '../output/read.ts';
+import { readBytes } from '../output/read.ts';
 import { htmlFileFor, normalizePath, payloadFileFor } from '../../runtime/shared/paths.ts';
 
 /**
@@ -288,14 +288,9 @@ async function folderIdentity(dir: string): Promise<string> {
 
 /** The hash of a page's index.html and _payload.json as they are on disk ('' for a missing file). */
 async function samplePage(outDir: string, path: string): Promise<string> {
-  const read = (file: string): Buffer | string => {
-    try {
-      return readPlainFile(join(outDir, file));
-    } catch {
-      return '';
-    }
-  };
-  return createHash('sha1').update(read(htmlFileFor(path))).update('\0').update(read(payloadFileFor(path))).digest('base64url');
+  const read = (file: string): Promise<Buffer | string> => readBytes(join(outDir, file)).catch(() => '');
+  const [html, payload] = await Promise.all([read(htmlFileFor(path)), read(payloadFileFor(path))]);
+  return createHash('sha1').update(html).update('\0').update(payload).digest('base64url');
 }
 
 type SavedPage = [

@@ -5,7 +5,7 @@ import { ASSETS_DIR, type BuildMeta, type LatestBuild } from '../../runtime/shar
 import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { lockOutput, type OutputLock } from './lock.ts';
-import { readBytes, readPlainFile } from './read.ts';
+import { readBytes, readText } from './read.ts';
 import { exists, journalFor, recoverSwap, swapIn, trashRetired } from './swap.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 
@@ -137,8 +137,8 @@ export async function discardStagingDir(staging: string): Promise<void> {
 
 /** The build a site folder holds: its latest.json and the meta file it points to. Throws when either cannot be read. */
 export async function readBuild(dir: string): Promise<{ latest: LatestBuild; meta: BuildMeta }> {
-  const latest = JSON.parse(readPlainFile(join(dir, LATEST_FILE)).toString('utf8')) as LatestBuild;
-  const meta = JSON.parse(readPlainFile(join(dir, metaFileFor(latest.id))).toString('utf8')) as BuildMeta;
+  const latest = JSON.parse(await readText(join(dir, LATEST_FILE))) as LatestBuild;
+  const meta = JSON.parse(await readText(join(dir, metaFileFor(latest.id)))) as BuildMeta;
   return { latest, meta };
 }
 

@@ -1,4 +1,4 @@
-import { close, closeSync, constants, fstat, fstatSync, open, openSync, read, readFileSync } from 'node:fs';
+import { close, constants, fstat, open, read } from 'node:fs';
 
 /**
  * Reading the files of an output folder: many small ones (a payload or page per page: kept pages, the
@@ -37,17 +37,6 @@ export function readBytes(file: string): Promise<Buffer> {
       });
     });
   });
-}
-
-/** readBytes, synchronously: for the few files a build reads before it trusts a folder (latest.json, its meta, the sampled pages). */
-export function readPlainFile(file: string): Buffer {
-  const fd = openSync(file, NO_WAIT);
-  try {
-    if (!fstatSync(fd).isFile()) throw notPlain(file);
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 // --- internal ---
