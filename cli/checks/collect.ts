@@ -62,7 +62,7 @@ export function createPageInspector(): {
   };
   return {
     restore(page, pageLinks) {
-      pages.push({ ...page, route: shared(page.route), ids: shared(page.ids), imagesWithoutAlt: page.imagesWithoutAlt.length === 0 ? NO_IMAGES : page.imagesWithoutAlt });
+      pages.push({ ...page, route: shared(page.route), ids: shared(page.ids), imagesWithoutAlt: imagesOrNone(page.imagesWithoutAlt) });
       addLinks(pages.length - 1, pageLinks);
     },
     add(path, route, { facts, htmlChars, payloadChars, payloadBytesOverBudget }) {
@@ -72,7 +72,7 @@ export function createPageInspector(): {
         route: shared(route),
         title: facts.title === null ? null : detach(facts.title),
         ids: shared(`\n${facts.ids.join('\n')}\n`),
-        imagesWithoutAlt: facts.imagesWithoutAlt.length === 0 ? NO_IMAGES : facts.imagesWithoutAlt.map(detach),
+        imagesWithoutAlt: imagesOrNone(facts.imagesWithoutAlt.map(detach)),
         htmlChars,
         payloadChars,
         payloadBytesOverBudget,
@@ -95,6 +95,10 @@ const SHARED_STRINGS = 4096;
 
 /** The list of a page without images missing alt text, shared by all such pages. */
 const NO_IMAGES: readonly string[] = Object.freeze([]);
+
+function imagesOrNone(images: readonly string[]): readonly string[] {
+  return images.length === 0 ? NO_IMAGES : images;
+}
 
 /**
  * One detached copy (detach.ts) per distinct value, for the first `limit` values: 100,000 pages with the
