@@ -81,17 +81,17 @@ export function createSpill(): Spill {
       memoryJoined = null;
     }
   };
-  /** Copies `length` bytes from `at` into `chunk` from `into` on, from the file and then from memory. */
-  const read = (at: number, into: number, length: number): void => {
+  /** Fills `chunk` with the `length` bytes from `at`, from the file and then from memory. */
+  const read = (at: number, length: number): void => {
     let done = 0;
     while (done < length && at + done < onDisk) {
-      const got = readSync(open(), chunk, into + done, Math.min(length - done, onDisk - (at + done)), at + done);
+      const got = readSync(open(), chunk, done, Math.min(length - done, onDisk - (at + done)), at + done);
       if (got === 0) throw new Error('The spill file is shorter than what was put in it.');
       done += got;
     }
     if (done < length) {
       memoryJoined ??= Buffer.concat(memory ?? []);
-      memoryJoined.copy(chunk, into + done, at + done - onDisk, at + length - onDisk);
+      memoryJoined.copy(chunk, done, at + done - onDisk, at + length - onDisk);
     }
   };
 
@@ -116,7 +116,7 @@ export function createSpill(): Spill {
         const size = Math.min(Math.max(CHUNK, length), onDisk + inMemory - next);
         if (chunk.length < size) chunk = Buffer.allocUnsafe(Math.max(CHUNK, size));
         chunkStart = next;
-        read(next, 0, size);
+        read(next, size);
         chunkEnd = size;
       }
       const text = chunk.toString('utf8', next - chunkStart, next - chunkStart + length);
