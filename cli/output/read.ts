@@ -23,6 +23,8 @@ export function readBytes(file: string): Promise<Buffer> {
       fstat(fd, (failed, info) => {
         if (failed) return done(failed);
         if (!info.isFile()) return done(notPlain(file));
+        // As readFile does: a file past 2 GiB is an error, not an allocation or a read that throws out of this callback.
+        if (info.size > MAX_BYTES) return done(Object.assign(new Error(`${file} is larger than 2 GiB`), { code: 'ERR_FS_FILE_TOO_LARGE' }));
         const buffer = Buffer.allocUnsafe(info.size);
         let offset = 0;
         const next = (): void =>
@@ -40,6 +42,9 @@ export function readBytes(file: string): Promise<Buffer> {
 }
 
 // --- internal ---
+
+/** The largest file read, as fs.readFile allows (2 GiB less a byte). */
+const MAX_BYTES = 2 ** 31 - 1;
 
 /** Opened without waiting (a FIFO) and not through a link in the file's own place. */
 const NO_WAIT = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;

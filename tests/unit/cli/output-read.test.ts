@@ -28,4 +28,10 @@ describe("reading an output folder's files", () => {
     await symlink('/dev/zero', join(dir, 'zero.json'));
     await expect(readBytes(join(dir, 'zero.json'))).rejects.toThrow();
   }, 5_000);
+
+  it('refuses a file past 2 GiB instead of crashing the process on it', async () => {
+    // Sparse: no disk space used.
+    execFileSync('truncate', ['-s', '3G', join(dir, 'huge.html')]);
+    await expect(readBytes(join(dir, 'huge.html'))).rejects.toThrow(/larger than 2 GiB/);
+  });
 });
