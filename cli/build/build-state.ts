@@ -9,6 +9,7 @@ import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
 import { fileKey, leavesFolder, writeFileAtomic } from '../output/write.ts';
 import { readBytes } from '../output/read.ts';
+import type { PageDepends } from '../content/query.ts';
 import { htmlFileFor, normalizePath, payloadFileFor } from '../../runtime/shared/paths.ts';
 
 /**
@@ -53,6 +54,8 @@ export interface RememberedPage {
   bytes: number;
   inspected: InspectedPage;
   links: readonly string[];
+  /** Its entry's key and the ids of the items its data held, when its entry had a key (RouteEntry.key). */
+  depends?: PageDepends;
 }
 
 /** What a build records per page, in the inspector's order, to save as the next build's state. */
@@ -61,6 +64,7 @@ export interface PageRecordForState {
   noindex: boolean;
   lastmod?: string;
   bytes: number;
+  depends?: PageDepends;
 }
 
 /** The hash that decides whether a page must be rendered again: its route, its path and its data. */
@@ -100,7 +104,9 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     const missing = await firstKeptFileMissing(outDir, saved);
     if (missing) return none(`the output folder's ${missing} is missing or not the size the previous build wrote`);
     const pages = new Map<string, RememberedPage>();
-    for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links] of saved.pages) {
+    const items = Array.isArray(saved.items) ? saved.items : [];
+    for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links, key, held] of saved.pages) {
+      const depends = savedDepends(key, held, items);
       pages.set(path, {
         hash,
         noindex: noindex === 1,
@@ -108,6 +114,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
         bytes,
         inspected: { path, route, title, ids, imagesWithoutAlt, htmlChars, payloadChars, payloadBytesOverBudget: overBudget },
         links: links.map((i) => saved.links[i]!),
+        ...(depends && { depends }),
       });
     }
     return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null, feed: saved.feed ?? null, warnings: savedWarnings(saved.warnings) } };
@@ -144,6 +151,9 @@ export async function saveBuildState(
   const sample: [string, string][] = [];
   for (let i = 0; i < pages.length && sample.length < SAMPLE_SIZE; i += step) sample.push([pages[i]!.path, await samplePage(outDir, pages[i]!.path)]);
   const folder = await folderIdentity(outDir);
+  // Item ids, once each: pages refer to them by index.
+  const itemIds = new Map<string, number>();
+  const itemIndex = (id: string): number => itemIds.get(id) ?? (itemIds.set(id, itemIds.size), itemIds.size - 1);
   const linkIds = new Map<string, number>();
   const pageLinks: number[][] = state.site.pages.map(() => []);
   for (const [link, users] of state.site.links) {
@@ -163,11 +173,12 @@ export async function saveBuildState(
           const i = start + k;
           const r = state.records[i]!;
           const row: SavedPage = [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, pageLinks[i]!];
+          if (r.depends) row.push(r.depends.key, r.depends.items.map(itemIndex));
           return JSON.stringify(row);
         });
         await out.write((start > 0 ? ',' : '') + rows.join(','));
       }
-      await out.write(`],"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify([...state.media].sort())},"warnings":${JSON.stringify(state.warnings)}}`);
+      await out.write(`],"items":${JSON.stringify([...itemIds.keys()])},"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify([...state.media].sort())},"warnings":${JSON.stringify(state.warnings)}}`);
     } finally {
       await out.close();
     }
@@ -188,7 +199,7 @@ export async function saveFeedCursor(cacheDir: string, outDir: string, previous:
 
 // --- internal ---
 
-const STATE_VERSION = 3;
+const STATE_VERSION = 4;
 
 /** Pages whose bytes the next build checks before it trusts the folder. */
 const SAMPLE_SIZE = 8;
@@ -307,6 +318,9 @@ type SavedPage = [
   payloadChars: number,
   overBudget: number | null,
   links: number[],
+  /** With an entry's key: the key, and the page's item ids as indexes into SavedState.items. */
+  key?: string,
+  items?: number[],
 ];
 
 interface SavedState {
@@ -325,6 +339,8 @@ interface SavedState {
   /** Every distinct link target, once: pages refer to them by index. */
   links: string[];
   pages: SavedPage[];
+  /** Every item id a page's data held (when its entry had a key), once: pages refer to them by index. */
+  items?: string[];
   outputs: Record<string, string>;
   media: string[];
   /** Absent in a state saved before the site search. */
@@ -346,6 +362,21 @@ function savedWarnings(saved: unknown): ContentWarning[] | null {
     warnings.push({ check, page, route, message, fix });
   }
   return warnings;
+}
+
+/**
+ * A page's saved key and item ids, when they have the shape saveBuildState gives; else none (the page is
+ * then asked for again, never kept unasked).
+ */
+function savedDepends(key: unknown, held: unknown, items: readonly unknown[]): PageDepends | undefined {
+  if (typeof key !== 'string' || !Array.isArray(held)) return undefined;
+  const ids: string[] = [];
+  for (const index of held as unknown[]) {
+    const id = typeof index === 'number' ? items[index] : undefined;
+    if (typeof id !== 'string') return undefined;
+    ids.push(id);
+  }
+  return { key, items: ids };
 }
 
 /** Where the feed stood after a build that changed nothing, and which save of the state that was. */

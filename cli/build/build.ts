@@ -88,7 +88,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // The schema is parsed when a change is to be placed or the state saved: a build that finds nothing changed never needs it.
     let schemaLoaded: Promise<GraphQLSchema> | undefined;
     const schema = site.changeFeed ? () => (schemaLoaded ??= loadSchema(join(config.root, 'site/schema.graphql'))) : null;
-    const feed = await feedPlan({ feed: site.changeFeed, shard: config.shard !== null, source: `${source.endpoint}${config.drafts ? ' with drafts' : ''}`, client: source.client, saved, routes: site.routes, schema, logger });
+    const feed = await feedPlan({ feed: site.changeFeed, shard: config.shard !== null, source: `${source.endpoint}${config.drafts ? ' with drafts' : ''}`, client: source.client, saved, routes: site.routes, routeData: site.routeData, schema, logger });
 
     // 2. Pages stream from the backend while the client bundles.
     const failures: PageFailure[] = [];
@@ -98,7 +98,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const plan = feed?.routes;
     // The feed says no route's documents can see a change: with the same build id, the output stands as it is.
     const nothingAsked = plan?.crawl.size === 0;
-    const reuse = plan ? { skip: (routeId: string) => !plan.crawl.has(routeId), pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData) } : undefined;
+    // The pages of asked routes whose entries give them as unchanged join the kept ones, read back after the asked pages.
+    const reuse = plan ? { skip: (routeId: string) => !plan.crawl.has(routeId), unchanged: plan.unchanged, onUnchanged: (routeId: string, path: string) => void plan.kept.push({ path, routeId, hash: saved.state!.pages.get(path)!.hash }), pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData) } : undefined;
     // Media are copied as pages stream in, while the client bundles; whether the output already holds
     // them (an update in place) is known with the build id, and each copy waits for that.
     const mediaStarted = performance.now();

@@ -1,7 +1,7 @@
 import { isCompositeType, type GraphQLSchema } from 'graphql';
 import type { RouteDefinition } from '../../runtime/routes.ts';
 import type { GraphQLClientHandle } from '../../runtime/shared/graphql.ts';
-import type { ChangeFeedDefinition } from '../../runtime/shared/route-data.ts';
+import type { ChangeFeedDefinition, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
 import { readChangeFeed } from '../content/change-feed.ts';
 import { plural } from '../terminal/format.ts';
 import type { Logger } from '../terminal/logger.ts';
@@ -25,7 +25,7 @@ export interface FeedPlan {
  * previous build's cursor, what changed. Null without a feed, for a shard (it asks for its own share),
  * or when the feed cannot be read: the build then asks for every page and compares.
  */
-export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; shard: boolean; source: string; client: GraphQLClientHandle; saved: SavedBuild; routes: readonly Pick<RouteDefinition, 'id'>[]; schema: (() => Promise<GraphQLSchema>) | null; logger: Logger }): Promise<FeedPlan | null> {
+export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; shard: boolean; source: string; client: GraphQLClientHandle; saved: SavedBuild; routes: readonly Pick<RouteDefinition, 'id'>[]; routeData: Readonly<Record<string, Pick<RouteDataDefinition, 'query'>>>; schema: (() => Promise<GraphQLSchema>) | null; logger: Logger }): Promise<FeedPlan | null> {
   const { feed, saved, source, logger } = input;
   if (!feed || input.shard || !input.schema) return null;
   // A cursor from another backend (or for another view of it: drafts or not) says nothing about this one.
@@ -46,7 +46,7 @@ export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; 
     logger.warn('changes', `the change feed names the type ${JSON.stringify(unknown.type)}, which site/schema.graphql does not have: every page is asked for and compared (the feed must name the GraphQL types the site's queries select)`);
     return fresh;
   }
-  const routes = planRoutes(input.routes, saved.state, previous.routeTypes, answer.changes);
+  const routes = planRoutes(input.routes, saved.state, previous.routeTypes, answer.changes, schema ? { schema, routeData: input.routeData } : undefined);
   const types = [...new Set(answer.changes.map((c) => c.type))].sort();
   logger.info('changes', `${plural(answer.changes.length, 'change')} since the previous build${types.length ? ` (${types.join(', ')})` : ''}: ${routes.crawl.size} of ${plural(input.routes.length, 'route')} asked for, ${plural(routes.kept.length, 'page')} kept`);
   return { cursor: answer.cursor, source, routes, routeTypes: previous.routeTypes };

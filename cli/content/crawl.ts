@@ -18,6 +18,13 @@ export interface CrawlOptions {
    * params are wanted (`ctx.wants`), so they need not fetch the data of the others. @default every page
    */
   keep?: KeepPage;
+  /**
+   * In an update in place that follows the change feed: for a route, whether its previous page with these
+   * params and key may be kept unasked (`ctx.unchanged`, build/changed-routes.ts); undefined for a route
+   * whose pages are all asked for. Each page an entry then gives as unchanged goes to `onUnchanged`.
+   */
+  unchanged?: (routeId: string) => ((path: string, key: string) => boolean) | undefined;
+  onUnchanged?: (routeId: string, path: string) => void;
 }
 
 /** One page to build. */
@@ -27,6 +34,8 @@ export interface PageJob {
   params: RouteParams;
   /** Present when the route's bulk list query already returned the page's data. */
   data?: unknown;
+  /** The entry's key (RouteEntry.key): with it, the page's state remembers the key and its data's item ids. */
+  key?: string;
 }
 
 /** Which pages a build wants, by route and path (a shard's share); absent, every page. */
@@ -44,14 +53,17 @@ export async function* crawl(
   routeData: Readonly<Record<string, RouteDataDefinition>>,
   ctx: RouteDataContext,
   onFailure: (failure: PageFailure) => void,
-  { skip, onDocument, keep }: CrawlOptions = {},
+  { skip, onDocument, keep, unchanged, onUnchanged }: CrawlOptions = {},
 ): AsyncGenerator<PageJob> {
   const listings = new Map<number, ReadAhead<PageJob>>();
   const list = (index: number): ReadAhead<PageJob> | undefined => {
     const route = routes[index];
     const def = route && routeData[route.id];
     if (!route || !def?.entries || !route.path.includes(':') || skip?.(route.id)) return undefined;
-    if (!listings.has(index)) listings.set(index, readAhead(entryJobs(route, def.entries, routeContext(ctx, route, onDocument, keep), keep), LISTED_AHEAD));
+    if (!listings.has(index)) {
+      const granted = unchangedPages(route, unchanged?.(route.id));
+      listings.set(index, readAhead(entryJobs(route, def.entries, routeContext(ctx, route, onDocument, keep, granted?.ask), keep, granted, onUnchanged), LISTED_AHEAD));
+    }
     return listings.get(index);
   };
   try {
@@ -68,7 +80,8 @@ export async function* crawl(
       try {
         yield* list(index)!;
       } catch (cause) {
-        if (isSlugError(cause)) throw cause;
+        // An unsafe slug, or an entry that claims a page unchanged which the build did not say was: the build stops.
+        if (isSlugError(cause) || (cause as { code?: string } | null)?.code === BuildErrors.EntryNotUnchanged.code) throw cause;
         onFailure({ page: route.path, route: route.id, operation: (cause as { operation?: string })?.operation ?? 'entries', cause: describeCause(cause), fix: isGraphQLRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.' });
       } finally {
         await listings.get(index)?.close().catch(() => undefined);
@@ -136,12 +149,52 @@ const ROUTES_AHEAD = 2;
 /** Pages each of those routes may list ahead: enough to keep the backend busy, few enough to stay small. */
 const LISTED_AHEAD = 256;
 
-/** The pages of one dynamic route that `keep` accepts, from its entries. */
-async function* entryJobs(route: RouteDefinition, entries: NonNullable<RouteDataDefinition['entries']>, ctx: RouteDataContext, keep: KeepPage | undefined): AsyncGenerator<PageJob> {
+/** The pages of one dynamic route that `keep` accepts, from its entries; those it gives as unchanged go to `onUnchanged` instead. */
+async function* entryJobs(
+  route: RouteDefinition,
+  entries: NonNullable<RouteDataDefinition['entries']>,
+  ctx: RouteDataContext,
+  keep: KeepPage | undefined,
+  granted: UnchangedPages | undefined,
+  onUnchanged: CrawlOptions['onUnchanged'],
+): AsyncGenerator<PageJob> {
   for await (const entry of entries(ctx)) {
     const path = pathFor(route, entry.params, entry.data);
-    if (!keep || keep(route.id, path)) yield { route, path, params: entry.params, data: entry.data };
+    if (keep && !keep(route.id, path)) continue;
+    if (entry.unchanged) {
+      // Only a page the build itself said may be kept: else a route's bug would keep stale pages.
+      if (!granted?.paths.has(path) || entry.data !== undefined) throw createBuildError(BuildErrors.EntryNotUnchanged, [route.id, path]);
+      granted.paths.delete(path);
+      onUnchanged?.(route.id, path);
+      continue;
+    }
+    yield { route, path, params: entry.params, data: entry.data, ...(entry.key !== undefined && { key: entry.key }) };
   }
+}
+
+/** `ctx.unchanged` for one route, and the pages it said may be kept (each may be given as unchanged once). */
+interface UnchangedPages {
+  ask: NonNullable<RouteDataContext['unchanged']>;
+  paths: Set<string>;
+}
+
+function unchangedPages(route: Pick<RouteDefinition, 'id' | 'path'>, previous: ((path: string, key: string) => boolean) | undefined): UnchangedPages | undefined {
+  if (!previous) return undefined;
+  const paths = new Set<string>();
+  const ask = (params: RouteParams, key: string): boolean => {
+    let path: string;
+    try {
+      path = pathFor(route, params);
+    } catch (error) {
+      // Params that make no safe path are asked for, so that the crawl names the item to fix.
+      if (isSlugError(error)) return false;
+      throw error;
+    }
+    if (typeof key !== 'string' || !previous(path, key)) return false;
+    paths.add(path);
+    return true;
+  };
+  return { ask, paths };
 }
 
 /**
@@ -149,10 +202,11 @@ async function* entryJobs(route: RouteDefinition, entries: NonNullable<RouteData
  * (that is where the item's id is still beside its slug, so the error can say which item to fix), and
  * `wants` answers for the route's pages from `keep`.
  */
-function routeContext(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>, onDocument: CrawlOptions['onDocument'], keep: KeepPage | undefined): RouteDataContext {
+function routeContext(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>, onDocument: CrawlOptions['onDocument'], keep: KeepPage | undefined, unchanged: RouteDataContext['unchanged']): RouteDataContext {
   return {
     buildKey: ctx.buildKey ?? ctx,
     ...(keep && { wants: (params) => wantedPath(route, params, keep) }),
+    ...(unchanged && { unchanged }),
     async request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData> {
       onDocument?.(route.id, document);
       const data = await ctx.request<TData>(document, variables);

@@ -3,7 +3,7 @@ import type { SiteModules } from '../config/site-modules.ts';
 import type { PageFailure } from '../errors/errors.ts';
 import type { BuildRecorder } from '../report/recorder.ts';
 import type { Logger } from '../terminal/logger.ts';
-import { crawl, type KeepPage } from './crawl.ts';
+import { crawl, type CrawlOptions, type KeepPage } from './crawl.ts';
 import { queryPages, type PageRecord } from './query.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import { holdingPages } from '../build/heap-growth.js';
@@ -22,8 +22,11 @@ export interface PageStreamInput {
   logger: Logger;
   /** Only the pages this returns true for are fetched, queried and handed on (a shard's share); default: every page. */
   keep?: KeepPage;
-  /** Routes not asked of the backend, and their pages as the previous build wrote them (build/changed-routes.ts). */
-  reuse?: { skip: (routeId: string) => boolean; pages: AsyncIterable<PageRecord> };
+  /**
+   * Routes not asked of the backend, the pages of asked routes that may be kept unasked (`ctx.unchanged`)
+   * and where those go, and every kept page as the previous build wrote it (build/changed-routes.ts).
+   */
+  reuse?: Pick<CrawlOptions, 'unchanged' | 'onUnchanged'> & { skip: (routeId: string) => boolean; pages: AsyncIterable<PageRecord> };
   /** Filled with each document the routes' entries send, by route id, to learn what each route reads. */
   documents?: Map<string, Set<string>>;
   /**
@@ -46,7 +49,7 @@ export interface PageStreamInput {
 export function streamPages({ site, client, concurrency, cleanRichText, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom }: PageStreamInput): ReadAhead<PageRecord> {
   const started = performance.now();
   const onDocument = documents && ((routeId: string, document: string) => void (documents.get(routeId) ?? documents.set(routeId, new Set()).get(routeId)!).add(document));
-  const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f), { skip: reuse?.skip, onDocument, keep });
+  const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f), { skip: reuse?.skip, unchanged: reuse?.unchanged, onUnchanged: reuse?.onUnchanged, onDocument, keep });
 
   const routes = reuse ? site.routes.filter((r) => !reuse.skip(r.id)).length : site.routes.length;
   const jobs = recorder.jobs(found, routes);
@@ -54,7 +57,7 @@ export function streamPages({ site, client, concurrency, cleanRichText, recorder
   const stream = readAhead(
     afterLast(reuse ? concat(queried, reuse.pages) : queried, (count, asked) => {
       recorder.queried();
-      const kept = reuse ? `; ${count - asked} kept from the previous output, no change reaches their routes` : '';
+      const kept = reuse ? `; ${count - asked} kept from the previous output, no change reaches them` : '';
       logger.info('query', `${asked} pages from ${routes} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - started)} ms${kept}`);
     }, onPage),
     renderingFrom ? WAITING_READ_AHEAD : READ_AHEAD,

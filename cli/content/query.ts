@@ -6,6 +6,7 @@ import { serializeJson } from '../../runtime/shared/serialize.ts';
 import type { PageJob } from './crawl.ts';
 import type { PageFailure } from '../errors/errors.ts';
 import { describeCause, fixFor } from '../errors/format-error.ts';
+import { itemIdsIn } from './item-ids.ts';
 import { sanitizeData } from './sanitize.ts';
 
 /** One page with its data, ready to render. */
@@ -19,6 +20,14 @@ export interface PageRecord {
   lastmod?: string;
   /** pageHash of the record, when it was already taken (a page read back from the previous output). */
   hash?: string;
+  /** The entry's key (RouteEntry.key), and then the ids of the items the data holds (content/item-ids.ts). */
+  depends?: PageDepends;
+}
+
+/** What an update in place that follows the change feed needs to know a page is unchanged without asking. */
+export interface PageDepends {
+  key: string;
+  items: readonly string[];
 }
 
 /**
@@ -46,7 +55,9 @@ export async function* queryPages(
       return null;
     }
     const clean = sanitizeData(data, cleanRichText);
-    return { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: def.lastmod?.(clean as never) };
+    const record: PageRecord = { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: def.lastmod?.(clean as never) };
+    if (job.key !== undefined) record.depends = { key: job.key, items: itemIdsIn(clean) };
+    return record;
   };
   for await (const job of jobs) {
     if (job.data !== undefined) {

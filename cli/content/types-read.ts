@@ -1,5 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { buildSchema, getNamedType, isAbstractType, isCompositeType, parse, TypeInfo, visit, visitWithTypeInfo, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  getNamedType,
+  isAbstractType,
+  isCompositeType,
+  isObjectType,
+  Kind,
+  parse,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
 
 /**
  * Which content types a GraphQL document reads: the object type of every field it selects, at any depth
@@ -34,6 +50,50 @@ export function typesRead(schema: GraphQLSchema, document: string): string[] {
     }),
   );
   return [...types].sort();
+}
+
+/**
+ * The object types whose items may come in the document's answer without their `id` (as the key `id`):
+ * a field of that type (or of an interface or union it belongs to) whose selection, fragments included,
+ * does not select `id` unaliased and unconditionally. A page's data names by id every item of the other
+ * types it holds, so a change to one of them reaches exactly the pages whose data holds its id
+ * (build/changed-routes.ts); a change to a type listed here could be in any page of the route.
+ */
+export function typesWithoutIds(schema: GraphQLSchema, document: string): string[] {
+  const ast = parse(document);
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of ast.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const applies = (condition: string | undefined, type: GraphQLObjectType): boolean => {
+    if (condition === undefined || condition === type.name) return true;
+    const named = schema.getType(condition);
+    return !!named && isAbstractType(named) && schema.isSubType(named, type);
+  };
+  const selectsId = (set: SelectionSetNode, type: GraphQLObjectType, seen: ReadonlySet<string>): boolean =>
+    set.selections.some((selection) => {
+      // A condition (@include, @skip) may leave the id out.
+      if (selection.directives?.length) return false;
+      if (selection.kind === Kind.FIELD) return selection.name.value === 'id' && (!selection.alias || selection.alias.value === 'id');
+      if (selection.kind === Kind.INLINE_FRAGMENT) return applies(selection.typeCondition?.name.value, type) && selectsId(selection.selectionSet, type, seen);
+      const fragment = fragments.get(selection.name.value);
+      if (!fragment || seen.has(fragment.name.value)) return false;
+      return applies(fragment.typeCondition.name.value, type) && selectsId(fragment.selectionSet, type, new Set([...seen, fragment.name.value]));
+    });
+  const info = new TypeInfo(schema);
+  const without = new Set<string>();
+  visit(
+    ast,
+    visitWithTypeInfo(info, {
+      Field(node) {
+        const type = info.getType();
+        const named = type && getNamedType(type);
+        if (!node.selectionSet || !named || !isCompositeType(named)) return;
+        for (const possible of isAbstractType(named) ? schema.getPossibleTypes(named) : isObjectType(named) ? [named] : []) {
+          if (!selectsId(node.selectionSet, possible, new Set())) without.add(possible.name);
+        }
+      },
+    }),
+  );
+  return [...without].sort();
 }
 
 /** The backend's schema as the site declares it (site/schema.graphql). */

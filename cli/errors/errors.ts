@@ -182,6 +182,12 @@ export const BuildErrors = {
     message: (route: string, path: string) => `Route '${route}' (${path}) has no entry in site/routes.build.ts.`,
     hint: 'Add an entry for the route to site/routes.build.ts with its query (docs/site-authoring.md shows one), or remove the route from site/routes.ts.',
   }),
+  EntryNotUnchanged: define({
+    code: 'EntryNotUnchanged',
+    exitCode: 1,
+    message: (route: string, path: string) => `Route '${route}' gave the page ${path} as unchanged, but the build did not say it was (ctx.unchanged returned false or was not asked for these params and key).`,
+    hint: "In the route's entries() (site/routes.build.ts), yield `{ params, key, unchanged: true }` only when ctx.unchanged(params, key) returned true for that very page; otherwise yield its data.",
+  }),
   RouteEntriesMissing: define({
     code: 'RouteEntriesMissing',
     exitCode: 1,

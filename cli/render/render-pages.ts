@@ -2,7 +2,7 @@ import type { OutputCollector } from '../../runtime/shared/route-data.ts';
 import type { BuildState, PageRecordForState } from '../build/build-state.ts';
 import { unchangedPage } from '../build/incremental.ts';
 import { createDuplicateCheck } from '../content/crawl.ts';
-import type { PageRecord } from '../content/query.ts';
+import type { PageDepends, PageRecord } from '../content/query.ts';
 import type { SitemapEntry } from '../output/sitemap.ts';
 import type { BuildRecorder } from '../report/recorder.ts';
 import { createPageRenderer, type PageDone } from './page-renderer.ts';
@@ -57,12 +57,16 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
   const { ctx, siteDir, threads, previous, collectors, recorder, search } = input;
   const result: RenderedPages = { built: [], sitemap: [], records: [], bytes: 0, rendered: 0, kept: 0, onThreads: 0, search: search ? [] : null };
   const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
+  // What each page being rendered depends on (its entry's key and its items), until it is done.
+  const depending = new Map<string, PageDepends>();
   const take = (done: readonly PageDone[], threaded = false): void => {
     if (threaded) result.onThreads += done.length;
     for (const page of done) {
       recorder.rendered(page.path, page.routeId, page.inspection);
       if (!page.noindex) result.sitemap.push({ path: page.path, lastmod: page.lastmod });
-      result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes });
+      const depends = depending.get(page.path);
+      depending.delete(page.path);
+      result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, ...(depends && { depends }) });
       result.bytes += page.bytes;
       if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false, hash: page.hash });
     }
@@ -83,7 +87,8 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       if (kept) {
         recorder.restored(kept.inspected, kept.links);
         if (!kept.noindex) result.sitemap.push({ path, lastmod: kept.lastmod });
-        result.records.push(kept);
+        // A page asked for again remembers its entry's key now (the items, in the same data, are the same).
+        result.records.push(record.depends ? { ...kept, depends: record.depends } : kept);
         result.bytes += kept.bytes;
         result.kept++;
         const searched = search?.get(route.id);
@@ -91,6 +96,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
         if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true, hash: kept.hash });
         continue;
       }
+      if (record.depends) depending.set(path, record.depends);
       await dispatch.page({ routeId: route.id, path, params, json: record.json, lastmod: record.lastmod, hash }, record.data);
     }
     await dispatch.finish();

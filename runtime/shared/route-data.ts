@@ -19,6 +19,15 @@ export interface RouteDataContext {
    * without their data, or leave them out: the build drops them either way.
    */
   readonly wants?: (params: RouteParamsRecord) => boolean;
+  /**
+   * Present in an update in place that knows from the backend's change feed what changed since the
+   * previous build: whether the previous build's page with these params may be kept as it is, unasked.
+   * True when that build had the page with the same `key` (RouteEntry.key), no item its data held (an
+   * object with an `id`) changed since, and every changed type's objects carry their `id` in the route's
+   * query. Entries that ask it yield such a page as `{ params, key, unchanged: true }`, without data;
+   * entries that never ask it still give every page's data, which the build compares.
+   */
+  readonly unchanged?: (params: RouteParamsRecord, key: string) => boolean;
 }
 
 /** One page of a dynamic route: its params, and its data when a bulk list query already returned it. */
@@ -26,6 +35,15 @@ export interface RouteEntry {
   params: RouteParamsRecord;
   /** The page's data in exactly the shape its `query` returns; omitted → the build runs `query`. */
   data?: unknown;
+  /**
+   * What the page's data takes from beyond the items it holds, as a string that differs whenever that
+   * does: which other items a page shows, in which order (an article's related articles, say). With
+   * it, the build remembers the key and the ids of the items in the page's data, and a later update in
+   * place can keep the page unasked (`RouteDataContext.unchanged`). '' for a page made of its own item alone.
+   */
+  key?: string;
+  /** The page is the previous build's, as `ctx.unchanged(params, key)` said: it comes without data. */
+  unchanged?: true;
 }
 
 export interface RouteDataDefinition {

@@ -44,7 +44,7 @@ import {
 } from '../queries/research.ts';
 import { CARD_BATCH_SIZE } from '../queries/document.ts';
 import { entry } from './entry.ts';
-import { items, listItems, wantedItems, type ItemSource } from './items.ts';
+import { itemEntry, items, listItems, wantedItems, type ItemSource } from './items.ts';
 import { relatedArticles } from './related-news.ts';
 import { tryCreateSpill, type Spill } from './spill.ts';
 
@@ -91,16 +91,18 @@ export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator
   const listed: (NewsRelatedData | undefined)[] = [];
   // Listed in full, the bodies wait on disk until their article's page is handed on (in memory when the
   // system's temporary folder cannot hold a file).
-  const bodies = ctx.wants ? null : tryCreateSpill();
+  const bodies = ctx.wants || ctx.unchanged ? null : tryCreateSpill();
   try {
     for await (const article of listItems(ctx, newsArticles)) listed.push(bodies ? spillBody(article as NewsArticleData, bodies) : article);
     const wants = ctx.wants;
     const related = relatedArticles(listed as NewsRelatedData[], RELATED_NEWS_SIZE, wants && ((article) => wants(newsArticles.params(article))));
     const articles = bodies ? withBodies(lettingGo(listed) as Iterable<NewsArticleData>, bodies) : lettingGo(listed);
-    for await (const { params, listed: article, item } of wantedItems(ctx, newsArticles, articles)) {
-      const nodes = related.get(article.id) ?? [];
-      related.delete(article.id);
-      yield entry<NewsArticleResult>(params, { newsItem: item, related: { nodes } });
+    // A page's key: which articles it shows as related, in order (their cards' fields are items its data holds).
+    const keyOf = (article: NewsRelatedData): string => (related.get(article.id) ?? []).map((card) => card.id).join(' ');
+    for await (const wanted of wantedItems(ctx, newsArticles, articles, keyOf)) {
+      const nodes = related.get(wanted.listed.id) ?? [];
+      related.delete(wanted.listed.id);
+      yield itemEntry<NewsArticleResult>(wanted, (item) => ({ newsItem: item as NewsArticleData | null, related: { nodes } }));
     }
   } finally {
     bodies?.close();
@@ -108,15 +110,15 @@ export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator
 }
 
 export async function* eventEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const { params, item } of items(ctx, events)) yield entry<EventResult>(params, { event: item });
+  for await (const wanted of items(ctx, events)) yield itemEntry<EventResult>(wanted, (item) => ({ event: item as EventDetailData | null }));
 }
 
 export async function* publicationEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const { params, item } of items(ctx, publications)) yield entry<PublicationResult>(params, { publication: item });
+  for await (const wanted of items(ctx, publications)) yield itemEntry<PublicationResult>(wanted, (item) => ({ publication: item as PublicationDetailData | null }));
 }
 
 export async function* researchProjectEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const { params, item } of items(ctx, researchProjects)) yield entry<ResearchProjectResult>(params, { researchProject: item });
+  for await (const wanted of items(ctx, researchProjects)) yield itemEntry<ResearchProjectResult>(wanted, (item) => ({ researchProject: item as ProjectDetailData | null }));
 }
 
 /** The slugs of every publication category. */

@@ -1,4 +1,5 @@
-import type { RouteDataContext, RouteParamsRecord } from '../../runtime/shared/route-data.ts';
+import type { RouteDataContext, RouteEntry, RouteParamsRecord } from '../../runtime/shared/route-data.ts';
+import { entry } from './entry.ts';
 import { composeItemsDocument, type ItemField } from '../queries/document.ts';
 import { paginate, type PaginateOptions } from './paginate.ts';
 
@@ -22,35 +23,47 @@ export interface ItemSource<TItem extends TRef, TRef> {
   byParams: ItemField;
 }
 
-/** A wanted item: its page's params, the item as listed, and the item in full (null when the backend no longer has it). */
-export interface WantedItem<TItem, TRef> {
-  params: RouteParamsRecord;
-  listed: TRef;
-  item: TItem | null;
+/**
+ * A wanted item: its page's params, the item as listed, its page's key (RouteEntry.key), and the item in
+ * full (null when the backend no longer has it); or, in an update in place, an item whose page the build
+ * keeps as it is (`ctx.unchanged`), not asked for.
+ */
+export type WantedItem<TItem, TRef> = { params: RouteParamsRecord; listed: TRef; key: string } & ({ unchanged: true } | { unchanged: false; item: TItem | null });
+
+/**
+ * The collection as listed: items in full when every page is wanted and asked for, else each item's
+ * `refs` fields only (a shard's share, or an update in place that may keep most pages unasked).
+ */
+export function listItems<TItem extends TRef, TRef>(ctx: RouteDataContext, source: ItemSource<TItem, TRef>): AsyncGenerator<TRef> {
+  return ctx.wants || ctx.unchanged ? paginate(ctx, source.refs) : paginate(ctx, source.full);
 }
 
-/** The collection as listed: items in full when every page is wanted, else each item's `refs` fields only. */
-export function listItems<TItem extends TRef, TRef>(ctx: RouteDataContext, source: ItemSource<TItem, TRef>): AsyncGenerator<TRef> {
-  return ctx.wants ? paginate(ctx, source.refs) : paginate(ctx, source.full);
+/** The entry of a wanted item's page, with its key: without data when the build keeps the page as it is. */
+export function itemEntry<TData>(wanted: WantedItem<unknown, unknown>, data: (item: unknown) => TData): RouteEntry {
+  if (wanted.unchanged) return { params: wanted.params, key: wanted.key, unchanged: true };
+  return { ...entry<TData>(wanted.params, data(wanted.item)), key: wanted.key };
 }
 
 /**
  * The wanted ones of `listed` (from listItems), in full and in order: as listed when the list was in full,
- * else asked for in batches of `byParams.perRequest`, a few batches ahead of the caller.
+ * else asked for in batches of `byParams.perRequest`, a few batches ahead of the caller. `keyOf` gives
+ * each page's key (RouteEntry.key: what the page takes from the rest of the collection; '' by default);
+ * in an update in place, an item whose page the build keeps (`ctx.unchanged`) comes at once, unasked.
  */
 export async function* wantedItems<TItem extends TRef, TRef>(
   ctx: RouteDataContext,
   source: ItemSource<TItem, TRef>,
   listed: AsyncIterable<TRef> | Iterable<TRef>,
+  keyOf: (item: TRef) => string = () => '',
 ): AsyncGenerator<WantedItem<TItem, TRef>> {
-  const wants = ctx.wants;
-  if (!wants) {
+  const { wants, unchanged } = ctx;
+  if (!wants && !unchanged) {
     // listItems walked the full list: what was listed is the item in full.
-    for await (const item of listed) yield { params: source.params(item), listed: item, item: item as TItem };
+    for await (const item of listed) yield { params: source.params(item), listed: item, key: keyOf(item), unchanged: false, item: item as TItem };
     return;
   }
   const pending: Promise<WantedItem<TItem, TRef>[]>[] = [];
-  let batch: { params: RouteParamsRecord; listed: TRef }[] = [];
+  let batch: { params: RouteParamsRecord; listed: TRef; key: string }[] = [];
   const send = (): void => {
     const request = fetchBatch<TItem, TRef>(ctx, source.byParams, batch);
     // Awaited in order below; until then a failure must not count as unhandled.
@@ -61,8 +74,13 @@ export async function* wantedItems<TItem extends TRef, TRef>(
   try {
     for await (const item of listed) {
       const params = source.params(item);
-      if (!wants(params)) continue;
-      batch.push({ params, listed: item });
+      if (wants && !wants(params)) continue;
+      const key = keyOf(item);
+      if (unchanged?.(params, key)) {
+        yield { params, listed: item, key, unchanged: true };
+        continue;
+      }
+      batch.push({ params, listed: item, key });
       if (batch.length < source.byParams.perRequest) continue;
       send();
       if (pending.length > BATCHES_AHEAD) yield* await pending.shift()!;
@@ -75,7 +93,7 @@ export async function* wantedItems<TItem extends TRef, TRef>(
   }
 }
 
-/** listItems, then wantedItems: the items of a route whose pages need nothing of the rest of the collection. */
+/** listItems, then wantedItems: the items of a route whose pages need nothing of the rest of the collection (their key is ''). */
 export function items<TItem extends TRef, TRef>(ctx: RouteDataContext, source: ItemSource<TItem, TRef>): AsyncGenerator<WantedItem<TItem, TRef>> {
   return wantedItems(ctx, source, listItems(ctx, source));
 }
@@ -96,7 +114,7 @@ function itemsDocument(field: ItemField, count: number): string {
   return document;
 }
 
-async function fetchBatch<TItem, TRef>(ctx: RouteDataContext, field: ItemField, batch: readonly { params: RouteParamsRecord; listed: TRef }[]): Promise<WantedItem<TItem, TRef>[]> {
+async function fetchBatch<TItem, TRef>(ctx: RouteDataContext, field: ItemField, batch: readonly { params: RouteParamsRecord; listed: TRef; key: string }[]): Promise<WantedItem<TItem, TRef>[]> {
   const variables: Record<string, string> = {};
   batch.forEach(({ params }, i) => {
     for (const arg of field.args) {
@@ -106,5 +124,5 @@ async function fetchBatch<TItem, TRef>(ctx: RouteDataContext, field: ItemField, 
     }
   });
   const result = await ctx.request<Record<string, TItem | null | undefined>>(itemsDocument(field, batch.length), variables);
-  return batch.map(({ params, listed }, i) => ({ params, listed, item: result[`item${i}`] ?? null }));
+  return batch.map(({ params, listed, key }, i) => ({ params, listed, key, unchanged: false, item: result[`item${i}`] ?? null }));
 }

@@ -6,7 +6,7 @@ import { planRoutes, routeTypesOf } from '../../../cli/build/changed-routes.ts';
 import { feedPlan } from '../../../cli/build/feed-plan.ts';
 import type { ChangeFeedAnswer } from '../../../runtime/shared/route-data.ts';
 import { dataJsonOf } from '../../../cli/build/kept-pages.ts';
-import { typesRead } from '../../../cli/content/types-read.ts';
+import { typesRead, typesWithoutIds } from '../../../cli/content/types-read.ts';
 import { NEWS_ARTICLES_QUERY } from '../../../site/queries/news.ts';
 import { EVENT_CATEGORY_QUERY } from '../../../site/queries/events.ts';
 
@@ -59,12 +59,50 @@ describe('planRoutes', () => {
   });
 });
 
+describe('planRoutes, item by item', () => {
+  const withItems = (route: string, key: string, items: string[]): RememberedPage => ({ ...page(route), depends: { key, items } });
+  const before: Pick<BuildState, 'pages'> = {
+    pages: new Map([
+      ['/news/a', withItems('news-article', 'news-2 news-3', ['news-1', 'news-2', 'news-3'])],
+      ['/news/b', withItems('news-article', 'news-1', ['news-2', 'news-1'])],
+      ['/news/c', page('news-article')],
+      ['/about/people', page('people')],
+    ]),
+  };
+  const routeData = { 'news-article': { query: NEWS_ARTICLES_QUERY }, people: { query: '{ page(slug: "people") { title } }' } };
+  const change = (type: string, id: string) => ({ type, id, kind: 'upsert' as const });
+
+  it("keeps unasked a page of an asked route whose data held no changed item and whose key is the same", () => {
+    const plan = planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-3')], { schema, routeData });
+    const unchanged = plan.unchanged('news-article')!;
+    expect(unchanged('/news/b', 'news-1')).toBe(true);
+    // It held the changed item; its key differs; it remembered no key; it is another route's; it is new.
+    expect(unchanged('/news/a', 'news-2 news-3')).toBe(false);
+    expect(unchanged('/news/b', 'news-3')).toBe(false);
+    expect(unchanged('/news/c', '')).toBe(false);
+    expect(unchanged('/about/people', '')).toBe(false);
+    expect(unchanged('/news/new', '')).toBe(false);
+    // A route not asked keeps all its pages anyway.
+    expect(plan.unchanged('people')).toBeUndefined();
+  });
+
+  it('asks for every page of a route whose query may give a changed type without its id, or when a change names no object type', () => {
+    const noIds = { ...routeData, 'news-article': { query: '{ newsItem(slug: "a") { title } }' } };
+    expect(planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-3')], { schema, routeData: noIds }).unchanged('news-article')).toBeUndefined();
+    expect(planRoutes(routes, before, { ...routeTypes, 'news-article': ['NewsItem', 'Item'] }, [change('Item', 'x')], { schema, routeData }).unchanged('news-article')).toBeUndefined();
+    // Without the schema (no item-level dependencies), every page of an asked route is asked.
+    expect(planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-3')]).unchanged('news-article')).toBeUndefined();
+  });
+});
+
 describe('routeTypesOf', () => {
   it("joins a route's own query and the documents its entries sent; a route not asked for keeps what it read before", () => {
     const documents = new Map([['news-article', new Set([NEWS_ARTICLES_QUERY])]]);
     const routeData = { 'news-article': { query: '{ newsItem(slug: "a") { id } }' }, event: { query: '{ event(category: "a", slug: "b") { id } }' }, people: { query: '{ people { nodes { id } } }' }, courses: { query: '{ courses { nodes { id } } }' } };
     const result = routeTypesOf(schema, routes, routeData, documents, (id) => id !== 'people', { people: ['Person', 'Old'] });
     expect(result['news-article']).toEqual(typesRead(schema, NEWS_ARTICLES_QUERY));
+    // An asked route may have kept pages unasked and sent fewer documents: what it read before still counts.
+    expect(routeTypesOf(schema, routes, routeData, new Map(), () => true, { event: ['Before'] }).event).toEqual(['Before', 'Event']);
     expect(result.event).toEqual(['Event']);
     expect(result.people).toEqual(['Person', 'Old']);
     expect(result.courses).toEqual(['Course', 'CourseConnection']);
@@ -98,6 +136,36 @@ describe('typesRead with interfaces, unions and fragments', () => {
   });
 });
 
+describe('typesWithoutIds', () => {
+  const abstract = buildSchema(`
+    interface Item { id: ID! }
+    type NewsItem implements Item { id: ID! title: String! author: Person }
+    type Event implements Item { id: ID! title: String! }
+    type Person { id: ID! name: String! }
+    union Result = NewsItem | Person
+    type Query { item: Item  search: [Result!]!  news: [NewsItem!]! }
+  `);
+
+  it("names the types a document may answer without their id, at any depth, fragments and conditions included", () => {
+    expect(typesWithoutIds(abstract, '{ news { id title author { id name } } }')).toEqual([]);
+    expect(typesWithoutIds(abstract, '{ news { id title author { name } } }')).toEqual(['Person']);
+    // Aliased, the id is not where the build looks for it; conditional, it may be absent.
+    expect(typesWithoutIds(abstract, '{ news { key: id title } }')).toEqual(['NewsItem']);
+    expect(typesWithoutIds(abstract, 'query($x: Boolean!) { news { id @include(if: $x) title } }')).toEqual(['NewsItem']);
+    // Through fragments: one on the type, one on an interface it implements, one on another type.
+    expect(typesWithoutIds(abstract, '{ news { ...F } } fragment F on NewsItem { id title }')).toEqual([]);
+    expect(typesWithoutIds(abstract, '{ item { ... on Item { id } } }')).toEqual([]);
+    expect(typesWithoutIds(abstract, '{ item { ... on NewsItem { id title } } }')).toEqual(['Event']);
+    expect(typesWithoutIds(abstract, '{ search { ... on NewsItem { id } ... on Person { name } } }')).toEqual(['Person']);
+    expect(typesWithoutIds(abstract, '{ search { ...P ... on NewsItem { id } } } fragment P on Person { id }')).toEqual([]);
+  });
+
+  it("finds the site's item queries naming every item by id, and the types some answer without one", () => {
+    expect(typesWithoutIds(schema, NEWS_ARTICLES_QUERY)).not.toContain('NewsItem');
+    expect(typesWithoutIds(schema, '{ newsItem(slug: "a") { id title image { url } } }')).toEqual(['Image']);
+  });
+});
+
 describe('feedPlan', () => {
   const state = (source: string) => ({ state: { ...previous, buildId: 'b', outputs: new Map(), media: new Set<string>(), searchKey: null, feed: { cursor: 'c1', source, routeTypes } } as unknown as BuildState });
   const client = (answer: unknown, asked: (unknown)[] = []) => ({ name: 'test', endpoint: 'http://127.0.0.1:1/graphql', requestCount: () => 0, request: async (_document: string, variables?: unknown) => (asked.push(variables), answer) }) as never;
@@ -106,21 +174,21 @@ describe('feedPlan', () => {
 
   it('asks for every page when the feed names a type site/schema.graphql does not have (a feed naming types its own way)', async () => {
     const lines: string[] = [];
-    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'news', id: '1', kind: 'upsert' }] }), saved: state('a'), routes, schema: () => Promise.resolve(schema), logger: logger(lines) });
+    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'news', id: '1', kind: 'upsert' }] }), saved: state('a'), routes, routeData: {}, schema: () => Promise.resolve(schema), logger: logger(lines) });
     expect(plan).toMatchObject({ cursor: 'c2', routes: null });
     expect(lines.join('\n')).toMatch(/names the type "news", which site\/schema.graphql does not have: every page is asked for and compared/);
   });
 
   it('does not use a cursor from another backend (or drafts where there were none): it starts from where this one stands', async () => {
     const asked: unknown[] = [];
-    const plan = await feedPlan({ feed, shard: false, source: 'http://production/graphql', client: client({ cursor: 'p1', expired: false, changes: [] }, asked), saved: state('http://staging/graphql'), routes, schema: () => Promise.resolve(schema), logger: logger([]) });
+    const plan = await feedPlan({ feed, shard: false, source: 'http://production/graphql', client: client({ cursor: 'p1', expired: false, changes: [] }, asked), saved: state('http://staging/graphql'), routes, routeData: {}, schema: () => Promise.resolve(schema), logger: logger([]) });
     expect(asked).toEqual([{ since: null }]);
     expect(plan).toMatchObject({ cursor: 'p1', source: 'http://production/graphql', routes: null });
   });
 
   it('with the same backend, plans from the changes since its cursor', async () => {
     const asked: unknown[] = [];
-    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }] }, asked), saved: state('a'), routes, schema: () => Promise.resolve(schema), logger: logger([]) });
+    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }] }, asked), saved: state('a'), routes, routeData: {}, schema: () => Promise.resolve(schema), logger: logger([]) });
     expect(asked).toEqual([{ since: 'c1' }]);
     expect([...plan!.routes!.crawl].sort()).toEqual(['courses', 'people']);
   });

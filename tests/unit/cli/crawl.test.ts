@@ -174,3 +174,37 @@ describe('crawl', () => {
     expect(told).toEqual([undefined, undefined, undefined, undefined]);
   });
 });
+
+describe('crawl: pages an update in place keeps unasked', () => {
+  const route = routeFor('item', '/items/:slug');
+  const entries = (claim: (ctx: RouteDataContext, slug: string) => boolean): RouteDataDefinition => ({
+    query: 'Item',
+    async *entries(ctx): AsyncGenerator<RouteEntry> {
+      for (const slug of ['a', 'b', 'c']) {
+        if (claim(ctx, slug)) yield { params: { slug }, key: 'k', unchanged: true };
+        else yield { params: { slug }, key: 'k', data: { slug } };
+      }
+    },
+  });
+  const ctx: RouteDataContext = { request: () => Promise.reject(new Error('no request expected')) };
+
+  it('hands on the pages the route asked for, with their key, and passes on those it gives as unchanged when the build said so', async () => {
+    const kept: string[] = [];
+    const jobs: PageJob[] = [];
+    const asked: string[] = [];
+    const unchanged = () => (path: string, key: string) => (asked.push(`${path} ${key}`), path !== '/items/b');
+    for await (const job of crawl([route], { item: entries((c, slug) => c.unchanged!({ slug }, 'k')) }, ctx, () => undefined, { unchanged, onUnchanged: (_, path) => kept.push(path) })) jobs.push(job);
+    expect(asked).toEqual(['/items/a k', '/items/b k', '/items/c k']);
+    expect(kept).toEqual(['/items/a', '/items/c']);
+    expect(jobs.map((j) => [j.path, j.key])).toEqual([['/items/b', 'k']]);
+  });
+
+  it("fails the build when an entry gives as unchanged a page the build did not say it could keep (a route's bug would keep a stale page)", async () => {
+    const run = async (options: Parameters<typeof crawl>[4]) => {
+      for await (const job of crawl([route], { item: entries((_, slug) => slug === 'b') }, ctx, () => undefined, options)) void job;
+    };
+    await expect(run({ unchanged: () => (path) => path === '/items/a', onUnchanged: () => undefined })).rejects.toMatchObject({ code: 'EntryNotUnchanged' });
+    // In a build that keeps nothing unasked, no page may be given as unchanged.
+    await expect(run({})).rejects.toMatchObject({ code: 'EntryNotUnchanged' });
+  });
+});
