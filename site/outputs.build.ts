@@ -1,4 +1,4 @@
-import type { BuiltPage, OutputCollector, OutputContext, OutputDefinition, OutputFile } from '../runtime/shared/route-data.ts';
+import type { BuiltPage, BuiltPages, OutputCollector, OutputContext, OutputDefinition, OutputFile } from '../runtime/shared/route-data.ts';
 import { renderCalendar, type CalendarEvent } from './build/ical.ts';
 import { keepTop } from './build/keep-top.ts';
 import { renderRss, type Feed } from './build/rss.ts';
@@ -23,16 +23,23 @@ export const outputs: readonly OutputDefinition[] = [newsFeed, eventsFeed, event
 
 /** `/feeds/news.xml`: the newest articles, full text included. */
 export function newsFeed(ctx: OutputContext): OutputCollector {
-  const newest = keepTop<NewsArticleData>(FEED_SIZE, (a, b) => compareText(b.date, a.date));
+  // An article kept from the previous build is ranked by its date (its note) and read only if it makes the feed.
+  const newest = keepTop<Ranked<NewsArticleData>>(FEED_SIZE, (a, b) => compareText(b.at, a.at));
   return {
     page(page) {
       const item = page.routeId === 'news-article' ? (page.data as NewsArticleResult).newsItem : null;
-      if (item) newest.offer(item, page.path);
+      if (!item) return null;
+      newest.offer({ at: item.date, item }, page.path);
+      return item.date;
     },
-    files() {
+    kept(note, page) {
+      if (page.routeId === 'news-article' && typeof note === 'string') newest.offer({ at: note }, page.path);
+    },
+    async files(pages) {
+      const items = await inFull(newest.entries(), pages, (data) => (data as NewsArticleResult).newsItem);
       const content = renderRss({
         ...channel(ctx, 'News', '/news', NEWS_FEED),
-        items: newest.items().map((item) => ({
+        items: items.map((item) => ({
           title: item.title,
           link: `${ctx.baseUrl}/news/${item.slug}`,
           published: item.date,
@@ -48,17 +55,23 @@ export function newsFeed(ctx: OutputContext): OutputCollector {
 
 /** `/feeds/events.xml`: the events furthest ahead first, each with when and where before its summary. */
 export function eventsFeed(ctx: OutputContext): OutputCollector {
-  const furthest = keepTop<EventDetailData>(FEED_SIZE, (a, b) => compareText(b.startsAt, a.startsAt));
+  const furthest = keepTop<Ranked<EventDetailData>>(FEED_SIZE, (a, b) => compareText(b.at, a.at));
   const zone = timeZoneOf(ctx.site);
   return {
     page(page) {
       const event = eventOf(page);
-      if (event) furthest.offer(event, page.path);
+      if (!event) return null;
+      furthest.offer({ at: event.startsAt, item: event }, page.path);
+      return event.startsAt;
     },
-    files() {
+    kept(note, page) {
+      if (page.routeId === 'event' && typeof note === 'string') furthest.offer({ at: note }, page.path);
+    },
+    async files(pages) {
+      const events = await inFull(furthest.entries(), pages, (data) => (data as EventResult).event);
       const content = renderRss({
         ...channel(ctx, 'Events', '/events', EVENTS_FEED),
-        items: furthest.items().map((event) => ({
+        items: events.map((event) => ({
           title: `${event.title} (${formatDay(event.startsAt, zone)})`,
           link: `${ctx.baseUrl}/events/${event.category.slug}/${event.slug}`,
           published: event.updatedAt,
@@ -78,16 +91,16 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
   const producer = info.name ?? 'Institute';
   const timeZone = timeZoneOf(ctx.site);
   const host = new URL(ctx.baseUrl).host;
-  // What a calendar needs of each event (no body): small enough to keep for every event of a large site.
-  const events: { category: string; file: string; path: string; event: CalendarEvent }[] = [];
+  // What a calendar needs of each event (no body): small enough to keep for every event of a large site,
+  // and each event's note, so a page kept from the previous build needs no reading.
+  const events: (CalendarNote & { path: string })[] = [];
   return {
     page(page) {
       const event = eventOf(page);
-      if (!event) return;
-      events.push({
+      if (!event) return null;
+      const note: CalendarNote = {
         category: event.category.slug,
         file: eventCalendarHref(event.category.slug, event.slug).slice(1),
-        path: page.path,
         event: {
           // The backend's id is stable across builds; the host keeps it unique among every calendar a visitor has.
           uid: `${event.id}@${host}`,
@@ -100,7 +113,12 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
           url: `${ctx.baseUrl}/events/${event.category.slug}/${event.slug}`,
           categories: [event.category.title],
         },
-      });
+      };
+      events.push({ ...note, path: page.path });
+      return note;
+    },
+    kept(note, page) {
+      if (page.routeId === 'event' && note !== null && typeof note === 'object') events.push({ ...(note as CalendarNote), path: page.path });
     },
     // Each file made when the build takes it, so thousands of calendars are never held at once.
     *files(): Generator<OutputFile> {
@@ -129,6 +147,30 @@ function channel(ctx: OutputContext, section: string, path: string, feed: FeedLi
     description: info.description ?? '',
     language: info.language ?? 'en',
   };
+}
+
+/** What the calendars keep of an event page: its note. */
+interface CalendarNote {
+  category: string;
+  file: string;
+  event: CalendarEvent;
+}
+
+/** A feed's candidate: what it is ranked by, and the item in full when its page was built with its data. */
+interface Ranked<T> {
+  at: string;
+  item?: T;
+}
+
+/** The feed's items in full, in order: those of pages kept from the previous build read back. */
+function inFull<T>(entries: readonly { item: Ranked<T>; path: string }[], pages: BuiltPages, itemOf: (data: unknown) => T | null): Promise<T[]> {
+  return Promise.all(
+    entries.map(async ({ item, path }) => {
+      const full = item.item ?? itemOf(await pages.data(path));
+      if (!full) throw new Error(`The page ${path} no longer holds the item the feed ranked it by.`);
+      return full;
+    }),
+  );
 }
 
 function eventOf(page: BuiltPage): EventDetailData | null {

@@ -56,6 +56,17 @@ export interface RememberedPage {
   links: readonly string[];
   /** Its entry's key and the ids of the items its data held, when its entry had a key (RouteEntry.key). */
   depends?: PageDepends;
+  /** What the build needs of its data besides rendering it; without it, a later update in place reads the page back. */
+  seen?: PageSeen;
+}
+
+/**
+ * What a build took from a page's data for more than the page: the media URLs it refers to, and each
+ * extra output's note of it (OutputCollector.page's return, in the outputs' order; [] when none gave one).
+ */
+export interface PageSeen {
+  media: readonly string[];
+  notes: readonly unknown[];
 }
 
 /** What a build records per page, in the inspector's order, to save as the next build's state. */
@@ -65,6 +76,7 @@ export interface PageRecordForState {
   lastmod?: string;
   bytes: number;
   depends?: PageDepends;
+  seen?: PageSeen;
 }
 
 /** The hash that decides whether a page must be rendered again: its route, its path and its data. */
@@ -105,8 +117,9 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     if (missing) return none(`the output folder's ${missing} is missing or not the size the previous build wrote`);
     const pages = new Map<string, RememberedPage>();
     const items = Array.isArray(saved.items) ? saved.items : [];
-    for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links, key, held] of saved.pages) {
+    for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links, key, held, media, notes] of saved.pages) {
       const depends = savedDepends(key, held, items);
+      const seen = savedSeen(media, notes, saved.media);
       pages.set(path, {
         hash,
         noindex: noindex === 1,
@@ -115,6 +128,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
         inspected: { path, route, title, ids, imagesWithoutAlt, htmlChars, payloadChars, payloadBytesOverBudget: overBudget },
         links: links.map((i) => saved.links[i]!),
         ...(depends && { depends }),
+        ...(seen && { seen }),
       });
     }
     return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null, feed: saved.feed ?? null, warnings: savedWarnings(saved.warnings) } };
@@ -154,6 +168,8 @@ export async function saveBuildState(
   // Item ids, once each: pages refer to them by index.
   const itemIds = new Map<string, number>();
   const itemIndex = (id: string): number => itemIds.get(id) ?? (itemIds.set(id, itemIds.size), itemIds.size - 1);
+  const media = [...state.media].sort();
+  const mediaIndex = new Map(media.map((url, i) => [url, i]));
   const linkIds = new Map<string, number>();
   const pageLinks: number[][] = state.site.pages.map(() => []);
   for (const [link, users] of state.site.links) {
@@ -173,12 +189,12 @@ export async function saveBuildState(
           const i = start + k;
           const r = state.records[i]!;
           const row: SavedPage = [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, pageLinks[i]!];
-          if (r.depends) row.push(r.depends.key, r.depends.items.map(itemIndex));
+          row.push(r.depends?.key ?? null, r.depends?.items.map(itemIndex) ?? null, r.seen ? r.seen.media.map((url) => mediaIndex.get(url) ?? -1) : null, r.seen?.notes ?? null);
           return JSON.stringify(row);
         });
         await out.write((start > 0 ? ',' : '') + rows.join(','));
       }
-      await out.write(`],"items":${JSON.stringify([...itemIds.keys()])},"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify([...state.media].sort())},"warnings":${JSON.stringify(state.warnings)}}`);
+      await out.write(`],"items":${JSON.stringify([...itemIds.keys()])},"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify(media)},"warnings":${JSON.stringify(state.warnings)}}`);
     } finally {
       await out.close();
     }
@@ -318,9 +334,12 @@ type SavedPage = [
   payloadChars: number,
   overBudget: number | null,
   links: number[],
-  /** With an entry's key: the key, and the page's item ids as indexes into SavedState.items. */
-  key?: string,
-  items?: number[],
+  /** With an entry's key: the key, and the page's item ids as indexes into SavedState.items; else null. */
+  key?: string | null,
+  items?: number[] | null,
+  /** RememberedPage.seen: its media URLs as indexes into SavedState.media, and the outputs' notes; else null. */
+  media?: number[] | null,
+  notes?: readonly unknown[] | null,
 ];
 
 interface SavedState {
@@ -377,6 +396,21 @@ function savedDepends(key: unknown, held: unknown, items: readonly unknown[]): P
     ids.push(id);
   }
   return { key, items: ids };
+}
+
+/**
+ * What a saved page recorded of its data (RememberedPage.seen), when it has the shape saveBuildState
+ * gives; else none (the page is then read back when it is kept).
+ */
+function savedSeen(media: unknown, notes: unknown, urls: readonly string[]): PageSeen | undefined {
+  if (!Array.isArray(media) || !Array.isArray(notes)) return undefined;
+  const list: string[] = [];
+  for (const index of media as unknown[]) {
+    const url = typeof index === 'number' ? urls[index] : undefined;
+    if (typeof url !== 'string') return undefined;
+    list.push(url);
+  }
+  return { media: list, notes };
 }
 
 /** Where the feed stood after a build that changed nothing, and which save of the state that was. */

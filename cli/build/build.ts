@@ -5,7 +5,7 @@ import { bundleWithCache } from '../bundle/bundle-cache.ts';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createMediaCopier, type MediaCopier } from '../content/media.ts';
-import { keptPages } from './kept-pages.ts';
+import { builtPages, keptPages } from './kept-pages.ts';
 import { streamPages } from '../content/page-stream.ts';
 import type { PageRecord } from '../content/query.ts';
 import type { ReadAhead } from '../content/read-ahead.ts';
@@ -75,6 +75,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   let source: ContentSource | null = null;
   let buildId: string | null = null;
   // What may still be writing into the staging folder when the build fails: settled before it is removed.
+  let decideReading: ((needsData: (routeId: string, path: string) => boolean) => void) | undefined;
   const inFlight: { pages?: ReadAhead<PageRecord>; bundling?: Promise<unknown>; media?: MediaCopier; search?: SearchIndexBuild } = {};
   try {
     // 1. The content backend and the site's code; the site query first, the cheapest way to find the endpoint unreachable.
@@ -98,8 +99,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const plan = feed?.routes;
     // The feed says no route's documents can see a change: with the same build id, the output stands as it is.
     const nothingAsked = plan?.crawl.size === 0;
-    // The pages of asked routes whose entries give them as unchanged join the kept ones, read back after the asked pages.
-    const reuse = plan ? { skip: (routeId: string) => !plan.crawl.has(routeId), unchanged: plan.unchanged, onUnchanged: (routeId: string, path: string) => void plan.kept.push({ path, routeId, hash: saved.state!.pages.get(path)!.hash }), pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData) } : undefined;
+    // Which kept pages must be read back is known once the outputs are (step 4): until then the kept pages wait.
+    const reading = new Promise<(routeId: string, path: string) => boolean>((resolve) => (decideReading = resolve));
+    // The pages of asked routes whose entries give them as unchanged join the kept ones, after the asked pages.
+    const reuse = plan ? { skip: (routeId: string) => !plan.crawl.has(routeId), unchanged: plan.unchanged, onUnchanged: (routeId: string, path: string) => void plan.kept.push({ path, routeId, hash: saved.state!.pages.get(path)!.hash }), pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData, reading) } : undefined;
     // Media are copied as pages stream in, while the client bundles; whether the output already holds
     // them (an update in place) is known with the build id, and each copy waits for that.
     const mediaStarted = performance.now();
@@ -110,7 +113,12 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null }));
     const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
     const client = source.client;
-    const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents, onPage: (record) => media.addFrom(record.json, record.job.path), renderingFrom: bundling }));
+    // A page kept unread refers to the media the state recorded for it.
+    const onPage = (record: PageRecord): void => {
+      if (record.unread) media.add(saved.state?.pages.get(record.job.path)?.seen?.media ?? [], record.job.path);
+      else record.media = media.addFrom(record.json, record.job.path);
+    };
+    const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom: bundling }));
     // With nothing to ask of the backend, every page would be read back from the output, which this very
     // build id would leave as it is: they are read only once the build id is known to differ.
     let pages = nothingAsked ? null : startPages();
@@ -126,6 +134,12 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // Another build id (the site-wide data changed): every page renders, so the threads start now.
     if (!previous) threads?.start();
     knowPresent(previous?.media);
+    const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
+    const searchRoutes = config.search && !config.shard ? searchRoutesOf(site.routeData) : null;
+    // A kept page is read back when something needs its data: an output that takes no notes, the search
+    // index, or a page whose state lacks what the outputs and the media copier need of it (or no previous build).
+    const notesTaken = collectors.every((collector) => collector.kept);
+    decideReading!((routeId, path) => !notesTaken || !!searchRoutes?.has(routeId) || !previous?.pages.get(path)?.seen);
     if (previous && nothingAsked) {
       // Nothing any page reads changed since this very build: the output stands as it is.
       await inFlight.pages?.close();
@@ -137,11 +151,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     }
     pages ??= startPages();
     media.addFrom(ctx.siteJson);
-    const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
     const writeStarted = performance.now();
     const reuseFrom = config.linkUnchanged && !previous && (await isSiteOutput(config.outDir)) ? config.outDir : null;
     // A shard leaves the site search's index to the merge, which indexes the joined site.
-    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, recorder, search: config.search && !config.shard ? searchRoutesOf(site.routeData) : null });
+    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, recorder, search: searchRoutes });
     const how = [threads && rendered.rendered > 0 ? `${rendered.onThreads} on ${plural(config.renderThreads, 'render thread')}` : '', previous ? `${rendered.kept} unchanged, kept` : ''].filter(Boolean).join('; ');
     logger.info('write', `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, rendered.built.length + failures.length);
@@ -158,7 +171,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     }
     const { extras, prerendered, warnings } = config.shard
       ? { extras: null, prerendered: rendered.built.map((b) => b.path), warnings: [] }
-      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: search ? [...collectors, search] : collectors, built: rendered.built, sitemap: rendered.sitemap, media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
+      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: search ? [...collectors, search] : collectors, pages: builtPages(staging, config.outDir, previous), built: rendered.built, sitemap: rendered.sitemap, media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
 
     // 7. Commit: replace the output, or move in only what changed; then the caches for the next build.
     const remove = previous && extras ? filesToRemove(previous, prerendered, extras.outputHashes, media.urls) : null;
@@ -178,6 +191,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     logDrafts(drafts, logger);
     return { ...result, report: await recorder.succeeded(buildId, drafts) };
   } catch (error) {
+    // Kept pages waiting to know whether to be read back are read, so the stream can close.
+    decideReading?.(() => true);
     await inFlight.pages?.close().catch(() => undefined);
     inFlight.media?.stop();
     await inFlight.bundling?.catch(() => undefined);

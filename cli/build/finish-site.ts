@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { checkSite, reportWarnings } from '../checks/check-site.ts';
 import type { ContentWarning } from '../checks/run.ts';
+import type { BuiltPages } from '../../runtime/shared/route-data.ts';
 import type { SiteModules } from '../config/site-modules.ts';
 import { writeBuildMeta } from '../output/build-meta.ts';
 import { writeExtras, type Extras, type OutputSource } from '../output/extras.ts';
@@ -20,6 +21,8 @@ export interface FinishSiteInput {
   site: Pick<SiteModules, 'routes' | 'routeRules'>;
   /** Extra outputs that have seen every page (and the search index's files). */
   collectors: readonly OutputSource[];
+  /** Any built page's data, for the outputs' files (build/kept-pages.ts builtPages). */
+  pages: BuiltPages;
   /** Every page's path and its route's place in the route table. */
   built: readonly { path: string; route: number }[];
   sitemap: SitemapEntry[];
@@ -45,7 +48,7 @@ export async function finishSite(input: FinishSiteInput, logger: Logger): Promis
   const extras = await logTimed(
     logger,
     'outputs',
-    () => writeExtras({ siteDir, publicDir: join(input.root, 'site/public'), baseUrl: ctx.baseUrl, routeRules: site.routeRules, csp: ctx.csp, notFoundHtml, sitemap: input.sitemap, collectors: input.collectors, previousOutputs: input.previousOutputs }),
+    () => writeExtras({ siteDir, publicDir: join(input.root, 'site/public'), baseUrl: ctx.baseUrl, routeRules: site.routeRules, csp: ctx.csp, notFoundHtml, sitemap: input.sitemap, collectors: input.collectors, pages: input.pages, previousOutputs: input.previousOutputs }),
     (e) => `${e.outputs.files} files`,
   );
   const prerendered = await writeBuildMeta(siteDir, { buildId: ctx.buildId, timestamp: input.timestamp, routes: site.routes, routeRules: site.routeRules, built: input.built, pageChunks: ctx.assets.pageChunks });

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { findRoute, type RouteDefinition } from '../../runtime/routes.ts';
 import { payloadFileFor } from '../../runtime/shared/paths.ts';
-import type { RouteDataDefinition } from '../../runtime/shared/route-data.ts';
-import { pageHash } from './build-state.ts';
+import type { BuiltPages, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
+import { pageHash, type BuildState } from './build-state.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import type { PageRecord } from '../content/query.ts';
 import { mapAhead } from '../content/read-ahead.ts';
@@ -17,25 +17,50 @@ export interface KeptPage {
 }
 
 /**
- * The pages of routes no change touched, read back from the previous output instead of asked of the
- * backend: each page's payload holds its data exactly as the build serialised it, so the record is the
- * one a crawl would give (build/changed-routes.ts says why it is the same). Each must hash to what the
- * previous build remembered (KeptPageChanged otherwise). READ_AT_ONCE files ahead of the caller.
+ * The pages of routes no change touched, and those their routes' entries gave as unchanged, read back
+ * from the previous output instead of asked of the backend: each page's payload holds its data exactly
+ * as the build serialised it, so the record is the one a crawl would give (build/changed-routes.ts says
+ * why it is the same). Each must hash to what the previous build remembered (KeptPageChanged otherwise).
+ * READ_AT_ONCE files ahead of the caller. A page `reading` says needs no data (what the build needs of
+ * it is in the build state: its media and the extra outputs' notes) is not read at all: its record has
+ * no data and `unread` set. `reading` is awaited before the first page, since the build knows its
+ * outputs only once the build id is.
  */
-export async function* keptPages(outDir: string, pages: readonly KeptPage[], routes: readonly RouteDefinition[], routeData: Readonly<Record<string, RouteDataDefinition>>): AsyncGenerator<PageRecord> {
+export async function* keptPages(
+  outDir: string,
+  pages: readonly KeptPage[],
+  routes: readonly RouteDefinition[],
+  routeData: Readonly<Record<string, RouteDataDefinition>>,
+  reading: Promise<(routeId: string, path: string) => boolean> = Promise.resolve(() => true),
+): AsyncGenerator<PageRecord> {
   const byId = new Map(routes.map((r) => [r.id, r]));
+  const needsData = await reading;
   const read = async ({ path, routeId, hash }: KeptPage): Promise<PageRecord> => {
     const route = byId.get(routeId)!;
     const params = findRoute([route], path)?.params ?? {};
-    const file = payloadFileFor(path);
-    const payload = await readText(join(outDir, file)).catch(() => '');
-    const json = dataJsonOf(payload, path);
-    // The data goes into pages again as it is, uncleaned: it must be what the build wrote, byte for byte.
-    if (pageHash(routeId, path, json) !== hash) throw createBuildError(BuildErrors.KeptPageChanged, [path, file]);
+    if (!needsData(routeId, path)) return { job: { route, path, params }, data: undefined, json: '', hash, unread: true };
+    const json = await keptDataJson(outDir, path, routeId, hash);
     const data: unknown = JSON.parse(json);
     return { job: { route, path, params }, data, json, lastmod: routeData[routeId]?.lastmod?.(data as never), hash };
   };
   yield* mapAhead(pages, READ_AT_ONCE, read);
+}
+
+/**
+ * Any built page's data, for the extra outputs' files (OutputCollector.files): from the staging folder
+ * where this build wrote the page, else from the previous output, where it must hash to what the
+ * previous build remembered (KeptPageChanged otherwise), as a kept page read back does.
+ */
+export function builtPages(siteDir: string, outDir: string, previous: Pick<BuildState, 'pages'> | null): BuiltPages {
+  return {
+    async data(path) {
+      const staged = await readText(join(siteDir, payloadFileFor(path))).catch(() => null);
+      if (staged !== null) return JSON.parse(dataJsonOf(staged, path)) as unknown;
+      const before = previous?.pages.get(path);
+      if (!before) throw createBuildError(BuildErrors.KeptPageChanged, [path, payloadFileFor(path)]);
+      return JSON.parse(await keptDataJson(outDir, path, before.inspected.route, before.hash)) as unknown;
+    },
+  };
 }
 
 /**
@@ -50,6 +75,16 @@ export function dataJsonOf(payload: string, path: string): string {
 }
 
 // --- internal ---
+
+/** A kept page's data JSON from the previous output, checked against the hash the previous build remembered. */
+async function keptDataJson(outDir: string, path: string, routeId: string, hash: string): Promise<string> {
+  const file = payloadFileFor(path);
+  const payload = await readText(join(outDir, file)).catch(() => '');
+  const json = dataJsonOf(payload, path);
+  // The data goes into pages again as it is, uncleaned: it must be what the build wrote, byte for byte.
+  if (pageHash(routeId, path, json) !== hash) throw createBuildError(BuildErrors.KeptPageChanged, [path, file]);
+  return json;
+}
 
 /** Payloads read ahead: enough to keep the disk busy, few enough to hold little. */
 const READ_AT_ONCE = 64;

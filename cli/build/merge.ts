@@ -25,6 +25,7 @@ import { createBuildProgress } from '../terminal/progress.ts';
 import type { BuildDeps, BuildResult } from './build.ts';
 import { finishSite } from './finish-site.ts';
 import { createRenderContext } from './render-context.ts';
+import { builtPages } from './kept-pages.ts';
 import { readShardManifest, SHARDS_DIR, type ShardManifest } from './shard.ts';
 
 /**
@@ -85,7 +86,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
     const media = new Set(manifests.flatMap((m) => m.manifest.media));
     if (searchRoutes) search = buildSearchIndex({ pages: searched, siteDir: staging, previous: null, exclude: site.search.exclude, language: ctx.language }, logger);
     const outputs = search ? [...collectors, search] : collectors;
-    const { extras, prerendered } = await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: outputs, built, sitemap, media, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
+    const { extras, prerendered } = await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: outputs, pages: builtPages(staging, config.outDir, null), built, sitemap, media, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
     await commitOutput(staging, config.outDir, null);
     const bytes = pages.reduce((n, p) => n + p.bytes, 0);
     await recorder.measureOutput(config.outDir, { pageBytes: bytes, outputs: extras.outputs }, { mode: 'full', pagesRendered: 0, pagesKept: pages.length, richText: { cleaned: 0, reused: 0 }, written: [], removed: [] });

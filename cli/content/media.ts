@@ -13,8 +13,14 @@ import { authorizationFor } from '../../runtime/shared/graphql.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 
 export interface MediaCopier {
-  /** Queues the media a page's (or the site's) JSON refers to; each URL is copied once per build. `page` names the first page that refers to it in errors. */
-  addFrom(json: string, page?: string): void;
+  /**
+   * Queues the media a page's (or the site's) JSON refers to; each URL is copied once per build. `page`
+   * names the first page that refers to it in errors. Returns the page's URLs (one string per URL for
+   * the whole build; the same empty list for a page without media).
+   */
+  addFrom(json: string, page?: string): readonly string[];
+  /** Queues media URLs a page refers to, known without its JSON (a page kept unread from the previous build). */
+  add(urls: readonly string[], page: string): void;
   /** Every URL queued so far. */
   readonly urls: ReadonlySet<string>;
   /** Waits for every copy; returns the failures, one per URL. */
@@ -64,6 +70,9 @@ export const DEFAULT_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
  * browser cannot run as a page are re-hosted (media-types.ts; SVG cleaned by media-svg.ts): any other
  * file fails the build, naming the page that refers to it, and the previous output stays as it was.
  */
+/** The media list of a page without media. */
+const NO_MEDIA: readonly string[] = Object.freeze([]);
+
 export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   const { origin, siteDir, concurrency, cacheDir, present, now = Date.now } = options;
   const aborting = new AbortController();
@@ -79,6 +88,8 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   };
   const limit = pLimit(concurrency);
   const urls = new Set<string>();
+  // Each URL's one string, which the pages' lists share.
+  const canonical = new Map<string, string>();
   /** The files queued: two URLs that decode to one file (`a.png`, `%61.png`) are copied once. */
   const files = new Set<string>();
   const failures: PageFailure[] = [];
@@ -146,13 +157,27 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   };
   return {
     addFrom(json, page) {
+      let found: string[] | undefined;
       for (const match of mediaUrlsIn(json)) {
-        if (urls.has(match)) continue;
-        // Kept for the whole build: detached from the page's JSON, which the match is a view of.
-        const url = detach(match);
+        let url = urls.has(match) ? canonical.get(match)! : undefined;
+        if (url === undefined) {
+          // Kept for the whole build: detached from the page's JSON, which the match is a view of.
+          url = detach(match);
+          urls.add(url);
+          canonical.set(url, url);
+          // A file an earlier build copied is checked again: an old output must not keep what is no longer allowed.
+          queue(url, page ?? url);
+        }
+        if (!found?.includes(url)) (found ??= []).push(url);
+      }
+      return found ?? NO_MEDIA;
+    },
+    add(list, page) {
+      for (const url of list) {
+        if (urls.has(url)) continue;
         urls.add(url);
-        // A file an earlier build copied is checked again: an old output must not keep what is no longer allowed.
-        queue(url, page ?? url);
+        canonical.set(url, url);
+        queue(url, page);
       }
     },
     urls,

@@ -54,12 +54,16 @@ export function streamPages({ site, client, concurrency, cleanRichText, recorder
   const routes = reuse ? site.routes.filter((r) => !reuse.skip(r.id)).length : site.routes.length;
   const jobs = recorder.jobs(found, routes);
   const queried = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText);
+  let unread = 0;
   const stream = readAhead(
     afterLast(reuse ? concat(queried, reuse.pages) : queried, (count, asked) => {
       recorder.queried();
-      const kept = reuse ? `; ${count - asked} kept from the previous output, no change reaches them` : '';
+      const kept = reuse ? `; ${count - asked} kept from the previous output (${count - asked - unread} read back), no change reaches them` : '';
       logger.info('query', `${asked} pages from ${routes} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - started)} ms${kept}`);
-    }, onPage),
+    }, (record) => {
+      if (record.unread) unread++;
+      onPage?.(record);
+    }),
     renderingFrom ? WAITING_READ_AHEAD : READ_AHEAD,
     // Pages are not all small: whatever their number, the JSON held ahead stays under a bound.
     { of: (record) => record.json.length, max: READ_AHEAD_CHARS },

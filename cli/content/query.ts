@@ -22,6 +22,10 @@ export interface PageRecord {
   hash?: string;
   /** The entry's key (RouteEntry.key), and then the ids of the items the data holds (content/item-ids.ts). */
   depends?: PageDepends;
+  /** A page kept from the previous build without reading it (build/kept-pages.ts): no data, and `json` is ''. */
+  unread?: true;
+  /** The media URLs its data refers to, once the media copier has seen it. */
+  media?: readonly string[];
 }
 
 /** What an update in place that follows the change feed needs to know a page is unchanged without asking. */

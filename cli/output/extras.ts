@@ -3,6 +3,7 @@ import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { RouteRule } from '../../runtime/shared/contract.ts';
+import type { BuiltPages } from '../../runtime/shared/route-data.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import { settleAll } from '../../runtime/shared/settle-all.ts';
 import { contentHash } from '../build/build-state.ts';
@@ -24,6 +25,8 @@ export interface ExtrasInput {
   sitemap: SitemapEntry[];
   /** Extra outputs (feeds, calendars, the search index) that have seen every page. */
   collectors: readonly OutputSource[];
+  /** Any built page's data, for an output that kept less of a page than its files need (build/kept-pages.ts builtPages). */
+  pages: BuiltPages;
   /** The previous build's outputs when it is updated in place: a file with the same hash is left as it is. */
   previousOutputs?: ReadonlyMap<string, string>;
   /** Pages per sitemap file. @default the protocol's 50,000 (sitemap.ts SITEMAP_URLS) */
@@ -32,7 +35,7 @@ export interface ExtrasInput {
 
 /** Files of an extra output as the extras step writes them: a site's outputs (runtime/shared/route-data.ts OutputCollector), or the search index's, which are bytes. */
 export interface OutputSource {
-  files(): Iterable<{ file: string; content: string | Uint8Array }> | Promise<Iterable<{ file: string; content: string | Uint8Array }>>;
+  files(pages: BuiltPages): Iterable<{ file: string; content: string | Uint8Array }> | Promise<Iterable<{ file: string; content: string | Uint8Array }>>;
 }
 
 /** What the extras step wrote: its extra outputs' size, and each output file's hash for the build state. */
@@ -48,7 +51,7 @@ export interface Extras {
 export async function writeExtras(input: ExtrasInput): Promise<Extras> {
   const { siteDir, baseUrl } = input;
   const outputHashes = new Map<string, string>();
-  const outputs = await writeOutputs(input.collectors, siteDir, outputHashes, input.previousOutputs);
+  const outputs = await writeOutputs(input.collectors, input.pages, siteDir, outputHashes, input.previousOutputs);
   await cp(input.publicDir, siteDir, { recursive: true });
   for (const page of renderRedirectPages(input.routeRules, baseUrl, input.csp)) await writeSiteFile(siteDir, page.file, page.content);
   await writeSiteFile(siteDir, '404.html', input.notFoundHtml);
@@ -56,7 +59,7 @@ export async function writeExtras(input: ExtrasInput): Promise<Extras> {
   // and removes one a smaller site no longer has (build/incremental.ts filesToRemove). Written after
   // public/, whose files they replace, as every build did.
   const sitemap = [...input.sitemap].sort((a, b) => compareText(a.path, b.path));
-  await writeOutputs([{ files: () => sitemapFiles(sitemap, baseUrl, input.sitemapUrls) }], siteDir, outputHashes, input.previousOutputs, true);
+  await writeOutputs([{ files: () => sitemapFiles(sitemap, baseUrl, input.sitemapUrls) }], input.pages, siteDir, outputHashes, input.previousOutputs, true);
   await writeSiteFile(siteDir, 'robots.txt', renderRobots(baseUrl));
   return { outputs, outputHashes };
 }
@@ -72,7 +75,7 @@ const OUTPUT_QUEUED = 256;
  * Writes the extra outputs' files, noting each one's hash in `hashes`; a file whose hash is the one in
  * `previous` (the output being updated in place) is left as it is.
  */
-async function writeOutputs(collectors: readonly OutputSource[], siteDir: string, hashes: Map<string, string>, previous: ReadonlyMap<string, string> | undefined, overStaged = false): Promise<OutputTally> {
+async function writeOutputs(collectors: readonly OutputSource[], pages: BuiltPages, siteDir: string, hashes: Map<string, string>, previous: ReadonlyMap<string, string> | undefined, overStaged = false): Promise<OutputTally> {
   const tally = { files: 0, bytes: 0 };
   // A site may have an output file per item (a calendar per event): written a few at a time, not one
   // after the other, so the build does not wait on each file system round trip in turn.
@@ -80,7 +83,7 @@ async function writeOutputs(collectors: readonly OutputSource[], siteDir: string
   const writes: Promise<void>[] = [];
   try {
     for (const collector of collectors) {
-      for (const { file, content } of await collector.files()) {
+      for (const { file, content } of await collector.files(pages)) {
         const hash = contentHash(content);
         hashes.set(file, hash);
         // Unchanged since the previous build, unless the staging folder already has a file of that name

@@ -1,8 +1,8 @@
 import type { OutputCollector } from '../../runtime/shared/route-data.ts';
-import type { BuildState, PageRecordForState } from '../build/build-state.ts';
+import type { BuildState, PageRecordForState, PageSeen } from '../build/build-state.ts';
 import { unchangedPage } from '../build/incremental.ts';
 import { createDuplicateCheck } from '../content/crawl.ts';
-import type { PageDepends, PageRecord } from '../content/query.ts';
+import type { PageRecord } from '../content/query.ts';
 import type { SitemapEntry } from '../output/sitemap.ts';
 import type { BuildRecorder } from '../report/recorder.ts';
 import { createPageRenderer, type PageDone } from './page-renderer.ts';
@@ -23,7 +23,7 @@ export interface RenderPagesInput {
   threads: RenderThreads | null;
   /** The build in the output folder when it is updated in place: its unchanged pages are kept. */
   previous: BuildState | null;
-  /** Extra outputs (feeds, calendars), each shown every page's data. */
+  /** Extra outputs (feeds, calendars), each shown every page's data, or its note of a page kept unread. */
   collectors: readonly OutputCollector[];
   recorder: Pick<BuildRecorder, 'startPages' | 'rendered' | 'restored' | 'pagesDone'>;
   /** The routes the site search indexes; each of their pages gives its entries. Null: no search index. */
@@ -57,16 +57,16 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
   const { ctx, siteDir, threads, previous, collectors, recorder, search } = input;
   const result: RenderedPages = { built: [], sitemap: [], records: [], bytes: 0, rendered: 0, kept: 0, onThreads: 0, search: search ? [] : null };
   const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
-  // What each page being rendered depends on (its entry's key and its items), until it is done.
-  const depending = new Map<string, PageDepends>();
+  // What each page being rendered depends on (its entry's key and its items) and what the build saw of its data, until it is done.
+  const depending = new Map<string, Pick<PageRecordForState, 'depends' | 'seen'>>();
   const take = (done: readonly PageDone[], threaded = false): void => {
     if (threaded) result.onThreads += done.length;
     for (const page of done) {
       recorder.rendered(page.path, page.routeId, page.inspection);
       if (!page.noindex) result.sitemap.push({ path: page.path, lastmod: page.lastmod });
-      const depends = depending.get(page.path);
+      const known = depending.get(page.path);
       depending.delete(page.path);
-      result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, ...(depends && { depends }) });
+      result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, ...known });
       result.bytes += page.bytes;
       if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false, hash: page.hash });
     }
@@ -82,21 +82,30 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       const { route, path, params } = record.job;
       checkDuplicate(path, record.data);
       result.built.push({ path, route: routeOrder.get(route.id) ?? 0 });
-      for (const collector of collectors) collector.page({ path, routeId: route.id, params, data: record.data });
       const { kept, hash } = unchangedPage(previous, route.id, path, record.json, record.hash);
+      // A page kept unread (build/kept-pages.ts): the outputs get their notes of it, and its media are the ones the state names.
+      let seen: PageSeen | undefined;
+      if (record.unread) {
+        seen = kept?.seen;
+        if (!seen) throw new Error(`The page ${path} was kept without its data, which the previous build did not record what the outputs need of.`);
+        for (const [i, collector] of collectors.entries()) collector.kept!(seen.notes[i] ?? null, { path, routeId: route.id, params });
+      } else {
+        const notes = notesOf(collectors.map((collector) => collector.page({ path, routeId: route.id, params, data: record.data })));
+        if (record.media) seen = { media: record.media, notes };
+      }
       if (kept) {
         recorder.restored(kept.inspected, kept.links);
         if (!kept.noindex) result.sitemap.push({ path, lastmod: kept.lastmod });
         // A page asked for again remembers its entry's key now (the items, in the same data, are the same).
-        result.records.push(record.depends ? { ...kept, depends: record.depends } : kept);
+        result.records.push(record.depends || seen !== kept.seen ? { ...kept, depends: record.depends ?? kept.depends, seen } : kept);
         result.bytes += kept.bytes;
         result.kept++;
         const searched = search?.get(route.id);
-        const entries = searched ? searchEntries(searched, record.data, params, ctx.site) : [];
+        const entries = searched && !record.unread ? searchEntries(searched, record.data, params, ctx.site) : [];
         if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true, hash: kept.hash });
         continue;
       }
-      if (record.depends) depending.set(path, record.depends);
+      depending.set(path, { depends: record.depends, seen });
       await dispatch.page({ routeId: route.id, path, params, json: record.json, lastmod: record.lastmod, hash }, record.data);
     }
     await dispatch.finish();
@@ -112,3 +121,12 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
   result.rendered = result.built.length - result.kept;
   return result;
 }
+
+// --- internal ---
+
+/** The outputs' notes of a page, in the outputs' order; most pages give none, and share one empty list. */
+function notesOf(notes: readonly unknown[]): readonly unknown[] {
+  return notes.every((note) => note === undefined || note === null) ? NO_NOTES : notes.map((note) => note ?? null);
+}
+
+const NO_NOTES: readonly unknown[] = Object.freeze([]);

@@ -148,14 +148,35 @@ export interface OutputFile {
   content: string;
 }
 
+/** A page an update in place keeps from the previous build without reading its data back. */
+export interface KeptPage {
+  path: string;
+  routeId: string;
+  params: RouteParamsRecord;
+}
+
+/** What an output may read when it writes its files: any built page's data, by its path. */
+export interface BuiltPages {
+  /** The page's data as the build wrote it (read back, and checked, for a page kept from the previous build). */
+  data(path: string): Promise<unknown>;
+}
+
 /**
  * One build's run of an extra output. Pages stream from the backend to the disk and are never all held
  * at once, so an output sees each page as it is built and keeps only what its files need (a feed's
  * newest items, a calendar's events), then writes its files when every page is built.
+ *
+ * An update in place keeps most pages as the previous build wrote them. An output with `kept` lets the
+ * build leave those unread: `page` returns a note, a small JSON value of what the output keeps of that
+ * page (a date to rank it by, a calendar's event), which the build state remembers with the page, and
+ * a kept page is handed to `kept` with its note instead of to `page` with its data; where `files` needs
+ * more of a page than its note, `pages.data(path)` reads it. The note must hold all `kept` needs to
+ * give the same files as `page` would with the data. An output without `kept` sees every page's data.
  */
 export interface OutputCollector {
-  page(page: BuiltPage): void;
-  files(): Iterable<OutputFile> | Promise<Iterable<OutputFile>>;
+  page(page: BuiltPage): unknown;
+  kept?(note: unknown, page: KeptPage): void;
+  files(pages: BuiltPages): Iterable<OutputFile> | Promise<Iterable<OutputFile>>;
 }
 
 /** Site-specific outputs beyond pages (site/outputs.build.ts): feeds, calendar files and the like. */

@@ -154,7 +154,9 @@ describe('an update in place with the change feed', () => {
     }
 
     // A category's title: the event pages show their category without its id, so every event page is asked for.
-    const { eventCategories } = await gqlData<{ eventCategories: { id: string }[] }>(backend, '{ eventCategories { id } }');
+    const { eventCategories } = await gqlData<{ eventCategories: { id: string; title: string }[] }>(backend, '{ eventCategories { id title } }');
+    // Put back afterwards: categories are site-wide data, which a later test's restarted backend must find as it was.
+    onTestFinished(async () => void (await updateContent(backend, token, 'Category', eventCategories[0]!.id, { title: eventCategories[0]!.title })));
     steps.push(`retitle category ${eventCategories[0]!.id}`);
     await updateContent(backend, token, 'Category', eventCategories[0]!.id, { title: 'A category retitled' });
     const events = (await items()).Event!;
@@ -174,7 +176,7 @@ describe('an update in place with the change feed', () => {
     expect(log).toMatch(/1 change since the previous build \(Person\): (\d+) of (\d+) routes asked for/);
     const [, asked, routes] = /(\d+) of (\d+) routes asked for/.exec(log)!;
     expect(Number(asked)).toBeLessThan(Number(routes));
-    expect(log).toMatch(/kept from the previous output, no change reaches them/);
+    expect(log).toMatch(/kept from the previous output \(\d+ read back\), no change reaches them/);
   }, 300_000);
 
   it("fails, keeping the output, when a kept page's payload is not what the previous build wrote (its data would go into pages uncleaned)", async () => {
@@ -200,6 +202,41 @@ describe('an update in place with the change feed', () => {
     expect(await readFile(file, 'utf8')).toBe(tampered);
     expect(await build(out, '--full')).toMatch(/wrote \d+ pages/);
     expect(await readFile(file, 'utf8')).not.toBe(tampered);
+  }, 300_000);
+
+  it('reads back, without the search index, only the kept pages an output needs, and fails on one changed on disk since', async () => {
+    const out = join(root, 'unread');
+    await build(out, '--no-search');
+    const newest = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(backend, '{ newsItems(first: 20) { nodes { id slug } } }');
+    const [first, ...others] = newest.newsItems.nodes;
+    await updateContent(backend, token, 'NewsItem', first!.id, { summary: 'Edited, the rest kept unread' });
+    const log = await build(out, '--no-search');
+    const [, kept, readBack] = /(\d+) kept from the previous output \((\d+) read back\)/.exec(log) ?? [];
+    // The news feed reads back the kept articles among its 20; no other kept page is read.
+    expect(Number(kept), log).toBeGreaterThan(100);
+    expect(Number(readBack), log).toBeLessThanOrEqual(20);
+    const full = join(root, 'unread-full');
+    await build(full, '--full', '--no-search');
+    expect(await snapshotTree(out)).toEqual(await snapshotTree(full));
+    await rm(full, { recursive: true, force: true });
+
+    // An article in the feed that does not show the edited one (so it is kept, not asked for): its
+    // payload, changed on disk (same size), is read back for the feed and refused.
+    const payloads = await Promise.all(others.map(async (item) => ({ item, payload: await readFile(join(out, 'news', item.slug, '_payload.json'), 'utf8') })));
+    // Not one of the pages whose bytes are checked before the state is trusted at all (a change there means a full build).
+    const states = await readdir(join(root, 'cache/builds'));
+    const saved = (await Promise.all(states.filter((f) => !f.endsWith('.cursor.json')).map(async (f) => JSON.parse(await readFile(join(root, 'cache/builds', f), 'utf8')) as { outDir: string; sample: [string, string][] }))).find((state) => state.outDir === out)!;
+    const sampled = new Set(saved.sample.map(([path]) => path));
+    const { item: second, payload } = payloads.find(({ item, payload }) => !payload.includes(`"id":"${first!.id}"`) && !sampled.has(`/news/${item.slug}`))!;
+    const file = join(out, 'news', second.slug, '_payload.json');
+    const tampered = payload.replace(/"summary":"(.)/, (_m, c: string) => `"summary":"${c === 'X' ? 'Y' : 'X'}`);
+    expect(tampered).not.toBe(payload);
+    await writeFile(file, tampered);
+    await updateContent(backend, token, 'NewsItem', first!.id, { summary: 'Edited again' });
+    const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report', '--no-search'], { env });
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout + result.stderr).toContain(`[KeptPageChanged] The previous output's news/${second.slug}/_payload.json (page /news/${second.slug}) is not what the previous build wrote`);
+    expect(await readFile(file, 'utf8')).toBe(tampered);
   }, 300_000);
 
   it('renders every page again, from the pages it kept, when only the site-wide data changed (no route asks for it), with the bytes of a full build', async () => {

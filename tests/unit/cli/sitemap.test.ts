@@ -7,6 +7,9 @@ import { filesToRemove } from '../../../cli/build/incremental.ts';
 import { writeExtras } from '../../../cli/output/extras.ts';
 import { renderSitemap, SITEMAP_URLS, sitemapFiles } from '../../../cli/output/sitemap.ts';
 
+/** No output here reads a page's data. */
+const noPages = { data: () => Promise.reject(new Error('no page data in this test')) };
+
 const BASE = 'https://institute.example';
 const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `/p/${String(i).padStart(3, '0')}`, lastmod: '2026-01-02T03:04:05Z' }));
 const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
@@ -37,7 +40,7 @@ describe('the sitemap', () => {
       await rm(dir, { recursive: true, force: true });
     });
     const write = async (siteDir: string, pages: number, previousOutputs?: ReadonlyMap<string, string>) =>
-      writeExtras({ siteDir, publicDir: join(dir, 'public'), baseUrl: BASE, routeRules: {}, csp: null, notFoundHtml: '<p>404</p>', sitemap: entries(pages).reverse(), collectors: [], previousOutputs, sitemapUrls: 3 });
+      writeExtras({ siteDir, publicDir: join(dir, 'public'), baseUrl: BASE, routeRules: {}, csp: null, notFoundHtml: '<p>404</p>', sitemap: entries(pages).reverse(), collectors: [], pages: noPages, previousOutputs, sitemapUrls: 3 });
 
     it('writes every part, records each as an output, and a smaller site no longer keeps the part it lost', async () => {
       dir = await mkdtemp(join(tmpdir(), 'sitemap-'));
@@ -79,7 +82,7 @@ describe('the sitemap', () => {
         },
       };
       const siteDir = join(dir, 'site');
-      await expect(writeExtras({ siteDir, publicDir: join(dir, 'public'), baseUrl: BASE, routeRules: {}, csp: null, notFoundHtml: '', sitemap: [], collectors: [failing] })).rejects.toThrow('the output broke');
+      await expect(writeExtras({ siteDir, publicDir: join(dir, 'public'), baseUrl: BASE, routeRules: {}, csp: null, notFoundHtml: '', sitemap: [], collectors: [failing], pages: noPages })).rejects.toThrow('the output broke');
       // Every write it started has ended by then: all 600 files are there, none half-written.
       const files = await readdir(join(siteDir, 'out'));
       expect(files.filter((f) => f.endsWith('.txt'))).toHaveLength(600);
