@@ -9,7 +9,7 @@ import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
 import { fileKey, leavesFolder, writeFileAtomic } from '../output/write.ts';
 import { readBytes } from '../output/read.ts';
-import type { PageDepends } from '../content/query.ts';
+import { dependsItems, dependsKey, mediaList, mediaUrls, pageDepends } from '../content/page-depends.ts';
 import { htmlFileFor, normalizePath, payloadFileFor } from '../../runtime/shared/paths.ts';
 
 /**
@@ -54,19 +54,16 @@ export interface RememberedPage {
   bytes: number;
   inspected: InspectedPage;
   links: readonly string[];
-  /** Its entry's key and the ids of the items its data held, when its entry had a key (RouteEntry.key). */
-  depends?: PageDepends;
-  /** What the build needs of its data besides rendering it; without it, a later update in place reads the page back. */
-  seen?: PageSeen;
-}
-
-/**
- * What a build took from a page's data for more than the page: the media URLs it refers to, and each
- * extra output's note of it (OutputCollector.page's return, in the outputs' order; [] when none gave one).
- */
-export interface PageSeen {
-  media: readonly string[];
-  notes: readonly unknown[];
+  /** With an entry's key (RouteEntry.key): the key and the ids of the items its data held (content/page-depends.ts). */
+  depends?: string;
+  /**
+   * What the build took from its data for more than the page: the media URLs it refers to
+   * (content/page-depends.ts mediaList) and each extra output's note of it (OutputCollector.page's
+   * return, in the outputs' order, trailing nulls left out). Without them, a later update in place that
+   * keeps the page reads it back.
+   */
+  media?: string;
+  notes?: readonly unknown[];
 }
 
 /** What a build records per page, in the inspector's order, to save as the next build's state. */
@@ -75,8 +72,14 @@ export interface PageRecordForState {
   noindex: boolean;
   lastmod?: string;
   bytes: number;
-  depends?: PageDepends;
-  seen?: PageSeen;
+  depends?: string;
+  media?: string;
+  notes?: readonly unknown[];
+}
+
+/** Whether the build recorded what the outputs and the media copier need of a page (its media and the notes). */
+export function seenWhole(page: Pick<RememberedPage, 'media' | 'notes'> | undefined): boolean {
+  return page?.media !== undefined && page.notes !== undefined;
 }
 
 /** The hash that decides whether a page must be rendered again: its route, its path and its data. */
@@ -119,7 +122,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     const items = Array.isArray(saved.items) ? saved.items : [];
     for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links, key, held, media, notes] of saved.pages) {
       const depends = savedDepends(key, held, items);
-      const seen = savedSeen(media, notes, saved.media);
+      const list = savedMedia(media, saved.media);
       pages.set(path, {
         hash,
         noindex: noindex === 1,
@@ -127,8 +130,8 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
         bytes,
         inspected: { path, route, title, ids, imagesWithoutAlt, htmlChars, payloadChars, payloadBytesOverBudget: overBudget },
         links: links.map((i) => saved.links[i]!),
-        ...(depends && { depends }),
-        ...(seen && { seen }),
+        ...(depends !== undefined && { depends }),
+        ...(list !== undefined && Array.isArray(notes) && { media: list, notes }),
       });
     }
     return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null, feed: saved.feed ?? null, warnings: savedWarnings(saved.warnings) } };
@@ -189,7 +192,8 @@ export async function saveBuildState(
           const i = start + k;
           const r = state.records[i]!;
           const row: SavedPage = [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, pageLinks[i]!];
-          row.push(r.depends?.key ?? null, r.depends?.items.map(itemIndex) ?? null, r.seen ? r.seen.media.map((url) => mediaIndex.get(url) ?? -1) : null, r.seen?.notes ?? null);
+          const seen = seenWhole(r);
+          row.push(r.depends === undefined ? null : dependsKey(r.depends), r.depends === undefined ? null : dependsItems(r.depends).map(itemIndex), seen ? mediaUrls(r.media!).map((url) => mediaIndex.get(url) ?? -1) : null, seen ? r.notes! : null);
           return JSON.stringify(row);
         });
         await out.write((start > 0 ? ',' : '') + rows.join(','));
@@ -337,7 +341,7 @@ type SavedPage = [
   /** With an entry's key: the key, and the page's item ids as indexes into SavedState.items; else null. */
   key?: string | null,
   items?: number[] | null,
-  /** RememberedPage.seen: its media URLs as indexes into SavedState.media, and the outputs' notes; else null. */
+  /** RememberedPage.media as indexes into SavedState.media, and RememberedPage.notes; else null. */
   media?: number[] | null,
   notes?: readonly unknown[] | null,
 ];
@@ -387,7 +391,7 @@ function savedWarnings(saved: unknown): ContentWarning[] | null {
  * A page's saved key and item ids, when they have the shape saveBuildState gives; else none (the page is
  * then asked for again, never kept unasked).
  */
-function savedDepends(key: unknown, held: unknown, items: readonly unknown[]): PageDepends | undefined {
+function savedDepends(key: unknown, held: unknown, items: readonly unknown[]): string | undefined {
   if (typeof key !== 'string' || !Array.isArray(held)) return undefined;
   const ids: string[] = [];
   for (const index of held as unknown[]) {
@@ -395,22 +399,19 @@ function savedDepends(key: unknown, held: unknown, items: readonly unknown[]): P
     if (typeof id !== 'string') return undefined;
     ids.push(id);
   }
-  return { key, items: ids };
+  return pageDepends(key, ids);
 }
 
-/**
- * What a saved page recorded of its data (RememberedPage.seen), when it has the shape saveBuildState
- * gives; else none (the page is then read back when it is kept).
- */
-function savedSeen(media: unknown, notes: unknown, urls: readonly string[]): PageSeen | undefined {
-  if (!Array.isArray(media) || !Array.isArray(notes)) return undefined;
+/** A saved page's media URLs (RememberedPage.media), when they have the shape saveBuildState gives; else none (the page is then read back when it is kept). */
+function savedMedia(media: unknown, urls: readonly string[]): string | undefined {
+  if (!Array.isArray(media)) return undefined;
   const list: string[] = [];
   for (const index of media as unknown[]) {
     const url = typeof index === 'number' ? urls[index] : undefined;
     if (typeof url !== 'string') return undefined;
     list.push(url);
   }
-  return { media: list, notes };
+  return mediaList(list);
 }
 
 /** Where the feed stood after a build that changed nothing, and which save of the state that was. */

@@ -28,7 +28,8 @@ import type { BuildReport } from '../report/report.ts';
 import { formatMiB, plural } from '../terminal/format.ts';
 import { logTimed, type Logger } from '../terminal/logger.ts';
 import { createBuildProgress, type BuildProgress } from '../terminal/progress.ts';
-import { hasBuildState, saveBuildState } from './build-state.ts';
+import { hasBuildState, saveBuildState, seenWhole } from './build-state.ts';
+import { mediaUrls } from '../content/page-depends.ts';
 import { finishSite } from './finish-site.ts';
 import { generatorFingerprint } from './generator-fingerprint.ts';
 import { routeTypesOf } from './changed-routes.ts';
@@ -74,8 +75,9 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   const threads = config.renderThreads > 0 ? startRenderThreads(config.renderThreads, { afterPages: likelyUpdate ? THREADS_AFTER_PAGES : 0 }) : null;
   let source: ContentSource | null = null;
   let buildId: string | null = null;
-  // What may still be writing into the staging folder when the build fails: settled before it is removed.
+  // Whether a kept page is read back, once the outputs are known (step 4); on failure, every one is.
   let decideReading: ((needsData: (routeId: string, path: string) => boolean) => void) | undefined;
+  // What may still be writing into the staging folder when the build fails: settled before it is removed.
   const inFlight: { pages?: ReadAhead<PageRecord>; bundling?: Promise<unknown>; media?: MediaCopier; search?: SearchIndexBuild } = {};
   try {
     // 1. The content backend and the site's code; the site query first, the cheapest way to find the endpoint unreachable.
@@ -115,7 +117,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const client = source.client;
     // A page kept unread refers to the media the state recorded for it.
     const onPage = (record: PageRecord): void => {
-      if (record.unread) media.add(saved.state?.pages.get(record.job.path)?.seen?.media ?? [], record.job.path);
+      if (record.unread) media.add(mediaUrls(saved.state?.pages.get(record.job.path)?.media ?? ''), record.job.path);
       else record.media = media.addFrom(record.json, record.job.path);
     };
     const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom: bundling }));
@@ -139,7 +141,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // A kept page is read back when something needs its data: an output that takes no notes, the search
     // index, or a page whose state lacks what the outputs and the media copier need of it (or no previous build).
     const notesTaken = collectors.every((collector) => collector.kept);
-    decideReading!((routeId, path) => !notesTaken || !!searchRoutes?.has(routeId) || !previous?.pages.get(path)?.seen);
+    decideReading!((routeId, path) => !notesTaken || !!searchRoutes?.has(routeId) || !seenWhole(previous?.pages.get(path)));
     if (previous && nothingAsked) {
       // Nothing any page reads changed since this very build: the output stands as it is.
       await inFlight.pages?.close();

@@ -1,6 +1,7 @@
 import type { RouteDefinition } from '../../runtime/routes.ts';
 import type { ContentChange, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
 import { isObjectType, type GraphQLSchema } from 'graphql';
+import { dependsUnchanged } from '../content/page-depends.ts';
 import { typesRead, typesWithoutIds } from '../content/types-read.ts';
 import type { BuildState } from './build-state.ts';
 
@@ -51,7 +52,7 @@ export function planRoutes(
     if (!byItem || !query || !crawl.has(routeId) || typesWithoutIds(items.schema, query).some((type) => changed.has(type))) return undefined;
     return (path, key) => {
       const page = previous.pages.get(path);
-      return page?.inspected.route === routeId && page.depends?.key === key && !page.depends.items.some((id) => changedIds.has(id));
+      return page?.inspected.route === routeId && dependsUnchanged(page.depends, key, changedIds);
     };
   };
   return { crawl, kept, unchanged };

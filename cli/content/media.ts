@@ -4,6 +4,7 @@ import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from '../errors/errors.ts';
+import { mediaList } from './page-depends.ts';
 import { detach } from './detach.ts';
 import { downloadMedia, MediaRefused, type DownloadPolicy } from './media-download.ts';
 import { sanitizeSvg, SVG_RULES_VERSION, SvgRefused } from './media-svg.ts';
@@ -15,10 +16,10 @@ import { compareText } from '../../runtime/shared/compare.ts';
 export interface MediaCopier {
   /**
    * Queues the media a page's (or the site's) JSON refers to; each URL is copied once per build. `page`
-   * names the first page that refers to it in errors. Returns the page's URLs (one string per URL for
-   * the whole build; the same empty list for a page without media).
+   * names the first page that refers to it in errors. Returns the page's URLs as one string
+   * (page-depends.ts mediaList: '' for none, the build's one string of the URL for one).
    */
-  addFrom(json: string, page?: string): readonly string[];
+  addFrom(json: string, page?: string): string;
   /** Queues media URLs a page refers to, known without its JSON (a page kept unread from the previous build). */
   add(urls: readonly string[], page: string): void;
   /** Every URL queued so far. */
@@ -70,9 +71,6 @@ export const DEFAULT_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
  * browser cannot run as a page are re-hosted (media-types.ts; SVG cleaned by media-svg.ts): any other
  * file fails the build, naming the page that refers to it, and the previous output stays as it was.
  */
-/** The media list of a page without media. */
-const NO_MEDIA: readonly string[] = Object.freeze([]);
-
 export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   const { origin, siteDir, concurrency, cacheDir, present, now = Date.now } = options;
   const aborting = new AbortController();
@@ -170,7 +168,7 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
         }
         if (!found?.includes(url)) (found ??= []).push(url);
       }
-      return found ?? NO_MEDIA;
+      return found ? mediaList(found) : '';
     },
     add(list, page) {
       for (const url of list) {

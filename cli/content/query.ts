@@ -6,6 +6,7 @@ import { serializeJson } from '../../runtime/shared/serialize.ts';
 import type { PageJob } from './crawl.ts';
 import type { PageFailure } from '../errors/errors.ts';
 import { describeCause, fixFor } from '../errors/format-error.ts';
+import { pageDepends } from './page-depends.ts';
 import { itemIdsIn } from './item-ids.ts';
 import { sanitizeData } from './sanitize.ts';
 
@@ -20,18 +21,12 @@ export interface PageRecord {
   lastmod?: string;
   /** pageHash of the record, when it was already taken (a page read back from the previous output). */
   hash?: string;
-  /** The entry's key (RouteEntry.key), and then the ids of the items the data holds (content/item-ids.ts). */
-  depends?: PageDepends;
+  /** With an entry's key (RouteEntry.key): the key and the ids of the items the data holds (content/page-depends.ts). */
+  depends?: string;
   /** A page kept from the previous build without reading it (build/kept-pages.ts): no data, and `json` is ''. */
   unread?: true;
-  /** The media URLs its data refers to, once the media copier has seen it. */
-  media?: readonly string[];
-}
-
-/** What an update in place that follows the change feed needs to know a page is unchanged without asking. */
-export interface PageDepends {
-  key: string;
-  items: readonly string[];
+  /** The media URLs its data refers to (page-depends.ts mediaList), once the media copier has seen it. */
+  media?: string;
 }
 
 /**
@@ -60,7 +55,8 @@ export async function* queryPages(
     }
     const clean = sanitizeData(data, cleanRichText);
     const record: PageRecord = { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: def.lastmod?.(clean as never) };
-    if (job.key !== undefined) record.depends = { key: job.key, items: itemIdsIn(clean) };
+    const depends = job.key === undefined ? undefined : pageDepends(job.key, itemIdsIn(clean));
+    if (depends !== undefined) record.depends = depends;
     return record;
   };
   for await (const job of jobs) {

@@ -1,5 +1,5 @@
 import type { OutputCollector } from '../../runtime/shared/route-data.ts';
-import type { BuildState, PageRecordForState, PageSeen } from '../build/build-state.ts';
+import { seenWhole, type BuildState, type PageRecordForState } from '../build/build-state.ts';
 import { unchangedPage } from '../build/incremental.ts';
 import { createDuplicateCheck } from '../content/crawl.ts';
 import type { PageRecord } from '../content/query.ts';
@@ -58,7 +58,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
   const result: RenderedPages = { built: [], sitemap: [], records: [], bytes: 0, rendered: 0, kept: 0, onThreads: 0, search: search ? [] : null };
   const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
   // What each page being rendered depends on (its entry's key and its items) and what the build saw of its data, until it is done.
-  const depending = new Map<string, Pick<PageRecordForState, 'depends' | 'seen'>>();
+  const depending = new Map<string, Pick<PageRecordForState, 'depends' | 'media' | 'notes'>>();
   const take = (done: readonly PageDone[], threaded = false): void => {
     if (threaded) result.onThreads += done.length;
     for (const page of done) {
@@ -66,7 +66,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       if (!page.noindex) result.sitemap.push({ path: page.path, lastmod: page.lastmod });
       const known = depending.get(page.path);
       depending.delete(page.path);
-      result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, ...known });
+      result.records.push(known ? { hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, ...known } : { hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes });
       result.bytes += page.bytes;
       if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false, hash: page.hash });
     }
@@ -84,20 +84,19 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       result.built.push({ path, route: routeOrder.get(route.id) ?? 0 });
       const { kept, hash } = unchangedPage(previous, route.id, path, record.json, record.hash);
       // A page kept unread (build/kept-pages.ts): the outputs get their notes of it, and its media are the ones the state names.
-      let seen: PageSeen | undefined;
+      let facts: Pick<PageRecordForState, 'depends' | 'media' | 'notes'> | undefined;
       if (record.unread) {
-        seen = kept?.seen;
-        if (!seen) throw new Error(`The page ${path} was kept without its data, which the previous build did not record what the outputs need of.`);
-        for (const [i, collector] of collectors.entries()) collector.kept!(seen.notes[i] ?? null, { path, routeId: route.id, params });
+        if (!kept || !seenWhole(kept)) throw new Error(`The page ${path} was kept without its data, though the previous build did not record what the outputs need of it.`);
+        for (const [i, collector] of collectors.entries()) collector.kept!(kept.notes![i] ?? null, { path, routeId: route.id, params });
       } else {
         const notes = notesOf(collectors.map((collector) => collector.page({ path, routeId: route.id, params, data: record.data })));
-        if (record.media) seen = { media: record.media, notes };
+        facts = factsOf(record, notes);
       }
       if (kept) {
         recorder.restored(kept.inspected, kept.links);
         if (!kept.noindex) result.sitemap.push({ path, lastmod: kept.lastmod });
-        // A page asked for again remembers its entry's key now (the items, in the same data, are the same).
-        result.records.push(record.depends || seen !== kept.seen ? { ...kept, depends: record.depends ?? kept.depends, seen } : kept);
+        // A page asked for again remembers what it depends on now (a new key; the items, in the same data, are the same).
+        result.records.push(facts ? { ...kept, ...facts } : kept);
         result.bytes += kept.bytes;
         result.kept++;
         const searched = search?.get(route.id);
@@ -105,7 +104,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
         if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true, hash: kept.hash });
         continue;
       }
-      depending.set(path, { depends: record.depends, seen });
+      if (facts) depending.set(path, facts);
       await dispatch.page({ routeId: route.id, path, params, json: record.json, lastmod: record.lastmod, hash }, record.data);
     }
     await dispatch.finish();
@@ -124,9 +123,18 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
 
 // --- internal ---
 
-/** The outputs' notes of a page, in the outputs' order; most pages give none, and share one empty list. */
+/** The outputs' notes of a page, in the outputs' order, trailing nulls left out: most pages give none, and share one empty list. */
 function notesOf(notes: readonly unknown[]): readonly unknown[] {
-  return notes.every((note) => note === undefined || note === null) ? NO_NOTES : notes.map((note) => note ?? null);
+  let end = notes.length;
+  while (end > 0 && (notes[end - 1] === undefined || notes[end - 1] === null)) end--;
+  return end === 0 ? NO_NOTES : notes.slice(0, end).map((note) => note ?? null);
+}
+
+/** What the build state keeps of a page besides its facts, only the fields it has (a build holds one record per page). */
+function factsOf(record: PageRecord, notes: readonly unknown[]): Pick<PageRecordForState, 'depends' | 'media' | 'notes'> | undefined {
+  if (record.depends === undefined && record.media === undefined) return undefined;
+  if (record.media === undefined) return { depends: record.depends };
+  return record.depends === undefined ? { media: record.media, notes } : { depends: record.depends, media: record.media, notes };
 }
 
 const NO_NOTES: readonly unknown[] = Object.freeze([]);

@@ -7,6 +7,7 @@ import { feedPlan } from '../../../cli/build/feed-plan.ts';
 import type { ChangeFeedAnswer } from '../../../runtime/shared/route-data.ts';
 import { dataJsonOf } from '../../../cli/build/kept-pages.ts';
 import { typesRead, typesWithoutIds } from '../../../cli/content/types-read.ts';
+import { dependsItems, dependsKey, dependsUnchanged, mediaList, mediaUrls, pageDepends } from '../../../cli/content/page-depends.ts';
 import { NEWS_ARTICLES_QUERY } from '../../../site/queries/news.ts';
 import { EVENT_CATEGORY_QUERY } from '../../../site/queries/events.ts';
 
@@ -60,7 +61,7 @@ describe('planRoutes', () => {
 });
 
 describe('planRoutes, item by item', () => {
-  const withItems = (route: string, key: string, items: string[]): RememberedPage => ({ ...page(route), depends: { key, items } });
+  const withItems = (route: string, key: string, items: string[]): RememberedPage => ({ ...page(route), depends: pageDepends(key, items) });
   const before: Pick<BuildState, 'pages'> = {
     pages: new Map([
       ['/news/a', withItems('news-article', 'news-2 news-3', ['news-1', 'news-2', 'news-3'])],
@@ -92,6 +93,35 @@ describe('planRoutes, item by item', () => {
     expect(planRoutes(routes, before, { ...routeTypes, 'news-article': ['NewsItem', 'Item'] }, [change('Item', 'x')], { schema, routeData }).unchanged('news-article')).toBeUndefined();
     // Without the schema (no item-level dependencies), every page of an asked route is asked.
     expect(planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-3')]).unchanged('news-article')).toBeUndefined();
+  });
+});
+
+describe('page-depends', () => {
+  it("keeps a page's key and item ids in one string, and tells whether a change reaches them", () => {
+    const depends = pageDepends('news-2 news-3', ['news-1', 'news-2', 'news-3'])!;
+    expect(dependsKey(depends)).toBe('news-2 news-3');
+    expect(dependsItems(depends)).toEqual(['news-1', 'news-2', 'news-3']);
+    expect(dependsItems(pageDepends('', [])!)).toEqual([]);
+    expect(dependsUnchanged(depends, 'news-2 news-3', new Set(['news-4', 'news-']))).toBe(true);
+    expect(dependsUnchanged(depends, 'news-2 news-3', new Set(['news-1']))).toBe(false);
+    expect(dependsUnchanged(depends, 'news-2 news-3', new Set(['news-3']))).toBe(false);
+    // A key that only begins like the page's is another key.
+    expect(dependsUnchanged(depends, 'news-2', new Set())).toBe(false);
+    expect(dependsUnchanged(undefined, '', new Set())).toBe(false);
+    // Many changes: looked up the other way round, with the same answers.
+    const many = new Set(Array.from({ length: 20 }, (_, i) => `event-${i}`));
+    expect(dependsUnchanged(depends, 'news-2 news-3', many)).toBe(true);
+    expect(dependsUnchanged(depends, 'news-2 news-3', new Set([...many, 'news-2']))).toBe(false);
+    // Ids that could not be told apart in the string: the page is not kept unasked.
+    expect(pageDepends('a\nb', ['x'])).toBeUndefined();
+    expect(pageDepends('', ['an id'])).toBeUndefined();
+    expect(pageDepends('', [''])).toBeUndefined();
+  });
+
+  it("keeps a page's media URLs in one string", () => {
+    for (const urls of [[], ['/media/a.png'], ['/media/a.png', '/media/b c.jpg']]) expect(mediaUrls(mediaList(urls))).toEqual(urls);
+    const one = '/media/a.png';
+    expect(mediaList([one])).toBe(one);
   });
 });
 
