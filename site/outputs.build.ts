@@ -33,7 +33,7 @@ export function newsFeed(ctx: OutputContext): OutputCollector {
       return item.date;
     },
     kept(note, page) {
-      if (page.routeId === 'news-article' && typeof note === 'string') newest.offer({ at: note }, page.path);
+      if (page.routeId === 'news-article') newest.offer({ at: dateNote(note, page.path) }, page.path);
     },
     async files(pages) {
       const items = await inFull(newest.entries(), pages, (data) => (data as NewsArticleResult).newsItem);
@@ -65,7 +65,7 @@ export function eventsFeed(ctx: OutputContext): OutputCollector {
       return event.startsAt;
     },
     kept(note, page) {
-      if (page.routeId === 'event' && typeof note === 'string') furthest.offer({ at: note }, page.path);
+      if (page.routeId === 'event') furthest.offer({ at: dateNote(note, page.path) }, page.path);
     },
     async files(pages) {
       const events = await inFull(furthest.entries(), pages, (data) => (data as EventResult).event);
@@ -91,34 +91,39 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
   const producer = info.name ?? 'Institute';
   const timeZone = timeZoneOf(ctx.site);
   const host = new URL(ctx.baseUrl).host;
-  // What a calendar needs of each event (no body): small enough to keep for every event of a large site,
-  // and each event's note, so a page kept from the previous build needs no reading.
-  const events: (CalendarNote & { path: string })[] = [];
+  // What a calendar needs of each event (no body): small enough to keep for every event of a large site.
+  // Its note is the calendar entry, so a page kept from the previous build needs no reading; where the
+  // files go comes from the page's params, never from the note (which the build cache holds).
+  const events: { category: string; file: string; path: string; event: CalendarEvent }[] = [];
+  const add = (category: string, slug: string, path: string, event: CalendarEvent): void => {
+    events.push({ category, file: eventCalendarHref(category, slug).slice(1), path, event });
+  };
   return {
     page(page) {
       const event = eventOf(page);
       if (!event) return null;
-      const note: CalendarNote = {
-        category: event.category.slug,
-        file: eventCalendarHref(event.category.slug, event.slug).slice(1),
-        event: {
-          // The backend's id is stable across builds; the host keeps it unique among every calendar a visitor has.
-          uid: `${event.id}@${host}`,
-          title: event.title,
-          startsAt: event.startsAt,
-          endsAt: event.endsAt,
-          updatedAt: event.updatedAt,
-          location: event.location,
-          description: event.summary,
-          url: `${ctx.baseUrl}/events/${event.category.slug}/${event.slug}`,
-          categories: [event.category.title],
-        },
+      const entry: CalendarEvent = {
+        // The backend's id is stable across builds; the host keeps it unique among every calendar a visitor has.
+        uid: `${event.id}@${host}`,
+        title: event.title,
+        startsAt: event.startsAt,
+        endsAt: event.endsAt,
+        updatedAt: event.updatedAt,
+        location: event.location,
+        description: event.summary,
+        url: `${ctx.baseUrl}/events/${event.category.slug}/${event.slug}`,
+        categories: [event.category.title],
       };
-      events.push({ ...note, path: page.path });
-      return note;
+      add(event.category.slug, event.slug, page.path, entry);
+      return entry;
     },
     kept(note, page) {
-      if (page.routeId === 'event' && note !== null && typeof note === 'object') events.push({ ...(note as CalendarNote), path: page.path });
+      if (page.routeId !== 'event') return;
+      if (!isCalendarEvent(note)) throw new Error(`The build state's note of ${page.path} is not a calendar entry: build with --full.`);
+      // The route's params are the event's category and slug (site/build/entries.ts).
+      const { category, slug } = page.params;
+      if (!category || !slug) throw new Error(`The event page ${page.path} has no category or slug among its params.`);
+      add(category, slug, page.path, note);
     },
     // Each file made when the build takes it, so thousands of calendars are never held at once.
     *files(): Generator<OutputFile> {
@@ -149,11 +154,18 @@ function channel(ctx: OutputContext, section: string, path: string, feed: FeedLi
   };
 }
 
-/** What the calendars keep of an event page: its note. */
-interface CalendarNote {
-  category: string;
-  file: string;
-  event: CalendarEvent;
+/** Whether a note has the calendar entry's shape (a damaged build cache must not break the calendars). */
+function isCalendarEvent(note: unknown): note is CalendarEvent {
+  if (note === null || typeof note !== 'object') return false;
+  const event = note as Record<string, unknown>;
+  const texts = ['uid', 'title', 'startsAt', 'endsAt', 'updatedAt', 'location', 'description', 'url'].every((field) => typeof event[field] === 'string');
+  return texts && (event.categories === undefined || (Array.isArray(event.categories) && event.categories.every((c) => typeof c === 'string')));
+}
+
+/** A feed's note of a kept page: the date it ranks it by. */
+function dateNote(note: unknown, path: string): string {
+  if (typeof note !== 'string') throw new Error(`The build state's note of ${path} is not a date: build with --full.`);
+  return note;
 }
 
 /** A feed's candidate: what it is ranked by, and the item in full when its page was built with its data. */

@@ -2,7 +2,7 @@ import type { RouteDefinition } from '../../runtime/routes.ts';
 import type { ContentChange, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
 import { isObjectType, type GraphQLSchema } from 'graphql';
 import { dependsUnchanged } from '../content/page-depends.ts';
-import { typesRead, typesWithoutIds } from '../content/types-read.ts';
+import { typesNestedInItems, typesRead, typesWithoutIds } from '../content/types-read.ts';
 import type { BuildState } from './build-state.ts';
 
 /**
@@ -29,9 +29,11 @@ export interface RoutePlan {
  * Which routes the changes reach, given what each route read last time; a route not seen then is always
  * asked. Within an asked route, a page may be kept unasked (item-level dependencies) when the previous
  * build remembered its entry's key and the ids of the items its data held: unless the key is new or an
- * item it held changed, its data is what it was. That holds only when every changed type's items carry
- * their id wherever the route's query selects them (typesWithoutIds): an item without its id in the data
- * could be one that changed.
+ * item it held changed, its data is what it was. That holds only when the feed's ids are the items' ids
+ * as the queries select them (ChangeFeedDefinition.itemIds), when every changed type's items carry their
+ * id wherever the route's query selects them (typesWithoutIds: an item without its id in the data could
+ * be one that changed), and when no changed type is selected inside another item (typesNestedInItems: a
+ * relation can gain a changed item while the item that has it stays as it was).
  */
 export function planRoutes(
   routes: readonly Pick<RouteDefinition, 'id'>[],
@@ -49,7 +51,8 @@ export function planRoutes(
   const byItem = items && [...changed].every((type) => isObjectType(items.schema.getType(type)));
   const unchanged = (routeId: string): ((path: string, key: string) => boolean) | undefined => {
     const query = items?.routeData[routeId]?.query;
-    if (!byItem || !query || !crawl.has(routeId) || typesWithoutIds(items.schema, query).some((type) => changed.has(type))) return undefined;
+    if (!byItem || !query || !crawl.has(routeId)) return undefined;
+    if ([...typesWithoutIds(items.schema, query), ...typesNestedInItems(items.schema, query)].some((type) => changed.has(type))) return undefined;
     return (path, key) => {
       const page = previous.pages.get(path);
       return page?.inspected.route === routeId && dependsUnchanged(page.depends, key, changedIds);

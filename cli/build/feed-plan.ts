@@ -46,7 +46,7 @@ export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; 
     logger.warn('changes', `the change feed names the type ${JSON.stringify(unknown.type)}, which site/schema.graphql does not have: every page is asked for and compared (the feed must name the GraphQL types the site's queries select)`);
     return fresh;
   }
-  const routes = planRoutes(input.routes, saved.state, previous.routeTypes, answer.changes, schema ? { schema, routeData: input.routeData } : undefined);
+  const routes = planRoutes(input.routes, saved.state, previous.routeTypes, answer.changes, schema && feed.itemIds ? { schema, routeData: input.routeData } : undefined);
   const types = [...new Set(answer.changes.map((c) => c.type))].sort();
   logger.info('changes', `${plural(answer.changes.length, 'change')} since the previous build${types.length ? ` (${types.join(', ')})` : ''}: ${routes.crawl.size} of ${plural(input.routes.length, 'route')} asked for, ${plural(routes.kept.length, 'page')} kept`);
   return { cursor: answer.cursor, source, routes, routeTypes: previous.routeTypes };

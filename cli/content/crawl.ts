@@ -163,7 +163,7 @@ async function* entryJobs(
     if (keep && !keep(route.id, path)) continue;
     if (entry.unchanged) {
       // Only a page the build itself said may be kept: else a route's bug would keep stale pages.
-      if (!granted?.paths.has(path) || entry.data !== undefined) throw createBuildError(BuildErrors.EntryNotUnchanged, [route.id, path]);
+      if (!granted || entry.key === undefined || granted.paths.get(path) !== entry.key || entry.data !== undefined) throw createBuildError(BuildErrors.EntryNotUnchanged, [route.id, path]);
       granted.paths.delete(path);
       onUnchanged?.(route.id, path);
       continue;
@@ -172,15 +172,15 @@ async function* entryJobs(
   }
 }
 
-/** `ctx.unchanged` for one route, and the pages it said may be kept (each may be given as unchanged once). */
+/** `ctx.unchanged` for one route, and the pages it said may be kept, with the key each was asked with (each may be given as unchanged once, with that key). */
 interface UnchangedPages {
   ask: NonNullable<RouteDataContext['unchanged']>;
-  paths: Set<string>;
+  paths: Map<string, string>;
 }
 
 function unchangedPages(route: Pick<RouteDefinition, 'id' | 'path'>, previous: ((path: string, key: string) => boolean) | undefined): UnchangedPages | undefined {
   if (!previous) return undefined;
-  const paths = new Set<string>();
+  const paths = new Map<string, string>();
   const ask = (params: RouteParams, key: string): boolean => {
     let path: string;
     try {
@@ -191,7 +191,7 @@ function unchangedPages(route: Pick<RouteDefinition, 'id' | 'path'>, previous: (
       throw error;
     }
     if (typeof key !== 'string' || !previous(path, key)) return false;
-    paths.add(path);
+    paths.set(path, key);
     return true;
   };
   return { ask, paths };

@@ -4,6 +4,7 @@ import {
   getNamedType,
   isAbstractType,
   isCompositeType,
+  isInterfaceType,
   isObjectType,
   Kind,
   parse,
@@ -94,6 +95,52 @@ export function typesWithoutIds(schema: GraphQLSchema, document: string): string
     }),
   );
   return [...without].sort();
+}
+
+/**
+ * The object types a document selects inside another item: beneath a field whose type is an object or
+ * interface with an `id` (a project's publications, a publication's file or authors), fragments on such
+ * a type included. Those come from the backend's relations, which can gain an item that changed (one
+ * published from a draft, one that now names this item) while the page's own item stays as it was; so a
+ * change to such a type may reach any page of the route (build/changed-routes.ts). A list at the top of
+ * the query (related articles) is the route's entries' to give, and their key's to tell apart.
+ */
+export function typesNestedInItems(schema: GraphQLSchema, document: string): string[] {
+  const isItem = (named: GraphQLNamedType): boolean => (isObjectType(named) || isInterfaceType(named)) && 'id' in named.getFields();
+  const info = new TypeInfo(schema);
+  const nested = new Set<string>();
+  // Per field being visited, whether its type is an item; and how many of them enclose the current field.
+  const items: boolean[] = [];
+  let inside = 0;
+  visit(
+    parse(document),
+    visitWithTypeInfo(info, {
+      FragmentDefinition: {
+        enter(node) {
+          const type = schema.getType(node.typeCondition.name.value);
+          items.push(!!type && isItem(type));
+          if (items.at(-1)) inside++;
+        },
+        leave() {
+          if (items.pop()) inside--;
+        },
+      },
+      Field: {
+        enter() {
+          const type = info.getType();
+          const named = type && getNamedType(type);
+          const composite = !!named && isCompositeType(named);
+          if (composite && inside > 0) for (const possible of isAbstractType(named) ? schema.getPossibleTypes(named) : isObjectType(named) ? [named] : []) nested.add(possible.name);
+          items.push(composite && isItem(named));
+          if (items.at(-1)) inside++;
+        },
+        leave() {
+          if (items.pop()) inside--;
+        },
+      },
+    }),
+  );
+  return [...nested].sort();
 }
 
 /** The backend's schema as the site declares it (site/schema.graphql). */

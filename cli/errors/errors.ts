@@ -185,7 +185,7 @@ export const BuildErrors = {
   EntryNotUnchanged: define({
     code: 'EntryNotUnchanged',
     exitCode: 1,
-    message: (route: string, path: string) => `Route '${route}' gave the page ${path} as unchanged, but the build did not say it was (ctx.unchanged returned false or was not asked for these params and key).`,
+    message: (route: string, path: string) => `Route '${route}' gave the page ${path} as unchanged, but the build did not say it was (ctx.unchanged returned false, or was not asked for these params with this key).`,
     hint: "In the route's entries() (site/routes.build.ts), yield `{ params, key, unchanged: true }` only when ctx.unchanged(params, key) returned true for that very page; otherwise yield its data.",
   }),
   RouteEntriesMissing: define({

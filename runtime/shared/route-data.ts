@@ -102,6 +102,12 @@ export interface SiteDataDefinition {
 export interface ChangeFeedDefinition {
   query: string;
   read(result: unknown): ChangeFeedAnswer;
+  /**
+   * The changes' ids are the items' `id` as the site's queries select them. With it, an update in place
+   * keeps pages item by item (RouteDataContext.unchanged); without it, every page of a route a change
+   * reaches is asked for and compared, whatever ids the feed gives.
+   */
+  itemIds?: boolean;
 }
 
 /** What the backend answered: the changes since the cursor, in order, and the cursor to ask from next time. */

@@ -22,6 +22,8 @@ type ChangesResult = { changes: { cursor: string; expired: boolean; changes: { t
 
 export const changeFeed: ChangeFeedDefinition = {
   query: CHANGES_QUERY,
+  // The backend's change names the item by the id its queries answer.
+  itemIds: true,
   read(result): ChangeFeedAnswer {
     const { cursor, expired, changes } = (result as ChangesResult).changes;
     return { cursor, expired, changes: changes.map((c) => ({ type: c.type, id: c.id, kind: c.kind === 'DELETE' ? 'delete' : 'upsert' })) };

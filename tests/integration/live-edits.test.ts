@@ -153,6 +153,26 @@ describe('an update in place with the change feed', () => {
       await sameAsFull();
     }
 
+    // A draft published: the backend leaves drafts out of a project's publications and a publication's
+    // file, so the pages that now show it held no id of it; they are inside another item, so every page
+    // of those routes is asked for.
+    const related = await gqlData<{ researchProjects: { nodes: { publications: { id: string }[] }[] }; publications: { nodes: { file: { id: string } | null }[] } }>(
+      backend,
+      '{ researchProjects(first: 500) { nodes { publications { id } } } publications(first: 500) { nodes { file { id } } } }',
+    );
+    const inProject = related.researchProjects.nodes.find((p) => p.publications.length > 0)!.publications[0]!.id;
+    const asFile = related.publications.nodes.find((p) => p.file)!.file!.id;
+    for (const [type, id] of [['Publication', inProject], ['Document', asFile]] as const) {
+      steps.push(`draft ${type} ${id}`);
+      await updateContent(backend, token, type, id, { status: 'DRAFT' });
+      await build(out);
+      await sameAsFull();
+      steps.push(`publish ${type} ${id}`);
+      await updateContent(backend, token, type, id, { status: 'PUBLISHED' });
+      await build(out);
+      await sameAsFull();
+    }
+
     // A category's title: the event pages show their category without its id, so every event page is asked for.
     const { eventCategories } = await gqlData<{ eventCategories: { id: string; title: string }[] }>(backend, '{ eventCategories { id title } }');
     // Put back afterwards: categories are site-wide data, which a later test's restarted backend must find as it was.

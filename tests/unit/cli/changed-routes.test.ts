@@ -6,7 +6,7 @@ import { planRoutes, routeTypesOf } from '../../../cli/build/changed-routes.ts';
 import { feedPlan } from '../../../cli/build/feed-plan.ts';
 import type { ChangeFeedAnswer } from '../../../runtime/shared/route-data.ts';
 import { dataJsonOf } from '../../../cli/build/kept-pages.ts';
-import { typesRead, typesWithoutIds } from '../../../cli/content/types-read.ts';
+import { typesNestedInItems, typesRead, typesWithoutIds } from '../../../cli/content/types-read.ts';
 import { dependsItems, dependsKey, dependsUnchanged, mediaList, mediaUrls, pageDepends } from '../../../cli/content/page-depends.ts';
 import { NEWS_ARTICLES_QUERY } from '../../../site/queries/news.ts';
 import { EVENT_CATEGORY_QUERY } from '../../../site/queries/events.ts';
@@ -85,6 +85,12 @@ describe('planRoutes, item by item', () => {
     expect(unchanged('/news/new', '')).toBe(false);
     // A route not asked keeps all its pages anyway.
     expect(plan.unchanged('people')).toBeUndefined();
+  });
+
+  it('asks for every page of a route that shows a changed type inside another item (a draft published into a project, say)', () => {
+    const nested = { ...routeData, 'news-article': { query: '{ newsItem(slug: "a") { id related { id } } }' } };
+    const relatedSchema = buildSchema('type NewsItem { id: ID! related: [NewsItem!]! } type Query { newsItem(slug: String!): NewsItem }');
+    expect(planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-9')], { schema: relatedSchema, routeData: nested }).unchanged('news-article')).toBeUndefined();
   });
 
   it('asks for every page of a route whose query may give a changed type without its id, or when a change names no object type', () => {
@@ -196,6 +202,31 @@ describe('typesWithoutIds', () => {
   });
 });
 
+describe('typesNestedInItems', () => {
+  const nestedSchema = buildSchema(`
+    interface Item { id: ID! }
+    type NewsItem implements Item { id: ID! title: String! author: Person image: Image }
+    type Person implements Item { id: ID! name: String! }
+    type Image { url: String! }
+    type Project implements Item { id: ID! publications: [Publication!]! }
+    type Publication implements Item { id: ID! title: String! }
+    type Query { newsItem(slug: String!): NewsItem  news: [NewsItem!]!  project: Project  item: Item }
+  `);
+
+  it('names the types selected inside another item (relations the backend resolves), not those at the top of the query', () => {
+    expect(typesNestedInItems(nestedSchema, '{ newsItem(slug: "a") { id title } news { id } }')).toEqual([]);
+    expect(typesNestedInItems(nestedSchema, '{ newsItem(slug: "a") { id author { id name } image { url } } }')).toEqual(['Image', 'Person']);
+    expect(typesNestedInItems(nestedSchema, '{ project { id ...P } } fragment P on Project { publications { id } }')).toEqual(['Publication']);
+    // A fragment on an item type: its fields are the item's, and their objects are inside it.
+    expect(typesNestedInItems(nestedSchema, '{ news { ...N } } fragment N on NewsItem { id author { id } }')).toEqual(['Person']);
+  });
+
+  it("finds the site's publications inside research projects, and nothing inside a news article that the feed names", () => {
+    const routes = Object.fromEntries(Object.entries({ article: NEWS_ARTICLES_QUERY }).map(([k, q]) => [k, typesNestedInItems(schema, q)]));
+    expect(routes.article).not.toContain('NewsItem');
+  });
+});
+
 describe('feedPlan', () => {
   const state = (source: string) => ({ state: { ...previous, buildId: 'b', outputs: new Map(), media: new Set<string>(), searchKey: null, feed: { cursor: 'c1', source, routeTypes } } as unknown as BuildState });
   const client = (answer: unknown, asked: (unknown)[] = []) => ({ name: 'test', endpoint: 'http://127.0.0.1:1/graphql', requestCount: () => 0, request: async (_document: string, variables?: unknown) => (asked.push(variables), answer) }) as never;
@@ -221,5 +252,13 @@ describe('feedPlan', () => {
     const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }] }, asked), saved: state('a'), routes, routeData: {}, schema: () => Promise.resolve(schema), logger: logger([]) });
     expect(asked).toEqual([{ since: 'c1' }]);
     expect([...plan!.routes!.crawl].sort()).toEqual(['courses', 'people']);
+  });
+
+  it("keeps pages item by item only when the feed says its ids are the items' ids as the queries select them", async () => {
+    const answer = { cursor: 'c2', expired: false, changes: [{ type: 'NewsItem', id: 'news-3', kind: 'upsert' }] };
+    const routeData = { 'news-article': { query: NEWS_ARTICLES_QUERY } };
+    const plan = (f: typeof feed & { itemIds?: boolean }) => feedPlan({ feed: f, shard: false, source: 'a', client: client(answer), saved: state('a'), routes, routeData, schema: () => Promise.resolve(schema), logger: logger([]) });
+    expect((await plan(feed))!.routes!.unchanged('news-article')).toBeUndefined();
+    expect((await plan({ ...feed, itemIds: true }))!.routes!.unchanged('news-article')).toBeTypeOf('function');
   });
 });

@@ -204,6 +204,17 @@ describe('crawl: pages an update in place keeps unasked', () => {
       for await (const job of crawl([route], { item: entries((_, slug) => slug === 'b') }, ctx, () => undefined, options)) void job;
     };
     await expect(run({ unchanged: () => (path) => path === '/items/a', onUnchanged: () => undefined })).rejects.toMatchObject({ code: 'EntryNotUnchanged' });
+    // Granted for one key, given with another.
+    const otherKey: RouteDataDefinition = {
+      query: 'Item',
+      async *entries(ctx): AsyncGenerator<RouteEntry> {
+        if (ctx.unchanged!({ slug: 'a' }, 'asked')) yield { params: { slug: 'a' }, key: 'given', unchanged: true };
+      },
+    };
+    const withOtherKey = async () => {
+      for await (const job of crawl([route], { item: otherKey }, ctx, () => undefined, { unchanged: () => () => true, onUnchanged: () => undefined })) void job;
+    };
+    await expect(withOtherKey()).rejects.toMatchObject({ code: 'EntryNotUnchanged' });
     // In a build that keeps nothing unasked, no page may be given as unchanged.
     await expect(run({})).rejects.toMatchObject({ code: 'EntryNotUnchanged' });
   });

@@ -74,6 +74,41 @@ describe('RSS feeds', () => {
   });
 });
 
+describe('outputs of a page kept from the previous build', () => {
+  /** Each output over `pages`, then again with every page but `fresh` kept: by its note, as an update in place gives it. */
+  const again = async (output: typeof newsFeed, fresh: (p: BuiltPage) => boolean, tamper: (note: unknown) => unknown = (n) => n) => {
+    const first = output(ctx);
+    const notes = pages.map((p) => first.page(p));
+    const byPath = new Map(pages.map((p) => [p.path, p.data]));
+    const second = output(ctx);
+    const read: string[] = [];
+    pages.forEach((p, i) => {
+      const params = p.routeId === 'event' ? { category: 'lectures', slug: p.path.split('/').at(-1)! } : {};
+      if (fresh(p)) second.page(p);
+      else second.kept!(tamper(notes[i] ?? null), { path: p.path, routeId: p.routeId, params });
+    });
+    const files = [...(await second.files({ data: async (path) => (read.push(path), byPath.get(path)) }))];
+    return { files, read, whole: [...(await first.files({ data: async (path) => byPath.get(path) }))] };
+  };
+
+  it('gives the files it gives with every page read, reading back only the kept pages a feed lists', async () => {
+    for (const output of outputs) {
+      const { files, whole } = await again(output, (p) => p.path === '/news/older');
+      expect(files).toEqual(whole);
+    }
+    const { read } = await again(newsFeed, (p) => p.path === '/news/older');
+    expect(read).toEqual(['/news/open-day']);
+    expect((await again(eventCalendars, () => false)).read).toEqual([]);
+  });
+
+  it("writes a kept event's calendar where its page's params say, whatever the build cache's note says, and fails on a note of another shape", async () => {
+    const moved = await again(eventCalendars, () => false, (note) => (note && typeof note === 'object' ? { ...note, file: 'index.html', category: 'x' } : note));
+    expect(moved.files.map((f) => f.file).sort()).toEqual(['events/lectures.ics', 'events/lectures/early.ics', 'events/lectures/talk.ics']);
+    await expect(again(eventCalendars, () => false, (note) => (note && typeof note === 'object' ? { title: 1 } : note))).rejects.toThrow(/note of \/events\/lectures\/\w+ is not a calendar entry: build with --full/);
+    await expect(again(newsFeed, () => false, (note) => (typeof note === 'string' ? 42 : note))).rejects.toThrow(/is not a date: build with --full/);
+  });
+});
+
 describe('iCalendar files', async () => {
   const files = await collectOutput(eventCalendars, ctx, pages);
 
