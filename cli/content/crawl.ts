@@ -182,15 +182,9 @@ function unchangedPages(route: Pick<RouteDefinition, 'id' | 'path'>, previous: (
   if (!previous) return undefined;
   const paths = new Map<string, string>();
   const ask = (params: RouteParams, key: string): boolean => {
-    let path: string;
-    try {
-      path = pathFor(route, params);
-    } catch (error) {
-      // Params that make no safe path are asked for, so that the crawl names the item to fix.
-      if (isSlugError(error)) return false;
-      throw error;
-    }
-    if (typeof key !== 'string' || !previous(path, key)) return false;
+    // Params that make no safe path are asked for, so that the crawl names the item to fix.
+    const path = safePathFor(route, params);
+    if (path === null || typeof key !== 'string' || !previous(path, key)) return false;
     paths.set(path, key);
     return true;
   };
@@ -219,14 +213,18 @@ function routeContext(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' |
 
 /** Whether `keep` wants the page of these params; params that make no safe path (pathFor refuses them) are wanted, so that the crawl names the item to fix. */
 function wantedPath(route: Pick<RouteDefinition, 'id' | 'path'>, params: RouteParams, keep: KeepPage): boolean {
-  let path: string;
+  const path = safePathFor(route, params);
+  return path === null || keep(route.id, path);
+}
+
+/** The page path of these params, or null when they make no safe path (pathFor refuses them, and the crawl then names the item to fix). */
+function safePathFor(route: Pick<RouteDefinition, 'id' | 'path'>, params: RouteParams): string | null {
   try {
-    path = pathFor(route, params);
+    return pathFor(route, params);
   } catch (error) {
-    if (isSlugError(error)) return true;
+    if (isSlugError(error)) return null;
     throw error;
   }
-  return keep(route.id, path);
 }
 
 function isSlugError(error: unknown): boolean {

@@ -83,7 +83,7 @@ describe('outputs of a page kept from the previous build', () => {
     const second = output(ctx);
     const read: string[] = [];
     pages.forEach((p, i) => {
-      const params = p.routeId === 'event' ? { category: 'lectures', slug: p.path.split('/').at(-1)! } : {};
+      const params: Record<string, string> = p.routeId === 'event' ? { category: 'lectures', slug: p.path.split('/').at(-1)! } : {};
       if (fresh(p)) second.page(p);
       else second.kept!(tamper(notes[i] ?? null), { path: p.path, routeId: p.routeId, params });
     });
