@@ -392,26 +392,26 @@ function savedWarnings(saved: unknown): ContentWarning[] | null {
  * then asked for again, never kept unasked).
  */
 function savedDepends(key: unknown, held: unknown, items: readonly unknown[]): string | undefined {
-  if (typeof key !== 'string' || !Array.isArray(held)) return undefined;
-  const ids: string[] = [];
-  for (const index of held as unknown[]) {
-    const id = typeof index === 'number' ? items[index] : undefined;
-    if (typeof id !== 'string') return undefined;
-    ids.push(id);
-  }
-  return pageDepends(key, ids);
+  const ids = typeof key === 'string' ? stringsAt(held, items) : undefined;
+  return ids && pageDepends(key as string, ids);
 }
 
 /** A saved page's media URLs (RememberedPage.media), when they have the shape saveBuildState gives; else none (the page is then read back when it is kept). */
 function savedMedia(media: unknown, urls: readonly string[]): string | undefined {
-  if (!Array.isArray(media)) return undefined;
-  const list: string[] = [];
-  for (const index of media as unknown[]) {
-    const url = typeof index === 'number' ? urls[index] : undefined;
-    if (typeof url !== 'string') return undefined;
-    list.push(url);
+  const list = stringsAt(media, urls);
+  return list && mediaList(list);
+}
+
+/** The strings of `table` at the indexes a saved list names; undefined unless it is a list of indexes of strings there. */
+function stringsAt(indexes: unknown, table: readonly unknown[]): string[] | undefined {
+  if (!Array.isArray(indexes)) return undefined;
+  const strings: string[] = [];
+  for (const index of indexes as unknown[]) {
+    const value = typeof index === 'number' ? table[index] : undefined;
+    if (typeof value !== 'string') return undefined;
+    strings.push(value);
   }
-  return mediaList(list);
+  return strings;
 }
 
 /** Where the feed stood after a build that changed nothing, and which save of the state that was. */
