@@ -153,30 +153,25 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
       }),
     );
   };
+  /** A URL met for the first time: noted, and queued (a file an earlier build copied is checked again: an old output must not keep what is no longer allowed). */
+  const admit = (url: string, page: string | undefined): string => {
+    urls.add(url);
+    canonical.set(url, url);
+    queue(url, page ?? url);
+    return url;
+  };
   return {
     addFrom(json, page) {
       let found: string[] | undefined;
       for (const match of mediaUrlsIn(json)) {
-        let url = urls.has(match) ? canonical.get(match)! : undefined;
-        if (url === undefined) {
-          // Kept for the whole build: detached from the page's JSON, which the match is a view of.
-          url = detach(match);
-          urls.add(url);
-          canonical.set(url, url);
-          // A file an earlier build copied is checked again: an old output must not keep what is no longer allowed.
-          queue(url, page ?? url);
-        }
+        // Kept for the whole build: detached from the page's JSON, which the match is a view of.
+        const url = canonical.get(match) ?? admit(detach(match), page);
         if (!found?.includes(url)) (found ??= []).push(url);
       }
       return found ? mediaList(found) : '';
     },
     add(list, page) {
-      for (const url of list) {
-        if (urls.has(url)) continue;
-        urls.add(url);
-        canonical.set(url, url);
-        queue(url, page);
-      }
+      for (const url of list) if (!urls.has(url)) admit(url, page);
     },
     urls,
     async done() {
