@@ -88,7 +88,7 @@ export function typesWithoutIds(schema: GraphQLSchema, document: string): string
         const type = info.getType();
         const named = type && getNamedType(type);
         if (!node.selectionSet || !named || !isCompositeType(named)) return;
-        for (const possible of isAbstractType(named) ? schema.getPossibleTypes(named) : isObjectType(named) ? [named] : []) {
+        for (const possible of objectTypesOf(schema, named)) {
           if (!selectsId(node.selectionSet, possible, new Set())) without.add(possible.name);
         }
       },
@@ -130,7 +130,7 @@ export function typesNestedInItems(schema: GraphQLSchema, document: string): str
           const type = info.getType();
           const named = type && getNamedType(type);
           const composite = !!named && isCompositeType(named);
-          if (composite && inside > 0) for (const possible of isAbstractType(named) ? schema.getPossibleTypes(named) : isObjectType(named) ? [named] : []) nested.add(possible.name);
+          if (composite && inside > 0) for (const possible of objectTypesOf(schema, named)) nested.add(possible.name);
           items.push(composite && isItem(named));
           if (items.at(-1)) inside++;
         },
@@ -141,6 +141,11 @@ export function typesNestedInItems(schema: GraphQLSchema, document: string): str
     }),
   );
   return [...nested].sort();
+}
+
+/** The object types a field of this type can answer with: the type itself, or every type an interface or union can be. */
+function objectTypesOf(schema: GraphQLSchema, named: GraphQLNamedType): readonly GraphQLObjectType[] {
+  return isAbstractType(named) ? schema.getPossibleTypes(named) : isObjectType(named) ? [named] : [];
 }
 
 /** The backend's schema as the site declares it (site/schema.graphql). */
