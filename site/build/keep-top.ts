@@ -5,7 +5,7 @@ import { compareText } from '../../runtime/shared/compare.ts';
  * many are offered. Ties are broken by the item's page path, so the result never depends on the order
  * the build happened to meet the pages in.
  */
-export function keepTop<T>(size: number, compare: (a: T, b: T) => number): { offer(item: T, path: string): void; items(): T[]; entries(): { item: T; path: string }[] } {
+export function keepTop<T>(size: number, compare: (a: T, b: T) => number): { offer(item: T, path: string): void; entries(): readonly { item: T; path: string }[] } {
   const kept: { item: T; path: string }[] = [];
   const order = (a: { item: T; path: string }, b: { item: T; path: string }): number => compare(a.item, b.item) || compareText(a.path, b.path);
   return {
@@ -17,7 +17,6 @@ export function keepTop<T>(size: number, compare: (a: T, b: T) => number): { off
       kept.splice(at, 0, entry);
       if (kept.length > size) kept.pop();
     },
-    items: () => kept.map((k) => k.item),
-    entries: () => kept.map((k) => ({ ...k })),
+    entries: () => [...kept],
   };
 }
