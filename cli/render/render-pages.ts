@@ -95,9 +95,8 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       if (kept) {
         recorder.restored(kept.inspected, kept.links);
         if (!kept.noindex) result.sitemap.push({ path, lastmod: kept.lastmod });
-        // A page asked for again remembers what it depends on now (a new key; the items, in the same data,
-        // are the same). One read back, with the same data and code, has the media and notes it had.
-        result.records.push(facts && (record.depends !== undefined || !seenWhole(kept)) ? { ...kept, ...facts } : kept);
+        // A page asked for again remembers what it depends on now (a new key; the items, in the same data, are the same).
+        result.records.push(facts ? { ...kept, ...facts } : kept);
         result.bytes += kept.bytes;
         result.kept++;
         const searched = search?.get(route.id);
