@@ -10,7 +10,9 @@
  * builds it again).
  * Then (point 5) `site dev` against the same backend, the newest article open in Chromium: DEV_EDITS times
  * from the editor's mutation to its new title in the open page (`--dev-edits 0` leaves it out;
- * `--dev-search` runs `site dev --search`, which builds the search index with every change).
+ * `--dev-search` runs `site dev --search`, which builds the search index with every change;
+ * `--dev-compare` alternates two sessions each with `site dev --no-open-pages-first`, which waits for the
+ * update in place of the whole folder before it reloads the page).
  */
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +40,7 @@ const RUNS = Number(args.get('runs') ?? 3);
 const SEARCH = args.has('search');
 const DEV_EDITS = Number(args.get('dev-edits') ?? 3);
 const DEV_SEARCH = args.has('dev-search');
+const DEV_COMPARE = args.has('dev-compare');
 const SITE = join(import.meta.dirname, '../bin/site.js');
 
 const work = await mkdtemp(join(tmpdir(), 'bench-live-'));
@@ -80,8 +83,8 @@ async function newestNews(): Promise<{ id: string; slug: string }> {
  * open in Chromium; each round edits the article's title through the mutation and times until the open
  * page shows it (dev follows the feed, updates its build in place, and reloads the page).
  */
-async function devEdits(token: string, rounds: number): Promise<number[]> {
-  const dev = await startDev(['--endpoint', backend.url, '--out', join(work, 'dev'), '--cache-dir', join(work, 'cache'), ...(DEV_SEARCH ? ['--search'] : [])], env);
+async function devEdits(token: string, rounds: number, flags: readonly string[] = []): Promise<number[]> {
+  const dev = await startDev(['--endpoint', backend.url, '--out', join(work, 'dev'), '--cache-dir', join(work, 'cache'), ...(DEV_SEARCH ? ['--search'] : []), ...flags], env);
   let browser: Browser | null = null;
   try {
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -90,13 +93,19 @@ async function devEdits(token: string, rounds: number): Promise<number[]> {
     const page = await browser.newPage();
     await page.goto(`${dev.url}/news/${article.slug}/`);
     const ms: number[] = [];
+    const whole: number[] = [];
     for (let i = 0; i < rounds; i++) {
       const title = `Edited in site dev, round ${i}, ${Date.now()}`;
+      const builds = dev.output().match(/\[dev\] built /g)?.length ?? 0;
       const started = performance.now();
       await updateContent(backend, token, 'NewsItem', article.id, { title });
       await page.locator('h1', { hasText: title }).first().waitFor({ timeout: 300_000 });
       ms.push(performance.now() - started);
+      // The update in place of the whole folder, which follows the open page: each round starts after it.
+      while ((dev.output().match(/\[dev\] built /g)?.length ?? 0) <= builds) await new Promise((resolve) => setTimeout(resolve, 20));
+      whole.push(performance.now() - started);
     }
+    console.log(`site dev, the same edits to the whole folder updated: median ${(median(whole) / 1000).toFixed(2)} s (${whole.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')})`);
     return ms;
   } finally {
     await browser?.close();
@@ -124,8 +133,15 @@ try {
   }
   if (RUNS > 0) printRounds(rows, published);
   if (DEV_EDITS > 0) {
-    const dev = await devEdits(token, DEV_EDITS);
-    console.log(`\nsite dev, an edited news title to the open page: median ${(median(dev) / 1000).toFixed(2)} s over ${dev.length} (${dev.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}; target ≤ 1 s${DEV_SEARCH ? '; site dev --search' : ''})`);
+    // The open pages first (the default), and, with --dev-compare, waiting for the update in place (--no-open-pages-first), in alternate sessions.
+    for (let session = 0; session < (DEV_COMPARE ? 2 : 1); session++) {
+      for (const first of DEV_COMPARE ? [true, false] : [true]) {
+        const how = first ? '' : ' --no-open-pages-first';
+        console.log(`\nsite dev${how}:`);
+        const dev = await devEdits(token, DEV_EDITS, first ? [] : ['--no-open-pages-first']);
+        console.log(`site dev${how}, an edited news title to the open page: median ${(median(dev) / 1000).toFixed(2)} s over ${dev.length} (${dev.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}; target ≤ 1 s${DEV_SEARCH ? '; site dev --search' : ''})`);
+      }
+    }
   }
 } finally {
   await backend.close();

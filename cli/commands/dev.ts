@@ -15,10 +15,11 @@ export function addDevCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (0 for any free port)', '3000')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--search', "build the site search's index with every change (Pagefind indexes every page again: about 13 s at 10,000 pages); default: no index, and /search says search is not available")
+    .option('--no-open-pages-first', "after an edit in the backend, wait for the update in place of the whole site; default: the pages open in a browser are rendered and reloaded first")
     .option('--quiet', 'print warnings and errors only')
     .option('--verbose', 'print debug lines and stack traces')
     .addHelpText('after', PRECEDENCE)
-    .action(async (allFlags: { endpoint?: string; out?: string; cacheDir?: string; port: string; host: string; search?: boolean } & CommonFlags, command: Command) => {
+    .action(async (allFlags: { endpoint?: string; out?: string; cacheDir?: string; port: string; host: string; search?: boolean; openPagesFirst: boolean } & CommonFlags, command: Command) => {
       const flags = explicitFlags(allFlags, command);
       // Other build options (base URL, concurrency, …) reach each build through the environment and site.config.ts.
       const config = resolveConfig({ endpoint: flags.endpoint, cacheDir: flags.cacheDir, logLevel: logLevelOf(allFlags) });
@@ -34,9 +35,27 @@ export function addDevCommand(program: Command): void {
         // Without --search, an edit shows in the open page without waiting for Pagefind to index every page again.
         buildFlags: [allFlags.quiet ? '--quiet' : '', allFlags.verbose ? '--verbose' : '', allFlags.search ? '' : '--no-search'].filter(Boolean),
         overridesFile: process.env.CONTENT_OVERRIDES_FILE || null,
+        openPagesFirst: allFlags.openPagesFirst,
         logger,
       });
       await waitForSignal();
       await session.close();
+    });
+
+  // The process `site dev` keeps for rendering the open pages first (serve/open-pages.ts): not for people to run.
+  program
+    .command('dev-pages', { hidden: true })
+    .description('Render the pages open in site dev on request, as the next build would (started by site dev).')
+    .option('--endpoint <url>')
+    .option('--out <dir>')
+    .option('--cache-dir <dir>')
+    .option('--no-search')
+    .option('--quiet')
+    .option('--verbose')
+    .action(async (allFlags: { endpoint?: string; out?: string; cacheDir?: string } & CommonFlags, command: Command) => {
+      const flags = explicitFlags(allFlags, command);
+      const config = resolveConfig({ endpoint: flags.endpoint, outDir: flags.out, cacheDir: flags.cacheDir, logLevel: logLevelOf(allFlags) });
+      const { runOpenPages } = await import('../serve/open-pages.ts');
+      await runOpenPages(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
     });
 }

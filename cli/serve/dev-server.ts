@@ -8,6 +8,12 @@ import { findNotFoundPage, findSiteFile } from './site-files.ts';
 import { portInUse } from '../errors/errors.ts';
 import { injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT, LIVE_RELOAD_SCRIPT_PATH, type LiveReload } from './live-reload.ts';
 
+/**
+ * Files served in place of the build's, by site-relative file (`news/a/index.html`): the open pages
+ * rendered first after an edit (open-page-renderer.ts), with their media, until the update in place is done.
+ */
+export type DevOverlay = ReadonlyMap<string, { text: string } | { file: string }>;
+
 /** The running dev server. */
 export interface DevServer {
   url: string;
@@ -20,13 +26,13 @@ export interface DevServer {
  * the live-reload client, plus the event stream at LIVE_RELOAD_PATH. Before the first build has
  * finished there is a page that says so.
  */
-export async function startDevServer({ root, port, host, liveReload }: { root: string; port: number; host: string; liveReload: LiveReload }): Promise<DevServer> {
+export async function startDevServer({ root, port, host, liveReload, overlay = () => NO_OVERLAY }: { root: string; port: number; host: string; liveReload: LiveReload; overlay?: () => DevOverlay }): Promise<DevServer> {
   const base = resolve(root);
   const server = createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     if (pathname === LIVE_RELOAD_PATH) return liveReload.connect(req, res);
     if (pathname === LIVE_RELOAD_SCRIPT_PATH) return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(LIVE_RELOAD_SCRIPT);
-    void serve(base, req, res).catch(() => {
+    void serve(base, req, res, overlay()).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -50,16 +56,41 @@ export async function startDevServer({ root, port, host, liveReload }: { root: s
 
 const NOT_BUILT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Building…</title></head><body><p>The first build has not finished yet; this page reloads when it has.</p></body></html>';
 
-async function serve(base: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+const NO_OVERLAY: DevOverlay = new Map();
+
+async function serve(base: string, req: IncomingMessage, res: ServerResponse, overlay: DevOverlay): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
+  const over = overlay.size > 0 ? overlaid(overlay, req.url ?? '/') : null;
+  if (over && 'text' in over.entry) {
+    const body = over.file.endsWith('.html') ? injectLiveReload(over.entry.text) : over.entry.text;
+    res.writeHead(200, { 'content-type': contentTypeFor(over.file), 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) }).end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  if (over && 'file' in over.entry) return send(req, res, over.entry.file, 200);
   const file = await findSiteFile(base, req.url ?? '/');
   if (file) return send(req, res, file, 200);
   const notFound = await findNotFoundPage(base);
   if (notFound) return send(req, res, notFound, 404);
   res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(injectLiveReload(NOT_BUILT));
+}
+
+/** The overlay's entry for a URL: the file itself, else the folder's index.html. */
+function overlaid(overlay: DevOverlay, requestUrl: string): { file: string; entry: { text: string } | { file: string } } | null {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(requestUrl, 'http://x').pathname);
+  } catch {
+    return null;
+  }
+  const rel = pathname.replace(/^\/+|\/+$/g, '');
+  for (const file of rel === '' ? ['index.html'] : [rel, `${rel}/index.html`]) {
+    const entry = overlay.get(file);
+    if (entry) return { file, entry };
+  }
+  return null;
 }
 
 async function send(req: IncomingMessage, res: ServerResponse, file: string, status: number): Promise<void> {

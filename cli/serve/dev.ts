@@ -6,6 +6,8 @@ import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import { startDevBackend, type DevBackend } from './dev-backend.ts';
 import { startDevServer } from './dev-server.ts';
+import { createFirstPages } from './first-pages.ts';
+import { startOpenPages, type OpenPages } from './open-pages.ts';
 import { displayPath, watchFiles } from './dev-watch.ts';
 import { formatError } from '../errors/format-error.ts';
 import type { Logger } from '../terminal/logger.ts';
@@ -29,6 +31,8 @@ export interface DevOptions {
   buildFlags: readonly string[];
   /** CONTENT_OVERRIDES_FILE, watched beside backend/: a change restarts the embedded backend. */
   overridesFile: string | null;
+  /** After an edit in the backend, render and reload the open pages before the update in place (open-page-renderer.ts). @default true */
+  openPagesFirst?: boolean;
   logger: Logger;
 }
 
@@ -37,6 +41,12 @@ export interface DevSession {
   url: string;
   close(): Promise<void>;
 }
+
+/**
+ * How long an edit waits for its open pages to be rendered first before the update in place starts
+ * anyway: a page takes tens of milliseconds; its route's list, at 10,000 pages, a few hundred.
+ */
+const FIRST_PAGES_TIMEOUT_MS = 3_000;
 
 /** What a change needs: a new build, after restarting the embedded backend when its code or content changed. */
 interface Rebuild {
@@ -50,6 +60,11 @@ interface Rebuild {
  * (the bundle cache skips the client bundle when only content changed; a content change restarts the
  * backend first) and then every open page reloads. Builds run one at a time in a child process, so
  * changed site modules are loaded afresh; changes made during a build start one more build after it.
+ *
+ * An edit in the backend shows in the open pages first (open-page-renderer.ts): a process kept between
+ * edits renders them from the backend as it is now, the dev server serves them in place of the build's
+ * files, and they reload at once; the update in place of the whole folder follows, after which a page
+ * that already showed what the update wrote is not reloaded again.
  */
 export async function startDev(options: DevOptions): Promise<DevSession> {
   const { root, logger } = options;
@@ -58,6 +73,17 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   const liveReload = createLiveReload();
   let current: ChildProcess | null = null;
   let closed = false;
+  // The open pages rendered first, until a build that saw their edit is done.
+  const first = createFirstPages(options.outDir);
+  let openPages: OpenPages | null = null;
+  const startRenderer = (): void => {
+    if (options.openPagesFirst === false || closed) return;
+    const args = ['--endpoint', options.endpoint ?? backend!.url, '--out', options.outDir, '--cache-dir', options.cacheDir, ...options.buildFlags];
+    if (openPages) return;
+    const started = (openPages = startOpenPages(root, args, logger));
+    // A first render of the open pages, thrown away, so that the first edit does not wait for the code to warm up.
+    void started.ready().then((ok) => (ok ? started.render(liveReload.openPaths().length > 0 ? liveReload.openPaths() : ['/'], FIRST_PAGES_TIMEOUT_MS) : null));
+  };
 
   const build = async (): Promise<boolean> => {
     const args = [join(root, 'bin/site.js'), 'build', '--endpoint', options.endpoint ?? backend!.url, '--out', options.outDir, '--cache-dir', options.cacheDir, '--no-report', ...options.buildFlags];
@@ -89,11 +115,17 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
           // The build printed its own errors, each with its code and fix.
           logger.warn('dev', 'the build failed (see above); open pages keep the previous build until the next change builds');
           liveReload.send({ type: 'build-failed', message: 'The build failed; the terminal running `site dev` says why.' });
+          // A page shown first with the edit that broke the build goes back to the last good build.
+          const { dropped } = await first.settle(started, false);
+          if (dropped.size > 0) liveReload.send({ type: 'reload', buildId: 'previous' }, (path) => dropped.has(path));
           continue;
         }
         const latest = JSON.parse(await readFile(join(options.outDir, LATEST_FILE), 'utf8')) as LatestBuild;
-        logger.info('dev', `built ${latest.id} in ${formatDuration(performance.now() - started)}; reloading ${liveReload.clients()} open ${liveReload.clients() === 1 ? 'page' : 'pages'}`);
-        liveReload.send({ type: 'reload', buildId: latest.id });
+        const { current } = await first.settle(started, true);
+        const reloaded = liveReload.send({ type: 'reload', buildId: latest.id }, (path) => !current.has(path));
+        const already = liveReload.clients() - reloaded;
+        logger.info('dev', `built ${latest.id} in ${formatDuration(performance.now() - started)}; reloading ${reloaded} open ${reloaded === 1 ? 'page' : 'pages'}${already > 0 ? ` (${already} already ${already === 1 ? 'shows' : 'show'} it)` : ''}`);
+        startRenderer();
       } catch (error) {
         if (closed) return;
         logger.error(formatError(error));
@@ -107,7 +139,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   };
 
   schedule({ restartBackend: false, reason: 'first build' });
-  const server = await startDevServer({ root: options.outDir, port: options.port, host: options.host, liveReload });
+  const server = await startDevServer({ root: options.outDir, port: options.port, host: options.host, liveReload, overlay: () => first.overlay() });
   logger.info('dev', `serving ${server.url}/ (Ctrl-C to stop)`);
   if (options.buildFlags.includes('--no-search')) logger.info('dev', "the site search's index is left out, so an edit shows without Pagefind indexing every page again (site dev --search builds it)");
 
@@ -115,12 +147,32 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   const overrides = backend && options.overridesFile && existsSync(dirname(resolve(options.overridesFile))) ? [resolve(options.overridesFile)] : [];
   const watcher = watchFiles({ dirs: [...['site', 'runtime', 'templates'].map((d) => join(root, d)), ...backendDirs], files: overrides }, (files) => {
     const restartBackend = files.some((f) => overrides.includes(f) || backendDirs.some((d) => f.startsWith(d)));
+    // The renderer of open pages holds the site's code as it was: another starts after the next build.
+    if (!files.every((f) => overrides.includes(f) || backendDirs.some((d) => f.startsWith(d)))) {
+      openPages?.close();
+      openPages = null;
+    }
     schedule({ restartBackend, reason: `${files.slice(0, 3).map((f) => displayPath(root, f)).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed` });
   }, { onError: (error) => logger.warn('dev', `a watched folder stopped reporting changes (${error.message}); restart site dev to watch it again`) });
   logger.info('dev', `watching site/, runtime/, templates/${backend ? ', backend/' : ''}${overrides.length ? ` and ${overrides[0]}` : ''}`);
   // Edits in the backend (its mutations, a CMS) rebuild too, when the site has a change feed.
   const { changeFeed } = await loadChangeFeed();
-  const content = changeFeed ? followContent(options.endpoint ?? backend!.url, changeFeed, (what) => schedule({ restartBackend: false, reason: what }), { onProblem: (message) => logger.warn('dev', message) }) : null;
+  // The open pages show the edit first; the update in place of the folder starts once they do (or could not).
+  const onContent = async (what: string): Promise<void> => {
+    const at = performance.now();
+    const paths = liveReload.openPaths();
+    const answer = openPages && paths.length > 0 ? await openPages.render(paths, FIRST_PAGES_TIMEOUT_MS) : null;
+    if (answer && !closed) {
+      for (const { path, why } of answer.skipped) logger.debug?.('dev', `${path} not rendered first: ${why}`);
+      const changed = await first.show(answer.pages, at);
+      if (changed.length > 0) {
+        const reloaded = liveReload.send({ type: 'reload', buildId: 'first' }, (path) => changed.includes(path));
+        logger.info('dev', `rendered ${changed.length === 1 ? changed[0] : `${changed.length} open pages`} first in ${formatDuration(performance.now() - at)}; reloading ${reloaded} open ${reloaded === 1 ? 'page' : 'pages'}, then updating the rest`);
+      }
+    }
+    schedule({ restartBackend: false, reason: what });
+  };
+  const content = changeFeed ? followContent(options.endpoint ?? backend!.url, changeFeed, (what) => void onContent(what), { onProblem: (message) => logger.warn('dev', message) }) : null;
   if (content) logger.info('dev', "following the backend's change feed");
 
   return {
@@ -129,6 +181,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
       closed = true;
       watcher.close();
       content?.close();
+      openPages?.close();
       (current as ChildProcess | null)?.kill('SIGTERM');
       await running?.catch(() => undefined);
       await server.close();

@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { normalizePath } from '../../runtime/shared/paths.ts';
+import { findRoute } from '../../runtime/routes.ts';
+import { serializeJson } from '../../runtime/shared/serialize.ts';
+import { bundleWithCache } from '../bundle/bundle-cache.ts';
+import { createRenderContext } from '../build/render-context.ts';
+import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
+import { loadSiteModules } from '../config/site-modules.ts';
+import { crawl } from '../content/crawl.ts';
+import { createMediaCopier, mediaFileFor } from '../content/media.ts';
+import { mediaUrls } from '../content/page-depends.ts';
+import { queryPages } from '../content/query.ts';
+import { loadRichTextCache } from '../content/rich-text-cache.ts';
+import { loadSiteData, openContentSource } from '../content/source.ts';
+import type { PageFailure } from '../errors/errors.ts';
+import { readBuild } from '../output/output.ts';
+import { contentSecurityPolicy } from '../render/csp.ts';
+import { renderPage } from '../render/render.tsx';
+import { createSharedMarkupCache } from '../render/shared-markup-cache.ts';
+import { loadShell } from '../render/template.ts';
+import type { Logger } from '../terminal/logger.ts';
+
+/**
+ * `site dev` puts the open pages first: when the backend reports an edit, this renders the pages open
+ * in a browser from the backend as it is now, before the update in place of the whole folder starts, so
+ * the edit shows in a second rather than after the whole update. It runs in a process of its own that
+ * keeps the site's code, the client bundle's manifest and the rich-text cache loaded between edits
+ * (`site dev` starts it again when site/, runtime/ or templates/ change), and it renders a page exactly
+ * as the build does: the same crawl of the page's route (told it wants that page only, as a shard is),
+ * the same queries, sanitising and render context. The update in place that follows writes the same
+ * bytes (tests/integration/open-pages.test.ts).
+ */
+
+/** A page rendered first, as the dev server serves it until the update in place is done. */
+export interface OpenPage {
+  path: string;
+  html: string;
+  payload: string | null;
+  /** The media the page refers to, copied into a folder of this renderer's: site-relative file → absolute file. */
+  media: Record<string, string>;
+}
+
+/** What one request gave: the pages, and why the others were left to the update in place. */
+export interface OpenPagesAnswer {
+  pages: OpenPage[];
+  /** Per path not rendered: why (no route, the page failed, the site-wide data changed…). */
+  skipped: { path: string; why: string }[];
+}
+
+export interface OpenPageRenderer {
+  /** Renders these pages (site paths) as the next build would, from the backend as it is now. */
+  render(paths: readonly string[]): Promise<OpenPagesAnswer>;
+  close(): Promise<void>;
+}
+
+/** Loads what every page shares (the site's code, the bundle's manifest, the template) once. */
+export async function createOpenPageRenderer(config: ResolvedConfig, logger: Logger): Promise<OpenPageRenderer> {
+  const source = await openContentSource(config, logger);
+  const scratch = await mkdtemp(join(config.cacheDir, 'open-pages-'));
+  try {
+    const [site, richText, bundle, shell] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir), bundleWithCache(config.root, join(scratch, 'bundle'), config.cacheDir), loadShell(config.root)]);
+    const csp = config.csp ? contentSecurityPolicy(config) : null;
+    let round = 0;
+    return {
+      async render(paths) {
+        const answer: OpenPagesAnswer = { pages: [], skipped: [] };
+        const siteData = await loadSiteData(source.client, site.siteData.query);
+        const { ctx } = await createRenderContext({ site: siteData, siteJson: serializeJson(siteData), modules: site, assets: bundle.manifest, shell, client: clientConfigOf(config), csp, baseUrl: config.baseUrl, sourceDateEpoch: config.sourceDateEpoch, outDir: config.outDir, now: () => new Date() });
+        // Another build id (the site-wide data or the code changed): every page changes, and the update in place reloads them all.
+        const latest = await readBuild(config.outDir).then(({ latest }) => latest.id, () => null);
+        if (latest !== ctx.buildId) {
+          answer.skipped.push(...paths.map((path) => ({ path, why: 'the site-wide data changed, so every page is built again' })));
+          return answer;
+        }
+        // One copier a request: the pages' media go to a folder of this request's, each file once.
+        const mediaDir = join(scratch, `media-${++round}`);
+        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null });
+        const sharedMarkup = createSharedMarkupCache();
+        const rendered: { page: OpenPage; urls: string[] }[] = [];
+        for (const wanted of new Set(paths.map(normalizePath))) {
+          const match = findRoute(site.routes, wanted);
+          if (!match) {
+            answer.skipped.push({ path: wanted, why: 'no route has this path' });
+            continue;
+          }
+          const failures: PageFailure[] = [];
+          const routeId = match.route.id;
+          const jobs = crawl(site.routes, site.routeData, source.client, (failure) => failures.push(failure), { skip: (id) => id !== routeId, keep: (id, path) => id === routeId && path === wanted });
+          let found = null;
+          for await (const record of queryPages(jobs, site.routeData, source.client, config.concurrency, failures, richText.clean)) found ??= record;
+          if (!found) {
+            answer.skipped.push({ path: wanted, why: failures[0] ? failures[0].cause : 'the backend no longer lists this page' });
+            continue;
+          }
+          const { route, path, params } = found.job;
+          const { html, payload } = renderPage(ctx, route, path, params, found.data, found.json, sharedMarkup);
+          rendered.push({ page: { path, html, payload, media: {} }, urls: mediaUrls(copier.addFrom(found.json, path)) });
+        }
+        // A medium that cannot be copied fails the build too: its pages are left to it, which says why.
+        const [mediaFailure] = await copier.done();
+        for (const { page, urls } of rendered) {
+          if (mediaFailure) {
+            answer.skipped.push({ path: page.path, why: `a medium could not be copied (${mediaFailure.cause})` });
+            continue;
+          }
+          for (const url of urls) page.media[mediaFileFor(url)] = join(mediaDir, mediaFileFor(url));
+          answer.pages.push(page);
+        }
+        return answer;
+      },
+      async close() {
+        await source.close();
+        await rm(scratch, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await source.close();
+    await rm(scratch, { recursive: true, force: true });
+    throw error;
+  }
+}
