@@ -81,8 +81,12 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     const args = ['--endpoint', options.endpoint ?? backend!.url, '--out', options.outDir, '--cache-dir', options.cacheDir, ...options.buildFlags];
     if (openPages) return;
     const started = (openPages = startOpenPages(root, args, logger));
-    // A first render of the open pages, thrown away, so that the first edit does not wait for the code to warm up.
-    void started.ready().then((ok) => (ok ? started.render(liveReload.openPaths().length > 0 ? liveReload.openPaths() : ['/'], FIRST_PAGES_TIMEOUT_MS) : null));
+    void started.ready().then(async (ok) => {
+      if (!ok || closed) return;
+      // A first render of the open pages, thrown away, so that the first edit does not wait for the code to warm up.
+      await started.render(liveReload.openPaths().length > 0 ? liveReload.openPaths() : ['/'], FIRST_PAGES_TIMEOUT_MS);
+      logger.info('dev', 'an edit in the backend shows in the open pages first, then the rest of the site is updated');
+    });
   };
 
   const build = async (): Promise<boolean> => {

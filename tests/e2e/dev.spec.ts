@@ -40,7 +40,8 @@ test.describe('site dev', () => {
       await writeFile(overrides, JSON.stringify({ home: { title: 'Changed while the page was open' } }));
 
       await dev.waitFor(/\[dev\] restarting the content backend/);
-      await dev.waitFor(/\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 1 open page/, 120_000);
+      // The page shows the change either rendered first (the restarted backend's feed says everything may have changed) or from the build.
+      await dev.waitFor(/\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading (?:1 open page|0 open pages \(1 already shows it\))/, 120_000);
       await reloaded;
       await expect(page.locator('h1')).toHaveText('Changed while the page was open');
       expect(await page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).toBeUndefined();
@@ -92,6 +93,7 @@ test.describe('site dev', () => {
     try {
       const [, endpoint] = await dev.waitFor(/\[dev\] embedded content backend at (\S+)/);
       await dev.waitFor(/\[dev\] following the backend's change feed/);
+      await dev.waitFor(/\[dev\] an edit in the backend shows in the open pages first/, 60_000);
       const login = await fetch(endpoint!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { login(email: "editor@institute.example", password: "preview-editor") { token } }' }) });
       const token = ((await login.json()) as { data: { login: { token: string } } }).data.login.token;
       const listed = await fetch(endpoint!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ newsItems(first: 1) { nodes { id slug } } page(slug: "about") { id } }' }) });
@@ -101,11 +103,32 @@ test.describe('site dev', () => {
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
 
       const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+      const builds = dev.output().match(/\[dev\] built /g)!.length;
       await updateContent({ url: endpoint! }, token, 'NewsItem', item.id, { title: 'Edited in the backend while the page was open' });
       await reloaded;
       await expect(page.locator('main h1')).toHaveText('Edited in the backend while the page was open');
+      // The open page was rendered and reloaded first, before the update in place of the folder had even started.
+      expect(dev.output().match(/\[dev\] built /g)!.length).toBe(builds);
+      expect(dev.output()).toMatch(new RegExp(`\\[dev\\] rendered /news/${item.slug} first in [\\d.]+ m?s; reloading 1 open page, then updating the rest\\n\\[dev\\] building \\(1 content change in the backend\\)`));
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      await page.evaluate(() => ((window as unknown as { shownFirst: boolean }).shownFirst = true));
+      // The update in place then wrote what the page already shows: it is not reloaded again.
+      await dev.waitFor(/\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 0 open pages \(1 already shows it\)/, 60_000);
       expect(dev.output()).toMatch(/\[dev\] building \(1 content change in the backend\)[\s\S]*\[changes\] 1 change since the previous build \(NewsItem\)/);
       expect(dev.output()).not.toMatch(/restarting the content backend/);
+      expect(await page.evaluate(() => (window as unknown as { shownFirst?: boolean }).shownFirst)).toBe(true);
+      expect((await page.request.get(`${dev.url}/news/${item.slug}`)).status()).toBe(200);
+
+      // The page moves on by client navigation: the live-reload client says so, and the next edit shows there first.
+      await page.locator('a[href="/news"]').first().click();
+      await expect(page).toHaveURL(`${dev.url}/news`);
+      await page.waitForTimeout(500);
+      const listReloaded = page.waitForEvent('load', { timeout: 60_000 });
+      await updateContent({ url: endpoint! }, token, 'NewsItem', item.id, { title: 'Edited again, shown in the list first' });
+      await listReloaded;
+      await expect(page.getByText('Edited again, shown in the list first').first()).toBeVisible();
+      expect(dev.output()).toMatch(/\[dev\] rendered \/news first in /);
+      await dev.waitFor(/\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 0 open pages \(1 already shows it\)[\s\S]*\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 0 open pages \(1 already shows it\)/, 60_000);
 
       // Deleting the about page breaks the build (its route needs it): the open page keeps the last good build.
       const warned = page.waitForEvent('console', { predicate: (m) => m.text().includes('[site dev] the build failed'), timeout: 60_000 });
@@ -114,7 +137,8 @@ test.describe('site dev', () => {
       await warned;
       const response = await page.reload();
       expect(response?.status()).toBe(200);
-      await expect(page.locator('main h1')).toHaveText('Edited in the backend while the page was open');
+      await expect(page.locator('main h1')).toHaveText('News');
+      await expect(page.getByText('Edited again, shown in the list first').first()).toBeVisible();
       expect((await page.request.get(`${dev.url}/about`)).status()).toBe(200);
     } finally {
       await dev.stop();

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../../cli/serve/dev-server.ts';
 import { watchFiles } from '../../../cli/serve/dev-watch.ts';
 import { createLiveReload, injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT_PATH } from '../../../cli/serve/live-reload.ts';
+import { createFirstPages } from '../../../cli/serve/first-pages.ts';
 
 let server: DevServer | null = null;
 afterEach(async () => {
@@ -34,7 +35,7 @@ describe('the dev server', () => {
     expect(html.indexOf(tag)).toBeLessThan(html.indexOf('</body>'));
     const client = await fetch(`${server.url}${LIVE_RELOAD_SCRIPT_PATH}`);
     expect(client.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(await client.text()).toContain(`new EventSource("${LIVE_RELOAD_PATH}")`);
+    expect(await client.text()).toContain(`new EventSource("${LIVE_RELOAD_PATH}"+'?path='+encodeURIComponent(p))`);
     const missing = await fetch(`${server.url}/nowhere`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain(tag);
@@ -53,6 +54,50 @@ describe('the dev server', () => {
     while (!received.includes('data: b2')) received += new TextDecoder().decode((await reader.read()).value);
     expect(received).toContain('event: reload\ndata: b2\n\n');
     await reader.cancel();
+  });
+
+  it('knows the page each event stream shows, and reloads only the pages an event is for', async () => {
+    const liveReload = createLiveReload();
+    server = await startDevServer({ root: await builtSite(), port: 0, host: '127.0.0.1', liveReload });
+    const listen = async (path: string) => (await fetch(`${server!.url}${LIVE_RELOAD_PATH}?path=${encodeURIComponent(path)}`)).body!.getReader();
+    const news = await listen('/news/');
+    const home = await listen('/');
+    while (liveReload.clients() < 2) await new Promise((r) => setTimeout(r, 10));
+    expect(liveReload.openPaths().sort()).toEqual(['/', '/news']);
+    expect(liveReload.send({ type: 'reload', buildId: 'first' }, (path) => path === '/news')).toBe(1);
+    expect(liveReload.send({ type: 'reload', buildId: 'b3' })).toBe(2);
+    const read = async (reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> => {
+      let received = '';
+      while (!received.includes('data: b3')) received += new TextDecoder().decode((await reader.read()).value);
+      return received;
+    };
+    expect(await read(news)).toContain('data: first\n\n');
+    expect(await read(home)).not.toContain('data: first');
+    await news.cancel();
+    await home.cancel();
+  });
+
+  it('serves the pages rendered first in place of the build, and their media the build does not hold yet', async () => {
+    const root = await builtSite();
+    const copy = join(await mkdtemp(join(tmpdir(), 'first-media-')), 'new.svg');
+    await writeFile(copy, '<svg/>');
+    const overlay = new Map([
+      ['news/index.html', { text: '<!doctype html><html><body>Edited</body></html>' }],
+      ['news/_payload.json', { text: '{"v":2}' }],
+      ['media/new.svg', { file: copy }],
+    ]);
+    server = await startDevServer({ root, port: 0, host: '127.0.0.1', liveReload: createLiveReload(), overlay: () => overlay });
+    for (const path of ['/news', '/news/', '/news/index.html']) {
+      const html = await (await fetch(server.url + path)).text();
+      expect(html).toContain('Edited');
+      expect(html).toContain(LIVE_RELOAD_SCRIPT_PATH);
+    }
+    expect(await (await fetch(`${server.url}/news/_payload.json`)).text()).toBe('{"v":2}');
+    const medium = await fetch(`${server.url}/media/new.svg`);
+    expect(medium.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(await medium.text()).toBe('<svg/>');
+    overlay.clear();
+    expect(await (await fetch(`${server.url}/news`)).text()).toContain('News');
   });
 
   it('refuses a port that is taken with PortInUse', async () => {
@@ -89,5 +134,42 @@ describe('watching for changes', () => {
     } finally {
       watcher.close();
     }
+  });
+});
+
+describe('the pages rendered first', () => {
+  const page = (path: string, body: string) => ({ path, html: `<html><body>${body}</body></html>`, payload: `{"v":"${body}"}`, media: {} });
+  const folder = async (): Promise<string> => {
+    const root = await mkdtemp(join(tmpdir(), 'first-pages-'));
+    await mkdir(join(root, 'news'), { recursive: true });
+    await writeFile(join(root, 'news/index.html'), '<html><body>before</body></html>');
+    await writeFile(join(root, 'news/_payload.json'), '{"v":"before"}');
+    await writeFile(join(root, 'index.html'), '<html><body>home</body></html>');
+    await writeFile(join(root, '_payload.json'), '{"v":"home"}');
+    return root;
+  };
+
+  it('serves a page the edit changed, not one it left as the folder has it, and keeps the page after a build that wrote it', async () => {
+    const root = await folder();
+    const first = createFirstPages(root);
+    expect(await first.show([page('/news', 'after'), page('/', 'home')], 10)).toEqual(['/news']);
+    expect([...first.overlay().keys()].sort()).toEqual(['news/_payload.json', 'news/index.html']);
+    // The build wrote what was shown first: neither page needs a reload.
+    await writeFile(join(root, 'news/index.html'), '<html><body>after</body></html>');
+    await writeFile(join(root, 'news/_payload.json'), '{"v":"after"}');
+    expect(await first.settle(20, true)).toEqual({ current: new Set(['/news', '/']), dropped: new Set() });
+    expect(first.overlay().size).toBe(0);
+  });
+
+  it('reloads a page the build wrote otherwise, keeps one edited after the build started, and drops what a failed build did not write', async () => {
+    const root = await folder();
+    const first = createFirstPages(root);
+    await first.show([page('/news', 'after')], 10);
+    await first.show([page('/', 'home again')], 30);
+    // The build (started at 20) wrote something else for /news; the home page's edit came after it started.
+    expect(await first.settle(20, true)).toEqual({ current: new Set(['/']), dropped: new Set() });
+    expect([...first.overlay().keys()].sort()).toEqual(['_payload.json', 'index.html']);
+    expect(await first.settle(40, false)).toEqual({ current: new Set(), dropped: new Set(['/']) });
+    expect(first.overlay().size).toBe(0);
   });
 });
