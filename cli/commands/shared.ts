@@ -31,7 +31,9 @@ export function everyOption(root: Command): string {
   helper.helpWidth = process.stdout.columns || 100;
   const out: string[] = [];
   const visit = (command: Command, path: string): void => {
-    for (const sub of command.commands) {
+    // A hidden command (site dev-pages, which site dev starts) is not for people to run.
+    for (const sub of helper.visibleCommands(command)) {
+      if (sub.name() === 'help') continue;
       const name = `${path} ${sub.name()}`;
       const options = helper.visibleOptions(sub).filter((o) => o.long !== '--help');
       if (options.length > 0) {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config/config.ts';
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { createOpenPageRenderer, type OpenPagesAnswer } from './open-page-renderer.ts';
@@ -85,23 +86,35 @@ export function startOpenPages(root: string, args: readonly string[], logger: Lo
  */
 export async function runOpenPages(config: ResolvedConfig, logger: Logger): Promise<void> {
   const send = process.send?.bind(process);
-  if (!send) throw new Error('site dev-pages is started by site dev, which asks it for pages over an IPC channel; run site dev instead.');
-  const renderer = await createOpenPageRenderer(config, logger);
+  if (!send) throw createBuildError(BuildErrors.UsageError, ['site dev-pages is started by site dev, which asks it for pages over an IPC channel; run site dev instead']);
+  // `site dev` ends, or starts another renderer for changed code: the renderer's folder goes with it, even while it starts.
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.once('disconnect', () => stop());
+  process.once('SIGTERM', () => stop());
+  const creating = createOpenPageRenderer(config, logger);
+  const renderer = await Promise.race([creating, stopped.then(() => null)]);
+  if (!renderer) {
+    await creating.then((started) => started.close(), () => undefined);
+    process.exit(0);
+  }
+  // A request answered after `site dev` went away has nobody to go to.
+  const reply = (answer: Answer): void => {
+    if (process.connected) send(answer);
+  };
   let queue = Promise.resolve();
   await new Promise<void>((resolve) => {
+    void stopped.then(resolve);
     process.on('message', (request: Request) => {
       queue = queue.then(async () => {
         try {
-          send({ type: 'answer', id: request.id, answer: await renderer.render(request.paths) } satisfies Answer);
+          reply({ type: 'answer', id: request.id, answer: await renderer.render(request.paths) });
         } catch (error) {
-          send({ type: 'answer', id: request.id, error: describeCause(error) } satisfies Answer);
+          reply({ type: 'answer', id: request.id, error: describeCause(error) });
         }
       });
     });
-    // `site dev` ends, or starts another renderer for changed code: the renderer's folder goes with it.
-    process.once('disconnect', () => resolve());
-    process.once('SIGTERM', () => resolve());
-    send({ type: 'ready' } satisfies Answer);
+    reply({ type: 'ready' });
   });
   await queue;
   await renderer.close();
