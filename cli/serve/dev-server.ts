@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { normalizePath } from '../../runtime/shared/paths.ts';
 import { contentTypeFor } from './content-types.ts';
 import { findNotFoundPage, findSiteFile } from './site-files.ts';
 import { portInUse } from '../errors/errors.ts';
@@ -12,7 +13,10 @@ import { injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT, LIVE_RELOAD_SCR
  * Files served in place of the build's, by site-relative file (`news/a/index.html`): the open pages
  * rendered first after an edit (open-page-renderer.ts), with their media, until the update in place is done.
  */
-export type DevOverlay = ReadonlyMap<string, { text: string } | { file: string }>;
+export type DevOverlay = ReadonlyMap<string, OverlayEntry>;
+
+/** A page's file as text (`first`: which rendering of the page, for its live-reload client), or a medium's copy. */
+export type OverlayEntry = { text: string; first?: string } | { file: string };
 
 /** The running dev server. */
 export interface DevServer {
@@ -29,7 +33,13 @@ export interface DevServer {
 export async function startDevServer({ root, port, host, liveReload, overlay = () => NO_OVERLAY }: { root: string; port: number; host: string; liveReload: LiveReload; overlay?: () => DevOverlay }): Promise<DevServer> {
   const base = resolve(root);
   const server = createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    let pathname: string;
+    try {
+      pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    } catch {
+      // A request line no URL can be made of (`GET http://[`) is the client's mistake, not the dev server's end.
+      return void res.writeHead(400).end();
+    }
     if (pathname === LIVE_RELOAD_PATH) return liveReload.connect(req, res);
     if (pathname === LIVE_RELOAD_SCRIPT_PATH) return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(LIVE_RELOAD_SCRIPT);
     void serve(base, req, res, overlay()).catch(() => {
@@ -65,7 +75,7 @@ async function serve(base: string, req: IncomingMessage, res: ServerResponse, ov
   }
   const over = overlay.size > 0 ? overlaid(overlay, req.url ?? '/') : null;
   if (over && 'text' in over.entry) {
-    const body = over.file.endsWith('.html') ? injectLiveReload(over.entry.text) : over.entry.text;
+    const body = over.file.endsWith('.html') ? injectLiveReload(over.entry.text, over.entry.first) : over.entry.text;
     res.writeHead(200, { 'content-type': contentTypeFor(over.file), 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) }).end(req.method === 'HEAD' ? undefined : body);
     return;
   }
@@ -78,14 +88,15 @@ async function serve(base: string, req: IncomingMessage, res: ServerResponse, ov
 }
 
 /** The overlay's entry for a URL: the file itself, else the folder's index.html. */
-function overlaid(overlay: DevOverlay, requestUrl: string): { file: string; entry: { text: string } | { file: string } } | null {
+function overlaid(overlay: DevOverlay, requestUrl: string): { file: string; entry: OverlayEntry } | null {
   let pathname: string;
   try {
-    pathname = decodeURIComponent(new URL(requestUrl, 'http://x').pathname);
+    // As the live-reload client's path is normalised: `/news//a/` is the page `/news/a`.
+    pathname = normalizePath(decodeURIComponent(new URL(requestUrl, 'http://x').pathname));
   } catch {
     return null;
   }
-  const rel = pathname.replace(/^\/+|\/+$/g, '');
+  const rel = pathname.slice(1);
   for (const file of rel === '' ? ['index.html'] : [rel, `${rel}/index.html`]) {
     const entry = overlay.get(file);
     if (entry) return { file, entry };

@@ -9,7 +9,7 @@ import { startDevServer } from './dev-server.ts';
 import { createFirstPages } from './first-pages.ts';
 import { startOpenPages, type OpenPages } from './open-pages.ts';
 import { displayPath, watchFiles } from './dev-watch.ts';
-import { formatError } from '../errors/format-error.ts';
+import { describeCause, formatError } from '../errors/format-error.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { createLiveReload } from './live-reload.ts';
 import { followContent } from './dev-content.ts';
@@ -80,7 +80,12 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     if (options.openPagesFirst === false || closed) return;
     const args = ['--endpoint', options.endpoint ?? backend!.url, '--out', options.outDir, '--cache-dir', options.cacheDir, ...options.buildFlags];
     if (openPages) return;
-    const started = (openPages = startOpenPages(root, args, logger));
+    const started = (openPages = startOpenPages(root, args, logger, () => {
+      // It ended on its own (it failed to start, or crashed): the next good build starts another.
+      if (openPages !== started || closed) return;
+      openPages = null;
+      logger.warn('dev', 'the process that renders the open pages first ended; edits show after the update in place until the next build starts it again');
+    }));
     void started.ready().then(async (ok) => {
       if (!ok || closed) return;
       // A first render of the open pages, thrown away, so that the first edit does not wait for the code to warm up.
@@ -121,12 +126,13 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
           liveReload.send({ type: 'build-failed', message: 'The build failed; the terminal running `site dev` says why.' });
           // A page shown first with the edit that broke the build goes back to the last good build.
           const { dropped } = await first.settle(started, false);
-          if (dropped.size > 0) liveReload.send({ type: 'reload', buildId: 'previous' }, (path) => dropped.has(path));
+          if (dropped.size > 0) liveReload.send({ type: 'reload', buildId: 'previous' }, (client) => dropped.has(client.path));
           continue;
         }
         const latest = JSON.parse(await readFile(join(options.outDir, LATEST_FILE), 'utf8')) as LatestBuild;
         const { current } = await first.settle(started, true);
-        const reloaded = liveReload.send({ type: 'reload', buildId: latest.id }, (path) => !current.has(path));
+        // A page loaded with what the build then wrote (rendered first, or the folder's unchanged file) stays as it is.
+        const reloaded = liveReload.send({ type: 'reload', buildId: latest.id }, (client) => current.get(client.path) !== client.first);
         const already = liveReload.clients() - reloaded;
         logger.info('dev', `built ${latest.id} in ${formatDuration(performance.now() - started)}; reloading ${reloaded} open ${reloaded === 1 ? 'page' : 'pages'}${already > 0 ? ` (${already} already ${already === 1 ? 'shows' : 'show'} it)` : ''}`);
         startRenderer();
@@ -162,7 +168,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   // Edits in the backend (its mutations, a CMS) rebuild too, when the site has a change feed.
   const { changeFeed } = await loadChangeFeed();
   // The open pages show the edit first; the update in place of the folder starts once they do (or could not).
-  const onContent = async (what: string): Promise<void> => {
+  const showFirst = async (what: string): Promise<void> => {
     const at = performance.now();
     const paths = liveReload.openPaths();
     const answer = openPages && paths.length > 0 ? await openPages.render(paths, FIRST_PAGES_TIMEOUT_MS) : null;
@@ -170,13 +176,21 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
       for (const { path, why } of answer.skipped) logger.debug?.('dev', `${path} not rendered first: ${why}`);
       const changed = await first.show(answer.pages, at);
       if (changed.length > 0) {
-        const reloaded = liveReload.send({ type: 'reload', buildId: 'first' }, (path) => changed.includes(path));
+        const reloaded = liveReload.send({ type: 'reload', buildId: 'first' }, (client) => changed.includes(client.path));
         logger.info('dev', `rendered ${changed.length === 1 ? changed[0] : `${changed.length} open pages`} first in ${formatDuration(performance.now() - at)}; reloading ${reloaded} open ${reloaded === 1 ? 'page' : 'pages'}, then updating the rest`);
       }
     }
     schedule({ restartBackend: false, reason: what });
   };
-  const content = changeFeed ? followContent(options.endpoint ?? backend!.url, changeFeed, (what) => void onContent(what), { onProblem: (message) => logger.warn('dev', message) }) : null;
+  // One edit's pages at a time, so that an older rendering never replaces a newer one.
+  let showing = Promise.resolve();
+  const onContent = (what: string): void => {
+    showing = showing.then(() => showFirst(what)).catch((error: unknown) => {
+      logger.warn('dev', `the open pages could not be rendered first (${describeCause(error)})`);
+      schedule({ restartBackend: false, reason: what });
+    });
+  };
+  const content = changeFeed ? followContent(options.endpoint ?? backend!.url, changeFeed, onContent, { onProblem: (message) => logger.warn('dev', message) }) : null;
   if (content) logger.info('dev', "following the backend's change feed");
 
   return {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
-import type { DevOverlay } from './dev-server.ts';
+import type { DevOverlay, OverlayEntry } from './dev-server.ts';
 import type { OpenPage } from './open-page-renderer.ts';
 import { isFile } from './site-files.ts';
 
@@ -20,24 +20,27 @@ export interface FirstPages {
   show(pages: readonly OpenPage[], at: number): Promise<string[]>;
   /**
    * A build that started at `startedAt` ended (`ok`: it replaced the folder). The pages it saw the edit
-   * of are served from the folder again. `current`: the open paths that already show what is served now
-   * (the build wrote what was shown first, or a newer edit is still shown first), which need no reload;
-   * `dropped`: the paths whose page shown first is gone without a build behind it (the build failed).
+   * of are served from the folder again. `current`: by path, the rendering (`first`, '' for the folder's
+   * file) a page loaded with already shows what is served now (the build wrote what was shown first, or
+   * a newer edit is still shown first): such a page needs no reload. `dropped`: the paths whose page
+   * shown first is gone without a build behind it (the build failed).
    */
-  settle(startedAt: number, ok: boolean): Promise<{ current: Set<string>; dropped: Set<string> }>;
+  settle(startedAt: number, ok: boolean): Promise<{ current: Map<string, string>; dropped: Set<string> }>;
 }
 
 export function createFirstPages(siteDir: string): FirstPages {
-  // Each page rendered first since the build that saw its edit; `served` when it differs from the folder's.
-  const shown = new Map<string, { at: number; page: OpenPage; served: boolean }>();
+  // Each page rendered first since the build that saw its edit; `served` when it differs from the folder's,
+  // under the name `first` its live-reload client reports.
+  const shown = new Map<string, { at: number; page: OpenPage; served: boolean; first: string }>();
   let files: DevOverlay = new Map();
+  let renderings = 0;
   const update = (): void => {
-    const next = new Map<string, { text: string } | { file: string }>();
-    for (const { page, served } of shown.values()) {
+    const next = new Map<string, OverlayEntry>();
+    for (const { page, served, first } of shown.values()) {
       if (!served) continue;
       // A medium the folder does not hold yet (an image added with the edit) comes from the renderer's copy.
       for (const [file, copy] of Object.entries(page.media)) next.set(file, { file: copy });
-      next.set(htmlFileFor(page.path), { text: page.html });
+      next.set(htmlFileFor(page.path), { text: page.html, first });
       if (page.payload !== null) next.set(payloadFileFor(page.path), { text: page.payload });
     }
     files = next;
@@ -54,27 +57,27 @@ export function createFirstPages(siteDir: string): FirstPages {
         const media = Object.fromEntries(await filterAsync(Object.entries(page.media), async ([file]) => !(await isFile(join(siteDir, file)))));
         // A page the edit did not change is served from the folder as before, and not reloaded.
         const served = shown.get(page.path)?.served === true || !(await sameAsFolder(page));
-        shown.set(page.path, { at, page: { ...page, media }, served });
+        shown.set(page.path, { at, page: { ...page, media }, served, first: served ? String(++renderings) : '' });
         if (served) changed.push(page.path);
       }
       update();
       return changed;
     },
     async settle(startedAt, ok) {
-      const current = new Set<string>();
+      const current = new Map<string, string>();
       const dropped = new Set<string>();
-      for (const [path, { at, page, served }] of shown) {
+      for (const [path, { at, page, served, first }] of shown) {
         if (at >= startedAt) {
           // An edit made after the build started: its page stays shown first until the next build.
-          current.add(path);
+          current.set(path, first);
           continue;
         }
         shown.delete(path);
         if (!ok) {
           // The folder is the last good build's: a page that showed something else goes back to it.
           if (served) dropped.add(path);
-          else current.add(path);
-        } else if (await sameAsFolder(page)) current.add(path);
+          else current.set(path, first);
+        } else if (await sameAsFolder(page)) current.set(path, first);
       }
       update();
       return { current, dropped };

@@ -14,6 +14,7 @@ import { queryPages } from '../content/query.ts';
 import { loadRichTextCache } from '../content/rich-text-cache.ts';
 import { loadSiteData, openContentSource } from '../content/source.ts';
 import type { PageFailure } from '../errors/errors.ts';
+import { describeCause } from '../errors/format-error.ts';
 import { readBuild } from '../output/output.ts';
 import { contentSecurityPolicy } from '../render/csp.ts';
 import { renderPage } from '../render/render.tsx';
@@ -54,6 +55,9 @@ export interface OpenPageRenderer {
   close(): Promise<void>;
 }
 
+/** Open pages rendered per edit at most: each costs its route's list walk, and anyone who reaches the dev server may say a page is open. */
+export const MAX_OPEN_PAGES = 8;
+
 /** Loads what every page shares (the site's code, the bundle's manifest, the template) once. */
 export async function createOpenPageRenderer(config: ResolvedConfig, logger: Logger): Promise<OpenPageRenderer> {
   const source = await openContentSource(config, logger);
@@ -68,34 +72,44 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
         const siteData = await loadSiteData(source.client, site.siteData.query);
         const { ctx } = await createRenderContext({ site: siteData, siteJson: serializeJson(siteData), modules: site, assets: bundle.manifest, shell, client: clientConfigOf(config), csp, baseUrl: config.baseUrl, sourceDateEpoch: config.sourceDateEpoch, outDir: config.outDir, now: () => new Date() });
         // Another build id (the site-wide data or the code changed): every page changes, and the update in place reloads them all.
-        const latest = await readBuild(config.outDir).then(({ latest }) => latest.id, () => null);
-        if (latest !== ctx.buildId) {
+        const built = await readBuild(config.outDir).then(({ latest, meta }) => ({ id: latest.id, pages: new Set(meta.prerendered) }), () => null);
+        if (built?.id !== ctx.buildId) {
           answer.skipped.push(...paths.map((path) => ({ path, why: 'the site-wide data changed, so every page is built again' })));
           return answer;
         }
+        // Only pages of the build, and a few: the paths come from whoever connects to the dev server.
+        const wanted = [...new Set(paths.map(normalizePath))].filter((path) => built.pages.has(path) || void answer.skipped.push({ path, why: 'not a page of the build in the folder' }));
+        for (const path of wanted.splice(MAX_OPEN_PAGES)) answer.skipped.push({ path, why: `more than ${MAX_OPEN_PAGES} pages are open` });
+        // A context of this request's own: what routes derive once per build (an event list, say) is derived again from the backend as it is now.
+        const client = { request: source.client.request.bind(source.client), buildKey: {} };
         // One copier a request: the pages' media go to a folder of this request's, each file once.
         const mediaDir = join(scratch, `media-${++round}`);
         const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null });
         const sharedMarkup = createSharedMarkupCache();
         const rendered: { page: OpenPage; urls: string[] }[] = [];
-        for (const wanted of new Set(paths.map(normalizePath))) {
-          const match = findRoute(site.routes, wanted);
+        for (const open of wanted) {
+          const match = findRoute(site.routes, open);
           if (!match) {
-            answer.skipped.push({ path: wanted, why: 'no route has this path' });
+            answer.skipped.push({ path: open, why: 'no route has this path' });
             continue;
           }
-          const failures: PageFailure[] = [];
-          const routeId = match.route.id;
-          const jobs = crawl(site.routes, site.routeData, source.client, (failure) => failures.push(failure), { skip: (id) => id !== routeId, keep: (id, path) => id === routeId && path === wanted });
-          let found = null;
-          for await (const record of queryPages(jobs, site.routeData, source.client, config.concurrency, failures, richText.clean)) found ??= record;
-          if (!found) {
-            answer.skipped.push({ path: wanted, why: failures[0] ? failures[0].cause : 'the backend no longer lists this page' });
-            continue;
+          try {
+            const failures: PageFailure[] = [];
+            const routeId = match.route.id;
+            const jobs = crawl(site.routes, site.routeData, client, (failure) => failures.push(failure), { skip: (id) => id !== routeId, keep: (id, path) => id === routeId && path === open });
+            let found = null;
+            for await (const record of queryPages(jobs, site.routeData, source.client, config.concurrency, failures, richText.clean)) found ??= record;
+            if (!found) {
+              answer.skipped.push({ path: open, why: failures[0] ? failures[0].cause : 'the backend no longer lists this page' });
+              continue;
+            }
+            const { route, path, params } = found.job;
+            const { html, payload } = renderPage(ctx, route, path, params, found.data, found.json, sharedMarkup);
+            rendered.push({ page: { path, html, payload, media: {} }, urls: mediaUrls(copier.addFrom(found.json, path)) });
+          } catch (error) {
+            // The build meets the same problem and says what to fix; the other open pages still render.
+            answer.skipped.push({ path: open, why: describeCause(error) });
           }
-          const { route, path, params } = found.job;
-          const { html, payload } = renderPage(ctx, route, path, params, found.data, found.json, sharedMarkup);
-          rendered.push({ page: { path, html, payload, media: {} }, urls: mediaUrls(copier.addFrom(found.json, path)) });
         }
         // A medium that cannot be copied fails the build too: its pages are left to it, which says why.
         const [mediaFailure] = await copier.done();

@@ -28,9 +28,9 @@ type Answer = { type: 'ready' } | { type: 'answer'; id: number; answer?: OpenPag
  * Starts the renderer: `bin/site.js dev-pages` with `args` (the endpoint, output and cache folders and
  * the flags every dev build gets, so a page renders as the build would render it). It loads the site's
  * code and the client bundle once; until then, and if it fails to start, `render` answers null and the
- * update in place alone shows the edit.
+ * update in place alone shows the edit. `onEnd` is called when it ends without `close()`.
  */
-export function startOpenPages(root: string, args: readonly string[], logger: Logger): OpenPages {
+export function startOpenPages(root: string, args: readonly string[], logger: Logger, onEnd: () => void = () => undefined): OpenPages {
   const child: ChildProcess = spawn(process.execPath, [join(root, 'bin/site.js'), 'dev-pages', ...args], { cwd: root, env: process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiting = new Map<number, (answer: OpenPagesAnswer | null) => void>();
   let ready = false;
@@ -38,8 +38,11 @@ export function startOpenPages(root: string, args: readonly string[], logger: Lo
   let next = 0;
   let settleReady!: (ok: boolean) => void;
   const readiness = new Promise<boolean>((resolve) => (settleReady = resolve));
+  let closing = false;
   const end = (): void => {
+    if (ended) return;
     ended = true;
+    if (!closing) onEnd();
     settleReady(false);
     for (const resolve of waiting.values()) resolve(null);
     waiting.clear();
@@ -74,6 +77,7 @@ export function startOpenPages(root: string, args: readonly string[], logger: Lo
       });
     },
     close() {
+      closing = true;
       end();
       if (child.exitCode === null) child.kill('SIGTERM');
     },
@@ -92,6 +96,8 @@ export async function runOpenPages(config: ResolvedConfig, logger: Logger): Prom
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   process.once('disconnect', () => stop());
   process.once('SIGTERM', () => stop());
+  // Ctrl-C reaches every process of the terminal's group: this one too, which then cleans up as on SIGTERM.
+  process.once('SIGINT', () => stop());
   const creating = createOpenPageRenderer(config, logger);
   const renderer = await Promise.race([creating, stopped.then(() => null)]);
   if (!renderer) {
@@ -103,14 +109,21 @@ export async function runOpenPages(config: ResolvedConfig, logger: Logger): Prom
     if (process.connected) send(answer);
   };
   let queue = Promise.resolve();
+  // The request waiting its turn: a newer one replaces it (the backend has changed again since), so edits never queue up.
+  let waiting: Request | null = null;
   await new Promise<void>((resolve) => {
     void stopped.then(resolve);
     process.on('message', (request: Request) => {
+      if (waiting) reply({ type: 'answer', id: waiting.id, answer: { pages: [], skipped: waiting.paths.map((path) => ({ path, why: 'a newer edit asked for the open pages' })) } });
+      waiting = request;
       queue = queue.then(async () => {
+        const next = waiting;
+        waiting = null;
+        if (!next) return;
         try {
-          reply({ type: 'answer', id: request.id, answer: await renderer.render(request.paths) });
+          reply({ type: 'answer', id: next.id, answer: await renderer.render(next.paths) });
         } catch (error) {
-          reply({ type: 'answer', id: request.id, error: describeCause(error) });
+          reply({ type: 'answer', id: next.id, error: describeCause(error) });
         }
       });
     });

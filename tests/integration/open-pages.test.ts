@@ -6,7 +6,7 @@ import { DEFAULT_EDITOR } from '../../backend/auth.ts';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
 import { htmlFileFor, LATEST_FILE, metaFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 import { startOpenPages, type OpenPages } from '../../cli/serve/open-pages.ts';
-import type { OpenPage } from '../../cli/serve/open-page-renderer.ts';
+import { MAX_OPEN_PAGES, type OpenPage } from '../../cli/serve/open-page-renderer.ts';
 import { createLogger } from '../../cli/terminal/logger.ts';
 import { gqlData, loginToken } from '../backend/client.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
@@ -61,8 +61,13 @@ describe('the open pages rendered first', () => {
     const latest = JSON.parse(await readFile(join(out(), LATEST_FILE), 'utf8')) as { id: string };
     const meta = JSON.parse(await readFile(join(out(), metaFileFor(latest.id)), 'utf8')) as { prerendered: string[] };
     expect(meta.prerendered.length).toBeGreaterThan(100);
-    const { pages, skipped } = await render(meta.prerendered);
-    expect([...skipped]).toEqual([]);
+    // As many at a time as are rendered after one edit.
+    const pages = new Map<string, OpenPage>();
+    for (let i = 0; i < meta.prerendered.length; i += MAX_OPEN_PAGES) {
+      const batch = await render(meta.prerendered.slice(i, i + MAX_OPEN_PAGES));
+      expect([...batch.skipped]).toEqual([]);
+      for (const [path, page] of batch.pages) pages.set(path, page);
+    }
     expect(pages.size).toBe(meta.prerendered.length);
     for (const path of meta.prerendered) {
       const page = pages.get(path)!;
@@ -83,13 +88,24 @@ describe('the open pages rendered first', () => {
     const added = await createContent(backend, token, 'NewsItem', { slug: 'rendered-first', title: 'Added and rendered first', date: '2099-01-01' });
     await deleteContent(backend, token, 'NewsItem', deleted.id);
 
-    const open = ['/', '/news', `/news/${edited.slug}`, '/news/rendered-first', '/events', `/news/${deleted.slug}`, '/no/such/page'];
+    const open = ['/', '/news', `/news/${edited.slug}`, '/events', '/events/page/2', `/news/${deleted.slug}`, '/news/rendered-first', '/no/such/page'];
     const { pages, skipped } = await render(open);
     expect(pages.get(`/news/${edited.slug}`)!.html).toContain('Shown first, then built');
     expect(pages.get('/news')!.html).toContain('Added and rendered first');
     expect(skipped.get(`/news/${deleted.slug}`)).toBe('the backend no longer lists this page');
-    expect(skipped.get('/no/such/page')).toBe('no route has this path');
+    // The paths come from whoever connects to the dev server: only the build's pages are rendered.
+    expect(skipped.get('/news/rendered-first')).toBe('not a page of the build in the folder');
+    expect(skipped.get('/no/such/page')).toBe('not a page of the build in the folder');
     expect(added.slug).toBe('rendered-first');
+
+    // What a route derives once per build (the event list) is derived again for each edit.
+    const { events } = await gqlData<{ events: { nodes: { id: string; title: string }[] } }>(backend, '{ events(first: 100) { nodes { id title } } }');
+    const listed = events.nodes.find((event) => pages.get('/events/page/2')!.html.includes(`>${event.title}<`))!;
+    expect(listed).toBeDefined();
+    await updateContent(backend, token, 'Event', listed.id, { title: 'An event retitled after the first render' });
+    const again = await render(['/events/page/2']);
+    expect(again.pages.get('/events/page/2')!.html).toContain('An event retitled after the first render');
+    pages.set('/events/page/2', again.pages.get('/events/page/2')!);
 
     await build();
     for (const [path, page] of pages) {
@@ -98,4 +114,14 @@ describe('the open pages rendered first', () => {
       expect(page.payload, path).toBe(built.payload);
     }
   }, 180_000);
+});
+
+describe('the renderer of open pages', () => {
+  it('renders at most a few pages an edit, however many are said to be open', async () => {
+    const latest = JSON.parse(await readFile(join(out(), LATEST_FILE), 'utf8')) as { id: string };
+    const meta = JSON.parse(await readFile(join(out(), metaFileFor(latest.id)), 'utf8')) as { prerendered: string[] };
+    const { pages, skipped } = await render(meta.prerendered.slice(0, MAX_OPEN_PAGES + 5));
+    expect(pages.size).toBe(MAX_OPEN_PAGES);
+    expect([...skipped.values()]).toEqual(Array(5).fill(`more than ${MAX_OPEN_PAGES} pages are open`));
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../../cli/serve/dev-server.ts';
@@ -35,7 +36,7 @@ describe('the dev server', () => {
     expect(html.indexOf(tag)).toBeLessThan(html.indexOf('</body>'));
     const client = await fetch(`${server.url}${LIVE_RELOAD_SCRIPT_PATH}`);
     expect(client.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(await client.text()).toContain(`new EventSource("${LIVE_RELOAD_PATH}"+'?path='+encodeURIComponent(p))`);
+    expect(await client.text()).toContain(`new EventSource("${LIVE_RELOAD_PATH}"+'?path='+encodeURIComponent(p)+'&first='+encodeURIComponent(f))`);
     const missing = await fetch(`${server.url}/nowhere`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain(tag);
@@ -59,12 +60,12 @@ describe('the dev server', () => {
   it('knows the page each event stream shows, and reloads only the pages an event is for', async () => {
     const liveReload = createLiveReload();
     server = await startDevServer({ root: await builtSite(), port: 0, host: '127.0.0.1', liveReload });
-    const listen = async (path: string) => (await fetch(`${server!.url}${LIVE_RELOAD_PATH}?path=${encodeURIComponent(path)}`)).body!.getReader();
-    const news = await listen('/news/');
+    const listen = async (query: string) => (await fetch(`${server!.url}${LIVE_RELOAD_PATH}?path=${query}`)).body!.getReader();
+    const news = await listen('/news/&first=3');
     const home = await listen('/');
     while (liveReload.clients() < 2) await new Promise((r) => setTimeout(r, 10));
     expect(liveReload.openPaths().sort()).toEqual(['/', '/news']);
-    expect(liveReload.send({ type: 'reload', buildId: 'first' }, (path) => path === '/news')).toBe(1);
+    expect(liveReload.send({ type: 'reload', buildId: 'first' }, (client) => client.path === '/news' && client.first === '3')).toBe(1);
     expect(liveReload.send({ type: 'reload', buildId: 'b3' })).toBe(2);
     const read = async (reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> => {
       let received = '';
@@ -75,6 +76,8 @@ describe('the dev server', () => {
     expect(await read(home)).not.toContain('data: first');
     await news.cancel();
     await home.cancel();
+    // A page of another site may not say what is open here.
+    expect((await fetch(`${server.url}${LIVE_RELOAD_PATH}?path=/`, { headers: { origin: 'http://elsewhere.example' } })).status).toBe(403);
   });
 
   it('serves the pages rendered first in place of the build, and their media the build does not hold yet', async () => {
@@ -82,15 +85,16 @@ describe('the dev server', () => {
     const copy = join(await mkdtemp(join(tmpdir(), 'first-media-')), 'new.svg');
     await writeFile(copy, '<svg/>');
     const overlay = new Map([
-      ['news/index.html', { text: '<!doctype html><html><body>Edited</body></html>' }],
+      ['news/index.html', { text: '<!doctype html><html><body>Edited</body></html>', first: '7' }],
       ['news/_payload.json', { text: '{"v":2}' }],
       ['media/new.svg', { file: copy }],
     ]);
     server = await startDevServer({ root, port: 0, host: '127.0.0.1', liveReload: createLiveReload(), overlay: () => overlay });
-    for (const path of ['/news', '/news/', '/news/index.html']) {
+    for (const path of ['/news', '/news/', '/news//', '/news/index.html']) {
       const html = await (await fetch(server.url + path)).text();
       expect(html).toContain('Edited');
-      expect(html).toContain(LIVE_RELOAD_SCRIPT_PATH);
+      // Its live-reload client says which rendering it shows.
+      expect(html).toContain(`<script src="${LIVE_RELOAD_SCRIPT_PATH}?first=7"></script>`);
     }
     expect(await (await fetch(`${server.url}/news/_payload.json`)).text()).toBe('{"v":2}');
     const medium = await fetch(`${server.url}/media/new.svg`);
@@ -98,6 +102,20 @@ describe('the dev server', () => {
     expect(await medium.text()).toBe('<svg/>');
     overlay.clear();
     expect(await (await fetch(`${server.url}/news`)).text()).toContain('News');
+  });
+
+  it('answers a request line no URL can be made of with 400, and goes on serving', async () => {
+    server = await startDevServer({ root: await builtSite(), port: 0, host: '127.0.0.1', liveReload: createLiveReload() });
+    const { port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end('GET http://[ HTTP/1.1\r\nHost: x\r\n\r\n'));
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    expect((await fetch(`${server.url}/news`)).status).toBe(200);
   });
 
   it('refuses a port that is taken with PortInUse', async () => {
@@ -154,10 +172,11 @@ describe('the pages rendered first', () => {
     const first = createFirstPages(root);
     expect(await first.show([page('/news', 'after'), page('/', 'home')], 10)).toEqual(['/news']);
     expect([...first.overlay().keys()].sort()).toEqual(['news/_payload.json', 'news/index.html']);
+    expect(first.overlay().get('news/index.html')).toEqual({ text: '<html><body>after</body></html>', first: '1' });
     // The build wrote what was shown first: neither page needs a reload.
     await writeFile(join(root, 'news/index.html'), '<html><body>after</body></html>');
     await writeFile(join(root, 'news/_payload.json'), '{"v":"after"}');
-    expect(await first.settle(20, true)).toEqual({ current: new Set(['/news', '/']), dropped: new Set() });
+    expect(await first.settle(20, true)).toEqual({ current: new Map([['/news', '1'], ['/', '']]), dropped: new Set() });
     expect(first.overlay().size).toBe(0);
   });
 
@@ -167,9 +186,9 @@ describe('the pages rendered first', () => {
     await first.show([page('/news', 'after')], 10);
     await first.show([page('/', 'home again')], 30);
     // The build (started at 20) wrote something else for /news; the home page's edit came after it started.
-    expect(await first.settle(20, true)).toEqual({ current: new Set(['/']), dropped: new Set() });
+    expect(await first.settle(20, true)).toEqual({ current: new Map([['/', '2']]), dropped: new Set() });
     expect([...first.overlay().keys()].sort()).toEqual(['_payload.json', 'index.html']);
-    expect(await first.settle(40, false)).toEqual({ current: new Set(), dropped: new Set(['/']) });
+    expect(await first.settle(40, false)).toEqual({ current: new Map(), dropped: new Set(['/']) });
     expect(first.overlay().size).toBe(0);
   });
 });
