@@ -31,7 +31,7 @@ import {
   type EventsPageResult,
 } from './queries/events.ts';
 import type { HomeResult } from './queries/home.ts';
-import { NEWS_INDEX_QUERY, type NewsArticleResult, type NewsIndexResult } from './queries/news.ts';
+import { NEWS_INDEX_KEYS_QUERY, NEWS_INDEX_QUERY, type NewsArticleResult, type NewsIndexKeysResult, type NewsIndexResult } from './queries/news.ts';
 import type { PageData } from './queries/pages.ts';
 import { PUBLICATION_CATEGORY_QUERY, PUBLICATIONS_INDEX_QUERY, type PublicationCategoryResult, type PublicationResult, type PublicationsIndexResult } from './queries/publications.ts';
 import { RESEARCH_INDEX_QUERY, type ResearchIndexResult, type ResearchProjectResult } from './queries/research.ts';
@@ -85,7 +85,7 @@ function laterPage<TData>(query: string, entries: RouteDataDefinition['entries']
   };
 }
 
-const newsList = { document: NEWS_INDEX_QUERY, select: (r: NewsIndexResult) => r.newsItems, pageSize: NEWS_PAGE_SIZE };
+const newsList = { document: NEWS_INDEX_QUERY, select: (r: NewsIndexResult) => r.newsItems, pageSize: NEWS_PAGE_SIZE, keys: { document: NEWS_INDEX_KEYS_QUERY, select: (r: NewsIndexKeysResult) => r.newsItems } };
 const publicationsList = { document: PUBLICATIONS_INDEX_QUERY, select: (r: PublicationsIndexResult) => r.publications, pageSize: LIST_PAGE_SIZE };
 const publicationCategoryList = { document: PUBLICATION_CATEGORY_QUERY, select: (r: PublicationCategoryResult) => r.publications, pageSize: LIST_PAGE_SIZE };
 const coursesList = { document: COURSES_QUERY, select: (r: CoursesResult) => r.courses, pageSize: LIST_PAGE_SIZE };

@@ -157,3 +157,58 @@ describe('event list pages', () => {
     expect(categoryPages(lists, 'symposia', 4)).toEqual([{ home: { upcomingEvents: upcoming.slice(0, 1) }, events: { nodes: [], totalCount: 0 } }]);
   });
 });
+
+describe('later pages of a keyed list, updated in place', () => {
+  /** The news list's pages with their keys, from a full walk: what the previous build remembered. */
+  async function remembered(count: number): Promise<Map<string, string>> {
+    const entries = await collect(routeData['news-page'].entries!(listBackend('newsItems', count).ctx));
+    expect(entries.every((e) => typeof e.key === 'string' && e.data !== undefined)).toBe(true);
+    return new Map(entries.map((e) => [e.params.page!, e.key!]));
+  }
+
+  /** The same backend, counting which document each request sent, with `ctx.unchanged` as the build gives it. */
+  function updating(count: number, saved: Map<string, string>, changedIds: readonly string[]) {
+    const { ctx } = listBackend('newsItems', count);
+    const sent: string[] = [];
+    const keyed: RouteDataContext = {
+      request: (document, variables) => {
+        sent.push(`${/query (\w+)/.exec(document)![1]} ${String(variables?.after ?? null)}`);
+        return ctx.request(document, variables);
+      },
+      unchanged: (params, key) => saved.get(params.page!) === key && !key.split('|')[0]!.split(' ').some((id) => changedIds.includes(id)),
+    };
+    return { ctx: keyed, sent };
+  }
+
+  it('walks the keys alone when no page changed, and keeps every page unasked', async () => {
+    const saved = await remembered(1000);
+    const { ctx, sent } = updating(1000, saved, []);
+    const entries = await collect(routeData['news-page'].entries!(ctx));
+    expect(entries).toHaveLength(saved.size);
+    expect(entries.every((e) => e.unchanged === true && e.data === undefined && e.key === saved.get(e.params.page!))).toBe(true);
+    expect(sent).toEqual(['NewsIndexKeys null', 'NewsIndexKeys 480', 'NewsIndexKeys 960']);
+  });
+
+  it('asks for the one batch that holds an edited item, and gives its page with the key a full walk gives', async () => {
+    const saved = await remembered(1000);
+    const { ctx, sent } = updating(1000, saved, ['500']);
+    const entries = await collect(routeData['news-page'].entries!(ctx));
+    const page = String(Math.floor(500 / NEWS_PAGE_SIZE) + 1);
+    const asked = entries.filter((e) => !e.unchanged);
+    expect(asked.map((e) => e.params.page)).toEqual([page]);
+    expect(nodesOf(asked[0], 'newsItems').map((n) => n.id)).toContain('500');
+    expect(asked[0]!.key).toBe(saved.get(page));
+    expect(entries.map((e) => e.params.page)).toEqual([...saved.keys()]);
+    // The keys' next batch is asked for while one is looked at, so the order of the requests is not fixed.
+    expect(sent.sort()).toEqual(['NewsIndex 480', 'NewsIndexKeys 480', 'NewsIndexKeys 960', 'NewsIndexKeys null']);
+  });
+
+  it('asks again for the pages an added item shifts, and their keys differ', async () => {
+    const saved = await remembered(1000);
+    const { ctx } = updating(1001, saved, ['1000']);
+    const entries = await collect(routeData['news-page'].entries!(ctx));
+    // One more item: the collection's size is in every page's key, so none is kept.
+    expect(entries.filter((e) => e.unchanged)).toEqual([]);
+    expect(entries.every((e) => e.key !== saved.get(e.params.page!))).toBe(true);
+  });
+});
