@@ -20,6 +20,7 @@ import { contentSecurityPolicy } from '../render/csp.ts';
 import { renderPage } from '../render/render.tsx';
 import { createSharedMarkupCache } from '../render/shared-markup-cache.ts';
 import { loadShell } from '../render/template.ts';
+import { isFile } from './site-files.ts';
 import type { Logger } from '../terminal/logger.ts';
 
 /**
@@ -58,6 +59,9 @@ export interface OpenPageRenderer {
 /** Open pages rendered per edit at most: each costs its route's list walk, and anyone who reaches the dev server may say a page is open. */
 export const MAX_OPEN_PAGES = 8;
 
+/** The media folders of the latest requests kept: a page shown first may still be served with the media of an edit or two back. */
+const MEDIA_ROUNDS_KEPT = 8;
+
 /** Loads what every page shares (the site's code, the bundle's manifest, the template) once. */
 export async function createOpenPageRenderer(config: ResolvedConfig, logger: Logger): Promise<OpenPageRenderer> {
   const source = await openContentSource(config, logger);
@@ -82,9 +86,13 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
         for (const path of wanted.splice(MAX_OPEN_PAGES)) answer.skipped.push({ path, why: `more than ${MAX_OPEN_PAGES} pages are open` });
         // A context of this request's own: what routes derive once per build (an event list, say) is derived again from the backend as it is now.
         const client = { request: source.client.request.bind(source.client), buildKey: {} };
-        // One copier a request: the pages' media go to a folder of this request's, each file once.
+        // One copier a request: the pages' media the folder does not hold yet go to a folder of this
+        // request's, each file once. The folders of requests long past go: their pages have been built since.
         const mediaDir = join(scratch, `media-${++round}`);
-        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null });
+        await rm(join(scratch, `media-${round - MEDIA_ROUNDS_KEPT}`), { recursive: true, force: true });
+        let knowPresent!: (urls: ReadonlySet<string>) => void;
+        const present = new Promise<ReadonlySet<string>>((resolve) => (knowPresent = resolve));
+        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null });
         const sharedMarkup = createSharedMarkupCache();
         const rendered: { page: OpenPage; urls: string[] }[] = [];
         for (const open of wanted) {
@@ -111,6 +119,9 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
             answer.skipped.push({ path: open, why: describeCause(error) });
           }
         }
+        const held = new Set<string>();
+        for (const url of copier.urls) if (await isFile(join(config.outDir, mediaFileFor(url)))) held.add(url);
+        knowPresent(held);
         // A medium that cannot be copied fails the build too: its pages are left to it, which says why.
         const [mediaFailure] = await copier.done();
         for (const { page, urls } of rendered) {
@@ -118,7 +129,7 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
             answer.skipped.push({ path: page.path, why: `a medium could not be copied (${mediaFailure.cause})` });
             continue;
           }
-          for (const url of urls) page.media[mediaFileFor(url)] = join(mediaDir, mediaFileFor(url));
+          for (const url of urls) if (!held.has(url)) page.media[mediaFileFor(url)] = join(mediaDir, mediaFileFor(url));
           answer.pages.push(page);
         }
         return answer;
