@@ -8,7 +8,7 @@ import {
   researchProjectEntries,
 } from './build/entries.ts';
 import { eventCategoryEntries, eventCategoryPageEntries, eventsPageEntries } from './build/event-pages.ts';
-import { laterCategoryPages, laterPages } from './build/list-entries.ts';
+import { keysFrom, laterCategoryPages, laterPages } from './build/list-entries.ts';
 import {
   coursesSearch,
   documentsSearch,
@@ -19,9 +19,9 @@ import {
   publicationSearch,
   researchProjectSearch,
 } from './build/search-entries.ts';
-import { COURSES_QUERY, type CoursesResult } from './queries/courses.ts';
+import { COURSES_KEYS_QUERY, COURSES_QUERY, type CoursesResult } from './queries/courses.ts';
 import { LIST_PAGE_SIZE, NEWS_PAGE_SIZE } from './queries/document.ts';
-import { DOCUMENTS_QUERY, type DocumentsResult } from './queries/documents.ts';
+import { DOCUMENTS_KEYS_QUERY, DOCUMENTS_QUERY, type DocumentsResult } from './queries/documents.ts';
 import {
   EVENT_CATEGORY_QUERY,
   EVENTS_PAGE_QUERY,
@@ -31,10 +31,10 @@ import {
   type EventsPageResult,
 } from './queries/events.ts';
 import type { HomeResult } from './queries/home.ts';
-import { NEWS_INDEX_KEYS_QUERY, NEWS_INDEX_QUERY, type NewsArticleResult, type NewsIndexKeysResult, type NewsIndexResult } from './queries/news.ts';
+import { NEWS_INDEX_KEYS_QUERY, NEWS_INDEX_QUERY, type NewsArticleResult, type NewsIndexResult } from './queries/news.ts';
 import type { PageData } from './queries/pages.ts';
-import { PUBLICATION_CATEGORY_QUERY, PUBLICATIONS_INDEX_QUERY, type PublicationCategoryResult, type PublicationResult, type PublicationsIndexResult } from './queries/publications.ts';
-import { RESEARCH_INDEX_QUERY, type ResearchIndexResult, type ResearchProjectResult } from './queries/research.ts';
+import { PUBLICATION_CATEGORY_QUERY, PUBLICATIONS_INDEX_KEYS_QUERY, PUBLICATIONS_INDEX_QUERY, type PublicationCategoryResult, type PublicationResult, type PublicationsIndexResult } from './queries/publications.ts';
+import { RESEARCH_INDEX_KEYS_QUERY, RESEARCH_INDEX_QUERY, type ResearchIndexResult, type ResearchProjectResult } from './queries/research.ts';
 import { SITE_QUERY } from './queries/site.ts';
 import { liveQueries } from './route-queries.ts';
 import type { RouteId } from './routes.ts';
@@ -85,12 +85,12 @@ function laterPage<TData>(query: string, entries: RouteDataDefinition['entries']
   };
 }
 
-const newsList = { document: NEWS_INDEX_QUERY, select: (r: NewsIndexResult) => r.newsItems, pageSize: NEWS_PAGE_SIZE, keys: { document: NEWS_INDEX_KEYS_QUERY, select: (r: NewsIndexKeysResult) => r.newsItems } };
-const publicationsList = { document: PUBLICATIONS_INDEX_QUERY, select: (r: PublicationsIndexResult) => r.publications, pageSize: LIST_PAGE_SIZE };
+const newsList = { document: NEWS_INDEX_QUERY, select: (r: NewsIndexResult) => r.newsItems, pageSize: NEWS_PAGE_SIZE, keys: keysFrom(NEWS_INDEX_KEYS_QUERY, 'newsItems') };
+const publicationsList = { document: PUBLICATIONS_INDEX_QUERY, select: (r: PublicationsIndexResult) => r.publications, pageSize: LIST_PAGE_SIZE, keys: keysFrom(PUBLICATIONS_INDEX_KEYS_QUERY, 'publications') };
 const publicationCategoryList = { document: PUBLICATION_CATEGORY_QUERY, select: (r: PublicationCategoryResult) => r.publications, pageSize: LIST_PAGE_SIZE };
-const coursesList = { document: COURSES_QUERY, select: (r: CoursesResult) => r.courses, pageSize: LIST_PAGE_SIZE };
-const researchList = { document: RESEARCH_INDEX_QUERY, select: (r: ResearchIndexResult) => r.researchProjects, pageSize: LIST_PAGE_SIZE };
-const documentsList = { document: DOCUMENTS_QUERY, select: (r: DocumentsResult) => r.documents, pageSize: LIST_PAGE_SIZE };
+const coursesList = { document: COURSES_QUERY, select: (r: CoursesResult) => r.courses, pageSize: LIST_PAGE_SIZE, keys: keysFrom(COURSES_KEYS_QUERY, 'courses') };
+const researchList = { document: RESEARCH_INDEX_QUERY, select: (r: ResearchIndexResult) => r.researchProjects, pageSize: LIST_PAGE_SIZE, keys: keysFrom(RESEARCH_INDEX_KEYS_QUERY, 'researchProjects') };
+const documentsList = { document: DOCUMENTS_QUERY, select: (r: DocumentsResult) => r.documents, pageSize: LIST_PAGE_SIZE, keys: keysFrom(DOCUMENTS_KEYS_QUERY, 'documents') };
 
 // `satisfies` turns a route of site/routes.ts without data here into a type error rather than a failed build.
 export const routeData = defineRouteData({

@@ -24,6 +24,11 @@ export interface ListSource<TResult> {
   keys?: { document: string; select: (result: never) => PagedList<{ id: string }> };
 }
 
+/** A list source's `keys` from its keys query (listKeysQuery) and the connection's field. */
+export function keysFrom(document: string, field: string): NonNullable<ListSource<never>['keys']> {
+  return { document, select: (result: Record<string, PagedList<{ id: string }>>) => result[field]! };
+}
+
 /** Pages 2… of a list. */
 export function laterPages<TResult>(source: ListSource<TResult>): (ctx: RouteDataContext) => AsyncGenerator<RouteEntry> {
   return async function* (ctx) {

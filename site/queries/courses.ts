@@ -1,5 +1,5 @@
 import { PERSON_REF_FRAGMENT, type PersonRefData, type ContentStatus } from './common.ts';
-import { composeDocument, LIST_PAGE_SIZE, type PagedList } from './document.ts';
+import { composeDocument, listKeysQuery, LIST_PAGE_SIZE, type PagedList } from './document.ts';
 
 export type CourseData = {
   /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
@@ -49,3 +49,6 @@ query Courses($first: Int = ${LIST_PAGE_SIZE}, $after: String) {
 );
 
 export type CoursesResult = { courses: PagedList<CourseData> };
+
+/** The list's keys: which items each list page shows, for an update in place (site/build/list-entries.ts). */
+export const COURSES_KEYS_QUERY = listKeysQuery('CoursesKeys', 'courses');

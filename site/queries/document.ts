@@ -91,6 +91,28 @@ export function composeItemsDocument(item: ItemField, count: number): string {
   return composeDocument(`query ${item.operation}(${variables}) {\n${fields.join('\n')}\n}`, [item.fragment]);
 }
 
+/**
+ * A list's keys (site/build/list-entries.ts, a list source's `keys`): the same connection as the list
+ * query, in the same order and batches, with its nodes' ids (and `status`, for the draft filter) and the
+ * collection's size only. An update in place walks it to learn which items each list page shows.
+ */
+export function listKeysQuery(operation: string, field: string): string {
+  return `
+query ${operation}($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
+  ${field}(first: $first, after: $after) {
+    nodes {
+      status
+      id
+    }
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}`;
+}
+
 /** The part of a Relay-style connection that list pages embed. */
 export interface ListPage<TNode> {
   nodes: TNode[];

@@ -1,5 +1,5 @@
 import { CATEGORY_FRAGMENT, type CategoryData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, LIST_PAGE_SIZE, type PagedList } from './document.ts';
+import { composeDocument, listKeysQuery, defineFragment, LIST_PAGE_SIZE, type PagedList } from './document.ts';
 
 /** A downloadable file: enough for a link that says what it is and how big it is. */
 export type DocumentFileData = {
@@ -64,3 +64,6 @@ query Documents($first: Int = ${LIST_PAGE_SIZE}, $after: String) {
 );
 
 export type DocumentsResult = { documents: PagedList<DocumentData> };
+
+/** The list's keys: which items each list page shows, for an update in place (site/build/list-entries.ts). */
+export const DOCUMENTS_KEYS_QUERY = listKeysQuery('DocumentsKeys', 'documents');

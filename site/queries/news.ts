@@ -1,5 +1,5 @@
 import { IMAGE_FRAGMENT, type ImageData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, NEWS_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
+import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, listKeysQuery, NEWS_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
 
 export type NewsCardData = {
   /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
@@ -71,27 +71,8 @@ query NewsIndex($first: Int = ${NEWS_PAGE_SIZE}, $after: String) {
 
 export type NewsIndexResult = { newsItems: PagedList<NewsCardData> };
 
-/**
- * The news list's keys: the same connection in the same order as NEWS_INDEX_QUERY, ids only. An update
- * in place walks it to learn which articles each list page shows, and keeps the pages that show the same
- * unchanged articles unasked (site/build/list-entries.ts).
- */
-export const NEWS_INDEX_KEYS_QUERY = `
-query NewsIndexKeys($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
-  newsItems(first: $first, after: $after) {
-    nodes {
-      status
-      id
-    }
-    totalCount
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
-  }
-}`;
-
-export type NewsIndexKeysResult = { newsItems: PagedList<{ status: string; id: string }> };
+/** The news list's keys: which articles each list page shows, for an update in place (site/build/list-entries.ts). */
+export const NEWS_INDEX_KEYS_QUERY = listKeysQuery('NewsIndexKeys', 'newsItems');
 
 /** How many related articles an article links to. */
 export const RELATED_NEWS_SIZE = 3;

@@ -1,5 +1,5 @@
 import { CATEGORY_FRAGMENT, PERSON_REF_FRAGMENT, type CategoryData, type PersonRefData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
+import { composeDocument, listKeysQuery, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
 import { DOCUMENT_FILE_FRAGMENT, type DocumentFileData } from './documents.ts';
 
 export type PublicationCardData = {
@@ -164,3 +164,6 @@ query PublicationCategorySlugs {
 `;
 
 export type PublicationCategoriesResult = { publicationCategories: { slug: string }[] };
+
+/** The list's keys: which items each list page shows, for an update in place (site/build/list-entries.ts). */
+export const PUBLICATIONS_INDEX_KEYS_QUERY = listKeysQuery('PublicationsIndexKeys', 'publications');

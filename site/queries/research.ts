@@ -1,5 +1,5 @@
 import { IMAGE_FRAGMENT, PERSON_REF_FRAGMENT, type ImageData, type PersonRefData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
+import { composeDocument, listKeysQuery, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
 import { PAGE_FRAGMENT, PAGE_SLUGS, type PageData } from './pages.ts';
 import { PUBLICATION_CARD_FRAGMENT, type PublicationCardData } from './publications.ts';
 
@@ -156,3 +156,6 @@ export type ArtisticResearchResult = {
   page: PageData | null;
   researchProjects: { nodes: (ProjectCardData & { artistic: boolean })[] };
 };
+
+/** The list's keys: which items each list page shows, for an update in place (site/build/list-entries.ts). */
+export const RESEARCH_INDEX_KEYS_QUERY = listKeysQuery('ResearchIndexKeys', 'researchProjects');

@@ -212,3 +212,32 @@ describe('later pages of a keyed list, updated in place', () => {
     expect(entries.every((e) => e.key !== saved.get(e.params.page!))).toBe(true);
   });
 });
+
+describe('every keyed list', () => {
+  it.each([
+    ['news-page', 'newsItems'],
+    ['publications-page', 'publications'],
+    ['courses-page', 'courses'],
+    ['research-page', 'researchProjects'],
+    ['documents-page', 'documents'],
+  ] as const)('%s: a full walk gives each page a key, and an update in place with nothing changed walks the keys alone', async (routeId, field) => {
+    const full = await collect(routeData[routeId].entries!(listBackend(field, 700).ctx));
+    expect(full.length).toBeGreaterThan(1);
+    const saved = new Map(full.map((e) => [e.params.page!, e.key!]));
+    expect([...saved.values()].every((key) => typeof key === 'string' && key.length > 0)).toBe(true);
+    const { ctx } = listBackend(field, 700);
+    const operations: string[] = [];
+    const kept = await collect(
+      routeData[routeId].entries!({
+        request: (document, variables) => {
+          operations.push(/query (\w+)/.exec(document)![1]!);
+          return ctx.request(document, variables);
+        },
+        unchanged: (params, key) => saved.get(params.page!) === key,
+      }),
+    );
+    expect(kept.map((e) => e.params.page)).toEqual([...saved.keys()]);
+    expect(kept.every((e) => e.unchanged === true)).toBe(true);
+    expect(operations.every((operation) => operation.endsWith('Keys'))).toBe(true);
+  });
+});
