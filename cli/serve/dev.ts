@@ -76,8 +76,11 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   // The open pages rendered first, until a build that saw their edit is done.
   const first = createFirstPages(options.outDir);
   let openPages: OpenPages | null = null;
+  // Whether the backend's edits are followed (the site has a change feed), and a build has succeeded: then the renderer runs.
+  let following = false;
+  let built = false;
   const startRenderer = (): void => {
-    if (options.openPagesFirst === false || closed) return;
+    if (options.openPagesFirst === false || closed || !following || !built) return;
     const args = ['--endpoint', options.endpoint ?? backend!.url, '--out', options.outDir, '--cache-dir', options.cacheDir, ...options.buildFlags];
     if (openPages) return;
     const started = (openPages = startOpenPages(root, args, logger, () => {
@@ -135,6 +138,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
         const reloaded = liveReload.send({ type: 'reload', buildId: latest.id }, (client) => current.get(client.path) !== client.first);
         const already = liveReload.clients() - reloaded;
         logger.info('dev', `built ${latest.id} in ${formatDuration(performance.now() - started)}; reloading ${reloaded} open ${reloaded === 1 ? 'page' : 'pages'}${already > 0 ? ` (${already} already ${already === 1 ? 'shows' : 'show'} it)` : ''}`);
+        built = true;
         startRenderer();
       } catch (error) {
         if (closed) return;
@@ -191,7 +195,11 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     });
   };
   const content = changeFeed ? followContent(options.endpoint ?? backend!.url, changeFeed, onContent, { onProblem: (message) => logger.warn('dev', message) }) : null;
-  if (content) logger.info('dev', "following the backend's change feed");
+  if (content) {
+    logger.info('dev', "following the backend's change feed");
+    following = true;
+    startRenderer();
+  }
 
   return {
     url: server.url,
