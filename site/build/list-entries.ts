@@ -36,7 +36,7 @@ export function laterPages<TResult>(source: ListSource<TResult>): (ctx: RouteDat
       yield* keptLaterPages(ctx, source, source.keys);
       return;
     }
-    for await (const { number, result, key } of listPages(ctx, source, {})) yield { ...entry<TResult>({ page: String(number) }, result), ...(key !== undefined && { key }) };
+    for await (const page of listPages(ctx, source, {})) yield pageEntry({ page: String(page.number) }, page);
   };
 }
 
@@ -47,7 +47,7 @@ export function laterCategoryPages<TResult>(
 ): (ctx: RouteDataContext) => AsyncGenerator<RouteEntry> {
   return async function* (ctx) {
     for (const category of await categories(ctx)) {
-      for await (const { number, result } of listPages(ctx, source, { category })) yield entry<TResult>({ category, page: String(number) }, result);
+      for await (const page of listPages(ctx, source, { category })) yield pageEntry({ category, page: String(page.number) }, page);
     }
   };
 }
@@ -59,11 +59,11 @@ export function laterCategoryPages<TResult>(
  * pages of `pageSize` in the shape one page's query returns (the page's nodes, the collection's
  * totalCount, and whether more follow), so 10,000 items cost about 20 requests rather than 800.
  */
-async function* listPages<TResult>(ctx: RouteDataContext, source: ListSource<TResult>, variables: Record<string, unknown>): AsyncGenerator<{ number: number; result: TResult; key?: string }> {
-  let number = 0;
+async function* listPages<TResult>(ctx: RouteDataContext, source: ListSource<TResult>, variables: Record<string, unknown>): AsyncGenerator<ListPageOf<TResult>> {
+  let before = 0;
   for await (const result of connectionBatches(ctx, { document: source.document, select: source.select, variables, batchSize: perRequestOf(source) })) {
-    for (const page of cutIntoPages(source, result, number)) yield page;
-    number += Math.ceil(source.select(result).nodes.length / source.pageSize);
+    yield* cutIntoPages(source, result, before);
+    before += pagesIn(source.select(result), source.pageSize);
   }
 }
 
@@ -73,35 +73,38 @@ async function* listPages<TResult>(ctx: RouteDataContext, source: ListSource<TRe
  */
 async function* keptLaterPages<TResult>(ctx: RouteDataContext, source: ListSource<TResult>, keys: NonNullable<ListSource<TResult>['keys']>): AsyncGenerator<RouteEntry> {
   const perRequest = perRequestOf(source);
-  let number = 0;
+  let before = 0;
   // The cursor the batch being looked at starts after: the keys' batches and the list's are the same size, so their cursors match.
   let after: string | null = null;
   for await (const result of connectionBatches(ctx, { document: keys.document, select: keys.select, batchSize: perRequest })) {
     const connection = keys.select(result);
-    const pages: { params: { page: string }; key: string; kept: boolean }[] = [];
-    for (let start = 0; start < connection.nodes.length; start += source.pageSize) {
-      number++;
-      if (number === 1) continue;
-      const more = start + source.pageSize < connection.nodes.length || connection.pageInfo.hasNextPage;
+    const pages = [...slices(connection, source.pageSize, before)].map(({ number, nodes, more }) => {
       const params = { page: String(number) };
-      const key = listKey(connection.nodes.slice(start, start + source.pageSize), connection.totalCount, more);
-      pages.push({ params, key, kept: ctx.unchanged!(params, key) });
+      const key = listKey(nodes, connection.totalCount, more);
+      return { params, key, kept: ctx.unchanged!(params, key) };
+    });
+    // The batch's pages from the list query, when one of them cannot be kept.
+    const asked = pages.every((page) => page.kept) ? null : new Map([...cutIntoPages(source, await ctx.request<TResult>(source.document, { first: perRequest, after }), before)].map((page) => [String(page.number), page]));
+    for (const page of pages) {
+      const found = asked?.get(page.params.page);
+      if (page.kept) yield { params: page.params, key: page.key, unchanged: true };
+      // The list moved between the two walks: the next update in place sees the edit that moved it.
+      else if (found) yield pageEntry(page.params, found);
     }
-    if (pages.some((page) => !page.kept)) {
-      const full = await ctx.request<TResult>(source.document, { first: perRequest, after });
-      const asked = new Map<string, { result: TResult; key?: string }>();
-      for (const page of cutIntoPages(source, full, number - pages.length - (after === null ? 1 : 0))) asked.set(String(page.number), page);
-      for (const page of pages) {
-        const found = asked.get(page.params.page);
-        if (page.kept) yield { params: page.params, key: page.key, unchanged: true };
-        // The list moved between the two walks: the next update in place sees the edit that moved it.
-        else if (found) yield { ...entry<TResult>(page.params, found.result), ...(found.key !== undefined && { key: found.key }) };
-      }
-    } else {
-      for (const page of pages) yield { params: page.params, key: page.key, unchanged: true };
-    }
+    before += pagesIn(connection, source.pageSize);
     after = connection.pageInfo.endCursor;
   }
+}
+
+/** One later page of a list, in the shape its query returns, with its key when the list has keys. */
+interface ListPageOf<TResult> {
+  number: number;
+  result: TResult;
+  key?: string;
+}
+
+function pageEntry<TResult>(params: Record<string, string>, page: ListPageOf<TResult>): RouteEntry {
+  return { ...entry<TResult>(params, page.result), ...(page.key !== undefined && { key: page.key }) };
 }
 
 /** Pages asked for per request: a whole number of pages, about CARD_BATCH_SIZE items. */
@@ -109,26 +112,35 @@ function perRequestOf(source: Pick<ListSource<never>, 'pageSize'>): number {
   return Math.max(source.pageSize, Math.floor(CARD_BATCH_SIZE / source.pageSize) * source.pageSize);
 }
 
+/** How many pages one response of the list holds. */
+function pagesIn(connection: ConnectionPage<unknown>, pageSize: number): number {
+  return Math.ceil(connection.nodes.length / pageSize);
+}
+
 /**
- * One response of the list query cut into pages of `pageSize`, numbered on from `before` (the pages of
- * earlier responses), in the shape one page's query returns (the page's nodes, the collection's
- * totalCount, and whether more follow). Page 1 is the list's own route, so it is left out. With keys,
- * each page has its key.
+ * The pages of one response of a list, numbered on from `before` (the pages of earlier responses): each
+ * page's nodes and whether more follow. Page 1 is the list's own route, so it is left out.
  */
-function* cutIntoPages<TResult>(source: ListSource<TResult>, result: TResult, before: number): Generator<{ number: number; result: TResult; key?: string }> {
-  const connection = source.select(result);
-  const key = Object.keys(result as object).find((k) => (result as Record<string, unknown>)[k] === connection);
-  let number = before;
-  for (let start = 0; start < connection.nodes.length; start += source.pageSize) {
-    number++;
+function* slices<TNode>(connection: ConnectionPage<TNode>, pageSize: number, before: number): Generator<{ number: number; nodes: TNode[]; more: boolean }> {
+  for (let start = 0, number = before + 1; start < connection.nodes.length; start += pageSize, number++) {
     if (number === 1) continue;
-    const nodes = connection.nodes.slice(start, start + source.pageSize);
-    const more = start + source.pageSize < connection.nodes.length || connection.pageInfo.hasNextPage;
-    const page = { ...connection, nodes, pageInfo: { hasNextPage: more, endCursor: null } };
+    yield { number, nodes: connection.nodes.slice(start, start + pageSize), more: start + pageSize < connection.nodes.length || connection.pageInfo.hasNextPage };
+  }
+}
+
+/**
+ * One response of the list query cut into pages (slices), in the shape one page's query returns (the
+ * page's nodes, the collection's totalCount, and whether more follow). With keys, each page has its key.
+ */
+function* cutIntoPages<TResult>(source: ListSource<TResult>, result: TResult, before: number): Generator<ListPageOf<TResult>> {
+  const connection = source.select(result);
+  const field = Object.keys(result as object).find((k) => (result as Record<string, unknown>)[k] === connection);
+  for (const { number, nodes, more } of slices(connection, source.pageSize, before)) {
     // A result that nests the list deeper than the top level cannot be cut into pages here: say so rather than guess.
-    if (!key) throw new Error(`The list query's connection must be a top-level field of its result to be paged in bulk (${source.document.slice(0, 60)}…).`);
-    const keyed = source.keys && listKey(nodes as { id: string }[], (connection as PagedList<unknown>).totalCount, more);
-    yield { number, result: { ...(result as object), [key]: page } as TResult, ...(keyed !== undefined && { key: keyed }) };
+    if (!field) throw new Error(`The list query's connection must be a top-level field of its result to be paged in bulk (${source.document.slice(0, 60)}…).`);
+    const page = { ...connection, nodes, pageInfo: { hasNextPage: more, endCursor: null } };
+    const key = source.keys && listKey(nodes as { id: string }[], (connection as PagedList<unknown>).totalCount, more);
+    yield { number, result: { ...(result as object), [field]: page } as TResult, ...(key !== undefined && { key }) };
   }
 }
 
