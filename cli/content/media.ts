@@ -203,7 +203,8 @@ const REFUSED_TYPE_FIX = `Upload the file in an allowed format (${MEDIA_EXTENSIO
 // In JSON a media URL is either a whole string ("/media/...") or an attribute inside HTML (=\"/media/...).
 const MEDIA_URL = /"(\/media\/[^"\\?#]+)|\\"(\/media\/[^"\\?#]+)/g;
 
-function* mediaUrlsIn(text: string): Generator<string> {
+/** The media URLs a page's (or the site's) JSON refers to, in order, repeats included. */
+export function* mediaUrlsIn(text: string): Generator<string> {
   // Most pages have no media: a plain search is much cheaper than the expression.
   if (!text.includes('/media/')) return;
   for (const m of text.matchAll(MEDIA_URL)) yield (m[1] ?? m[2])!;

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 import type { DevOverlay, OverlayEntry } from './dev-server.ts';
 import type { OpenPage } from './open-page-renderer.ts';
-import { isFile } from './site-files.ts';
 
 /**
  * The open pages `site dev` rendered first after an edit (open-page-renderer.ts), served in place of the
@@ -38,7 +37,7 @@ export function createFirstPages(siteDir: string): FirstPages {
     const next = new Map<string, OverlayEntry>();
     for (const { page, served, first } of shown.values()) {
       if (!served) continue;
-      // A medium the folder does not hold yet (an image added with the edit) comes from the renderer's copy.
+      // A medium the folder does not hold yet (an image added with the edit) comes from the renderer's copy (it copies no other).
       for (const [file, copy] of Object.entries(page.media)) next.set(file, { file: copy });
       next.set(htmlFileFor(page.path), { text: page.html, first });
       if (page.payload !== null) next.set(payloadFileFor(page.path), { text: page.payload });
@@ -54,10 +53,9 @@ export function createFirstPages(siteDir: string): FirstPages {
     async show(pages, at) {
       const changed: string[] = [];
       for (const page of pages) {
-        const media = Object.fromEntries(await filterAsync(Object.entries(page.media), async ([file]) => !(await isFile(join(siteDir, file)))));
         // A page the edit did not change is served from the folder as before, and not reloaded.
         const served = shown.get(page.path)?.served === true || !(await sameAsFolder(page));
-        shown.set(page.path, { at, page: { ...page, media }, served, first: served ? String(++renderings) : '' });
+        shown.set(page.path, { at, page, served, first: served ? String(++renderings) : '' });
         if (served) changed.push(page.path);
       }
       update();
@@ -91,7 +89,3 @@ async function readText(file: string): Promise<string | null> {
   return readFile(file, 'utf8').catch(() => null);
 }
 
-async function filterAsync<T>(items: readonly T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
-  const kept = await Promise.all(items.map(keep));
-  return items.filter((_, i) => kept[i]);
-}

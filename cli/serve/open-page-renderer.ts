@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { normalizePath } from '../../runtime/shared/paths.ts';
 import { findRoute } from '../../runtime/routes.ts';
 import { serializeJson } from '../../runtime/shared/serialize.ts';
+import type { GraphQLClientHandle } from '../../runtime/shared/graphql.ts';
+import type { RouteDataContext } from '../../runtime/shared/route-data.ts';
 import { bundleWithCache } from '../bundle/bundle-cache.ts';
 import { createRenderContext } from '../build/render-context.ts';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
-import { loadSiteModules } from '../config/site-modules.ts';
+import { loadSiteModules, type SiteModules } from '../config/site-modules.ts';
 import { crawl } from '../content/crawl.ts';
-import { createMediaCopier, mediaFileFor } from '../content/media.ts';
-import { mediaUrls } from '../content/page-depends.ts';
-import { queryPages } from '../content/query.ts';
+import { createMediaCopier, mediaFileFor, mediaUrlsIn } from '../content/media.ts';
+import { queryPages, type PageRecord } from '../content/query.ts';
 import { loadRichTextCache } from '../content/rich-text-cache.ts';
 import { loadSiteData, openContentSource } from '../content/source.ts';
 import type { PageFailure } from '../errors/errors.ts';
@@ -66,6 +67,10 @@ const MEDIA_ROUNDS_KEPT = 8;
 export async function createOpenPageRenderer(config: ResolvedConfig, logger: Logger): Promise<OpenPageRenderer> {
   const source = await openContentSource(config, logger);
   const scratch = await mkdtemp(join(config.cacheDir, 'open-pages-'));
+  const dispose = async (): Promise<void> => {
+    await source.close();
+    await rm(scratch, { recursive: true, force: true });
+  };
   try {
     const [site, richText, bundle, shell] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir), bundleWithCache(config.root, join(scratch, 'bundle'), config.cacheDir), loadShell(config.root)]);
     const csp = config.csp ? contentSecurityPolicy(config) : null;
@@ -86,62 +91,72 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
         for (const path of wanted.splice(MAX_OPEN_PAGES)) answer.skipped.push({ path, why: `more than ${MAX_OPEN_PAGES} pages are open` });
         // A context of this request's own: what routes derive once per build (an event list, say) is derived again from the backend as it is now.
         const client = { request: source.client.request.bind(source.client), buildKey: {} };
-        // One copier a request: the pages' media the folder does not hold yet go to a folder of this
-        // request's, each file once. The folders of requests long past go: their pages have been built since.
-        const mediaDir = join(scratch, `media-${++round}`);
-        await rm(join(scratch, `media-${round - MEDIA_ROUNDS_KEPT}`), { recursive: true, force: true });
-        let knowPresent!: (urls: ReadonlySet<string>) => void;
-        const present = new Promise<ReadonlySet<string>>((resolve) => (knowPresent = resolve));
-        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null });
         const sharedMarkup = createSharedMarkupCache();
-        const rendered: { page: OpenPage; urls: string[] }[] = [];
+        const rendered: { page: OpenPage; json: string }[] = [];
         for (const open of wanted) {
-          const match = findRoute(site.routes, open);
-          if (!match) {
-            answer.skipped.push({ path: open, why: 'no route has this path' });
-            continue;
-          }
           try {
-            const failures: PageFailure[] = [];
-            const routeId = match.route.id;
-            const jobs = crawl(site.routes, site.routeData, client, (failure) => failures.push(failure), { skip: (id) => id !== routeId, keep: (id, path) => id === routeId && path === open });
-            let found = null;
-            for await (const record of queryPages(jobs, site.routeData, source.client, config.concurrency, failures, richText.clean)) found ??= record;
-            if (!found) {
-              answer.skipped.push({ path: open, why: failures[0] ? failures[0].cause : 'the backend no longer lists this page' });
+            const found = await pageRecord(site, client, source.client, open, richText.clean, config.concurrency);
+            if (typeof found === 'string') {
+              answer.skipped.push({ path: open, why: found });
               continue;
             }
             const { route, path, params } = found.job;
             const { html, payload } = renderPage(ctx, route, path, params, found.data, found.json, sharedMarkup);
-            rendered.push({ page: { path, html, payload, media: {} }, urls: mediaUrls(copier.addFrom(found.json, path)) });
+            rendered.push({ page: { path, html, payload, media: {} }, json: found.json });
           } catch (error) {
             // The build meets the same problem and says what to fix; the other open pages still render.
             answer.skipped.push({ path: open, why: describeCause(error) });
           }
         }
+        // The pages' media the folder does not hold yet go to a folder of this request's, each file once.
+        // The folders of requests long past go: their pages have been built since.
+        const mediaDir = join(scratch, `media-${++round}`);
+        await rm(join(scratch, `media-${round - MEDIA_ROUNDS_KEPT}`), { recursive: true, force: true });
+        const urls = rendered.map(({ json }) => [...new Set(mediaUrlsIn(json))]);
         const held = new Set<string>();
-        for (const url of copier.urls) if (await isFile(join(config.outDir, mediaFileFor(url)))) held.add(url);
-        knowPresent(held);
+        for (const url of new Set(urls.flat())) {
+          // A URL that names no file under media/ is the copier's to refuse, with the build's message.
+          const file = safeMediaFile(url);
+          if (file !== null && (await isFile(join(config.outDir, file)))) held.add(url);
+        }
+        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, present: held, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null });
+        for (const { page, json } of rendered) copier.addFrom(json, page.path);
         // A medium that cannot be copied fails the build too: its pages are left to it, which says why.
         const [mediaFailure] = await copier.done();
-        for (const { page, urls } of rendered) {
-          if (mediaFailure) {
-            answer.skipped.push({ path: page.path, why: `a medium could not be copied (${mediaFailure.cause})` });
-            continue;
-          }
-          for (const url of urls) if (!held.has(url)) page.media[mediaFileFor(url)] = join(mediaDir, mediaFileFor(url));
+        rendered.forEach(({ page }, i) => {
+          if (mediaFailure) return void answer.skipped.push({ path: page.path, why: `a medium could not be copied (${mediaFailure.cause})` });
+          for (const url of urls[i]!) if (!held.has(url)) page.media[mediaFileFor(url)] = join(mediaDir, mediaFileFor(url));
           answer.pages.push(page);
-        }
+        });
         return answer;
       },
-      async close() {
-        await source.close();
-        await rm(scratch, { recursive: true, force: true });
-      },
+      close: dispose,
     };
   } catch (error) {
-    await source.close();
-    await rm(scratch, { recursive: true, force: true });
+    await dispose();
     throw error;
+  }
+}
+
+/**
+ * The page at `open` from the backend, as the build would query it: its route crawled for that page
+ * alone (as a shard is told which pages it wants), then its query; or why there is none.
+ */
+async function pageRecord(site: SiteModules, lists: RouteDataContext, client: GraphQLClientHandle, open: string, clean: (html: string) => string, concurrency: number): Promise<PageRecord | string> {
+  const match = findRoute(site.routes, open);
+  if (!match) return 'no route has this path';
+  const failures: PageFailure[] = [];
+  const routeId = match.route.id;
+  const jobs = crawl(site.routes, site.routeData, lists, (failure) => failures.push(failure), { skip: (id) => id !== routeId, keep: (id, path) => id === routeId && path === open });
+  let found: PageRecord | null = null;
+  for await (const record of queryPages(jobs, site.routeData, client, concurrency, failures, clean)) found ??= record;
+  return found ?? (failures[0] ? failures[0].cause : 'the backend no longer lists this page');
+}
+
+function safeMediaFile(url: string): string | null {
+  try {
+    return mediaFileFor(url);
+  } catch {
+    return null;
   }
 }
