@@ -80,9 +80,8 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   let following = false;
   let built = false;
   const startRenderer = (): void => {
-    if (options.openPagesFirst === false || closed || !following || !built) return;
+    if (options.openPagesFirst === false || closed || !following || !built || openPages) return;
     const args = ['--endpoint', options.endpoint ?? backend!.url, '--out', options.outDir, '--cache-dir', options.cacheDir, ...options.buildFlags];
-    if (openPages) return;
     const started = (openPages = startOpenPages(root, args, logger, () => {
       // It ended on its own (it failed to start, or crashed): the next good build starts another.
       if (openPages !== started || closed) return;
@@ -160,9 +159,10 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   const backendDirs = backend ? [join(root, 'backend')] : [];
   const overrides = backend && options.overridesFile && existsSync(dirname(resolve(options.overridesFile))) ? [resolve(options.overridesFile)] : [];
   const watcher = watchFiles({ dirs: [...['site', 'runtime', 'templates'].map((d) => join(root, d)), ...backendDirs], files: overrides }, (files) => {
-    const restartBackend = files.some((f) => overrides.includes(f) || backendDirs.some((d) => f.startsWith(d)));
+    const ofBackend = (f: string): boolean => overrides.includes(f) || backendDirs.some((d) => f.startsWith(d));
+    const restartBackend = files.some(ofBackend);
     // The renderer of open pages holds the site's code as it was: another starts after the next build.
-    if (!files.every((f) => overrides.includes(f) || backendDirs.some((d) => f.startsWith(d)))) {
+    if (!files.every(ofBackend)) {
       openPages?.close();
       openPages = null;
     }

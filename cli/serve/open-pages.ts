@@ -111,24 +111,22 @@ export async function runOpenPages(config: ResolvedConfig, logger: Logger): Prom
   let queue = Promise.resolve();
   // The request waiting its turn: a newer one replaces it (the backend has changed again since), so edits never queue up.
   let waiting: Request | null = null;
-  await new Promise<void>((resolve) => {
-    void stopped.then(resolve);
-    process.on('message', (request: Request) => {
-      if (waiting) reply({ type: 'answer', id: waiting.id, answer: { pages: [], skipped: waiting.paths.map((path) => ({ path, why: 'a newer edit asked for the open pages' })) } });
-      waiting = request;
-      queue = queue.then(async () => {
-        const next = waiting;
-        waiting = null;
-        if (!next) return;
-        try {
-          reply({ type: 'answer', id: next.id, answer: await renderer.render(next.paths) });
-        } catch (error) {
-          reply({ type: 'answer', id: next.id, error: describeCause(error) });
-        }
-      });
+  process.on('message', (request: Request) => {
+    if (waiting) reply({ type: 'answer', id: waiting.id, answer: { pages: [], skipped: waiting.paths.map((path) => ({ path, why: 'a newer edit asked for the open pages' })) } });
+    waiting = request;
+    queue = queue.then(async () => {
+      const next = waiting;
+      waiting = null;
+      if (!next) return;
+      try {
+        reply({ type: 'answer', id: next.id, answer: await renderer.render(next.paths) });
+      } catch (error) {
+        reply({ type: 'answer', id: next.id, error: describeCause(error) });
+      }
     });
-    reply({ type: 'ready' });
   });
+  reply({ type: 'ready' });
+  await stopped;
   await queue;
   await renderer.close();
   process.exit(0);
