@@ -53,11 +53,8 @@ export function createLiveReload({ keepAliveMs = 15_000 }: { keepAliveMs?: numbe
   return {
     connect(req, res) {
       // A page of another site (a cross-origin EventSource) may not say what is open here.
-      const origin = req.headers.origin;
-      if ((origin !== undefined && origin !== `http://${req.headers.host}`) || open.size >= MAX_CLIENTS) {
-        res.writeHead(origin !== undefined && origin !== `http://${req.headers.host}` ? 403 : 503, { 'cache-control': 'no-store' }).end();
-        return;
-      }
+      const refused = req.headers.origin !== undefined && req.headers.origin !== `http://${req.headers.host}` ? 403 : open.size >= MAX_CLIENTS ? 503 : null;
+      if (refused) return void res.writeHead(refused, { 'cache-control': 'no-store' }).end();
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write('retry: 500\n\n');
       open.set(res, clientOf(req.url));
