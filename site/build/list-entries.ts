@@ -70,11 +70,16 @@ async function* listPages<TResult>(ctx: RouteDataContext, source: ListSource<TRe
 /**
  * An update in place of a keyed list: the keys are walked (ids only), and a batch of the list query is
  * asked for only when a page it holds cannot be kept; the pages that can come as unchanged, unasked.
+ * Nothing is handed on before every batch asked for is known to list the very items the keys walk
+ * listed, in the same order (a backend whose cursors differ between the two queries, a `first` it caps,
+ * an edit between the walks): otherwise the list is walked whole instead, as without keys, so a page
+ * is never put together from two views of the list. So is a list of which many batches are to be asked.
  */
 async function* keptLaterPages<TResult>(ctx: RouteDataContext, source: ListSource<TResult>, keys: NonNullable<ListSource<TResult>['keys']>): AsyncGenerator<RouteEntry> {
   const perRequest = perRequestOf(source);
+  const batches: { after: string | null; ids: string[]; pages: { params: { page: string }; key: string; kept: boolean }[]; asked?: Map<string, ListPageOf<TResult>> }[] = [];
   let before = 0;
-  // The cursor the batch being looked at starts after: the keys' batches and the list's are the same size, so their cursors match.
+  // The cursor each batch starts after: the keys' batches and the list's are the same size, so their cursors should match.
   let after: string | null = null;
   for await (const result of connectionBatches(ctx, { document: keys.document, select: keys.select, batchSize: perRequest })) {
     const connection = keys.select(result);
@@ -83,18 +88,37 @@ async function* keptLaterPages<TResult>(ctx: RouteDataContext, source: ListSourc
       const key = listKey(nodes, connection.totalCount, more);
       return { params, key, kept: ctx.unchanged!(params, key) };
     });
-    // The batch's pages from the list query, when one of them cannot be kept.
-    const asked = pages.every((page) => page.kept) ? null : new Map([...cutIntoPages(source, await ctx.request<TResult>(source.document, { first: perRequest, after }), before)].map((page) => [String(page.number), page]));
-    for (const page of pages) {
-      const found = asked?.get(page.params.page);
-      if (page.kept) yield { params: page.params, key: page.key, unchanged: true };
-      // The list moved between the two walks: the next update in place sees the edit that moved it.
-      else if (found) yield pageEntry(page.params, found);
-    }
+    batches.push({ after, ids: connection.nodes.map((node) => node.id), pages });
     before += pagesIn(connection, source.pageSize);
     after = connection.pageInfo.endCursor;
   }
+  const asking = batches.filter((batch) => batch.pages.some((page) => !page.kept));
+  let whole = asking.length > MAX_BATCHES_ASKED;
+  before = 0;
+  for (const batch of batches) {
+    if (!whole && asking.includes(batch)) {
+      const full = await ctx.request<TResult>(source.document, { first: perRequest, after: batch.after });
+      const ids = (source.select(full).nodes as { id: string }[]).map((node) => node.id);
+      whole = ids.length !== batch.ids.length || ids.some((id, i) => id !== batch.ids[i]);
+      batch.asked = new Map([...cutIntoPages(source, full, before)].map((page) => [String(page.number), page]));
+    }
+    before += Math.ceil(batch.ids.length / source.pageSize);
+  }
+  if (whole) {
+    for await (const page of listPages(ctx, source, {})) yield pageEntry({ page: String(page.number) }, page);
+    return;
+  }
+  for (const { pages, asked } of batches) {
+    for (const page of pages) yield page.kept ? { params: page.params, key: page.key, unchanged: true } : pageEntry(page.params, asked!.get(page.params.page)!);
+  }
 }
+
+/**
+ * Batches of a keyed list an update in place asks for one by one; past this (an added or deleted item
+ * shifts every page after it), the list is walked whole, which costs no more and needs no cursor
+ * handed from the keys' walk to the list's.
+ */
+const MAX_BATCHES_ASKED = 4;
 
 /** One later page of a list, in the shape its query returns, with its key when the list has keys. */
 interface ListPageOf<TResult> {

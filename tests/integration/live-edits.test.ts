@@ -140,6 +140,14 @@ describe('an update in place with the change feed', () => {
     expect(log).toMatch(/updated in place: [1-9]\d* pages rendered/);
     await sameAsFull();
 
+    // A title on the news list's second page: that page is asked for, the third kept by its key (the ids it shows).
+    steps.push(`retitle ${news[15]!.id}`);
+    await updateContent(backend, token, 'NewsItem', news[15]!.id, { title: 'Retitled on a later list page' });
+    const listed = await build(out);
+    expect(listed).toMatch(/updated in place: [1-9]\d* pages rendered/);
+    expect(await readFile(join(out, 'news/page/2/index.html'), 'utf8')).toContain('Retitled on a later list page');
+    await sameAsFull();
+
     // What moves an article in other articles' related lists: its date, its tags; an article added, one deleted.
     for (const [what, edit] of [
       [`re-date ${news[2]!.id}`, () => updateContent(backend, token, 'NewsItem', news[2]!.id, { date: '2011-01-15' })],

@@ -203,6 +203,20 @@ describe('later pages of a keyed list, updated in place', () => {
     expect(sent.sort()).toEqual(['NewsIndex 480', 'NewsIndexKeys 480', 'NewsIndexKeys 960', 'NewsIndexKeys null']);
   });
 
+  it.each([
+    ['reads the keys walk’s cursors otherwise', (variables: Record<string, unknown>) => ({ ...variables, after: typeof variables.after === 'string' ? String(Number(variables.after) + 1) : null })],
+    ['gives fewer items per request than asked', (variables: Record<string, unknown>) => ({ ...variables, first: 100 })],
+  ])('walks the list whole when its query %s, so no page is made of two views of the list', async (_what, skew) => {
+    const saved = await remembered(1000);
+    const { ctx } = updating(1000, saved, ['500']);
+    // The list query answers otherwise than the keys query would for the same cursor.
+    const skewed: RouteDataContext = { ...ctx, request: (document, variables) => ctx.request(document, /query NewsIndex\(/.test(document) ? skew(variables ?? {}) : variables) };
+    const entries = await collect(routeData['news-page'].entries!(skewed));
+    const plain = await collect(routeData['news-page'].entries!({ request: skewed.request }));
+    expect(entries).toEqual(plain);
+    expect(entries.some((e) => e.unchanged)).toBe(false);
+  });
+
   it('asks again for the pages an added item shifts, and their keys differ', async () => {
     const saved = await remembered(1000);
     const { ctx } = updating(1001, saved, ['1000']);
