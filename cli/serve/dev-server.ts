@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { normalizePath } from '../../runtime/shared/paths.ts';
 import { contentTypeFor } from './content-types.ts';
-import { findNotFoundPage, findSiteFile } from './site-files.ts';
+import { findNotFoundPage, findSiteFile, isFile } from './site-files.ts';
 import { portInUse } from '../errors/errors.ts';
 import { injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT, LIVE_RELOAD_SCRIPT_PATH, type LiveReload } from './live-reload.ts';
 
@@ -79,7 +79,8 @@ async function serve(base: string, req: IncomingMessage, res: ServerResponse, ov
     res.writeHead(200, { 'content-type': contentTypeFor(over.file), 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) }).end(req.method === 'HEAD' ? undefined : body);
     return;
   }
-  if (over && 'file' in over.entry) return send(req, res, over.entry.file, 200);
+  // A medium's copy that is gone (the renderer let an old folder go, or restarted): the folder's file, if the build has it by now.
+  if (over && 'file' in over.entry && (await isFile(over.entry.file))) return send(req, res, over.entry.file, 200);
   const file = await findSiteFile(base, req.url ?? '/');
   if (file) return send(req, res, file, 200);
   const notFound = await findNotFoundPage(base);

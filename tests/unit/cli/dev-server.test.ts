@@ -100,6 +100,9 @@ describe('the dev server', () => {
     const medium = await fetch(`${server.url}/media/new.svg`);
     expect(medium.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(await medium.text()).toBe('<svg/>');
+    // A copy that is gone gives way to the folder: a 404 here rather than a failed request.
+    overlay.set('media/gone.svg', { file: join(copy, '../gone.svg') });
+    expect((await fetch(`${server.url}/media/gone.svg`)).status).toBe(404);
     overlay.clear();
     expect(await (await fetch(`${server.url}/news`)).text()).toContain('News');
   });
