@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { build } from '../build/build.ts';
-import { mergeShards } from '../build/merge.ts';
 import { DEFAULTS, resolveConfig, type UserConfig } from '../config/config.ts';
 import { createLogger } from '../terminal/logger.ts';
 import { createBuildProgress } from '../terminal/progress.ts';
@@ -70,7 +68,13 @@ export function addBuildCommand(program: Command): void {
       const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), process.env));
       try {
         const deps = { logger: createLogger(config.logLevel, display.streams), progress };
-        await (flags.merge ? mergeShards(config, flags.merge.map((dir) => resolve(dir)), deps) : build(config, deps));
+        if (flags.merge) {
+          const { mergeShards } = await import('../build/merge.ts');
+          await mergeShards(config, flags.merge.map((dir) => resolve(dir)), deps);
+        } else {
+          const { build } = await import('../build/build.ts');
+          await build(config, deps);
+        }
       } finally {
         display.stop();
       }

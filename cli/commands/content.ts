@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
 import { checkInteger, checkUrl } from '../config/config.ts';
-import { startEmbeddedBackend } from '../content/embedded-backend.ts';
 import { BuildErrors, createBuildError, isBuildError, portInUse } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
 import { waitForSignal } from './shared.ts';
@@ -18,6 +17,7 @@ export function addContentCommand(program: Command): void {
     .addOption(new Option('--scale <n>', 'serve a synthetic site of about N pages instead of the sample content; default: the sample content'))
     .action(async (flags: { port: string; host: string; allowRemote?: boolean; allowOrigin?: string[]; scale?: string }) => {
       const port = checkInteger('--port', flags.port, 0, 65535);
+      const { startEmbeddedBackend } = await import('../content/embedded-backend.ts');
       const backend = await startEmbeddedBackend({
         port,
         host: flags.host,
