@@ -4,13 +4,13 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { isCheckName, type ContentWarning } from '../checks/run.ts';
-import { isSafeSegment } from '../content/crawl.ts';
+import { isSafePagePath } from '../content/crawl.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
 import { fileKey, leavesFolder, writeFileAtomic } from '../output/write.ts';
 import { readBytes } from '../output/read.ts';
 import { dependsItems, dependsKey, mediaList, mediaUrls, pageDepends } from '../content/page-depends.ts';
-import { htmlFileFor, normalizePath, payloadFileFor } from '../../runtime/shared/paths.ts';
+import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 
 /**
  * What a build remembers about the output it wrote, in the build cache, so the next build into the
@@ -233,21 +233,25 @@ const SAMPLE_SIZE = 8;
  * the one and remove the other, which is the same file).
  */
 function firstUnsafeName(saved: SavedState): string | null {
+  // Page paths as the crawl makes them (isSafePagePath): ASCII and canonical, so two pages share a file only
+  // when their paths differ by case alone.
+  const paths = new Set<string>();
+  const pages = new Set<string>();
+  for (const [path] of saved.pages) {
+    if (typeof path !== 'string' || !isSafePagePath(path) || pages.has(path.toLowerCase())) return String(path);
+    paths.add(path);
+    pages.add(path.toLowerCase());
+  }
+  for (const [path] of saved.sample) if (typeof path !== 'string' || !paths.has(path)) return String(path);
+  // One file, one name: compared as the file system may (fileKey), and never a page's own file.
   const files = new Set<string>();
-  // One file, one name: compared as the file system may (fileKey).
   const once = (file: string): boolean => {
     const key = fileKey(file);
-    if (files.has(key)) return false;
+    const page = PAGE_FILE.exec(key);
+    if (files.has(key) || (page !== null && pages.has(`/${page[1] ?? ''}`))) return false;
     files.add(key);
     return true;
   };
-  const paths = new Set<string>();
-  for (const [path] of saved.pages) {
-    // Every segment as the crawl makes them (content/crawl.ts isSafeSegment): no `.`, `..` or empty one.
-    if (typeof path !== 'string' || !path.startsWith('/') || !isPagePathLike(path) || !once(htmlFileFor(path)) || !once(payloadFileFor(path))) return String(path);
-    paths.add(path);
-  }
-  for (const [path] of saved.sample) if (typeof path !== 'string' || !paths.has(path)) return String(path);
   for (const file of Object.keys(saved.outputs)) if (leavesFolder(file) || posix.normalize(file) !== file || file.startsWith('/') || !once(file)) return file;
   for (const url of saved.media) {
     let file: string;
@@ -262,10 +266,8 @@ function firstUnsafeName(saved: SavedState): string | null {
   return null;
 }
 
-function isPagePathLike(path: string): boolean {
-  const normal = normalizePath(path);
-  return normal === '/' || normal.slice(1).split('/').every(isSafeSegment);
-}
+/** A page's index.html or _payload.json, the page's path without its leading `/` in group 1. */
+const PAGE_FILE = /^(?:(.+)\/)?(?:index\.html|_payload\.json)$/;
 
 /**
  * The first file an incremental build would keep that is not on disk as the previous build wrote it,

@@ -113,8 +113,17 @@ export function pathFor(route: Pick<RouteDefinition, 'id' | 'path'>, params: Rou
 
 /** A path segment that is safe as a folder name on every file system and needs no URL encoding. */
 export function isSafeSegment(value: string): boolean {
-  return /^[a-z0-9][a-z0-9._~-]{0,199}$/i.test(value) && !value.includes('..');
+  return SAFE_SEGMENT.test(value) && !value.includes('..');
 }
+
+/** A page path as the crawl makes them: `/`, or `/` and safe segments (isSafeSegment) joined by `/`, no empty one. */
+export function isSafePagePath(path: string): boolean {
+  return SAFE_PAGE_PATH.test(path) && !path.includes('..');
+}
+
+const SEGMENT = '[a-z0-9][a-z0-9._~-]{0,199}';
+const SAFE_SEGMENT = new RegExp(`^${SEGMENT}$`, 'i');
+const SAFE_PAGE_PATH = new RegExp(`^/(?:${SEGMENT}(?:/${SEGMENT})*)?$`, 'i');
 
 /**
  * Fails when two pages map to the same file, or to files that differ only by case; one page at a time as
