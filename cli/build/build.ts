@@ -142,8 +142,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // index, or a page whose state lacks what the outputs and the media copier need of it (or no previous build).
     const notesTaken = collectors.every((collector) => collector.kept);
     decideReading!((routeId, path) => !notesTaken || !!searchRoutes?.has(routeId) || !seenWhole(previous?.pages.get(path)));
-    if (previous && nothingAsked) {
-      // Nothing any page reads changed since this very build: the output stands as it is.
+    // The search index as the previous build left it: there when this build wants one, absent when not.
+    const searchAsBefore = (previous !== null && previous.searchKey !== null) === (searchRoutes !== null);
+    if (previous && nothingAsked && searchAsBefore) {
+      // Nothing any page reads changed since this very build, which was built with the search as this one is: the output stands as it is.
       await inFlight.pages?.close();
       media.stop();
       await media.done();

@@ -207,6 +207,24 @@ describe('an update in place with the change feed', () => {
     expect(log).toMatch(/kept from the previous output \(\d+ read back\), no change reaches them/);
   }, 300_000);
 
+  it('builds the search index when nothing changed but search was turned on, and removes it when turned off: the bytes of a full build', async () => {
+    const out = join(root, 'search-toggle');
+    const full = join(root, 'search-toggle-full');
+    await build(out, '--no-search');
+    // Turned on with nothing changed: the index of every searched page, as a full build with search writes it.
+    expect(await build(out)).toMatch(/\[search\] \d+ entries from \d+ pages/);
+    await build(full, '--full');
+    expect(Object.keys(await snapshotTree(out)).some((file) => file.startsWith('_search/'))).toBe(true);
+    expect(await snapshotTree(out)).toEqual(await snapshotTree(full));
+    // Off again, still nothing changed: the index goes.
+    await build(out, '--no-search');
+    await rm(full, { recursive: true, force: true });
+    await build(full, '--full', '--no-search');
+    expect(await snapshotTree(out)).toEqual(await snapshotTree(full));
+    // And the next build with nothing changed and search as before keeps the folder as it is.
+    expect(await build(out, '--no-search')).toMatch(/nothing any page reads changed since build \S+/);
+  }, 300_000);
+
   it("fails, keeping the output, when a kept page's payload is not what the previous build wrote (its data would go into pages uncleaned)", async () => {
     const out = join(root, 'tampered');
     await build(out);
