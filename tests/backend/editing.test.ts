@@ -35,6 +35,25 @@ describe('the content mutations', () => {
     expect((await firstNews())[0]!.title).toBe(item!.title);
   });
 
+  it('refuse to add or delete an item without an editor token or with a made-up one, and change nothing', async () => {
+    const [item] = await firstNews();
+    const count = async () => (await gqlData<{ newsItems: { totalCount: number } }>(server, '{ newsItems { totalCount } }', {}, token)).newsItems.totalCount;
+    const before = await count();
+    const start = await feed(null, true);
+    // No token, one that is not a token, and one shaped like a real token (48 hex digits) that no login gave.
+    for (const made of [undefined, 'not-a-token', 'ab'.repeat(24)]) {
+      const created = await gql(server, 'mutation { createContent(type: "NewsItem", fields: "{\\"slug\\":\\"refused-add\\"}") { id } }', {}, made);
+      expect(created.errors?.[0]?.message, String(made)).toMatch(/createContent needs an editor's token/);
+      expect(created.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+      const deleted = await gql(server, `mutation { deleteContent(type: "NewsItem", id: "${item!.id}") { id } }`, {}, made);
+      expect(deleted.errors?.[0]?.message, String(made)).toMatch(/deleteContent needs an editor's token/);
+      expect(deleted.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    }
+    expect(await count()).toBe(before);
+    expect(await gqlData(server, `{ kept: newsItem(slug: "${item!.slug}") { id } added: newsItem(slug: "refused-add") { id } }`, {}, token)).toEqual({ kept: { id: item!.id }, added: null });
+    expect((await feed(start.cursor, true)).changes).toEqual([]);
+  });
+
   it('change fields of an item, which every query shows at once: the item, its list, and what refers to it', async () => {
     const [item] = await firstNews();
     const change = await updateContent(server, token, 'NewsItem', item!.id, { title: 'A title edited live', tags: ['live'] });
@@ -76,6 +95,42 @@ describe('the content mutations', () => {
       const added = await createContent(server, token, type, { slug: `new-${type.toLowerCase()}` });
       expect(await deleteContent(server, token, type, added.id)).toMatchObject({ type, kind: 'DELETE' });
     }
+  });
+
+  it('add, change and delete a person and an about page, which the queries and the change feed show', async () => {
+    const person = async (id: string) => {
+      const { people } = await gqlData<{ people: { totalCount: number; nodes: { id: string; slug: string; name: string; role: string }[] } }>(server, '{ people(first: 500) { totalCount nodes { id slug name role } } }');
+      expect(people.nodes.length, 'one page holds every person').toBe(people.totalCount);
+      return people.nodes.find((p) => p.id === id) ?? null;
+    };
+    const page = async (slug: string) => (await gqlData<{ page: { id: string; slug: string; title: string; summary: string } | null }>(server, `{ page(slug: "${slug}") { id slug title summary } }`)).page;
+    const start = await feed(null);
+
+    const addedPerson = await createContent(server, token, 'Person', { slug: 'live-person', name: 'Ada Live', role: 'Lecturer' });
+    expect(addedPerson).toMatchObject({ type: 'Person', slug: 'live-person', kind: 'UPSERT' });
+    expect(await person(addedPerson.id)).toEqual({ id: addedPerson.id, slug: 'live-person', name: 'Ada Live', role: 'Lecturer' });
+    const addedPage = await createContent(server, token, 'Page', { slug: 'live-page', title: 'A page added live', summary: 'Added live' });
+    expect(addedPage).toMatchObject({ type: 'Page', slug: 'live-page', kind: 'UPSERT' });
+    expect(await page('live-page')).toEqual({ id: addedPage.id, slug: 'live-page', title: 'A page added live', summary: 'Added live' });
+
+    await updateContent(server, token, 'Person', addedPerson.id, { name: 'Ada Edited' });
+    expect((await person(addedPerson.id))?.name).toBe('Ada Edited');
+    await updateContent(server, token, 'Page', addedPage.id, { title: 'A page edited live' });
+    expect((await page('live-page'))?.title).toBe('A page edited live');
+
+    expect(await deleteContent(server, token, 'Person', addedPerson.id)).toMatchObject({ type: 'Person', id: addedPerson.id, kind: 'DELETE' });
+    expect(await person(addedPerson.id)).toBeNull();
+    expect(await deleteContent(server, token, 'Page', addedPage.id)).toMatchObject({ type: 'Page', id: addedPage.id, kind: 'DELETE' });
+    expect(await page('live-page')).toBeNull();
+
+    expect((await feed(start.cursor)).changes).toEqual([
+      { type: 'Person', id: addedPerson.id, kind: 'upsert' },
+      { type: 'Page', id: addedPage.id, kind: 'upsert' },
+      { type: 'Person', id: addedPerson.id, kind: 'upsert' },
+      { type: 'Page', id: addedPage.id, kind: 'upsert' },
+      { type: 'Person', id: addedPerson.id, kind: 'delete' },
+      { type: 'Page', id: addedPage.id, kind: 'delete' },
+    ]);
   });
 
   it('refuse a bad edit with an error naming the type, item or field, and change nothing', async () => {
