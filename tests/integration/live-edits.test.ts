@@ -8,6 +8,7 @@ import { gqlData, loginToken } from '../backend/client.ts';
 import { runCli } from '../helpers/cli.ts';
 import { createContent, deleteContent, updateContent } from '../helpers/content-edits.ts';
 import { snapshotTree } from '../helpers/tree.ts';
+import { PAGE_SLUGS } from '../../site/queries/pages.ts';
 
 /**
  * Issue 19.2–19.3: with the backend's change feed, an update in place asks only for the routes a change
@@ -68,11 +69,28 @@ async function randomEdit(pick: () => number, step: number, n: number): Promise<
   const choose = <T,>(list: readonly T[]): T => list[Math.floor(pick() * list.length)]!;
   const type = choose(Object.keys(all).filter((t) => all[t]!.length > 1));
   const item = choose(all[type]!);
-  const kind = choose(['title', 'title', 'add', 'delete', 'draft', 'date', 'tags', 'name']);
+  const kind = choose(['title', 'title', 'add', 'delete', 'draft', 'date', 'tags', 'name', 'slug', 'page', 'home']);
   const words = `Edit ${step}.${n} ${Math.floor(pick() * 1e6)}`;
-  if (kind === 'add' && ['NewsItem', 'Event', 'Publication', 'ResearchProject', 'Document', 'PodcastEpisode'].includes(type)) {
-    await createContent(backend, token, type, { slug: `added-${step}-${n}`, title: words });
+  if (kind === 'add') {
+    await createContent(backend, token, type, type === 'Person' ? { slug: `added-${step}-${n}`, name: words } : { slug: `added-${step}-${n}`, title: words });
     return `add ${type} added-${step}-${n}`;
+  }
+  if (kind === 'slug') {
+    // Its page moves: the old one goes, every list and link follows.
+    await updateContent(backend, token, type, item.id, { slug: `${item.slug}-moved-${step}-${n}` });
+    return `re-slug ${type} ${item.id}`;
+  }
+  if (kind === 'page') {
+    const slug = choose(Object.values(PAGE_SLUGS));
+    const { page } = await gqlData<{ page: { id: string } | null }>(backend, 'query($slug: String!) { page(slug: $slug) { id } }', { slug });
+    if (page) {
+      await updateContent(backend, token, 'Page', page.id, { summary: words });
+      return `edit Page ${page.id}`;
+    }
+  }
+  if (kind === 'home') {
+    await updateContent(backend, token, 'Home', 'home', { title: words });
+    return 'retitle Home';
   }
   if (kind === 'delete' && type !== 'Person') {
     await deleteContent(backend, token, type, item.id);
@@ -127,7 +145,9 @@ describe('an update in place with the change feed', () => {
       await rm(full, { recursive: true, force: true });
     };
     const asked = (log: string): number => Number(/\[crawl\] (\d+) pages? from \d+ routes?/.exec(log)?.[1] ?? NaN);
-    const news = (await items()).NewsItem!;
+    const before = await items();
+    const news = before.NewsItem!;
+    const people = before.Person!;
     expect(news.length).toBeGreaterThan(20);
 
     // One title: the article, those that show it as related, the news lists and the home page are asked
@@ -154,6 +174,13 @@ describe('an update in place with the change feed', () => {
       [`re-tag ${news[7]!.id}`, () => updateContent(backend, token, 'NewsItem', news[7]!.id, { tags: ['music', 'live'] })],
       ['add item-level-added', () => createContent(backend, token, 'NewsItem', { slug: 'item-level-added', title: 'Added item by item', tags: ['music'] })],
       [`delete ${news[3]!.id}`, () => deleteContent(backend, token, 'NewsItem', news[3]!.id)],
+      // A new slug moves the page: the old one goes, every list and link follows.
+      [`re-slug ${news[9]!.id}`, () => updateContent(backend, token, 'NewsItem', news[9]!.id, { slug: `${news[9]!.slug}-moved` })],
+      [`re-slug Person ${people[0]!.id}`, () => updateContent(backend, token, 'Person', people[0]!.id, { slug: `${people[0]!.slug}-moved` })],
+      ['add Person item-level-person', () => createContent(backend, token, 'Person', { slug: 'item-level-person', name: 'Added Person' })],
+      ['add Course item-level-course', () => createContent(backend, token, 'Course', { slug: 'item-level-course', title: 'Added Course' })],
+      ['edit Page about', async () => updateContent(backend, token, 'Page', (await gqlData<{ page: { id: string } }>(backend, '{ page(slug: "about") { id } }')).page.id, { summary: 'Edited about page' })],
+      ['retitle Home', () => updateContent(backend, token, 'Home', 'home', { title: 'Home, edited item by item' })],
     ] as const) {
       steps.push(what);
       await edit();
@@ -223,6 +250,21 @@ describe('an update in place with the change feed', () => {
     expect(await snapshotTree(out)).toEqual(await snapshotTree(full));
     // And the next build with nothing changed and search as before keeps the folder as it is.
     expect(await build(out, '--no-search')).toMatch(/nothing any page reads changed since build \S+/);
+  }, 300_000);
+
+  it('renders every page again when an option changes though the feed reports no change, with the bytes of a full build', async () => {
+    const out = join(root, 'option');
+    await build(out);
+    expect(await build(out)).toMatch(/nothing any page reads changed since build/);
+    // One option every page carries (the site's address), one that decides what is written (the policy header's meta).
+    for (const options of [['--base-url', 'https://elsewhere.example'], ['--base-url', 'https://elsewhere.example', '--no-csp']]) {
+      const log = await build(out, ...options);
+      expect(log, options.join(' ')).not.toMatch(/nothing any page reads changed|unchanged, kept/);
+      const full = join(root, 'option-full');
+      await build(full, '--full', ...options);
+      expect(await snapshotTree(out), options.join(' ')).toEqual(await snapshotTree(full));
+      await rm(full, { recursive: true, force: true });
+    }
   }, 300_000);
 
   it("fails, keeping the output, when a kept page's payload is not what the previous build wrote (its data would go into pages uncleaned)", async () => {
