@@ -1,4 +1,4 @@
-import { isCompositeType, type GraphQLSchema } from 'graphql';
+import { isObjectType, type GraphQLSchema } from 'graphql';
 import type { RouteDefinition } from '../../runtime/routes.ts';
 import type { GraphQLClientHandle } from '../../runtime/shared/graphql.ts';
 import type { ChangeFeedDefinition, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
@@ -38,12 +38,13 @@ export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; 
     logger.info('changes', "the backend's change feed no longer reaches back to the previous build: every page is asked for and compared");
     return fresh;
   }
-  // A change to a type the schema does not know (a feed that names types its own way) could reach any route.
+  // A change to a type the schema does not know (a feed that names types its own way), or to an interface or
+  // union rather than the object type the routes select, could reach any route.
   // (Parsed only then: with no change, nothing needs it.)
   const schema = answer.changes.length > 0 ? await input.schema() : null;
-  const unknown = schema && answer.changes.find((c) => typeof c.type !== 'string' || !isCompositeType(schema.getType(c.type)));
+  const unknown = schema && answer.changes.find((c) => typeof c.type !== 'string' || !isObjectType(schema.getType(c.type)));
   if (unknown) {
-    logger.warn('changes', `the change feed names the type ${JSON.stringify(unknown.type)}, which site/schema.graphql does not have: every page is asked for and compared (the feed must name the GraphQL types the site's queries select)`);
+    logger.warn('changes', `the change feed names the type ${JSON.stringify(unknown.type)}, which is not an object type of site/schema.graphql: every page is asked for and compared (the feed must name the GraphQL types the site's queries select)`);
     return fresh;
   }
   const routes = planRoutes(input.routes, saved.state, previous.routeTypes, answer.changes, schema && feed.itemIds ? { schema, routeData: input.routeData } : undefined);

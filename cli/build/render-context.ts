@@ -30,9 +30,10 @@ export async function createRenderContext(input: RenderContextInput): Promise<{ 
   const { site, siteJson, modules, assets, shell, client, csp } = input;
   const info = siteInfoOf(site);
   const baseUrl = input.baseUrl ?? (info.url || 'http://localhost');
-  // The id covers what every page shares: code, shell, options, rules and the site-wide data. A page's
+  // The id covers what every page shares: code, shell, options (SOURCE_DATE_EPOCH, which dates every
+  // page, among them), rules and the site-wide data. A page's
   // own content is not part of it, so editing one item leaves every other page's bytes unchanged.
-  const buildId = createBuildId([assets.hash, shell.parts.join('\0'), JSON.stringify({ baseUrl, client, routeRules: modules.routeRules, csp }), siteJson]);
+  const buildId = createBuildId([assets.hash, shell.parts.join('\0'), JSON.stringify({ baseUrl, client, routeRules: modules.routeRules, csp, sourceDateEpoch: input.sourceDateEpoch }), siteJson]);
   // Every page of one build id carries the same prerenderedAt, the time that build was first made: a
   // build into a folder that holds the same id (incremental or --full) keeps its timestamp, so the
   // pages it keeps and the pages it renders agree, byte for byte, with a full build.

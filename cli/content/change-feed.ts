@@ -31,6 +31,6 @@ function answerProblem(answer: unknown): string | null {
   if (typeof cursor !== 'string' || cursor === '') return 'has no cursor';
   if (typeof expired !== 'boolean') return 'does not say whether the cursor expired';
   if (!Array.isArray(changes)) return 'has no list of changes';
-  const bad = changes.find((c: Partial<ContentChange> | null) => typeof c?.type !== 'string' || c.type === '' || typeof c.id !== 'string' || (c.kind !== 'upsert' && c.kind !== 'delete'));
+  const bad = changes.find((c: Partial<ContentChange> | null) => typeof c?.type !== 'string' || c.type === '' || typeof c.id !== 'string' || c.id === '' || (c.kind !== 'upsert' && c.kind !== 'delete'));
   return bad === undefined ? null : `lists a change without a type, an id or a kind (${JSON.stringify(bad)})`;
 }

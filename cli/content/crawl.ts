@@ -100,7 +100,7 @@ export async function* crawl(
  * `data` is the entry's data: the error names the item whose slug it is, when the data has its id.
  */
 export function pathFor(route: Pick<RouteDefinition, 'id' | 'path'>, params: RouteParams, data?: unknown): string {
-  return route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+  const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined || !isSafeSegment(value)) {
       const id = value === undefined ? null : findItemId(data, value);
@@ -109,6 +109,9 @@ export function pathFor(route: Pick<RouteDefinition, 'id' | 'path'>, params: Rou
     }
     return value;
   });
+  // The route's own segments too: the build's state, its sitemap and the dev server take page paths as the crawl makes them.
+  if (!isSafePagePath(path)) throw createBuildError(BuildErrors.UnsafeRoutePath, [route.id, route.path, path]);
+  return path;
 }
 
 /** A path segment that is safe as a folder name on every file system and needs no URL encoding. */

@@ -58,6 +58,12 @@ export const BuildErrors = {
     message: (path: string, route: string) => `The page path '${path}' of route ${route} is not a safe file path.`,
     hint: 'Slugs may contain only lowercase letters, digits and hyphens; fix the slug in the content backend.',
   }),
+  UnsafeRoutePath: define({
+    code: 'UnsafeRoutePath',
+    exitCode: 1,
+    message: (route: string, pattern: string, path: string) => `Route ${route} (${pattern}) makes the page path '${path}', which is not a path of safe segments: '/' or '/'-separated segments of letters, digits, '.', '_', '~' and '-', each starting with a letter or digit, with no trailing or doubled '/'.`,
+    hint: "Fix the route's path in site/routes.ts (and site/routes.build.ts).",
+  }),
   BundleFailed: define({
     code: 'BundleFailed',
     exitCode: 1,

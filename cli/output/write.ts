@@ -154,7 +154,8 @@ const PARENT_OR_NUL = /(?:^|[/\\])\.\.(?:[/\\]|$)|\0/;
  * fold `ſ` to `s` and take `é` and `e\u0301` for one name). Two names with one key may be one file.
  */
 export function fileKey(relative: string): string {
-  return relative.normalize('NFKC').toLowerCase();
+  // Case folding maps a final sigma to sigma, and macOS's file systems ignore the default-ignorable code points.
+  return relative.normalize('NFKC').toLowerCase().replaceAll('ς', 'σ').replace(/\p{Default_Ignorable_Code_Point}/gu, '');
 }
 
 /** The absolute path of `relative` under `root`, refusing any that resolves outside it. */

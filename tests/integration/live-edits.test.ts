@@ -25,8 +25,9 @@ let root: string;
 let backend: ContentServer;
 let token: string;
 const env = { SOURCE_DATE_EPOCH: '1780000000' };
-const build = async (out: string, ...args: string[]): Promise<string> => {
-  const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report', ...args], { env });
+const build = async (out: string, ...args: string[]): Promise<string> => buildWith(env, out, ...args);
+const buildWith = async (environment: Record<string, string>, out: string, ...args: string[]): Promise<string> => {
+  const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report', ...args], { env: environment });
   expect(result.code, result.stdout + result.stderr).toBe(0);
   return result.stdout;
 };
@@ -265,6 +266,16 @@ describe('an update in place with the change feed', () => {
       expect(await snapshotTree(out), options.join(' ')).toEqual(await snapshotTree(full));
       await rm(full, { recursive: true, force: true });
     }
+  }, 300_000);
+
+  it('dates every page with a new SOURCE_DATE_EPOCH though the feed reports no change, with the bytes of a full build', async () => {
+    const out = join(root, 'epoch');
+    const full = join(root, 'epoch-full');
+    await build(out);
+    const later = { SOURCE_DATE_EPOCH: String(Number(env.SOURCE_DATE_EPOCH) + 3600) };
+    expect(await buildWith(later, out)).not.toMatch(/nothing any page reads changed/);
+    await buildWith(later, full, '--full');
+    expect(await snapshotTree(out)).toEqual(await snapshotTree(full));
   }, 300_000);
 
   it("fails, keeping the output, when a kept page's payload is not what the previous build wrote (its data would go into pages uncleaned)", async () => {

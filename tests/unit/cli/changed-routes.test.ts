@@ -237,7 +237,7 @@ describe('feedPlan', () => {
     const lines: string[] = [];
     const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'news', id: '1', kind: 'upsert' }] }), saved: state('a'), routes, routeData: {}, schema: () => Promise.resolve(schema), logger: logger(lines) });
     expect(plan).toMatchObject({ cursor: 'c2', routes: null });
-    expect(lines.join('\n')).toMatch(/names the type "news", which site\/schema.graphql does not have: every page is asked for and compared/);
+    expect(lines.join('\n')).toMatch(/names the type "news", which is not an object type of site\/schema.graphql: every page is asked for and compared/);
   });
 
   it('does not use a cursor from another backend (or drafts where there were none): it starts from where this one stands', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crawl, type PageJob } from '../../../cli/content/crawl.ts';
+import { crawl, pathFor, type PageJob } from '../../../cli/content/crawl.ts';
 import type { PageFailure } from '../../../cli/errors/errors.ts';
 import type { RouteDefinition } from '../../../runtime/routes.ts';
 import type { RouteDataContext, RouteDataDefinition, RouteEntry } from '../../../runtime/shared/route-data.ts';
@@ -217,5 +217,15 @@ describe('crawl: pages an update in place keeps unasked', () => {
     await expect(withOtherKey()).rejects.toMatchObject({ code: 'EntryNotUnchanged' });
     // In a build that keeps nothing unasked, no page may be given as unchanged.
     await expect(run({})).rejects.toMatchObject({ code: 'EntryNotUnchanged' });
+  });
+});
+
+describe('pathFor', () => {
+  it('refuses a route whose own path is not canonical safe segments, naming the route: the build state and the sitemap take page paths as the crawl makes them', () => {
+    expect(pathFor({ id: 'item', path: '/news/:slug' }, { slug: 'a-b' })).toBe('/news/a-b');
+    expect(pathFor({ id: 'home', path: '/' }, {})).toBe('/');
+    for (const path of ['/about/', '/about//people', '/_drafts/:slug', '/news/:slug/', 'about']) {
+      expect(() => pathFor({ id: 'odd', path }, { slug: 'a' }), path).toThrow(expect.objectContaining({ code: 'UnsafeRoutePath' }));
+    }
   });
 });

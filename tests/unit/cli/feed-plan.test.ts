@@ -59,10 +59,10 @@ function fakeClient(answer: () => unknown): GraphQLClientHandle & { asked: unkno
   };
 }
 
-function run(client: GraphQLClientHandle, options: { feed?: ChangeFeedDefinition | undefined } = {}) {
+function run(client: GraphQLClientHandle, options: { feed?: ChangeFeedDefinition | undefined; schema?: GraphQLSchema } = {}) {
   const logger = createMemoryLogger();
   let schemaLoads = 0;
-  const schema = (): Promise<GraphQLSchema> => (schemaLoads++, Promise.resolve(siteSchema));
+  const schema = (): Promise<GraphQLSchema> => (schemaLoads++, Promise.resolve(options.schema ?? siteSchema));
   const result = feedPlan({ feed: 'feed' in options ? options.feed : feed, shard: false, source: SOURCE, client, saved: saved(), routes, routeData: {}, schema, logger });
   return { result, logger, schemaLoads: () => schemaLoads };
 }
@@ -155,6 +155,7 @@ describe('feedPlan: a malformed answer', () => {
     ['a change without a type', { cursor: 'c2', expired: false, changes: [{ id: 'p', kind: 'upsert' }] }],
     ['a change whose type is a number', { cursor: 'c2', expired: false, changes: [{ type: 12, id: 'p', kind: 'upsert' }] }],
     ['a change without an id', { cursor: 'c2', expired: false, changes: [{ type: 'Person', kind: 'upsert' }] }],
+    ['a change with an empty id', { cursor: 'c2', expired: false, changes: [{ type: 'Person', id: '', kind: 'upsert' }] }],
     ['a change of an unknown kind', { cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'moved' }] }],
   ];
 
@@ -178,6 +179,20 @@ describe('feedPlan: a malformed answer', () => {
     const { result, logger } = run(fakeClient(() => ({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }, { type: 'Person', kind: 'upsert' }] })));
     await result;
     expect(warnings(logger.lines)[0]).toContain('its answer lists a change without a type, an id or a kind ({"type":"Person","kind":"upsert"})');
+  });
+});
+
+describe('feedPlan: a change to a type the routes do not select as such', () => {
+  it('asks for every page when a change names an interface or a union, whose object types the routes select', async () => {
+    // The site's schema, with an interface its people implement and a union of them: a feed that names
+    // either would otherwise match no route by name, and every page would be kept.
+    const schema = buildSchema(`${await readFile(new URL('../../../site/schema.graphql', import.meta.url), 'utf8')}\ninterface Named { name: String }\nunion Anyone = Person\nextend type Person implements Named`);
+    for (const type of ['Named', 'Anyone']) {
+      const { result, logger } = run(fakeClient(() => ({ cursor: 'c2', expired: false, changes: [{ type, id: 'person-1', kind: 'upsert' }] })), { schema });
+      const plan = await result;
+      expect(routesAsked(plan), type).toEqual(ALL);
+      expect(warnings(logger.lines).join('\n'), type).toContain(`names the type "${type}", which is not an object type of site/schema.graphql`);
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createPageWriter } from '../../../cli/output/write.ts';
+import { createPageWriter, fileKey } from '../../../cli/output/write.ts';
 import { rejectionOf } from '../../helpers/rejection.ts';
 import { tempDirPerTest } from '../../helpers/temp-dir.ts';
 
@@ -59,3 +59,14 @@ describe('createPageWriter', () => {
 function isErrnoException(value: unknown): value is NodeJS.ErrnoException {
   return value instanceof Error && typeof (value as NodeJS.ErrnoException).code === 'string';
 }
+
+describe('fileKey', () => {
+  it('gives one key to the names a file system that ignores case and normalisation may take for one file', () => {
+    expect(fileKey('News/Index.HTML')).toBe(fileKey('news/index.html'));
+    // Fullwidth letters (NFKC), a final sigma against a sigma (case folding), an ignorable joiner (macOS).
+    expect(fileKey('ｎews/index.html')).toBe(fileKey('news/index.html'));
+    expect(fileKey('media/aς.png')).toBe(fileKey('media/aσ.png'));
+    expect(fileKey('news/ind\u200cex.html')).toBe(fileKey('news/index.html'));
+    expect(fileKey('media/a.png')).not.toBe(fileKey('media/b.png'));
+  });
+});
