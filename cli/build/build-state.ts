@@ -7,6 +7,7 @@ import { isCheckName, type ContentWarning } from '../checks/run.ts';
 import { isSafePagePath } from '../content/crawl.ts';
 import { mediaFileFor } from '../content/media.ts';
 import { readBuild } from '../output/output.ts';
+import type { SearchIndexState } from '../output/search-index.ts';
 import { fileKey, leavesFolder, writeFileAtomic } from '../output/write.ts';
 import { readBytes } from '../output/read.ts';
 import { dependsItems, dependsKey, mediaList, mediaUrls, pageDepends } from '../content/page-depends.ts';
@@ -26,8 +27,8 @@ export interface BuildState {
   outputs: Map<string, string>;
   /** Media URLs present in the output. */
   media: Set<string>;
-  /** What the site search's index was built from (output/search-index.ts searchIndexKey); null: the build wrote none. */
-  searchKey: string | null;
+  /** What the site search's index was built from, partition by partition (output/search-index.ts); null: the build wrote none, or its record does not hold. */
+  search: SearchIndexState | null;
   /** Where the backend's change feed stood when the build asked, and what each route read; null: no feed. */
   feed: FeedState | null;
   /** The content checks' warnings on the output as that build wrote it; null: not recorded (check again). */
@@ -134,7 +135,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
         ...(list !== undefined && Array.isArray(notes) && { media: list, notes }),
       });
     }
-    return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), searchKey: saved.searchKey ?? null, feed: saved.feed ?? null, warnings: savedWarnings(saved.warnings) } };
+    return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), search: savedSearch(saved.search), feed: saved.feed ?? null, warnings: savedWarnings(saved.warnings) } };
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
   }
@@ -157,7 +158,7 @@ export async function saveBuildState(
     records: readonly PageRecordForState[];
     outputs: ReadonlyMap<string, string>;
     media: Iterable<string>;
-    searchKey: string | null;
+    search: SearchIndexState | null;
     feed: FeedState | null;
     warnings: readonly ContentWarning[];
   },
@@ -185,7 +186,7 @@ export async function saveBuildState(
   await writeFileAtomic(stateFileFor(cacheDir, outDir), async (temp) => {
     const out = await open(temp, 'w');
     try {
-      const head: Omit<SavedState, 'pages' | 'outputs' | 'media' | 'warnings'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], searchKey: state.searchKey, feed: state.feed };
+      const head: Omit<SavedState, 'pages' | 'outputs' | 'media' | 'warnings'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], search: state.search, feed: state.feed };
       await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
       for (let start = 0; start < pages.length; start += 1000) {
         const rows = pages.slice(start, start + 1000).map((p, k) => {
@@ -219,7 +220,7 @@ export async function saveFeedCursor(cacheDir: string, outDir: string, previous:
 
 // --- internal ---
 
-const STATE_VERSION = 4;
+const STATE_VERSION = 5;
 
 /** Pages whose bytes the next build checks before it trusts the folder. */
 const SAMPLE_SIZE = 8;
@@ -368,12 +369,28 @@ interface SavedState {
   items?: string[];
   outputs: Record<string, string>;
   media: string[];
-  /** Absent in a state saved before the site search. */
-  searchKey?: string | null;
+  search: unknown;
   /** Absent in a state saved before the change feed. */
   feed?: FeedState | null;
   /** Absent in a state saved before the checks' warnings were kept. */
   warnings?: unknown;
+}
+
+/**
+ * The search index's record a state holds, when it has the shape output/search-index.ts gives; else null
+ * (the index is built again). Its file names are used only where the state's outputs list them too.
+ */
+function savedSearch(saved: unknown): SearchIndexState | null {
+  const record = saved as Partial<SearchIndexState> | null;
+  const strings = (value: unknown): boolean => Array.isArray(value) && value.every((v) => typeof v === 'string');
+  const whole =
+    typeof record === 'object' &&
+    record !== null &&
+    Array.isArray(record.partitions) &&
+    record.partitions.every((p) => typeof p === 'object' && p !== null && typeof p.key === 'string' && strings(p.files)) &&
+    Array.isArray(record.docs) &&
+    record.docs.every((d) => Array.isArray(d) && d.length === 2 && strings(d));
+  return whole ? (record as SearchIndexState) : null;
 }
 
 /** The warnings a state recorded, when they have the shape the checks give; else null (check again). */

@@ -143,7 +143,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const notesTaken = collectors.every((collector) => collector.kept);
     decideReading!((routeId, path) => !notesTaken || !!searchRoutes?.has(routeId) || !seenWhole(previous?.pages.get(path)));
     // The search index as the previous build left it: there when this build wants one, absent when not.
-    const searchAsBefore = (previous !== null && previous.searchKey !== null) === (searchRoutes !== null);
+    const searchAsBefore = (previous !== null && previous.search !== null) === (searchRoutes !== null);
     if (previous && nothingAsked && searchAsBefore) {
       // Nothing any page reads changed since this very build, which was built with the search as this one is: the output stands as it is.
       await inFlight.pages?.close();
@@ -163,7 +163,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     logger.info('write', `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, rendered.built.length + failures.length);
     // The site search's index builds from the pages on disk while the media and the extra outputs finish.
-    const search = rendered.search && (inFlight.search = buildSearchIndex({ pages: rendered.search, siteDir: staging, previous: previous && { outDir: config.outDir, searchKey: previous.searchKey, outputs: previous.outputs }, exclude: site.search.exclude, language: ctx.language }, logger));
+    const search = rendered.search && (inFlight.search = buildSearchIndex({ pages: rendered.search, siteDir: staging, previous: previous && { outDir: config.outDir, search: previous.search, outputs: previous.outputs }, exclude: site.search.exclude, language: ctx.language }, logger));
     if (!config.shard) await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
     const mediaFailures = await media.done();
     logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms`);
@@ -184,7 +184,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // The output is committed: a cache that cannot be saved costs the next build time, not this build.
     await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
     const feedState = feed && schema && { cursor: feed.cursor, source: feed.source, routeTypes: routeTypesOf(await schema(), site.routes, site.routeData, documents, (id) => !plan || plan.crawl.has(id), feed.routeTypes) };
-    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, searchKey: search?.key ?? null, feed: feedState, warnings });
+    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, search: search ? await search.state() : null, feed: feedState, warnings });
 
     // 8. The report.
     const changes = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered.rendered, pagesKept: rendered.kept, richText: { ...richText.counts }, written, removed } as const;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
-import { SEARCH_DIR } from '../../runtime/shared/contract.ts';
+import { SEARCH_DIR, SEARCH_PARTS_FILE } from '../../runtime/shared/contract.ts';
 import { htmlFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
-import { compareSearchedPages, searchDocuments, usesMainContent, type SearchedPage } from '../render/search-documents.ts';
+import { compareSearchedPages, searchDocuments, usesMainContent, type SearchDocument, type SearchedPage } from '../render/search-documents.ts';
 import { readBytes, readText } from './read.ts';
 import { formatBytes, formatCount, formatDuration, plural } from '../terminal/format.ts';
 import type { Logger } from '../terminal/logger.ts';
@@ -15,12 +15,18 @@ import type { Logger } from '../terminal/logger.ts';
  * (render/search-documents.ts) and writes a static index that the search page loads in fragments, with
  * no search server. Pagefind runs as a process of its own (its binary comes from npm).
  *
- * The index is built once every page is on disk, from the pages' files, in route and path order:
+ * A large site's index is cut into partitions of about PARTITION_PAGES pages each, a page's partition
+ * chosen by a hash of its path: each partition is an index of its own, which the search page merges
+ * (Pagefind's mergeIndex), so an update in place builds again only the partitions whose pages' documents
+ * changed, and Pagefind holds one partition at a time. Partition 0 sits in `_search/` with Pagefind's
+ * code; partition n in `_search/part-n/`; SEARCH_PARTS_FILE lists the others.
+ *
+ * Each partition is built once every page is on disk, from the pages' files, in route and path order:
  * Pagefind numbers pages in the order it is given them, so an order that does not depend on which
  * render thread finished first, or on which pages an update in place kept, makes the same bytes on
- * every build of the same content (threads or not, sharded and merged or not, in place or not).
- * Pagefind cannot update an index in part, so an update in place indexes the pages it keeps too, from
- * the previous output's files.
+ * every build of the same content (threads or not, sharded and merged or not, in place or not). A
+ * partition's key is the hash of its pages' documents in that order: an update in place keeps the
+ * previous build's files of a partition with the same key, since building it again would give the same bytes.
  */
 
 export interface SearchIndexInput {
@@ -30,13 +36,21 @@ export interface SearchIndexInput {
   siteDir: string;
   /**
    * The build updated in place: its output folder (which holds the pages this build keeps, and its index),
-   * the key of its index and its extra outputs' files. Null for a full build.
+   * its index's state and its extra outputs' files. Null for a full build.
    */
-  previous: { outDir: string; searchKey: string | null; outputs: ReadonlyMap<string, string> } | null;
+  previous: { outDir: string; search: SearchIndexState | null; outputs: ReadonlyMap<string, string> } | null;
   /** CSS selectors left out of each page's main content (site/site.config.ts `search.exclude`). */
   exclude: readonly string[];
   /** The site's language: one index, stemmed for it. */
   language: string;
+}
+
+/** What the build state keeps of the index, for the next update in place. */
+export interface SearchIndexState {
+  /** Each partition's key and files, in partition order. */
+  partitions: { key: string; files: string[] }[];
+  /** Each searched page's path and the hash of its documents, in index order. */
+  docs: [path: string, hash: string][];
 }
 
 /** One file of the index, relative to the site root. */
@@ -47,8 +61,8 @@ export interface SearchFile {
 
 /** The index being built: its files once it is done (an extra output for the extras step), or stopped. */
 export interface SearchIndexBuild {
-  /** What the index is built from (searchIndexKey), for the build state. */
-  key: string;
+  /** What the build state keeps of it, once its files are. */
+  state(): Promise<SearchIndexState>;
   files(): Promise<SearchFile[]>;
   /** Stops a build that is no longer wanted (the site build failed) and waits until Pagefind lets go of it. */
   close(): Promise<void>;
@@ -60,19 +74,21 @@ export interface SearchIndexBuild {
  */
 export function buildSearchIndex(input: SearchIndexInput, logger: Pick<Logger, 'info'>): SearchIndexBuild {
   const control = { stopped: false };
-  const key = searchIndexKey(input);
-  const reused = input.previous && input.previous.searchKey === key ? [...input.previous.outputs.keys()].filter((file) => file.startsWith(`${SEARCH_DIR}/`)) : [];
-  const work = (reused.length > 0 ? readIndex(input.previous!.outDir, reused) : indexPages(input, control)).then(({ files, documents, ms }) => {
-    const bytes = files.reduce((sum, f) => sum + f.content.length, 0);
-    const what = documents === null ? 'unchanged, kept' : `${formatCount(documents)} ${documents === 1 ? 'entry' : 'entries'} from ${plural(input.pages.length, 'page')}`;
-    logger.info('search', `${what}: ${formatBytes(bytes)} in ${plural(files.length, 'file')}, in ${formatDuration(ms)}`);
-    return files;
+  const work = indexPartitions(input, control).then((built) => {
+    const bytes = built.files.reduce((sum, f) => sum + f.content.length, 0);
+    const partitions = built.state.partitions.length;
+    const what =
+      built.documents === null
+        ? 'unchanged, kept'
+        : `${formatCount(built.documents)} ${built.documents === 1 ? 'entry' : 'entries'} from ${plural(built.pages, 'page')}${partitions === 1 ? '' : built.rebuilt === partitions ? ` in ${partitions} partitions` : ` (${built.rebuilt} of ${partitions} partitions built, the others kept)`}`;
+    logger.info('search', `${what}: ${formatBytes(bytes)} in ${plural(built.files.length, 'file')}, in ${formatDuration(built.ms)}`);
+    return built;
   });
   // Awaited by the extras step; a build that fails before then must not see it as unhandled.
   work.catch(() => undefined);
   return {
-    key,
-    files: () => work,
+    state: async () => (await work).state,
+    files: async () => (await work).files,
     async close() {
       control.stopped = true;
       await work.catch(() => undefined);
@@ -80,22 +96,42 @@ export function buildSearchIndex(input: SearchIndexInput, logger: Pick<Logger, '
   };
 }
 
-/**
- * What decides the index's bytes: every searched page's route, path and page hash (which, with the code,
- * decides its HTML and its entries: an update in place happens only when the code is unchanged), in the
- * order the index takes them, and the options. An update in place with the same key keeps the previous
- * index as it is, since building it again would give the same bytes.
- */
-export function searchIndexKey(input: Pick<SearchIndexInput, 'pages' | 'exclude' | 'language'>): string {
-  const hash = createHash('sha256').update(JSON.stringify({ version: KEY_VERSION, exclude: input.exclude, language: input.language }));
-  for (const page of [...input.pages].sort(compareSearchedPages)) hash.update('\0').update(String(page.route)).update('\0').update(page.path).update('\0').update(page.hash);
-  return hash.digest('base64url');
+/** How many partitions an index of `pages` searched pages is cut into. */
+export function partitionCount(pages: number, partitionPages = PARTITION_PAGES): number {
+  return Math.max(1, Math.ceil(pages / partitionPages));
+}
+
+/** The partition a page's entries go to: a hash of its path, so a page stays in its partition while the count holds. */
+export function partitionOf(path: string, count: number): number {
+  if (count === 1) return 0;
+  // FNV-1a over the path's UTF-16 code units: stable across runs and machines.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % count;
+}
+
+/** Where partition `n`'s files go, relative to the site root, with the trailing slash. */
+export function partitionDir(n: number): string {
+  return n === 0 ? `${SEARCH_DIR}/` : `${SEARCH_DIR}/part-${n}/`;
 }
 
 // --- internal ---
 
-/** Bumped when the documents the index is built from change shape (search-documents.ts). */
-const KEY_VERSION = 1;
+/** Bumped when the documents the index is built from, or its partitions' layout, change shape. */
+const KEY_VERSION = 2;
+
+/**
+ * Searched pages per partition. Pagefind ranks a partition's results with its own word statistics, which
+ * a few thousand pages drawn at random from the site estimate as well as the whole site does; a site under
+ * this size has one index, as before partitions. SITE_SEARCH_PARTITION_PAGES sets another (tests use a few dozen).
+ */
+const PARTITION_PAGES = (() => {
+  const given = Number(process.env.SITE_SEARCH_PARTITION_PAGES);
+  return Number.isInteger(given) && given > 0 ? given : 2000;
+})();
+
+/** Pages whose documents an update in place holds between hashing them and giving them to Pagefind. */
+const HELD_DOCUMENTS = 2000;
 
 /** Documents handed to Pagefind and not yet answered: enough to keep its process busy, few enough to hold little. */
 const MAX_IN_FLIGHT = 64;
@@ -110,46 +146,137 @@ const READ_AHEAD = 16;
 const MAX_FRAGMENTS = 1000;
 
 /**
- * The files the search page needs: the API and its worker, the WebAssembly and the index itself. Pagefind's
- * own ready-made interfaces (pagefind-ui.js and the like, 400 kB) are left out: the site renders results
- * with its own components.
+ * The files the search page needs: the API and its worker, the WebAssembly and the index itself (every
+ * partition's own index; the code and WebAssembly only in partition 0's). Pagefind's own ready-made
+ * interfaces (pagefind-ui.js and the like, 400 kB) are left out: the site renders results with its own components.
  */
-const KEPT = /^(?:pagefind\.js|pagefind-worker\.js|pagefind-entry\.json|wasm\.[a-z-]+\.pagefind|pagefind\.[^/]+\.pf_meta|(?:index|fragment|filter)\/[^/]+)$/;
+const KEPT_CODE = /^(?:pagefind\.js|pagefind-worker\.js|wasm\.[a-z-]+\.pagefind)$/;
+const KEPT_INDEX = /^(?:pagefind-entry\.json|pagefind\.[^/]+\.pf_meta|(?:index|fragment|filter)\/[^/]+)$/;
 
 /** Indexes open in this process: Pagefind's one process stops when the last closes. */
 let open = 0;
 
-/** The previous build's index, read back from the output folder it is updating in place. */
-async function readIndex(outDir: string, files: readonly string[]): Promise<{ files: SearchFile[]; documents: null; ms: number }> {
-  const started = performance.now();
-  const read = await Promise.all(files.map(async (file) => ({ file, content: new Uint8Array(await readBytes(join(outDir, file))) })));
-  return { files: read, documents: null, ms: performance.now() - started };
+interface Built {
+  files: SearchFile[];
+  state: SearchIndexState;
+  /** Entries given to Pagefind, or null when every partition was kept. */
+  documents: number | null;
+  /** Pages of the partitions built. */
+  pages: number;
+  rebuilt: number;
+  ms: number;
 }
 
-async function indexPages(input: SearchIndexInput, control: { stopped: boolean }): Promise<{ files: SearchFile[]; documents: number; ms: number }> {
+async function indexPartitions(input: SearchIndexInput, control: { stopped: boolean }): Promise<Built> {
   const started = performance.now();
+  const pages = [...input.pages].sort(compareSearchedPages);
+  const count = partitionCount(pages.length);
+  const partitions: SearchedPage[][] = Array.from({ length: count }, () => []);
+  for (const page of pages) partitions[partitionOf(page.path, count)]!.push(page);
+  const read = (page: SearchedPage): Promise<string> =>
+    usesMainContent(page.entries) ? readText(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path))) : Promise.resolve('');
+  const documentsOf = async (page: SearchedPage): Promise<SearchDocument[]> => searchDocuments(page, await read(page), input.language, input.exclude);
+
+  // With the previous build's index cut as this one is, a partition whose pages' documents are as they
+  // were keeps its files: a kept page's documents are the previous build's (same code, same data), the
+  // others are read now.
+  const previous = input.previous?.search?.partitions.length === count ? input.previous.search : null;
+  const known = new Map<string, string>(previous ? previous.docs : []);
+  const made = new Map<string, SearchDocument[]>();
+  if (previous) {
+    for (const page of pages) {
+      if (page.kept && known.has(page.path)) continue;
+      const documents = await documentsOf(page);
+      // Held for a partition built again, up to a point: past it (every page rendered again, say) read again there.
+      if (made.size < HELD_DOCUMENTS) made.set(page.path, documents);
+      known.set(page.path, documentsHash(documents));
+    }
+  } else {
+    known.clear();
+  }
+
+  const files: SearchFile[] = [];
+  const state: SearchIndexState = { partitions: [], docs: [] };
+  let documents = 0;
+  let rebuilt = 0;
+  let indexed = 0;
+  for (let n = 0; n < count; n++) {
+    const members = partitions[n]!;
+    const before = previous?.partitions[n];
+    const keyNow = previous ? partitionKey(input, n, count, members, known) : null;
+    const kept = before && keyNow === before.key ? await readPartition(input.previous!, before.files, n) : null;
+    if (kept) {
+      files.push(...kept);
+      state.partitions.push({ key: before!.key, files: kept.map((f) => f.file) });
+      continue;
+    }
+    const built = await indexPages(members, n, input, control, async (page) => made.get(page.path) ?? (await documentsOf(page)), known);
+    rebuilt++;
+    indexed += members.length;
+    documents += built.documents;
+    files.push(...built.files);
+    state.partitions.push({ key: partitionKey(input, n, count, members, known), files: built.files.map((f) => f.file) });
+  }
+  const parts = Array.from({ length: count - 1 }, (_, i) => `/${partitionDir(i + 1)}`);
+  files.push({ file: SEARCH_PARTS_FILE, content: new TextEncoder().encode(JSON.stringify(parts)) });
+  state.docs = pages.map((page) => [page.path, known.get(page.path)!]);
+  return { files, state, documents: rebuilt === 0 ? null : documents, pages: indexed, rebuilt, ms: performance.now() - started };
+}
+
+/** What decides a partition's bytes: the options, its place, and its pages' routes, paths and documents in index order. */
+function partitionKey(input: Pick<SearchIndexInput, 'exclude' | 'language'>, n: number, count: number, members: readonly SearchedPage[], docs: ReadonlyMap<string, string>): string {
+  const hash = createHash('sha256').update(JSON.stringify({ version: KEY_VERSION, exclude: input.exclude, language: input.language, partition: n, of: count }));
+  for (const page of members) hash.update('\0').update(String(page.route)).update('\0').update(page.path).update('\0').update(docs.get(page.path) ?? '');
+  return hash.digest('base64url');
+}
+
+/** The hash of a page's documents for the index: what Pagefind is given of it. */
+function documentsHash(documents: readonly SearchDocument[]): string {
+  const hash = createHash('sha256');
+  for (const document of documents) hash.update(document.url).update('\0').update(document.html).update('\0');
+  return hash.digest('base64url');
+}
+
+/**
+ * A partition's files as the previous build wrote them, read back from the output folder it is updating
+ * in place; null when the previous build's records of them do not hold (a name outside the partition's
+ * folder, or one its outputs do not list), so the partition is built again.
+ */
+async function readPartition(previous: NonNullable<SearchIndexInput['previous']>, names: readonly string[], n: number): Promise<SearchFile[] | null> {
+  const dir = partitionDir(n);
+  const own = (file: string): boolean => file.startsWith(dir) && (n > 0 || !file.slice(dir.length).startsWith('part-')) && previous.outputs.has(file) && (KEPT_CODE.test(file.slice(dir.length)) || KEPT_INDEX.test(file.slice(dir.length)));
+  if (names.length === 0 || !names.every(own)) return null;
+  return Promise.all(names.map(async (file) => ({ file, content: new Uint8Array(await readBytes(join(previous.outDir, file))) })));
+}
+
+async function indexPages(
+  pages: readonly SearchedPage[],
+  n: number,
+  input: SearchIndexInput,
+  control: { stopped: boolean },
+  documentsOf: (page: SearchedPage) => Promise<SearchDocument[]>,
+  docs: Map<string, string>,
+): Promise<{ files: SearchFile[]; documents: number }> {
   open++;
   try {
     const created = await pagefind.createIndex({ excludeSelectors: [...input.exclude], forceLanguage: input.language, maxFragments: MAX_FRAGMENTS }).catch((error: unknown) => ({ errors: [describeCause(error)], index: undefined }));
     if (!created.index) throw failure(created.errors.join('; ') || 'Pagefind did not start');
     const index = created.index;
     try {
-      const pages = [...input.pages].sort(compareSearchedPages);
-      const reads: Promise<string>[] = [];
-      const read = (page: SearchedPage): Promise<string> =>
-        usesMainContent(page.entries) ? readText(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path))) : Promise.resolve('');
+      const reads: Promise<SearchDocument[]>[] = [];
       const inFlight = new Set<Promise<void>>();
       let failed: Error | null = null;
       let documents = 0;
       for (let i = 0; i < pages.length; i++) {
         while (reads.length < READ_AHEAD && i + reads.length < pages.length) {
-          const next = read(pages[i + reads.length]!);
+          const next = documentsOf(pages[i + reads.length]!);
           // Read ahead: one that fails after the loop has given up is nobody's error.
           next.catch(() => undefined);
           reads.push(next);
         }
-        const html = await reads.shift()!;
-        for (const document of searchDocuments(pages[i]!, html, input.language)) {
+        const pageDocuments = await reads.shift()!;
+        docs.set(pages[i]!.path, documentsHash(pageDocuments));
+        for (const document of pageDocuments) {
           documents++;
           const adding = index.addHTMLFile({ url: document.url, content: document.html }).then(
             ({ errors }) => void (errors.length > 0 && (failed ??= failure(`${document.url}: ${errors.join('; ')}`))),
@@ -166,10 +293,10 @@ async function indexPages(input: SearchIndexInput, control: { stopped: boolean }
       if (failed) throw failed;
       const { errors, files } = await index.getFiles().catch((error: unknown) => ({ errors: [describeCause(error)], files: [] }));
       if (errors.length > 0) throw failure(errors.join('; '));
+      const dir = partitionDir(n);
       return {
-        files: files.filter((file) => KEPT.test(file.path)).map((file) => ({ file: `${SEARCH_DIR}/${file.path}`, content: file.content })),
+        files: files.filter((file) => KEPT_INDEX.test(file.path) || (n === 0 && KEPT_CODE.test(file.path))).map((file) => ({ file: dir + file.path, content: file.content })),
         documents,
-        ms: performance.now() - started,
       };
     } finally {
       await index.deleteIndex().catch(() => undefined);

@@ -79,12 +79,15 @@ export function policyFor(key: string): ObjectPolicy {
  * The site search's index (cli/output/search-index.ts): its chunks are named by their content, so they
  * go up with the assets and are cached for a year; Pagefind's code and WebAssembly keep their names
  * and go up with the assets too, revalidated; `pagefind-entry.json`, which names the chunks of this
- * build, goes up with the pages, once every chunk it names is in the bucket.
+ * build, goes up with the pages, once every chunk it names is in the bucket. A partition's files
+ * (`part-n/`) go as partition 0's, and `parts.json`, which names the partitions, with the pages.
  */
 function searchPolicy(key: string, contentType: string): ObjectPolicy {
   const file = key.slice(SEARCH_DIR.length + 1);
-  if (/^(?:index|fragment|filter)\/[^/]+$|^pagefind\.[^/]+\.pf_meta$/.test(file)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
-  return { stage: file === 'pagefind-entry.json' ? 'pages' : 'assets', contentType, cacheControl: CACHE_REVALIDATE };
+  // A partition's files (search-index.ts) as partition 0's, one folder down.
+  const own = file.replace(/^part-\d+\//, '');
+  if (/^(?:index|fragment|filter)\/[^/]+$|^pagefind\.[^/]+\.pf_meta$/.test(own)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
+  return { stage: own === 'pagefind-entry.json' || file === 'parts.json' ? 'pages' : 'assets', contentType, cacheControl: CACHE_REVALIDATE };
 }
 
 /** Position of a stage in the publish order, for sorting. */

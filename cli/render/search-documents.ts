@@ -48,11 +48,15 @@ export function usesMainContent(entries: readonly SearchEntry[]): boolean {
   return entries.some((entry) => entry.text === undefined);
 }
 
-/** The page's documents for the index, one per entry; `html` is the page's HTML ('' when no entry uses it). */
-export function searchDocuments(page: Pick<SearchedPage, 'path' | 'entries'>, html: string, language: string): SearchDocument[] {
+/**
+ * The page's documents for the index, one per entry; `html` is the page's HTML ('' when no entry uses it).
+ * The parts `exclude` names are left out here (withoutExcluded), so a document is what Pagefind indexes
+ * and its hash changes only when that does.
+ */
+export function searchDocuments(page: Pick<SearchedPage, 'path' | 'entries'>, html: string, language: string, exclude: readonly string[] = []): SearchDocument[] {
   let main: string | null = null;
   return page.entries.map((entry) => {
-    const body = entry.text === undefined ? (main ??= mainContent(html)) : `<h1>${escapeHtml(entry.title)}</h1><p>${escapeHtml(entry.text)}</p>`;
+    const body = entry.text === undefined ? (main ??= withoutExcluded(mainContent(html), exclude)) : `<h1>${escapeHtml(entry.title)}</h1><p>${escapeHtml(entry.text)}</p>`;
     return { url: entryUrl(page.path, entry.url), html: searchDocument(entry, body, language) };
   });
 }
@@ -64,6 +68,53 @@ export function mainContent(html: string): string {
   const end = html.lastIndexOf('</main>');
   return start < 0 || end < start ? '' : html.slice(start + 1, end);
 }
+
+/**
+ * `html` (markup as React writes it: well formed, void elements unclosed or self-closed) without the
+ * elements the selectors name, their contents included. Selectors of the forms `tag`, `.class` and
+ * `tag.class` are applied; any other is left to Pagefind (which is given every selector all the same).
+ */
+export function withoutExcluded(html: string, selectors: readonly string[]): string {
+  const simple = selectors.flatMap((selector) => {
+    const match = /^([a-z][a-z0-9-]*)?(?:\.([A-Za-z_][\w-]*))?$/.exec(selector.trim());
+    return match && (match[1] || match[2]) ? [{ tag: match[1]?.toLowerCase(), className: match[2] }] : [];
+  });
+  if (simple.length === 0 || html === '') return html;
+  const excluded = (tag: string, attributes: string): boolean =>
+    simple.some((s) => (s.tag === undefined || s.tag === tag) && (s.className === undefined || new RegExp(`\\sclass="(?:[^"]*\\s)?${s.className}(?:\\s[^"]*)?"`).test(attributes)));
+  let out = '';
+  let at = 0;
+  const tags = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>/g;
+  for (let match = tags.exec(html); match; match = tags.exec(html)) {
+    const [whole, closing, name, attributes] = match as unknown as [string, string, string, string];
+    const tag = name.toLowerCase();
+    if (closing || !excluded(tag, attributes)) continue;
+    out += html.slice(at, match.index);
+    // Skip to the element's own end: its closing tag at the same depth of that tag name.
+    if (attributes.endsWith('/') || VOID_ELEMENTS.has(tag)) {
+      at = match.index + whole.length;
+      continue;
+    }
+    const same = new RegExp(`<(/?)${tag}(?=[\\s/>])[^>]*>`, 'gi');
+    same.lastIndex = match.index + whole.length;
+    let depth = 1;
+    let end = html.length;
+    for (let inner = same.exec(html); inner; inner = same.exec(html)) {
+      if (inner[1]) depth--;
+      else if (!inner[0].endsWith('/>')) depth++;
+      if (depth === 0) {
+        end = inner.index + inner[0].length;
+        break;
+      }
+    }
+    at = end;
+    tags.lastIndex = end;
+  }
+  return out + html.slice(at);
+}
+
+/** Elements without a closing tag. */
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
 /** Pages in the order the index takes them, whatever order they were rendered in: route order, then path. */
 export function compareSearchedPages(a: Pick<SearchedPage, 'route' | 'path'>, b: Pick<SearchedPage, 'route' | 'path'>): number {

@@ -12,6 +12,9 @@ export const ASSETS_DIR = '_assets';
 /** Where the site search's index lives (cli/output/search-index.ts), relative to the site root; the search page loads `pagefind.js` from it. */
 export const SEARCH_DIR = '_search';
 
+/** The list of the index's other partitions (`["/_search/part-1/", …]`, often none), which the search page merges into `_search/`'s. */
+export const SEARCH_PARTS_FILE = `${SEARCH_DIR}/parts.json`;
+
 /** `{path}/_payload.json`: one prerendered page's data, fetched on client navigation. */
 export interface Payload<TData = unknown> {
   /** Always PAYLOAD_VERSION. */

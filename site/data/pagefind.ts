@@ -1,4 +1,4 @@
-import { SEARCH_DIR } from '../../runtime/shared/contract.ts';
+import { SEARCH_DIR, SEARCH_PARTS_FILE } from '../../runtime/shared/contract.ts';
 
 /**
  * Pagefind's browser API (`/_search/pagefind.js`, written by the build with the index), as much of it as
@@ -33,6 +33,8 @@ export interface PagefindSearch {
 export interface Pagefind {
   options(options: { excerptLength?: number }): Promise<void>;
   init(): Promise<void>;
+  /** Searches another index (a partition of the site's) with this one; `options` as options() takes them, for it. */
+  mergeIndex(path: string, options?: { excerptLength?: number }): Promise<void>;
   search(term: string, options?: { filters?: Record<string, string | string[]> }): Promise<PagefindSearch | null>;
   /** Every filter value with its number of pages; loading them makes each search count its results per value. */
   filters(): Promise<Record<string, Record<string, number>>>;
@@ -54,5 +56,18 @@ export function loadPagefind(): Promise<Pagefind> {
 
 /** Where the build writes Pagefind's module (cli/output/search-index.ts). */
 export const PAGEFIND_PATH = `/${SEARCH_DIR}/pagefind.js`;
+
+/**
+ * The index's other partitions (a large site's index is cut into several, cli/output/search-index.ts),
+ * to merge into the one loadPagefind's module starts with: their paths, often none.
+ */
+export async function loadSearchParts(): Promise<string[]> {
+  const response = await fetch(new URL(`/${SEARCH_PARTS_FILE}`, window.location.href), { cache: 'no-cache' });
+  if (!response.ok) throw new Error(`/${SEARCH_PARTS_FILE}: HTTP ${response.status}`);
+  const parts: unknown = await response.json();
+  // Only paths of this site's index: the list is the build's, but a page must never load a script's data from elsewhere.
+  if (!Array.isArray(parts) || !parts.every((p) => typeof p === 'string' && /^\/_search\/part-\d+\/$/.test(p))) throw new Error(`/${SEARCH_PARTS_FILE} does not list the index's partitions`);
+  return parts as string[];
+}
 
 let loading: Promise<Pagefind> | null = null;

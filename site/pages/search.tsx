@@ -4,7 +4,7 @@ import type { PageProps } from '../../runtime/index.ts';
 import { PageHeader } from '../components/page-header.tsx';
 import { SearchResult } from '../components/search-result.tsx';
 import { useHydrated } from '../components/use-hydrated.ts';
-import { loadPagefind, type Pagefind, type PagefindResultData, type PagefindSearch } from '../data/pagefind.ts';
+import { loadPagefind, loadSearchParts, type Pagefind, type PagefindResultData, type PagefindSearch } from '../data/pagefind.ts';
 import { pagefindFilters, searchHref, searchQueryFrom, type SearchQuery } from '../data/search-query.ts';
 import { SEARCH_SECTIONS, sectionLabel } from '../data/search-sections.ts';
 import { plural } from '../format/numbers.ts';
@@ -188,12 +188,17 @@ function Filters({ query, search, go }: { query: SearchQuery; search: PagefindSe
 
 let started: Promise<Pagefind> | null = null;
 
+/** Words of a result's excerpt. */
+const EXCERPT_WORDS = 24;
+
 /** Pagefind, loaded and started once; a failure is tried again by the next search. */
 function startPagefind(): Promise<Pagefind> {
-  return (started ??= loadPagefind()
-    .then(async (pagefind) => {
-      await pagefind.options({ excerptLength: 24 });
+  return (started ??= Promise.all([loadPagefind(), loadSearchParts()])
+    .then(async ([pagefind, parts]) => {
+      await pagefind.options({ excerptLength: EXCERPT_WORDS });
       await pagefind.init();
+      // A large site's index comes in partitions: each searched with the first, results ranked together.
+      await Promise.all(parts.map((part) => pagefind.mergeIndex(part, { excerptLength: EXCERPT_WORDS })));
       // The filters' own index (a few hundred bytes): without it a search does not count its results per section and year.
       await pagefind.filters();
       return pagefind;

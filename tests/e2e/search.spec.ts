@@ -1,9 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from '@playwright/test';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { partitionOf } from '../../cli/output/search-index.ts';
 import { policyHeaders } from '../../cli/serve/preview.ts';
 import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
+import { runCli } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 import { readIndexFragments } from '../helpers/search-index.ts';
 import { expect, test, waitForHydration, type BuiltSite } from './fixtures.ts';
@@ -238,5 +241,49 @@ test.describe('under the Content-Security-Policy site preview sends', () => {
     await page.goto(`${server.url}/news`);
     await waitForHydration(page);
     expect(await compiles()).toBe('refused');
+  });
+});
+
+test.describe("a large site's index, in partitions the search page merges", () => {
+  let root: string;
+  let server: StaticServer;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    // The sample content in partitions of 30 pages (5 of them), served with each page's policy as a header.
+    root = await mkdtemp(join(tmpdir(), 'site-e2e-search-parts-'));
+    const out = join(root, 'site');
+    const result = await runCli(['build', '--out', out, '--cache-dir', join(root, 'cache'), '--quiet', '--no-report'], { env: { SITE_SEARCH_PARTITION_PAGES: '30' } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(out, '_search/parts.json'), 'utf8'))).toHaveLength(4);
+    server = await startStaticServer({ root: out, headers: await policyHeaders(out) });
+  });
+
+  test.afterAll(async () => {
+    await server?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test('finds an item first by a word of its title, and ranks and counts the results of every partition together, with no violation', async ({ page, site, consoleProblems }) => {
+    const item = await itemWithOwnWord();
+    const shown = async (url: string, query: string) => {
+      await page.goto(`${url}/search?q=${encodeURIComponent(query)}`);
+      await waitForHydration(page);
+      await expect(page.locator('#search-status')).toContainText(`for “${query}”`);
+      return { status: await page.locator('#search-status').textContent(), filters: await page.locator('.search-filters').textContent(), first: await results(page).first().getAttribute('href') };
+    };
+    const parted = await shown(server.url, item.word);
+    expect(parted.first).toBe(`/news/${item.slug}`);
+    // A common word: results from several partitions, ranked together and counted once each, the filters
+    // counting them as the status does. (Which words match a prefix can differ a little from one index:
+    // Pagefind expands a prefix within each index's own words.)
+    const common = await shown(server.url, 'archive');
+    const single = await shown(site.url, 'archive');
+    const count = (status: string | null): number => Number(/(\d+) results?/.exec(status ?? '')?.[1] ?? NaN);
+    expect(count(common.status)).toBeGreaterThanOrEqual(count(single.status));
+    expect(common.filters).toContain(`All (${count(common.status)})`);
+    const paths = await results(page).evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+    expect(new Set(paths.map((path) => partitionOf(path, 5))).size).toBeGreaterThan(1);
+    expect(consoleProblems.filter((p) => /Content Security Policy|Refused to|WebAssembly|pagefind/i.test(p))).toEqual([]);
   });
 });

@@ -2,7 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_EDITOR } from '../../backend/auth.ts';
+import { startContentServer } from '../../backend/server.ts';
 import { readBuild } from '../../cli/output/output.ts';
+import { gqlData, loginToken } from '../backend/client.ts';
+import { updateContent } from '../helpers/content-edits.ts';
 import { runCli } from '../helpers/cli.ts';
 import { readIndexFragments, type IndexedFragment } from '../helpers/search-index.ts';
 import { listFiles, snapshotTree } from '../helpers/tree.ts';
@@ -88,4 +92,42 @@ describe('the search index a build writes', () => {
     await build();
     expect(await snapshotTree(join(out, '_search'))).toEqual(before);
   }, 180_000);
+});
+
+describe('the search index of a large site, in partitions', () => {
+  it('is cut into partitions holding what one index holds; an edit builds again only the partition of the page it changed, with the bytes of a full build', async () => {
+    const backend = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
+    try {
+      // Partitions of 30 pages: the sample site's 125 searched pages make 5.
+      const env = { SITE_SEARCH_PARTITION_PAGES: '30', SOURCE_DATE_EPOCH: '1780000000' };
+      const buildInto = async (dir: string, ...args: string[]): Promise<string> => {
+        const result = await runCli(['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', join(root, 'cache-parts'), '--no-report', ...args], { env });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        return result.stdout;
+      };
+      const parted = join(root, 'parted');
+      expect(await buildInto(parted)).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
+      expect(JSON.parse(await readFile(join(parted, '_search/parts.json'), 'utf8'))).toEqual(['/_search/part-1/', '/_search/part-2/', '/_search/part-3/', '/_search/part-4/']);
+      // Pagefind's code and WebAssembly once, in partition 0; each partition its own index.
+      const files = await listFiles(join(parted, '_search'));
+      expect(files.filter((f) => f.endsWith('pagefind.js'))).toEqual(['pagefind.js']);
+      for (const n of [1, 2, 3, 4]) expect(files, `part-${n}`).toContain(`part-${n}/pagefind-entry.json`);
+      // Every result the single index of the same content has, each in one partition only.
+      const urls = (list: IndexedFragment[]) => list.map((f) => f.url);
+      const inParts = await readIndexFragments(parted);
+      expect(urls(inParts)).toEqual(urls(fragments));
+      expect(new Set(urls(inParts)).size).toBe(inParts.length);
+
+      const token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(backend, '{ newsItems(first: 1) { nodes { id slug } } }');
+      await updateContent(backend, token, 'NewsItem', newsItems.nodes[0]!.id, { title: 'Quasicrystalline retitled' });
+      expect(await buildInto(parted)).toMatch(/\[search\] \d+ entries from \d+ pages \(1 of 5 partitions built, the others kept\)/);
+      expect((await readIndexFragments(parted)).find((f) => f.url === `/news/${newsItems.nodes[0]!.slug}`)?.meta.title).toBe('Quasicrystalline retitled');
+      const full = join(root, 'parted-full');
+      await buildInto(full, '--full');
+      expect(await snapshotTree(parted)).toEqual(await snapshotTree(full));
+    } finally {
+      await backend.close();
+    }
+  }, 300_000);
 });

@@ -228,7 +228,7 @@ describe('typesNestedInItems', () => {
 });
 
 describe('feedPlan', () => {
-  const state = (source: string) => ({ state: { ...previous, buildId: 'b', outputs: new Map(), media: new Set<string>(), searchKey: null, feed: { cursor: 'c1', source, routeTypes } } as unknown as BuildState });
+  const state = (source: string) => ({ state: { ...previous, buildId: 'b', outputs: new Map(), media: new Set<string>(), search: null, feed: { cursor: 'c1', source, routeTypes } } as unknown as BuildState });
   const client = (answer: unknown, asked: (unknown)[] = []) => ({ name: 'test', endpoint: 'http://127.0.0.1:1/graphql', requestCount: () => 0, request: async (_document: string, variables?: unknown) => (asked.push(variables), answer) }) as never;
   const feed = { query: 'query($since: String) { changes(since: $since) { cursor } }', read: (r: unknown) => r as ChangeFeedAnswer };
   const logger = (lines: string[]) => ({ info: (_: string, m: string) => void lines.push(m), warn: (_: string, m: string) => void lines.push(`warning: ${m}`), error: () => undefined, debug: () => undefined }) as never;

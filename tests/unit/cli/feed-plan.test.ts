@@ -35,7 +35,7 @@ const saved = (): SavedBuild => ({
     ]),
     outputs: new Map(),
     media: new Set(),
-    searchKey: null,
+    search: null,
     feed: { cursor: 'c1', source: SOURCE, routeTypes },
     warnings: null,
   } satisfies BuildState,

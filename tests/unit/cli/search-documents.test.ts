@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../cli/config/config.ts';
-import { compareSearchedPages, mainContent, searchDocuments, searchEntries, searchRoutesOf, usesMainContent } from '../../../cli/render/search-documents.ts';
+import { partitionCount, partitionOf } from '../../../cli/output/search-index.ts';
+import { compareSearchedPages, mainContent, searchDocuments, searchEntries, searchRoutesOf, usesMainContent, withoutExcluded } from '../../../cli/render/search-documents.ts';
 import { routeData } from '../../../site/routes.build.ts';
 
 const page = (main: string): string => `<!doctype html><html><body><header><nav>Menu</nav></header><main id="main" class="site-main" tabindex="-1">${main}</main><footer>Footer</footer></body></html>`;
@@ -90,5 +91,44 @@ describe('the search option', () => {
     expect(resolveConfig({}, {}, '/work', { search: false }).search).toBe(false);
     expect(resolveConfig({ search: false }, {}, '/work', {}).search).toBe(false);
     expect(resolveConfig({ search: true }, {}, '/work', { search: false }).search).toBe(true);
+  });
+});
+
+describe('what the index leaves out of a page', () => {
+  const exclude = ['nav', '.related', 'aside.note', 'main > .odd'];
+  it('drops the elements a tag, a class or both name, with everything inside them, and keeps the rest byte for byte', () => {
+    const html = '<h1>Title</h1><nav class="trail"><a href="/">Home</a></nav><p>Body<br/>text<img src="/media/a.png" alt=""></p><section class="box related" aria-labelledby="r"><h2 id="r">Related</h2><section><a href="/news/b">B</a></section></section><aside class="note">n</aside><aside>kept</aside><p class="relatedness">kept too</p>';
+    expect(withoutExcluded(html, exclude)).toBe('<h1>Title</h1><p>Body<br/>text<img src="/media/a.png" alt=""></p><aside>kept</aside><p class="relatedness">kept too</p>');
+  });
+
+  it('leaves a selector it does not apply (a child combinator) to Pagefind, and the page as it is when nothing applies', () => {
+    expect(withoutExcluded('<div class="odd">x</div>', exclude)).toBe('<div class="odd">x</div>');
+    expect(withoutExcluded('<p>x</p>', [])).toBe('<p>x</p>');
+  });
+
+  it("makes a page's documents the same whatever its related items' titles: a neighbour's edit does not change them", () => {
+    const page = (related: string) => `<html><body><main><h1>A</h1><p>Text</p><section class="related"><a>${related}</a></section></main></body></html>`;
+    const entry = { path: '/news/a', entries: [{ section: 'news', title: 'A' }] };
+    expect(searchDocuments(entry, page('Old title'), 'en', ['.related'])).toEqual(searchDocuments(entry, page('New title'), 'en', ['.related']));
+    expect(searchDocuments(entry, page('Old title'), 'en', [])).not.toEqual(searchDocuments(entry, page('New title'), 'en', []));
+  });
+});
+
+describe('the partitions of a large index', () => {
+  it('are one under the partition size, and one more for each partition size past it', () => {
+    expect(partitionCount(0, 2000)).toBe(1);
+    expect(partitionCount(2000, 2000)).toBe(1);
+    expect(partitionCount(2001, 2000)).toBe(2);
+    expect(partitionCount(10_075, 2000)).toBe(6);
+  });
+
+  it('place a page by its path alone, the same on every run, and spread the pages evenly', () => {
+    const paths = Array.from({ length: 10_000 }, (_, i) => `/news/article-${i}`);
+    const counts = [0, 0, 0, 0, 0];
+    for (const path of paths) counts[partitionOf(path, 5)]!++;
+    for (const count of counts) expect(count).toBeGreaterThan(1800);
+    expect(paths.map((p) => partitionOf(p, 5))).toEqual(paths.map((p) => partitionOf(p, 5)));
+    expect(partitionOf('/news/a', 1)).toBe(0);
+    expect(partitionOf('/news/article-1', 5)).toBe(partitionOf('/news/article-1', 5));
   });
 });
