@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hashFiles } from './hash-files.js';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
+import { PARTITION_PAGES } from '../output/search-index.ts';
 
 /**
  * Everything besides a page's data that decides its bytes (issue 17.1): the generator's own server-side
@@ -16,7 +17,7 @@ import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
  */
 export async function generatorFingerprint(config: FingerprintOptions, root = config.root): Promise<string> {
   const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...(await installedManifests(root))]);
-  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp };
+  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp, searchPartitionPages: PARTITION_PAGES };
   return createHash('sha256')
     .update(code)
     .update('\0')

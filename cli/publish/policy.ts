@@ -80,14 +80,16 @@ export function policyFor(key: string): ObjectPolicy {
  * go up with the assets and are cached for a year; Pagefind's code and WebAssembly keep their names
  * and go up with the assets too, revalidated; `pagefind-entry.json`, which names the chunks of this
  * build, goes up with the pages, once every chunk it names is in the bucket. A partition's files
- * (`part-n/`) go as partition 0's, and `parts.json`, which names the partitions, with the pages.
+ * (`part-n/`) go as partition 0's, and `parts.json`, which names the partitions, after the pages.
  */
 function searchPolicy(key: string, contentType: string): ObjectPolicy {
   const file = key.slice(SEARCH_DIR.length + 1);
   // A partition's files (search-index.ts) as partition 0's, one folder down.
   const own = file.replace(/^part-\d+\//, '');
   if (/^(?:index|fragment|filter)\/[^/]+$|^pagefind\.[^/]+\.pf_meta$/.test(own)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
-  return { stage: own === 'pagefind-entry.json' || file === 'parts.json' ? 'pages' : 'assets', contentType, cacheControl: CACHE_REVALIDATE };
+  // parts.json after every partition's entry: it never names one that is not in the bucket yet.
+  if (file === 'parts.json') return { stage: 'meta', contentType, cacheControl: CACHE_REVALIDATE };
+  return { stage: own === 'pagefind-entry.json' ? 'pages' : 'assets', contentType, cacheControl: CACHE_REVALIDATE };
 }
 
 /** Position of a stage in the publish order, for sorting. */

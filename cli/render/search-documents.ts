@@ -75,13 +75,9 @@ export function mainContent(html: string): string {
  * `tag.class` are applied; any other is left to Pagefind (which is given every selector all the same).
  */
 export function withoutExcluded(html: string, selectors: readonly string[]): string {
-  const simple = selectors.flatMap((selector) => {
-    const match = /^([a-z][a-z0-9-]*)?(?:\.([A-Za-z_][\w-]*))?$/.exec(selector.trim());
-    return match && (match[1] || match[2]) ? [{ tag: match[1]?.toLowerCase(), className: match[2] }] : [];
-  });
+  const simple = simpleSelectors(selectors);
   if (simple.length === 0 || html === '') return html;
-  const excluded = (tag: string, attributes: string): boolean =>
-    simple.some((s) => (s.tag === undefined || s.tag === tag) && (s.className === undefined || new RegExp(`\\sclass="(?:[^"]*\\s)?${s.className}(?:\\s[^"]*)?"`).test(attributes)));
+  const excluded = (tag: string, attributes: string): boolean => simple.some((s) => (s.tag === undefined || s.tag === tag) && (s.className === undefined || s.className.test(attributes)));
   let out = '';
   let at = 0;
   const tags = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>/g;
@@ -112,6 +108,22 @@ export function withoutExcluded(html: string, selectors: readonly string[]): str
   }
   return out + html.slice(at);
 }
+
+/** The selectors withoutExcluded applies, each made once per list of selectors. */
+function simpleSelectors(selectors: readonly string[]): { tag: string | undefined; className: RegExp | undefined }[] {
+  let made = SELECTORS.get(selectors);
+  if (!made) {
+    made = selectors.flatMap((selector) => {
+      const match = /^([a-z][a-z0-9-]*)?(?:\.([A-Za-z_][\w-]*))?$/.exec(selector.trim());
+      // A class name of letters, digits, `_` and `-` only: nothing in it means anything to a regular expression.
+      return match && (match[1] || match[2]) ? [{ tag: match[1]?.toLowerCase(), className: match[2] === undefined ? undefined : new RegExp(`\\sclass="(?:[^"]*\\s)?${match[2]}(?:\\s[^"]*)?"`) }] : [];
+    });
+    SELECTORS.set(selectors, made);
+  }
+  return made;
+}
+
+const SELECTORS = new WeakMap<readonly string[], { tag: string | undefined; className: RegExp | undefined }[]>();
 
 /** Elements without a closing tag. */
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);

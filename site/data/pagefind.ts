@@ -35,6 +35,8 @@ export interface Pagefind {
   init(): Promise<void>;
   /** Searches another index (a partition of the site's) with this one; `options` as options() takes them, for it. */
   mergeIndex(path: string, options?: { excerptLength?: number }): Promise<void>;
+  /** Drops every index and instance, so that init() starts again from nothing. */
+  destroy(): Promise<void>;
   search(term: string, options?: { filters?: Record<string, string | string[]> }): Promise<PagefindSearch | null>;
   /** Every filter value with its number of pages; loading them makes each search count its results per value. */
   filters(): Promise<Record<string, Record<string, number>>>;
@@ -66,7 +68,7 @@ export async function loadSearchParts(): Promise<string[]> {
   if (!response.ok) throw new Error(`/${SEARCH_PARTS_FILE}: HTTP ${response.status}`);
   const parts: unknown = await response.json();
   // Only paths of this site's index: the list is the build's, but a page must never load a script's data from elsewhere.
-  if (!Array.isArray(parts) || !parts.every((p) => typeof p === 'string' && /^\/_search\/part-\d+\/$/.test(p))) throw new Error(`/${SEARCH_PARTS_FILE} does not list the index's partitions`);
+  if (!Array.isArray(parts) || !parts.every((p) => typeof p === 'string' && /^\/_search\/part-\d+\/$/.test(p)) || new Set(parts).size !== parts.length) throw new Error(`/${SEARCH_PARTS_FILE} does not list the index's partitions`);
   return parts as string[];
 }
 

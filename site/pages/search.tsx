@@ -195,13 +195,24 @@ const EXCERPT_WORDS = 24;
 function startPagefind(): Promise<Pagefind> {
   return (started ??= Promise.all([loadPagefind(), loadSearchParts()])
     .then(async ([pagefind, parts]) => {
-      await pagefind.options({ excerptLength: EXCERPT_WORDS });
-      await pagefind.init();
-      // A large site's index comes in partitions: each searched with the first, results ranked together.
-      await Promise.all(parts.map((part) => pagefind.mergeIndex(part, { excerptLength: EXCERPT_WORDS })));
-      // The filters' own index (a few hundred bytes): without it a search does not count its results per section and year.
-      await pagefind.filters();
-      return pagefind;
+      try {
+        await pagefind.options({ excerptLength: EXCERPT_WORDS });
+        await pagefind.init();
+        // The filters' own index (a few hundred bytes): without it a search does not count its results per
+        // section and year. Asked first of the first partition alone, which also shows whether it started:
+        // a merge would wait for it without end.
+        await pagefind.filters();
+        if (parts.length > 0) {
+          // A large site's index comes in partitions: each searched with the first, results ranked together.
+          await Promise.all(parts.map((part) => pagefind.mergeIndex(part, { excerptLength: EXCERPT_WORDS })));
+          await pagefind.filters();
+        }
+        return pagefind;
+      } catch (error) {
+        // A partition that failed stays among Pagefind's indexes: the next try starts from nothing.
+        await pagefind.destroy().catch(() => undefined);
+        throw error;
+      }
     })
     .catch((error: unknown) => {
       started = null;

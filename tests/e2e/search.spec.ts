@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from '@playwright/test';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { partitionOf } from '../../cli/output/search-index.ts';
@@ -285,5 +285,20 @@ test.describe("a large site's index, in partitions the search page merges", () =
     const paths = await results(page).evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
     expect(new Set(paths.map((path) => partitionOf(path, 5))).size).toBeGreaterThan(1);
     expect(consoleProblems.filter((p) => /Content Security Policy|Refused to|WebAssembly|pagefind/i.test(p))).toEqual([]);
+  });
+
+  test('says search is not available when the first partition or another cannot be loaded, rather than waiting without end', async ({ page }) => {
+    for (const missing of ['_search/pagefind-entry.json', '_search/part-2/pagefind-entry.json']) {
+      const entry = join(root, 'site', missing);
+      const kept = await readFile(entry);
+      await rm(entry);
+      try {
+        await page.goto(`${server.url}/search?q=archive`);
+        await waitForHydration(page);
+        await expect(page.locator('#search-status'), missing).toHaveText('Search is not available at the moment. Please try again later.', { timeout: 15_000 });
+      } finally {
+        await writeFile(entry, kept);
+      }
+    }
   });
 });

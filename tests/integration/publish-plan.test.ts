@@ -41,11 +41,11 @@ describe('publish planning', () => {
     expect(policyFor('_search/pagefind.js')).toEqual({ stage: 'assets', contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_REVALIDATE });
     expect(policyFor('_search/wasm.en.pagefind')).toMatchObject({ stage: 'assets', cacheControl: CACHE_REVALIDATE });
     expect(policyFor('_search/pagefind-entry.json')).toEqual({ stage: 'pages', contentType: 'application/json; charset=utf-8', cacheControl: CACHE_REVALIDATE });
-    // A partition's files as partition 0's; the list of partitions with the pages.
+    // A partition's files as partition 0's; the list of partitions after every entry it names.
     expect(policyFor('_search/part-3/fragment/en_5c764b9.pf_fragment')).toMatchObject({ stage: 'assets', cacheControl: CACHE_IMMUTABLE });
     expect(policyFor('_search/part-3/pagefind.en_1b2c7c69c5.pf_meta')).toMatchObject({ stage: 'assets', cacheControl: CACHE_IMMUTABLE });
     expect(policyFor('_search/part-3/pagefind-entry.json')).toMatchObject({ stage: 'pages', cacheControl: CACHE_REVALIDATE });
-    expect(policyFor('_search/parts.json')).toMatchObject({ stage: 'pages', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('_search/parts.json')).toMatchObject({ stage: 'meta', cacheControl: CACHE_REVALIDATE });
   });
 
   it('skips a file only on proof that the bucket holds its bytes', () => {
