@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import * as pagefind from 'pagefind';
 import { SEARCH_DIR, SEARCH_PARTS_FILE } from '../../runtime/shared/contract.ts';
 import { htmlFileFor } from '../../runtime/shared/paths.ts';
-import { contentHash } from '../build/build-state.ts';
+import { contentHash, type SearchIndexState } from '../build/build-state.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import { describeCause } from '../errors/format-error.ts';
@@ -46,14 +46,6 @@ export interface SearchIndexInput {
   exclude: readonly string[];
   /** The site's language: one index, stemmed for it. */
   language: string;
-}
-
-/** What the build state keeps of the index, for the next update in place. */
-export interface SearchIndexState {
-  /** Each partition's key and files, in partition order. */
-  partitions: { key: string; files: string[] }[];
-  /** Each searched page's path and the hash of its documents, in index order. */
-  docs: [path: string, hash: string][];
 }
 
 /** One file of the index, relative to the site root. */
