@@ -74,7 +74,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
       for (const collector of collectors) collector.page({ path, routeId, params, data });
       const searchOf = searchRoutes?.get(routeId);
       const entries = searchOf ? searchEntries(searchOf, data, params, siteData) : [];
-      if (entries.length > 0) searched.push({ path, route: routeOrder.get(routeId) ?? 0, entries, kept: false, hash: page.hash });
+      if (entries.length > 0) searched.push({ path, route: routeOrder.get(routeId) ?? 0, entries, kept: false });
       recorder.restored(page.inspected, page.links);
       if (!page.noindex) sitemap.push({ path, lastmod: page.lastmod });
       built.push({ path, route: routeOrder.get(routeId) ?? 0 });

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import pLimit from 'p-limit';
 import * as pagefind from 'pagefind';
 import { SEARCH_DIR, SEARCH_PARTS_FILE } from '../../runtime/shared/contract.ts';
-import { htmlFileFor } from '../../runtime/shared/paths.ts';
+import { htmlFileFor, pathHash } from '../../runtime/shared/paths.ts';
 import { contentHash, type SearchIndexState } from '../build/build-state.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
@@ -98,11 +97,7 @@ export function partitionCount(pages: number, partitionPages = PARTITION_PAGES):
 
 /** The partition a page's entries go to: a hash of its path, so a page stays in its partition while the count holds. */
 export function partitionOf(path: string, count: number): number {
-  if (count === 1) return 0;
-  // FNV-1a over the path's UTF-16 code units: stable across runs and machines.
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % count;
+  return count === 1 ? 0 : pathHash(path) % count;
 }
 
 /** Where partition `n`'s files go, relative to the site root, with the trailing slash. */
@@ -124,12 +119,6 @@ export const PARTITION_PAGES = (() => {
   const given = Number(process.env.SITE_SEARCH_PARTITION_PAGES);
   return Number.isInteger(given) && given > 0 ? given : 2000;
 })();
-
-/**
- * Partitions Pagefind builds at once. Two at once were no faster on two cores (10,803 pages: the index in
- * 16.3 and 18.4 s against 14.8 and 17.3 s one at a time) and held two partitions' memory.
- */
-const PARTITIONS_AT_ONCE = 1;
 
 /** Characters of documents an update in place holds between hashing them and giving them to Pagefind. */
 const HELD_CHARACTERS = 32 * 1024 * 1024;
@@ -197,8 +186,6 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
       }
       known.set(page.path, documentsHash(documents));
     }
-  } else {
-    known.clear();
   }
 
   const files: SearchFile[] = [];
@@ -206,30 +193,29 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
   let documents = 0;
   let rebuilt = 0;
   let indexed = 0;
-  // Partitions are built PARTITIONS_AT_ONCE at a time; their files go in partition order.
-  const limit = pLimit(PARTITIONS_AT_ONCE);
-  const results = await Promise.all(
-    partitions.map((members, n) =>
-      limit(async () => {
-        // A partition no page fell into has no index (Pagefind's would name no language, which a merge refuses).
-        if (members.length === 0 && n > 0) return { files: [], key: partitionKey(input, n, count, members, known), built: null };
-        const before = previous?.partitions[n];
-        const kept = before && partitionKey(input, n, count, members, known) === before.key ? await readPartition(input.previous!, before.files, n) : null;
-        if (kept) return { files: kept, key: before!.key, built: null };
-        const built = await indexPages(members, n, count, input, control, async (page) => made.get(page.path) ?? (await documentsOf(page)), known);
-        return { files: built.files, key: partitionKey(input, n, count, members, known), built };
-      }),
-    ),
-  );
-  for (const [n, result] of results.entries()) {
-    files.push(...result.files);
-    state.partitions.push({ key: result.key, files: result.files.map((f) => f.file) });
-    if (!result.built) continue;
+  // One partition at a time: two at once were no faster on two cores (10,803 pages: the index in 16.3 and
+  // 18.4 s against 14.8 and 17.3 s) and held two partitions' memory.
+  const parts: string[] = [];
+  for (const [n, members] of partitions.entries()) {
+    const key = partitionKey(input, n, count, members, known);
+    // A partition no page fell into has no index (Pagefind's would name no language, which a merge refuses).
+    if (members.length === 0 && n > 0) {
+      state.partitions.push({ key, files: [] });
+      continue;
+    }
+    const before = previous?.partitions[n];
+    const kept = before?.key === key ? await readPartition(input.previous!, before.files, n) : null;
+    const built = kept ? null : await indexPages(members, n, count, input, control, async (page) => made.get(page.path) ?? (await documentsOf(page)), known);
+    const own = kept ?? built!.files;
+    files.push(...own);
+    // A partition built again has its pages' documents hashed as Pagefind took them.
+    state.partitions.push({ key: built ? partitionKey(input, n, count, members, known) : key, files: own.map((f) => f.file) });
+    if (n > 0) parts.push(`/${partitionDir(n)}`);
+    if (!built) continue;
     rebuilt++;
-    indexed += partitions[n]!.length;
-    documents += result.built.documents;
+    indexed += members.length;
+    documents += built.documents;
   }
-  const parts = results.flatMap((result, n) => (n > 0 && result.files.length > 0 ? [`/${partitionDir(n)}`] : []));
   files.push({ file: SEARCH_PARTS_FILE, content: new TextEncoder().encode(JSON.stringify(parts)) });
   state.docs = pages.map((page) => [page.path, known.get(page.path)!]);
   return { files, state, documents: rebuilt === 0 ? null : documents, pages: indexed, rebuilt, ms: performance.now() - started };

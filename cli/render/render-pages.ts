@@ -68,7 +68,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       depending.delete(page.path);
       result.records.push(known ? { hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, ...known } : { hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes });
       result.bytes += page.bytes;
-      if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false, hash: page.hash });
+      if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false });
     }
   };
   const renderer = createPageRenderer(ctx, siteDir, input.payloadBudget, input.sharedMarkup, input.reuseFrom, search);
@@ -101,7 +101,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
         result.kept++;
         const searched = search?.get(route.id);
         const entries = searched && !record.unread ? searchEntries(searched, record.data, params, ctx.site) : [];
-        if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true, hash: kept.hash });
+        if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true });
         continue;
       }
       if (facts) depending.set(path, facts);

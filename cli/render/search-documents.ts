@@ -23,8 +23,6 @@ export interface SearchedPage {
   entries: readonly SearchEntry[];
   /** Kept from the previous build by an update in place: its file is in the output folder, not the staging folder. */
   kept: boolean;
-  /** pageHash of its route, path and data (build/build-state.ts), which with the code decides its HTML. */
-  hash: string;
 }
 
 /** One entry of the index: where the result leads, and the document Pagefind reads. */

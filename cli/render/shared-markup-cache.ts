@@ -2,6 +2,7 @@ import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { randomBytes } from 'node:crypto';
 import { createElement, Fragment, type ReactNode } from 'react';
 import { withSharedMarkupRenderer, type SharedMarkupRenderer } from '../../runtime/shared-markup.ts';
+import { pathHash } from '../../runtime/shared/paths.ts';
 
 /**
  * The build's side of SharedMarkup (runtime/shared-markup.ts): the markup of each cache key, rendered
@@ -115,6 +116,7 @@ export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: Sha
       const used = [...new Set(spliced)];
       // Every key's uses are counted, even when an earlier one already asks for a check.
       const early = used.map((id) => ++uses[id]! <= checkFirst).includes(true);
+      // Which pages are checked depends on the page (its path's hash), not on the thread or the order.
       if (used.length > 0 && (early || (checkEvery > 0 && pathHash(path) % checkEvery === 0))) {
         const full = renderPlain('all', render);
         if (full !== html) {
@@ -134,9 +136,3 @@ export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: Sha
 /** The placeholder element's name: a custom element, which React writes out as it is. */
 const TAG = 'site-shared-markup';
 
-/** FNV-1a of the path: which pages are checked depends on the page, not on the thread or the order. */
-function pathHash(path: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}

@@ -35,3 +35,10 @@ export function metaFileFor(buildId: string): string {
 
 /** Relative file of the latest-build pointer. */
 export const LATEST_FILE = `${ASSETS_DIR}/builds/latest.json`;
+
+/** FNV-1a of a path over its UTF-16 code units: a number that depends on the path alone, the same on every run and machine. */
+export function pathHash(path: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
