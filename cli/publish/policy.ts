@@ -1,4 +1,4 @@
-import { ASSETS_DIR, SEARCH_DIR } from '../../runtime/shared/contract.ts';
+import { ASSETS_DIR, SEARCH_DIR, SEARCH_PARTS_FILE } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import { contentTypeFor } from '../serve/content-types.ts';
 import { mediaDisposition } from '../content/media-types.ts';
@@ -88,7 +88,7 @@ function searchPolicy(key: string, contentType: string): ObjectPolicy {
   const own = file.replace(/^part-\d+\//, '');
   if (/^(?:index|fragment|filter)\/[^/]+$|^pagefind\.[^/]+\.pf_meta$/.test(own)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
   // parts.json after every partition's entry: it never names one that is not in the bucket yet.
-  if (file === 'parts.json') return { stage: 'meta', contentType, cacheControl: CACHE_REVALIDATE };
+  if (key === SEARCH_PARTS_FILE) return { stage: 'meta', contentType, cacheControl: CACHE_REVALIDATE };
   return { stage: own === 'pagefind-entry.json' ? 'pages' : 'assets', contentType, cacheControl: CACHE_REVALIDATE };
 }
 
