@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type sanitizeHtml from 'sanitize-html';
@@ -15,6 +13,7 @@ import {
   URL_ATTRIBUTES,
 } from '../../runtime/shared/content-rules.ts';
 import { contentFragment, contentId } from '../../runtime/shared/content-ids.ts';
+import { installedPackages } from '../config/installed-packages.ts';
 
 /**
  * Rich text from the backend is untrusted HTML (DESIGN.md decision 6). Every rich-text field (`body`)
@@ -57,7 +56,7 @@ export function sanitizerVersion(): string {
     .update(String(contentId))
     .update(String(contentFragment))
     .update(isSafeUrl.toString() + isSafeUrlAttribute.toString() + [...URL_ATTRIBUTES].join())
-    .update(sanitizerPackages().join('\0'))
+    .update(installedPackages('sanitize-html', fileURLToPath(import.meta.url)).join('\0'))
     .digest('base64url')
     .slice(0, 16);
   return version;
@@ -118,38 +117,3 @@ export function sanitizeData<T>(value: T, cleanRichText: (html: string) => strin
   return walk(value) as T;
 }
 
-/** `name@version` of sanitize-html and of every package it depends on, as installed, sorted. */
-function sanitizerPackages(): string[] {
-  const found = new Set<string>();
-  const visit = (name: string, from: string): void => {
-    const manifestPath = manifestOf(name, from);
-    if (!manifestPath) {
-      found.add(`${name}@unresolved`);
-      return;
-    }
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; dependencies?: Record<string, string> };
-    const id = `${name}@${manifest.version}`;
-    if (found.has(id)) return;
-    found.add(id);
-    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, manifestPath);
-  };
-  visit('sanitize-html', fileURLToPath(import.meta.url));
-  return [...found].sort();
-}
-
-/** The package.json of package `name` as `from` would load it, also when its exports hide the file. */
-function manifestOf(name: string, from: string): string | null {
-  const require = createRequire(from);
-  try {
-    return require.resolve(`${name}/package.json`);
-  } catch {
-    // Look up from its entry point for the folder named like the package.
-  }
-  try {
-    let dir = dirname(require.resolve(name));
-    while (!dir.endsWith(`${sep}node_modules${sep}${name.replaceAll('/', sep)}`) && dirname(dir) !== dir) dir = dirname(dir);
-    return existsSync(join(dir, 'package.json')) ? join(dir, 'package.json') : null;
-  } catch {
-    return null;
-  }
-}

@@ -9,6 +9,10 @@ import { compareText } from '../../runtime/shared/compare.ts';
 import { describeCause } from '../errors/format-error.ts';
 import { compareSearchedPages, searchDocuments, usesMainContent, type SearchDocument, type SearchedPage } from '../render/search-documents.ts';
 import { readBytes, readText } from './read.ts';
+import { openSearchCache, type CachedFile } from './search-cache.ts';
+import { installedPackages } from '../config/installed-packages.ts';
+import { mapAhead } from '../content/read-ahead.ts';
+import { fileURLToPath } from 'node:url';
 import { formatBytes, formatCount, formatDuration, plural } from '../terminal/format.ts';
 import type { Logger } from '../terminal/logger.ts';
 
@@ -45,6 +49,8 @@ export interface SearchIndexInput {
   exclude: readonly string[];
   /** The site's language: one index, stemmed for it. */
   language: string;
+  /** The build cache, where partitions are kept by their key for later full builds (search-cache.ts); null for none. */
+  cacheDir: string | null;
 }
 
 /** One file of the index, relative to the site root. */
@@ -70,12 +76,7 @@ export function buildSearchIndex(input: SearchIndexInput, logger: Pick<Logger, '
   const control = { stopped: false };
   const work = indexPartitions(input, control).then((built) => {
     const bytes = built.files.reduce((sum, f) => sum + f.content.length, 0);
-    const partitions = built.state.partitions.length;
-    const what =
-      built.documents === null
-        ? 'unchanged, kept'
-        : `${formatCount(built.documents)} ${built.documents === 1 ? 'entry' : 'entries'} from ${plural(built.pages, 'page')}${partitions === 1 ? '' : built.rebuilt === partitions ? ` in ${partitions} partitions` : ` (${built.rebuilt} of ${partitions} partitions built, the others kept)`}`;
-    logger.info('search', `${what}: ${formatBytes(bytes)} in ${plural(built.files.length, 'file')}, in ${formatDuration(built.ms)}`);
+    logger.info('search', `${whatWasDone(built)}: ${formatBytes(bytes)} in ${plural(built.files.length, 'file')}, in ${formatDuration(built.ms)}`);
     return built;
   });
   // Awaited by the extras step; a build that fails before then must not see it as unhandled.
@@ -88,6 +89,18 @@ export function buildSearchIndex(input: SearchIndexInput, logger: Pick<Logger, '
       await work.catch(() => undefined);
     },
   };
+}
+
+/** What the log says of the index: built, kept from the previous build, or taken from the build cache, by partition. */
+function whatWasDone({ documents, pages, rebuilt, cached, kept, state }: Built): string {
+  const partitions = state.partitions.length;
+  const others = kept > 0 ? ', the others kept' : '';
+  const fromCache = partitions === 1 ? 'from the build cache' : `${cached} of ${partitions} partitions from the build cache`;
+  if (documents === null) return cached === 0 ? 'unchanged, kept' : fromCache + others;
+  const entries = `${formatCount(documents)} ${documents === 1 ? 'entry' : 'entries'} from ${plural(pages, 'page')}`;
+  if (partitions === 1) return entries;
+  if (rebuilt === partitions) return `${entries} in ${partitions} partitions`;
+  return `${entries} (${rebuilt} of ${partitions} partitions built${cached > 0 ? `, ${cached} from the build cache` : ''}${others})`;
 }
 
 /** How many partitions an index of `pages` searched pages is cut into. */
@@ -154,6 +167,9 @@ interface Built {
   /** Pages of the partitions built. */
   pages: number;
   rebuilt: number;
+  /** Partitions taken from the build cache, and kept from the previous build. */
+  cached: number;
+  kept: number;
   ms: number;
 }
 
@@ -166,37 +182,49 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
   const read = (page: SearchedPage): Promise<string> =>
     usesMainContent(page.entries) ? readText(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path))) : Promise.resolve('');
   const documentsOf = async (page: SearchedPage): Promise<SearchDocument[]> => searchDocuments(page, await read(page), input.language, input.exclude);
+  const cache = input.cacheDir && process.env.SITE_SEARCH_CACHE !== 'off' ? openSearchCache(input.cacheDir) : null;
 
   // With the previous build's index cut as this one is, a partition whose pages' documents are as they
   // were keeps its files: a kept page's documents are the previous build's (same code, same data), the
-  // others are read now.
+  // others are read now. Without it, a partition whose key the build cache holds takes its files there.
   const previous = input.previous?.search?.partitions.length === count ? input.previous.search : null;
   const known = new Map<string, string>(previous ? previous.docs : []);
-  const made = new Map<string, SearchDocument[]>();
-  let held = 0;
-  if (previous) {
-    for (const page of pages) {
-      if (page.kept && known.has(page.path)) continue;
-      const documents = await documentsOf(page);
-      // Held for a partition built again, up to a point: past it (every page rendered again, say) read again there.
-      const size = documents.reduce((sum, d) => sum + d.html.length, 0);
-      if (held + size <= HELD_CHARACTERS) {
-        made.set(page.path, documents);
-        held += size;
-      }
+  const unknown = (page: SearchedPage): boolean => !(page.kept && known.has(page.path));
+  // Each partition's documents, read and hashed before its key is known, are held for Pagefind should it
+  // be built, up to a point (past it: read again there). The next partition's are read while Pagefind
+  // indexes one.
+  const prepare = async (members: readonly SearchedPage[]): Promise<Map<string, SearchDocument[]>> => {
+    const made = new Map<string, SearchDocument[]>();
+    if (!previous && !cache) return made;
+    let held = 0;
+    for await (const [page, documents] of mapAhead(members.filter(unknown), READ_AHEAD, async (page) => [page, await documentsOf(page)] as const)) {
       known.set(page.path, documentsHash(documents));
+      const size = documents.reduce((sum, d) => sum + d.html.length, 0);
+      if (held + size > HELD_CHARACTERS) continue;
+      made.set(page.path, documents);
+      held += size;
     }
-  }
+    return made;
+  };
 
   const files: SearchFile[] = [];
   const state: SearchIndexState = { partitions: [], docs: [] };
   let documents = 0;
   let rebuilt = 0;
+  let cached = 0;
+  let keptCount = 0;
   let indexed = 0;
   // One partition at a time: two at once were no faster on two cores (10,803 pages: the index in 16.3 and
   // 18.4 s against 14.8 and 17.3 s) and held two partitions' memory.
   const parts: string[] = [];
+  let next = prepare(partitions[0]!);
   for (const [n, members] of partitions.entries()) {
+    const made = await next;
+    if (n + 1 < count) {
+      next = prepare(partitions[n + 1]!);
+      // Awaited next time round; a build that stops before then must not see it as unhandled.
+      next.catch(() => undefined);
+    }
     const key = partitionKey(input, n, count, members, known);
     // A partition no page fell into has no index (Pagefind's would name no language, which a merge refuses).
     if (members.length === 0 && n > 0) {
@@ -205,20 +233,26 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
     }
     const before = previous?.partitions[n];
     const kept = before?.key === key ? await readPartition(input.previous!, before.files, n) : null;
-    const built = kept ? null : await indexPages(members, n, count, input, control, async (page) => made.get(page.path) ?? (await documentsOf(page)), known);
-    const own = kept ?? built!.files;
+    const fromCache = kept || !cache ? null : inPartition(await cache.get(cacheKey(key)), n);
+    const built = kept || fromCache ? null : await indexPages(members, n, count, input, control, async (page) => made.get(page.path) ?? (await documentsOf(page)), known);
+    const own = kept ?? fromCache ?? built!.files;
     files.push(...own);
     // A partition built again has its pages' documents hashed as Pagefind took them.
-    state.partitions.push({ key: built ? partitionKey(input, n, count, members, known) : key, files: own.map((f) => f.file) });
+    const builtKey = built ? partitionKey(input, n, count, members, known) : key;
+    state.partitions.push({ key: builtKey, files: own.map((f) => f.file) });
     if (n > 0) parts.push(`/${partitionDir(n)}`);
+    if (fromCache) cached++;
+    if (kept) keptCount++;
     if (!built) continue;
+    await cache?.put(cacheKey(builtKey), built.files);
     rebuilt++;
     indexed += members.length;
     documents += built.documents;
   }
   files.push({ file: SEARCH_PARTS_FILE, content: new TextEncoder().encode(JSON.stringify(parts)) });
   state.docs = pages.map((page) => [page.path, known.get(page.path)!]);
-  return { files, state, documents: rebuilt === 0 ? null : documents, pages: indexed, rebuilt, ms: performance.now() - started };
+  await cache?.prune(count);
+  return { files, state, documents: rebuilt === 0 ? null : documents, pages: indexed, rebuilt, cached, kept: keptCount, ms: performance.now() - started };
 }
 
 /** What decides a partition's bytes: the options, its place, and its pages' routes, paths and documents in index order. */
@@ -236,15 +270,35 @@ function documentsHash(documents: readonly SearchDocument[]): string {
 }
 
 /**
+ * The build cache's name for a partition of key `key`: the key, Pagefind's version (a new one may write
+ * other bytes) and which of its files the site keeps.
+ */
+function cacheKey(key: string): string {
+  pagefindVersion ??= installedPackages('pagefind', fileURLToPath(import.meta.url)).join('\0');
+  return createHash('sha256').update(`${key}\0${pagefindVersion}\0${KEPT_CODE.source}\0${KEPT_INDEX.source}`).digest('base64url');
+}
+
+let pagefindVersion: string | undefined;
+
+/** Files from the build cache if each is one of partition `n`'s (its folder, a name the index keeps), else null: the partition is built. */
+function inPartition(files: CachedFile[] | null, n: number): SearchFile[] | null {
+  return files && files.length > 0 && files.every((f) => isPartitionFile(f.file, n)) ? files : null;
+}
+
+function isPartitionFile(file: string, n: number): boolean {
+  const dir = partitionDir(n);
+  const name = file.slice(dir.length);
+  return file.startsWith(dir) && !name.includes('..') && (KEPT_INDEX.test(name) || (n === 0 && KEPT_CODE.test(name)));
+}
+
+/**
  * A partition's files as the previous build wrote them, read back from the output folder it is updating
  * in place; null when the previous build's records of them do not hold (a name outside the partition's
  * folder, or one its outputs do not list), so the partition is built again.
  */
 async function readPartition(previous: NonNullable<SearchIndexInput['previous']>, names: readonly string[], n: number): Promise<SearchFile[] | null> {
-  const dir = partitionDir(n);
   // The partition's files are every file of the previous outputs in its folder (partition 0's: not in a part-n/ one), no more, no fewer.
-  const inFolder = (file: string): boolean => file.startsWith(dir) && (KEPT_CODE.test(file.slice(dir.length)) || KEPT_INDEX.test(file.slice(dir.length)));
-  const expected = [...previous.outputs.keys()].filter(inFolder).sort(compareText);
+  const expected = [...previous.outputs.keys()].filter((file) => isPartitionFile(file, n)).sort(compareText);
   if (expected.length === 0 || expected.join('\0') !== [...names].sort(compareText).join('\0')) return null;
   const files = await Promise.all(expected.map(async (file) => ({ file, content: new Uint8Array(await readBytes(join(previous.outDir, file)).catch(() => Buffer.alloc(0))) })));
   // As the previous build wrote them, or the partition is built again.

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,7 +101,7 @@ describe('the search index of a large site, in partitions', () => {
       // Partitions of 30 pages: the sample site's 125 searched pages make 5.
       const env = { SITE_SEARCH_PARTITION_PAGES: '30', SOURCE_DATE_EPOCH: '1780000000' };
       const buildInto = async (dir: string, ...args: string[]): Promise<string> => {
-        const result = await runCli(['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', join(root, 'cache-parts'), '--no-report', ...args], { env });
+        const result = await runCli(['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', join(root, 'cache-parts'), '--no-report', ...args], { env: { ...env, SITE_SEARCH_CACHE: 'off' } });
         expect(result.code, result.stdout + result.stderr).toBe(0);
         return result.stdout;
       };
@@ -130,4 +130,65 @@ describe('the search index of a large site, in partitions', () => {
       await backend.close();
     }
   }, 300_000);
+
+  it('is taken from the build cache by a full build, partition by partition, where the documents are those of a build before, with the bytes of indexing them', async () => {
+    const backend = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
+    try {
+      const cacheDir = join(root, 'cache-search');
+      const buildInto = async (dir: string, env: Record<string, string> = {}): Promise<string> => {
+        const result = await runCli(['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', cacheDir, '--no-report'], { env: { SITE_SEARCH_PARTITION_PAGES: '30', SOURCE_DATE_EPOCH: '1780000000', ...env } });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        return result.stdout;
+      };
+      const entries = async (): Promise<string[]> => (await readdir(join(cacheDir, 'search'))).filter((name) => name.endsWith('.pagefind')).sort();
+      const first = join(root, 'cached-1');
+      expect(await buildInto(first)).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
+      expect(await entries()).toHaveLength(5);
+
+      // Every partition from the cache: the same bytes, and Pagefind not run.
+      const second = join(root, 'cached-2');
+      expect(await buildInto(second)).toMatch(/\[search\] 5 of 5 partitions from the build cache: /);
+      expect(await snapshotTree(join(second, '_search'))).toEqual(await snapshotTree(join(first, '_search')));
+
+      // One item edited: its partition is indexed, the four others come from the cache, and the index is
+      // the one a build without the cache writes.
+      const token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(backend, '{ newsItems(first: 1) { nodes { id slug } } }');
+      await updateContent(backend, token, 'NewsItem', newsItems.nodes[0]!.id, { title: 'Quasicrystalline recached' });
+      const edited = join(root, 'cached-3');
+      expect(await buildInto(edited)).toMatch(/\[search\] \d+ entries from \d+ pages \(1 of 5 partitions built, 4 from the build cache\)/);
+      expect((await readIndexFragments(edited)).find((f) => f.url === `/news/${newsItems.nodes[0]!.slug}`)?.meta.title).toBe('Quasicrystalline recached');
+      const uncached = join(root, 'cached-off');
+      expect(await buildInto(uncached, { SITE_SEARCH_CACHE: 'off' })).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
+      expect(await snapshotTree(join(edited, '_search'))).toEqual(await snapshotTree(join(uncached, '_search')));
+      // The edited partition's old entry is still there (another folder may use it), up to as many as the index has partitions.
+      expect(await entries()).toHaveLength(6);
+
+      // A damaged entry, and one whose files would land outside its partition, are built again, not used.
+      const names = await entries();
+      for (const [i, name] of names.entries()) {
+        const file = join(cacheDir, 'search', name);
+        const entry = await readFile(file);
+        if (i % 2 === 0) {
+          entry[entry.length - 1] ^= 1;
+          await writeFile(file, entry);
+        } else {
+          // Its hash still right: only the name of its first file is changed, to one that leaves the site.
+          const length = entry.readUInt32BE(0);
+          const header = JSON.parse(entry.subarray(4, 4 + length).toString('utf8')) as { files: [string, number][] };
+          header.files[0]![0] = '_search/../../escaped/pagefind-entry.json';
+          const json = Buffer.from(JSON.stringify(header));
+          const prefix = Buffer.alloc(4);
+          prefix.writeUInt32BE(json.length);
+          await writeFile(file, Buffer.concat([prefix, json, entry.subarray(4 + length)]));
+        }
+      }
+      const rebuilt = join(root, 'cached-4');
+      expect(await buildInto(rebuilt)).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
+      expect(await snapshotTree(join(rebuilt, '_search'))).toEqual(await snapshotTree(join(uncached, '_search')));
+      expect(await readdir(root)).not.toContain('escaped');
+    } finally {
+      await backend.close();
+    }
+  }, 400_000);
 });

@@ -1,0 +1,50 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
+
+/**
+ * `name@version` of package `name` and of every package it depends on, as installed where `from` would
+ * load them, sorted: what a cache of a package's results names, so that a new version of it (or of what
+ * it uses) never serves results the old one made. A package that cannot be found is `name@unresolved`.
+ */
+export function installedPackages(name: string, from: string): string[] {
+  const found = new Set<string>();
+  const visit = (name: string, from: string): void => {
+    const manifestPath = manifestOf(name, from);
+    if (!manifestPath) {
+      found.add(`${name}@unresolved`);
+      return;
+    }
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; dependencies?: Record<string, string> };
+    const id = `${name}@${manifest.version}`;
+    if (found.has(id)) return;
+    found.add(id);
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, manifestPath);
+  };
+  visit(name, from);
+  return [...found].sort();
+}
+
+// --- internal ---
+
+/** The package.json of package `name` as `from` would load it, also when its exports hide the file. */
+function manifestOf(name: string, from: string): string | null {
+  const require = createRequire(from);
+  try {
+    return require.resolve(`${name}/package.json`);
+  } catch {
+    // Look up from its entry point for the folder named like the package.
+  }
+  try {
+    let dir = dirname(require.resolve(name));
+    while (!dir.endsWith(`${sep}node_modules${sep}${name.replaceAll('/', sep)}`) && dirname(dir) !== dir) dir = dirname(dir);
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'package.json');
+  } catch {
+    // A package with an `import` entry only: look for its folder as Node does.
+  }
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(manifest)) return manifest;
+    if (dirname(dir) === dir) return null;
+  }
+}
