@@ -170,7 +170,7 @@ describe('the search index of a large site, in partitions', () => {
         const file = join(cacheDir, 'search', name);
         const entry = await readFile(file);
         if (i % 2 === 0) {
-          entry[entry.length - 1] ^= 1;
+          entry.writeUInt8(entry.readUInt8(entry.length - 1) ^ 1, entry.length - 1);
           await writeFile(file, entry);
         } else {
           // Its hash still right: only the name of its first file is changed, to one that leaves the site.
