@@ -158,12 +158,12 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const writeStarted = performance.now();
     const reuseFrom = config.linkUnchanged && !previous && (await isSiteOutput(config.outDir)) ? config.outDir : null;
     // A shard leaves the site search's index to the merge, which indexes the joined site.
-    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, recorder, search: searchRoutes });
+    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, recorder, search: searchRoutes && { routes: searchRoutes, exclude: site.search.exclude } });
     const how = [threads && rendered.rendered > 0 ? `${rendered.onThreads} on ${plural(config.renderThreads, 'render thread')}` : '', previous ? `${rendered.kept} unchanged, kept` : ''].filter(Boolean).join('; ');
     logger.info('write', `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, rendered.built.length + failures.length);
     // The site search's index builds from the pages on disk while the media and the extra outputs finish.
-    const search = rendered.search && (inFlight.search = buildSearchIndex({ pages: rendered.search, siteDir: staging, previous: previous && { outDir: config.outDir, search: previous.search, outputs: previous.outputs }, exclude: site.search.exclude, language: ctx.language, cacheDir: config.cacheDir }, logger));
+    const search = rendered.search && (inFlight.search = buildSearchIndex({ pages: rendered.search, siteDir: staging, previous: previous && { outDir: config.outDir, search: previous.search, outputs: previous.outputs }, exclude: site.search.exclude, language: ctx.language, cacheDir: config.drafts ? null : config.cacheDir }, logger));
     if (!config.shard) await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
     const mediaFailures = await media.done();
     logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms`);

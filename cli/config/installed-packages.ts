@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 
 /**
- * `name@version` of package `name` and of every package it depends on, as installed where `from` would
- * load them, sorted: what a cache of a package's results names, so that a new version of it (or of what
+ * `name@version` of package `name` and of every package it depends on (with `optional`, optional
+ * dependencies too: a binary's platform package), as installed where `from` would load them, sorted: what a cache of a package's results names, so that a new version of it (or of what
  * it uses) never serves results the old one made. A package that cannot be found is `name@unresolved`.
  */
-export function installedPackages(name: string, from: string): string[] {
+export function installedPackages(name: string, from: string, { optional = false } = {}): string[] {
   const found = new Set<string>();
   const visit = (name: string, from: string): void => {
     const manifestPath = manifestOf(name, from);
@@ -15,11 +15,11 @@ export function installedPackages(name: string, from: string): string[] {
       found.add(`${name}@unresolved`);
       return;
     }
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
     const id = `${name}@${manifest.version}`;
     if (found.has(id)) return;
     found.add(id);
-    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, manifestPath);
+    for (const dependency of Object.keys({ ...manifest.dependencies, ...(optional ? manifest.optionalDependencies : {}) })) visit(dependency, manifestPath);
   };
   visit(name, from);
   return [...found].sort();

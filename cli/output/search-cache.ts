@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './write.ts';
 
@@ -7,9 +8,10 @@ import { writeFileAtomic } from './write.ts';
  * The site search's partitions kept in the build cache (`{cacheDir}/search/`), by their key: a full build,
  * which has no previous index to keep partitions from, takes there the files of each partition whose key
  * (its pages' documents, the options, Pagefind's version: cli/output/search-index.ts) a build met before,
- * instead of having Pagefind index its pages again. An entry is one file: a header naming each file and
- * its size, the files' bytes, and their hash, which a read checks, so a damaged entry is built again.
- * Written whole under its final name or not at all (writeFileAtomic). The I/O edge of search-index.ts.
+ * instead of having Pagefind index its pages again. An entry is one file: a header naming its key and each
+ * file with its size, then the files' bytes; a hash over all of it, which a read checks, so a damaged entry
+ * (or one copied under another key's name) is built again. Written whole under its final name or not at
+ * all (writeFileAtomic). The I/O edge of search-index.ts: what it reads here, it checks before use.
  */
 
 /** One file of a partition, relative to the site root. */
@@ -19,42 +21,69 @@ export interface CachedFile {
 }
 
 export interface SearchCache {
-  /** The entry's files, or null when it is missing, damaged or unreadable. */
+  /** The entry's files, or null when it is missing, damaged, not a plain file or unreadable. */
   get(key: string): Promise<CachedFile[] | null>;
-  /** Keeps `files` as the entry for `key`; a cache that cannot be written only costs the next build the indexing. */
+  /** Keeps `files` as the entry for `key`; a cache that cannot be written only costs a later build the indexing. */
   put(key: string, files: readonly CachedFile[]): Promise<void>;
+  /** Marks the entry for `key` used, or keeps `files` as it when there is none (a partition an update in place kept). */
+  keep(key: string, files: readonly CachedFile[]): Promise<void>;
   /**
-   * Forgets entries this process neither read nor wrote, but the `others` used last (another output
-   * folder's, say, built from the same cache): the cache holds about as much as the indexes it serves.
+   * Forgets the entries no build used for MAX_AGE_MS, and past MAX_BYTES (at least twice what this build
+   * used) the oldest others: the cache serves several output folders (a drafts folder, `site dev`'s), each
+   * keeping its own entries fresh. Temporary files a stopped build left go too.
    */
-  prune(others: number): Promise<void>;
+  prune(now?: number): Promise<void>;
 }
 
-export function openSearchCache(cacheDir: string): SearchCache {
+export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES } = {}): SearchCache {
   const dir = join(cacheDir, 'search');
-  const used = new Set<string>();
+  const used = new Map<string, number>();
   const fileFor = (key: string): string => join(dir, `${key}${SUFFIX}`);
+  const touch = async (key: string): Promise<boolean> => {
+    const now = new Date();
+    return utimes(fileFor(key), now, now).then(
+      () => true,
+      () => false,
+    );
+  };
   return {
     async get(key) {
-      const file = fileFor(key);
-      const entry = await readFile(file).catch(() => null);
-      const files = entry && unpack(entry);
+      const entry = await readEntry(fileFor(key));
+      const files = entry && unpack(entry, key);
       if (!files) return null;
-      used.add(key);
+      used.set(key, entry.length);
       // Its time says when a build last used it, for prune.
-      const now = new Date();
-      await utimes(file, now, now).catch(() => undefined);
+      await touch(key);
       return files;
     },
     async put(key, files) {
-      used.add(key);
-      await writeFileAtomic(fileFor(key), pack(files)).catch(() => undefined);
+      const entry = pack(key, files);
+      used.set(key, entry.length);
+      await writeFileAtomic(fileFor(key), entry).catch(() => undefined);
     },
-    async prune(others) {
-      const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => ENTRY.test(name) && !used.has(name.slice(0, -SUFFIX.length)));
-      const dated = await Promise.all(names.map(async (name) => ({ name, time: (await stat(join(dir, name)).catch(() => null))?.mtimeMs ?? 0 })));
-      dated.sort((a, b) => b.time - a.time);
-      await Promise.all(dated.slice(others).map(({ name }) => rm(join(dir, name), { force: true }).catch(() => undefined)));
+    async keep(key, files) {
+      if (!(await touch(key))) return this.put(key, files);
+      used.set(key, files.reduce((sum, f) => sum + f.content.length, 0));
+    },
+    async prune(now = Date.now()) {
+      const names = await readdir(dir).catch(() => [] as string[]);
+      const others: { name: string; time: number; size: number }[] = [];
+      for (const name of names) {
+        const info = await stat(join(dir, name)).catch(() => null);
+        if (!info) continue;
+        const key = ENTRY.exec(name)?.[1];
+        if (key === undefined) {
+          // A temporary file of a build that stopped mid-write (a write in progress is younger).
+          if (name.endsWith('.tmp') && now - info.mtimeMs > STALE_TEMP_MS) await rm(join(dir, name), { force: true }).catch(() => undefined);
+        } else if (!used.has(key)) others.push({ name, time: info.mtimeMs, size: info.size });
+      }
+      others.sort((a, b) => b.time - a.time);
+      let bytes = [...used.values()].reduce((sum, n) => sum + n, 0);
+      const budget = Math.max(maxBytes, 2 * bytes);
+      for (const entry of others) {
+        bytes += entry.size;
+        if (now - entry.time > MAX_AGE_MS || bytes > budget) await rm(join(dir, entry.name), { force: true }).catch(() => undefined);
+      }
     },
   };
 }
@@ -63,31 +92,64 @@ export function openSearchCache(cacheDir: string): SearchCache {
 
 const SUFFIX = '.pagefind';
 
-/** An entry's name: its key (base64url SHA-256) and the suffix; temporary files and anything else are left alone. */
-const ENTRY = /^[A-Za-z0-9_-]{43}\.pagefind$/;
+/** An entry's name: its key (base64url SHA-256) and the suffix; anything else is left alone. */
+const ENTRY = /^([A-Za-z0-9_-]{43})\.pagefind$/;
+
+/** An entry no build used for this long is forgotten. */
+const MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** What the cache holds besides this build's entries, at most (more when this build's own need more). */
+const MAX_BYTES = 256 * 1024 * 1024;
+
+/** A temporary file older than this is a stopped build's. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** The largest entry read: a partition of a few thousand pages is a few MiB. */
+const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+
+/** Bumped when an entry's layout changes. */
+const FORMAT = 'site-search-cache/1';
 
 interface Header {
+  format: string;
+  key: string;
   files: [name: string, size: number][];
-  /** SHA-256 of the files' bytes, one after the other. */
-  hash: string;
 }
 
-function pack(files: readonly CachedFile[]): Uint8Array {
-  const body = Buffer.concat(files.map((f) => f.content));
-  const header = Buffer.from(JSON.stringify({ files: files.map((f) => [f.file, f.content.length]), hash: sha256(body) } satisfies Header));
+/** The entry's bytes: a plain file only (no link followed, no FIFO or device waited on), and not past the cap. */
+async function readEntry(file: string): Promise<Buffer | null> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
+  if (!handle) return null;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > MAX_ENTRY_BYTES) return null;
+    return await handle.readFile();
+  } catch {
+    return null;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** [header length][header][files' bytes][SHA-256 of all that came before, 32 bytes]. */
+function pack(key: string, files: readonly CachedFile[]): Buffer {
+  const header = Buffer.from(JSON.stringify({ format: FORMAT, key, files: files.map((f) => [f.file, f.content.length]) } satisfies Header));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(header.length);
-  return Buffer.concat([length, header, body]);
+  const body = Buffer.concat([length, header, ...files.map((f) => f.content)]);
+  return Buffer.concat([body, createHash('sha256').update(body).digest()]);
 }
 
-function unpack(entry: Buffer): CachedFile[] | null {
+function unpack(entry: Buffer, key: string): CachedFile[] | null {
   try {
-    const length = entry.readUInt32BE(0);
-    const header = JSON.parse(entry.subarray(4, 4 + length).toString('utf8')) as Header;
-    const body = entry.subarray(4 + length);
-    if (!Array.isArray(header.files) || sha256(body) !== header.hash) return null;
+    if (entry.length < 36) return null;
+    const body = entry.subarray(0, entry.length - 32);
+    if (!createHash('sha256').update(body).digest().equals(entry.subarray(entry.length - 32))) return null;
+    const length = body.readUInt32BE(0);
+    const header = JSON.parse(body.subarray(4, 4 + length).toString('utf8')) as Header;
+    if (header.format !== FORMAT || header.key !== key || !Array.isArray(header.files)) return null;
     const files: CachedFile[] = [];
-    let at = 0;
+    let at = 4 + length;
     for (const [file, size] of header.files) {
       if (typeof file !== 'string' || !Number.isInteger(size) || size < 0 || at + size > body.length) return null;
       files.push({ file, content: new Uint8Array(body.subarray(at, at + size)) });
@@ -97,8 +159,4 @@ function unpack(entry: Buffer): CachedFile[] | null {
   } catch {
     return null;
   }
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('base64url');
 }

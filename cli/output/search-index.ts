@@ -7,7 +7,7 @@ import { contentHash, type SearchIndexState } from '../build/build-state.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import { describeCause } from '../errors/format-error.ts';
-import { compareSearchedPages, searchDocuments, usesMainContent, type SearchDocument, type SearchedPage } from '../render/search-documents.ts';
+import { compareSearchedPages, documentsHash, searchDocuments, usesMainContent, type SearchDocument, type SearchedPage } from '../render/search-documents.ts';
 import { readBytes, readText } from './read.ts';
 import { openSearchCache, type CachedFile } from './search-cache.ts';
 import { installedPackages } from '../config/installed-packages.ts';
@@ -74,19 +74,22 @@ export interface SearchIndexBuild {
  */
 export function buildSearchIndex(input: SearchIndexInput, logger: Pick<Logger, 'info'>): SearchIndexBuild {
   const control = { stopped: false };
-  const work = indexPartitions(input, control).then((built) => {
+  const work = indexPartitions(input, control).catch((error: unknown) => {
+    throw isBuildError(error) ? error : failure(describeCause(error));
+  });
+  const logged = work.then((built) => {
     const bytes = built.files.reduce((sum, f) => sum + f.content.length, 0);
     logger.info('search', `${whatWasDone(built)}: ${formatBytes(bytes)} in ${plural(built.files.length, 'file')}, in ${formatDuration(built.ms)}`);
     return built;
   });
   // Awaited by the extras step; a build that fails before then must not see it as unhandled.
-  work.catch(() => undefined);
+  logged.catch(() => undefined);
   return {
-    state: async () => (await work).state,
-    files: async () => (await work).files,
+    state: async () => (await logged).state,
+    files: async () => (await logged).files,
     async close() {
       control.stopped = true;
-      await work.catch(() => undefined);
+      await logged.catch(() => undefined);
     },
   };
 }
@@ -121,7 +124,7 @@ export function partitionDir(n: number): string {
 // --- internal ---
 
 /** Bumped when the documents the index is built from, or its partitions' layout, change shape. */
-const KEY_VERSION = 2;
+const KEY_VERSION = 3;
 
 /**
  * Searched pages per partition. Pagefind ranks a partition's results with its own word statistics, which
@@ -188,19 +191,24 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
   // were keeps its files: a kept page's documents are the previous build's (same code, same data), the
   // others are read now. Without it, a partition whose key the build cache holds takes its files there.
   const previous = input.previous?.search?.partitions.length === count ? input.previous.search : null;
+  // A page rendered now brings its documents' hash from where it was rendered.
   const known = new Map<string, string>(previous ? previous.docs : []);
-  const unknown = (page: SearchedPage): boolean => !(page.kept && known.has(page.path));
-  // Each partition's documents, read and hashed before its key is known, are held for Pagefind should it
-  // be built, up to a point (past it: read again there). The next partition's are read while Pagefind
+  for (const page of pages) if (page.documents !== undefined) known.set(page.path, page.documents);
+  const unknown = (page: SearchedPage): boolean => page.documents === undefined && !(page.kept && known.has(page.path));
+  // The documents of a partition's other pages (those a merge of shards reads back, or kept ones the
+  // previous index does not know), read and hashed before its key is known, are held for Pagefind should
+  // it be built, up to a point (past it: read again there). The next partition's are read while Pagefind
   // indexes one.
   const prepare = async (members: readonly SearchedPage[]): Promise<Map<string, SearchDocument[]>> => {
     const made = new Map<string, SearchDocument[]>();
     if (!previous && !cache) return made;
     let held = 0;
     for await (const [page, documents] of mapAhead(members.filter(unknown), READ_AHEAD, async (page) => [page, await documentsOf(page)] as const)) {
+      if (control.stopped) throw stoppedError();
       known.set(page.path, documentsHash(documents));
       const size = documents.reduce((sum, d) => sum + d.html.length, 0);
-      if (held + size > HELD_CHARACTERS) continue;
+      // Two partitions' at most: the one being built and the next.
+      if (held + size > HELD_CHARACTERS / 2) continue;
       made.set(page.path, documents);
       held += size;
     }
@@ -218,40 +226,50 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
   // 18.4 s against 14.8 and 17.3 s) and held two partitions' memory.
   const parts: string[] = [];
   let next = prepare(partitions[0]!);
-  for (const [n, members] of partitions.entries()) {
-    const made = await next;
-    if (n + 1 < count) {
-      next = prepare(partitions[n + 1]!);
-      // Awaited next time round; a build that stops before then must not see it as unhandled.
-      next.catch(() => undefined);
+  try {
+    for (const [n, members] of partitions.entries()) {
+      const made = await next;
+      if (control.stopped) throw stoppedError();
+      if (n + 1 < count) {
+        next = prepare(partitions[n + 1]!);
+        // Awaited next time round, or below when the build stops before then.
+        next.catch(() => undefined);
+      }
+      const key = partitionKey(input, n, count, members, known);
+      // A partition no page fell into has no index (Pagefind's would name no language, which a merge refuses).
+      if (members.length === 0 && n > 0) {
+        state.partitions.push({ key, files: [] });
+        continue;
+      }
+      const before = previous?.partitions[n];
+      const kept = before?.key === key ? await readPartition(input.previous!, before.files, n) : null;
+      const fromCache = kept || !cache ? null : inPartition(await cache.get(cacheKey(key, input, count)), n);
+      const built = kept || fromCache ? null : await indexPages(members, n, count, input, control, async (page) => made.get(page.path) ?? (await documentsOf(page)), known);
+      const own = kept ?? fromCache ?? built!.files;
+      files.push(...own);
+      // A partition built again has its pages' documents hashed as Pagefind took them.
+      const builtKey = built ? partitionKey(input, n, count, members, known) : key;
+      state.partitions.push({ key: builtKey, files: own.map((f) => f.file) });
+      if (n > 0) parts.push(`/${partitionDir(n)}`);
+      if (fromCache) cached++;
+      if (kept) {
+        keptCount++;
+        // Still in use, so prune leaves it; and there for a full build (of another folder, say).
+        await cache?.keep(cacheKey(key, input, count), kept);
+      }
+      if (!built) continue;
+      await cache?.put(cacheKey(builtKey, input, count), built.files);
+      rebuilt++;
+      indexed += members.length;
+      documents += built.documents;
     }
-    const key = partitionKey(input, n, count, members, known);
-    // A partition no page fell into has no index (Pagefind's would name no language, which a merge refuses).
-    if (members.length === 0 && n > 0) {
-      state.partitions.push({ key, files: [] });
-      continue;
-    }
-    const before = previous?.partitions[n];
-    const kept = before?.key === key ? await readPartition(input.previous!, before.files, n) : null;
-    const fromCache = kept || !cache ? null : inPartition(await cache.get(cacheKey(key)), n);
-    const built = kept || fromCache ? null : await indexPages(members, n, count, input, control, async (page) => made.get(page.path) ?? (await documentsOf(page)), known);
-    const own = kept ?? fromCache ?? built!.files;
-    files.push(...own);
-    // A partition built again has its pages' documents hashed as Pagefind took them.
-    const builtKey = built ? partitionKey(input, n, count, members, known) : key;
-    state.partitions.push({ key: builtKey, files: own.map((f) => f.file) });
-    if (n > 0) parts.push(`/${partitionDir(n)}`);
-    if (fromCache) cached++;
-    if (kept) keptCount++;
-    if (!built) continue;
-    await cache?.put(cacheKey(builtKey), built.files);
-    rebuilt++;
-    indexed += members.length;
-    documents += built.documents;
+  } finally {
+    // A partition's documents still being read when the build stopped: not past the staging folder's removal.
+    await next.catch(() => undefined);
   }
   files.push({ file: SEARCH_PARTS_FILE, content: new TextEncoder().encode(JSON.stringify(parts)) });
   state.docs = pages.map((page) => [page.path, known.get(page.path)!]);
-  await cache?.prune(count);
+  await cache?.prune();
   return { files, state, documents: rebuilt === 0 ? null : documents, pages: indexed, rebuilt, cached, kept: keptCount, ms: performance.now() - started };
 }
 
@@ -262,34 +280,47 @@ function partitionKey(input: Pick<SearchIndexInput, 'exclude' | 'language'>, n: 
   return hash.digest('base64url');
 }
 
-/** The hash of a page's documents for the index: what Pagefind is given of it. */
-function documentsHash(documents: readonly SearchDocument[]): string {
-  const hash = createHash('sha256');
-  for (const document of documents) hash.update(document.url).update('\0').update(document.html).update('\0');
-  return hash.digest('base64url');
+/** What Pagefind is told when it creates a partition's index (what else decides its bytes: cacheKey). */
+function indexOptions(input: Pick<SearchIndexInput, 'exclude' | 'language'>, count: number): pagefind.PagefindServiceConfig {
+  // The site's fragment files shared among its partitions, so a partitioned index has as many files as one.
+  return { excludeSelectors: [...input.exclude], forceLanguage: input.language, maxFragments: Math.ceil(MAX_FRAGMENTS / count) };
 }
 
 /**
- * The build cache's name for a partition of key `key`: the key, Pagefind's version (a new one may write
- * other bytes) and which of its files the site keeps.
+ * The build cache's name for a partition of key `key`: besides the key, all that decides its bytes and
+ * is not in it: what Pagefind is told (indexOptions), which Pagefind runs (its packages, its binary's
+ * platform package among them, and the variables that name another binary), and which of its files the
+ * site keeps. A change to how this module makes a partition's files bumps KEY_VERSION.
  */
-function cacheKey(key: string): string {
-  pagefindVersion ??= installedPackages('pagefind', fileURLToPath(import.meta.url)).join('\0');
-  return createHash('sha256').update(`${key}\0${pagefindVersion}\0${KEPT_CODE.source}\0${KEPT_INDEX.source}`).digest('base64url');
+function cacheKey(key: string, input: Pick<SearchIndexInput, 'exclude' | 'language'>, count: number): string {
+  pagefindRun ??= [...installedPackages('pagefind', fileURLToPath(import.meta.url), { optional: true }), process.env.PAGEFIND_BINARY_PATH ?? '', process.env.PAGEFIND_EXTENDED_BINARY_PATH ?? '', process.platform, process.arch].join('\0');
+  return createHash('sha256')
+    .update(JSON.stringify({ key, options: indexOptions(input, count), pagefind: pagefindRun, kept: [KEPT_CODE.source, KEPT_INDEX.source] }))
+    .digest('base64url');
 }
 
-let pagefindVersion: string | undefined;
+let pagefindRun: string | undefined;
 
-/** Files from the build cache if each is one of partition `n`'s (its folder, a name the index keeps), else null: the partition is built. */
+/**
+ * Files from the build cache if they are a whole partition `n` (each a name the index keeps in its folder,
+ * none twice, its entry there, and partition 0 with Pagefind's code), else null: the partition is built.
+ */
 function inPartition(files: CachedFile[] | null, n: number): SearchFile[] | null {
-  return files && files.length > 0 && files.every((f) => isPartitionFile(f.file, n)) ? files : null;
+  if (!files || !files.every((f) => isPartitionFile(f.file, n))) return null;
+  const names = new Set(files.map((f) => f.file.slice(partitionDir(n).length)));
+  const whole = names.size === files.length && names.has('pagefind-entry.json') && (n > 0 || (names.has('pagefind.js') && names.has('pagefind-worker.js') && [...names].some((name) => name.startsWith('wasm.'))));
+  return whole ? files : null;
 }
 
+/** A file of partition `n`: in its folder, one of the names the index keeps, each part of the name plain. */
 function isPartitionFile(file: string, n: number): boolean {
   const dir = partitionDir(n);
   const name = file.slice(dir.length);
-  return file.startsWith(dir) && !name.includes('..') && (KEPT_INDEX.test(name) || (n === 0 && KEPT_CODE.test(name)));
+  return file.startsWith(dir) && name.split('/').every((part) => PLAIN_NAME.test(part)) && (KEPT_INDEX.test(name) || (n === 0 && KEPT_CODE.test(name)));
 }
+
+/** A part of a file name Pagefind writes: letters, digits, dots, dashes and underscores, not only dots. */
+const PLAIN_NAME = /^(?!\.+$)[A-Za-z0-9._-]{1,128}$/;
 
 /**
  * A partition's files as the previous build wrote them, read back from the output folder it is updating
@@ -317,7 +348,7 @@ async function indexPages(
   open++;
   try {
     // The site's fragment files shared among its partitions, so a partitioned index has as many files as one.
-    const created = await pagefind.createIndex({ excludeSelectors: [...input.exclude], forceLanguage: input.language, maxFragments: Math.ceil(MAX_FRAGMENTS / count) }).catch((error: unknown) => ({ errors: [describeCause(error)], index: undefined }));
+    const created = await pagefind.createIndex(indexOptions(input, count)).catch((error: unknown) => ({ errors: [describeCause(error)], index: undefined }));
     if (!created.index) throw failure(created.errors.join('; ') || 'Pagefind did not start');
     const index = created.index;
     try {
@@ -345,7 +376,7 @@ async function indexPages(
           while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
         }
         if (failed) throw failed;
-        if (control.stopped) throw new Error('The site search index was stopped: the build failed.');
+        if (control.stopped) throw stoppedError();
       }
       await Promise.all(inFlight);
       if (failed) throw failed;
@@ -365,6 +396,10 @@ async function indexPages(
     open--;
     if (open === 0) await pagefind.close();
   }
+}
+
+function stoppedError(): Error {
+  return new Error('The site search index was stopped: the build failed.');
 }
 
 function failure(cause: string): Error {

@@ -3,7 +3,7 @@ import type { SearchEntry } from '../../runtime/shared/route-data.ts';
 import { pageHash } from '../build/build-state.ts';
 import { inspectPage, type PageInspection } from '../checks/collect.ts';
 import { renderPage, type RenderContext } from './render.tsx';
-import { searchEntries, type SearchRoutes } from './search-documents.ts';
+import { documentsHash, searchDocuments, searchEntries, usesMainContent, type SearchSetup } from './search-documents.ts';
 import { createSharedMarkupCache } from './shared-markup-cache.ts';
 import { createPageWriter } from '../output/write.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
@@ -37,6 +37,8 @@ export interface PageDone {
   inspection: PageInspection;
   /** What the page gives the site search (search-documents.ts); absent when its route is not searched or the build has no search. */
   search?: readonly SearchEntry[];
+  /** The hash of its search documents (documentsHash), with `search`. */
+  documents?: string;
 }
 
 export interface PageRenderer {
@@ -51,7 +53,7 @@ export interface PageRenderer {
  * (render-threads.ts), so where a page is rendered never changes its bytes. With `search`, a page of a
  * searched route also gives its entries for the site search.
  */
-export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number, useSharedMarkup = true, reuseFrom: string | null = null, search: SearchRoutes | null = null): PageRenderer {
+export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number, useSharedMarkup = true, reuseFrom: string | null = null, search: SearchSetup | null = null): PageRenderer {
   const routes = new Map<string, RouteDefinition>(ctx.routes.map((r) => [r.id, r]));
   const writer = createPageWriter(siteDir, { reuseFrom });
   // Without the cache every shared part is rendered on every page (sharedMarkup: false): the same bytes, only slower.
@@ -72,8 +74,9 @@ export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadB
         bytes: Buffer.byteLength(html) + payloadBytes,
         inspection: inspectPage(html, payload, payloadBudget, payloadBytes),
       };
-      const searched = search?.get(task.routeId);
+      const searched = search?.routes.get(task.routeId);
       if (searched) done.search = searchEntries(searched, data, task.params, ctx.site);
+      if (done.search?.length) done.documents = documentsHash(searchDocuments({ path: task.path, entries: done.search }, usesMainContent(done.search) ? html : '', ctx.language, search!.exclude));
       await writer.write(task.path, { html, payload });
       return done;
     },

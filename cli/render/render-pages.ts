@@ -8,7 +8,7 @@ import type { BuildRecorder } from '../report/recorder.ts';
 import { createPageRenderer, type PageDone } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
 import { createPageDispatcher, type RenderThreads } from './render-threads.ts';
-import { searchEntries, type SearchRoutes, type SearchedPage } from './search-documents.ts';
+import { searchEntries, type SearchSetup, type SearchedPage } from './search-documents.ts';
 
 export interface RenderPagesInput {
   ctx: RenderContext;
@@ -26,8 +26,8 @@ export interface RenderPagesInput {
   /** Extra outputs (feeds, calendars), each shown every page's data, or its note of a page kept unread. */
   collectors: readonly OutputCollector[];
   recorder: Pick<BuildRecorder, 'startPages' | 'rendered' | 'restored' | 'pagesDone'>;
-  /** The routes the site search indexes; each of their pages gives its entries. Null: no search index. */
-  search: SearchRoutes | null;
+  /** The routes the site search indexes (each of their pages gives its entries) and what it leaves out of a page. Null: no search index. */
+  search: SearchSetup | null;
 }
 
 /** What the later stages need of the pages: the sitemap, the build state and the meta's list of pages. */
@@ -68,7 +68,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       depending.delete(page.path);
       result.records.push(known ? { hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, ...known } : { hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes });
       result.bytes += page.bytes;
-      if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false });
+      if (page.search?.length) result.search!.push({ path: page.path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false, documents: page.documents });
     }
   };
   const renderer = createPageRenderer(ctx, siteDir, input.payloadBudget, input.sharedMarkup, input.reuseFrom, search);
@@ -99,7 +99,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
         result.records.push(facts ? { ...kept, ...facts } : kept);
         result.bytes += kept.bytes;
         result.kept++;
-        const searched = search?.get(route.id);
+        const searched = search?.routes.get(route.id);
         const entries = searched && !record.unread ? searchEntries(searched, record.data, params, ctx.site) : [];
         if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true });
         continue;

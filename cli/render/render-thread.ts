@@ -23,7 +23,7 @@ post({ type: 'ready' });
 
 async function handle(message: ToThread): Promise<void> {
   if (message.type === 'init') {
-    const search = message.search ? searchRoutesOf(site.routeData) : null;
+    const search = message.search ? { routes: searchRoutesOf(site.routeData), exclude: site.search.exclude } : null;
     renderer = createPageRenderer({ ...message.ctx, routes: site.routes, layouts: site.layouts, modules: site.modules }, message.siteDir, message.payloadBudget, message.sharedMarkup, message.reuseFrom, search);
     return;
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RouteDataDefinition, RouteParamsRecord, SearchEntry } from '../../runtime/shared/route-data.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import { escapeHtml } from './html.ts';
@@ -15,6 +16,13 @@ export type SearchFunction = NonNullable<RouteDataDefinition['search']>;
 /** The routes whose pages the search indexes, by route id. */
 export type SearchRoutes = ReadonlyMap<string, SearchFunction>;
 
+/** What a renderer needs to give the site search a page's entries and the hash of its documents. */
+export interface SearchSetup {
+  routes: SearchRoutes;
+  /** CSS selectors left out of each page's main content (site/site.config.ts `search.exclude`). */
+  exclude: readonly string[];
+}
+
 /** A page that gives the search entries, as the build keeps it until the index is built. */
 export interface SearchedPage {
   path: string;
@@ -23,6 +31,11 @@ export interface SearchedPage {
   entries: readonly SearchEntry[];
   /** Kept from the previous build by an update in place: its file is in the output folder, not the staging folder. */
   kept: boolean;
+  /**
+   * documentsHash of its documents, taken where it was rendered from the very HTML written: the index's
+   * partition keys need no page read back. Absent for a kept page and one a merge of shards reads back.
+   */
+  documents?: string;
 }
 
 /** One entry of the index: where the result leads, and the document Pagefind reads. */
@@ -125,6 +138,13 @@ const SELECTORS = new WeakMap<readonly string[], { tag: string | undefined; clas
 
 /** Elements without a closing tag. */
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+
+/** The hash of a page's documents for the index, what Pagefind is given of it: each field's length, then the field. */
+export function documentsHash(documents: readonly SearchDocument[]): string {
+  const hash = createHash('sha256');
+  for (const document of documents) hash.update(`${document.url.length}:${document.url}${document.html.length}:`).update(document.html);
+  return hash.digest('base64url');
+}
 
 /** Pages in the order the index takes them, whatever order they were rendered in: route order, then path. */
 export function compareSearchedPages(a: Pick<SearchedPage, 'route' | 'path'>, b: Pick<SearchedPage, 'route' | 'path'>): number {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +63,14 @@ describe('a build with an editor token', () => {
       expect(await text(editor.out, 'feeds/news.xml')).not.toContain(draft.slug);
     }
 
+    // The public builds' search index is kept in the build cache; a drafts build's text never is, nor does it take from there.
+    const searchCache = async (): Promise<string[]> => (await readdir(join(dir, 'cache', 'search')).catch(() => [] as string[])).sort();
+    const publicIndex = await searchCache();
+    expect(publicIndex.length).toBeGreaterThan(0);
+    expect(editor.stdout).toMatch(/\[search\] from the build cache/);
     const withDrafts = await build('with-drafts', { GRAPHQL_TOKEN: token }, '--drafts');
+    expect(await searchCache()).toEqual(publicIndex);
+    expect(withDrafts.stdout).not.toContain('from the build cache');
     expect(withDrafts.report.drafts).toEqual({ published: true, leftOut: 0 });
     const c = await snapshotTree(withDrafts.out);
     for (const draft of draftNews) {
