@@ -84,7 +84,8 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
 
     // 4. What spans the site, latest.json last; then the output is replaced as a whole.
     const media = new Set(manifests.flatMap((m) => m.manifest.media));
-    if (searchRoutes) search = buildSearchIndex({ pages: searched, siteDir: staging, previous: null, exclude: site.search.exclude, language: ctx.language, cacheDir: config.drafts ? null : config.cacheDir }, logger);
+    // No search cache: the shards' manifests do not say whether they hold drafts, whose text must stay out of it.
+    if (searchRoutes) search = buildSearchIndex({ pages: searched, siteDir: staging, previous: null, exclude: site.search.exclude, language: ctx.language, cacheDir: null }, logger);
     const outputs = search ? [...collectors, search] : collectors;
     const { extras, prerendered } = await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: outputs, pages: builtPages(staging, config.outDir, null), built, sitemap, media, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
     await commitOutput(staging, config.outDir, null);

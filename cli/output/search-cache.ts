@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { lstat, lutimes, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './write.ts';
 
@@ -25,8 +25,11 @@ export interface SearchCache {
   get(key: string): Promise<CachedFile[] | null>;
   /** Keeps `files` as the entry for `key`; a cache that cannot be written only costs a later build the indexing. */
   put(key: string, files: readonly CachedFile[]): Promise<void>;
-  /** Marks the entry for `key` used, or keeps `files` as it when there is none (a partition an update in place kept). */
-  keep(key: string, files: readonly CachedFile[]): Promise<void>;
+  /**
+   * Marks the entry for `key` used, when there is one (a partition an update in place kept). Never writes
+   * one: what an update in place keeps was not made by this build, so it is not vouched for.
+   */
+  keep(key: string): Promise<void>;
   /**
    * Forgets the entries no build used for MAX_AGE_MS, and past MAX_BYTES (at least twice what this build
    * used) the oldest others: the cache serves several output folders (a drafts folder, `site dev`'s), each
@@ -39,12 +42,10 @@ export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES } = {})
   const dir = join(cacheDir, 'search');
   const used = new Map<string, number>();
   const fileFor = (key: string): string => join(dir, `${key}${SUFFIX}`);
-  const touch = async (key: string): Promise<boolean> => {
+  // The entry itself, never what a link named like it points to.
+  const touch = async (key: string): Promise<void> => {
     const now = new Date();
-    return utimes(fileFor(key), now, now).then(
-      () => true,
-      () => false,
-    );
+    await lutimes(fileFor(key), now, now).catch(() => undefined);
   };
   return {
     async get(key) {
@@ -59,17 +60,20 @@ export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES } = {})
     async put(key, files) {
       const entry = pack(key, files);
       used.set(key, entry.length);
-      await writeFileAtomic(fileFor(key), entry).catch(() => undefined);
+      // One no build could read is not written.
+      if (entry.length <= MAX_ENTRY_BYTES) await writeFileAtomic(fileFor(key), entry).catch(() => undefined);
     },
-    async keep(key, files) {
-      if (!(await touch(key))) return this.put(key, files);
-      used.set(key, files.reduce((sum, f) => sum + f.content.length, 0));
+    async keep(key) {
+      const info = await lstat(fileFor(key)).catch(() => null);
+      if (!info?.isFile()) return;
+      used.set(key, info.size);
+      await touch(key);
     },
     async prune(now = Date.now()) {
       const names = await readdir(dir).catch(() => [] as string[]);
       const others: { name: string; time: number; size: number }[] = [];
       for (const name of names) {
-        const info = await stat(join(dir, name)).catch(() => null);
+        const info = await lstat(join(dir, name)).catch(() => null);
         if (!info) continue;
         const key = ENTRY.exec(name)?.[1];
         if (key === undefined) {

@@ -13,6 +13,7 @@ import { openSearchCache, type CachedFile } from './search-cache.ts';
 import { installedPackages } from '../config/installed-packages.ts';
 import { mapAhead } from '../content/read-ahead.ts';
 import { fileURLToPath } from 'node:url';
+import { statSync } from 'node:fs';
 import { formatBytes, formatCount, formatDuration, plural } from '../terminal/format.ts';
 import type { Logger } from '../terminal/logger.ts';
 
@@ -185,7 +186,7 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
   const read = (page: SearchedPage): Promise<string> =>
     usesMainContent(page.entries) ? readText(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path))) : Promise.resolve('');
   const documentsOf = async (page: SearchedPage): Promise<SearchDocument[]> => searchDocuments(page, await read(page), input.language, input.exclude);
-  const cache = input.cacheDir && process.env.SITE_SEARCH_CACHE !== 'off' ? openSearchCache(input.cacheDir) : null;
+  const cache = input.cacheDir && process.env.SITE_SEARCH_CACHE !== 'off' && whichPagefind() !== null ? openSearchCache(input.cacheDir) : null;
 
   // With the previous build's index cut as this one is, a partition whose pages' documents are as they
   // were keeps its files: a kept page's documents are the previous build's (same code, same data), the
@@ -254,8 +255,8 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
       if (fromCache) cached++;
       if (kept) {
         keptCount++;
-        // Still in use, so prune leaves it; and there for a full build (of another folder, say).
-        await cache?.keep(cacheKey(key, input, count), kept);
+        // Still in use: prune leaves its entry, if the cache has one.
+        await cache?.keep(cacheKey(key, input, count));
       }
       if (!built) continue;
       await cache?.put(cacheKey(builtKey, input, count), built.files);
@@ -263,13 +264,17 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
       indexed += members.length;
       documents += built.documents;
     }
+  } catch (error) {
+    // The next partition's reads stop too: the build fails.
+    control.stopped = true;
+    throw error;
   } finally {
     // A partition's documents still being read when the build stopped: not past the staging folder's removal.
     await next.catch(() => undefined);
   }
   files.push({ file: SEARCH_PARTS_FILE, content: new TextEncoder().encode(JSON.stringify(parts)) });
   state.docs = pages.map((page) => [page.path, known.get(page.path)!]);
-  await cache?.prune();
+  if (!control.stopped) await cache?.prune();
   return { files, state, documents: rebuilt === 0 ? null : documents, pages: indexed, rebuilt, cached, kept: keptCount, ms: performance.now() - started };
 }
 
@@ -293,13 +298,32 @@ function indexOptions(input: Pick<SearchIndexInput, 'exclude' | 'language'>, cou
  * site keeps. A change to how this module makes a partition's files bumps KEY_VERSION.
  */
 function cacheKey(key: string, input: Pick<SearchIndexInput, 'exclude' | 'language'>, count: number): string {
-  pagefindRun ??= [...installedPackages('pagefind', fileURLToPath(import.meta.url), { optional: true }), process.env.PAGEFIND_BINARY_PATH ?? '', process.env.PAGEFIND_EXTENDED_BINARY_PATH ?? '', process.platform, process.arch].join('\0');
   return createHash('sha256')
-    .update(JSON.stringify({ key, options: indexOptions(input, count), pagefind: pagefindRun, kept: [KEPT_CODE.source, KEPT_INDEX.source] }))
+    .update(JSON.stringify({ key, options: indexOptions(input, count), pagefind: whichPagefind(), kept: [KEPT_CODE.source, KEPT_INDEX.source] }))
     .digest('base64url');
 }
 
-let pagefindRun: string | undefined;
+/**
+ * Which Pagefind runs, as Pagefind's package chooses its binary (lib/resolveBinary.js): its packages, the
+ * platform's, and a binary named by a variable, by its size and time. Null when that cannot be told: the
+ * build then uses no cache.
+ */
+function whichPagefind(): string | null {
+  if (pagefindRun !== undefined) return pagefindRun;
+  try {
+    const named = [process.env.PAGEFIND_BINARY_PATH, process.env.PAGEFIND_EXTENDED_BINARY_PATH].map((file) => {
+      if (!file) return '';
+      const info = statSync(file);
+      return `${file}:${info.size}:${info.mtimeMs}`;
+    });
+    pagefindRun = [...installedPackages('pagefind', fileURLToPath(import.meta.url), { optional: true }), ...named, process.platform, process.env.npm_config_arch ?? process.arch].join('\0');
+  } catch {
+    pagefindRun = null;
+  }
+  return pagefindRun;
+}
+
+let pagefindRun: string | null | undefined;
 
 /**
  * Files from the build cache if they are a whole partition `n` (each a name the index keeps in its folder,

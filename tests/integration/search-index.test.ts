@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,19 +136,20 @@ describe('the search index of a large site, in partitions', () => {
     const backend = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
     try {
       const cacheDir = join(root, 'cache-search');
-      const buildInto = async (dir: string, env: Record<string, string> = {}): Promise<string> => {
-        const result = await runCli(['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', cacheDir, '--no-report'], { env: { SITE_SEARCH_PARTITION_PAGES: '30', SOURCE_DATE_EPOCH: '1780000000', ...env } });
+      const buildInto = async (dir: string, env: Record<string, string> = {}, ...args: string[]): Promise<string> => {
+        const result = await runCli(['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', cacheDir, '--no-report', ...args], { env: { SITE_SEARCH_PARTITION_PAGES: '30', SOURCE_DATE_EPOCH: '1780000000', ...env } });
         expect(result.code, result.stdout + result.stderr).toBe(0);
         return result.stdout;
       };
       const entries = async (): Promise<string[]> => (await readdir(join(cacheDir, 'search'))).filter((name) => name.endsWith('.pagefind')).sort();
       const first = join(root, 'cached-1');
-      expect(await buildInto(first)).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
+      // Rendered on the main thread only, then on a render thread too: a page's documents are hashed where it is rendered, the same there and here.
+      expect(await buildInto(first, {}, '--render-threads', '0')).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
       expect(await entries()).toHaveLength(5);
 
       // Every partition from the cache: the same bytes, and Pagefind not run.
       const second = join(root, 'cached-2');
-      expect(await buildInto(second)).toMatch(/\[search\] 5 of 5 partitions from the build cache: /);
+      expect(await buildInto(second, {}, '--render-threads', '1')).toMatch(/\[search\] 5 of 5 partitions from the build cache: /);
       expect(await snapshotTree(join(second, '_search'))).toEqual(await snapshotTree(join(first, '_search')));
 
       // One item edited: its partition is indexed, the four others come from the cache, and the index is
@@ -161,6 +163,9 @@ describe('the search index of a large site, in partitions', () => {
       const uncached = join(root, 'cached-off');
       expect(await buildInto(uncached, { SITE_SEARCH_CACHE: 'off' })).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
       expect(await snapshotTree(join(edited, '_search'))).toEqual(await snapshotTree(join(uncached, '_search')));
+      // An update in place of the folder built before the edit: the edited partition from the cache, the others kept.
+      expect(await buildInto(second)).toMatch(/\[search\] 1 of 5 partitions from the build cache, the others kept: /);
+      expect(await snapshotTree(join(second, '_search'))).toEqual(await snapshotTree(join(uncached, '_search')));
       // The edited partition's old entry is still there (another folder may use it), up to as many as the index has partitions.
       expect(await entries()).toHaveLength(6);
 
@@ -173,14 +178,16 @@ describe('the search index of a large site, in partitions', () => {
           entry.writeUInt8(entry.readUInt8(entry.length - 1) ^ 1, entry.length - 1);
           await writeFile(file, entry);
         } else {
-          // Its hash still right: only the name of its first file is changed, to one that leaves the site.
+          // Only the name of its first file changed, to one that leaves the site, and the entry's hash made
+          // right again: what refuses it is the check of its names.
           const length = entry.readUInt32BE(0);
           const header = JSON.parse(entry.subarray(4, 4 + length).toString('utf8')) as { files: [string, number][] };
           header.files[0]![0] = '_search/../../escaped/pagefind-entry.json';
           const json = Buffer.from(JSON.stringify(header));
           const prefix = Buffer.alloc(4);
           prefix.writeUInt32BE(json.length);
-          await writeFile(file, Buffer.concat([prefix, json, entry.subarray(4 + length)]));
+          const body = Buffer.concat([prefix, json, entry.subarray(4 + length, entry.length - 32)]);
+          await writeFile(file, Buffer.concat([body, createHash('sha256').update(body).digest()]));
         }
       }
       const rebuilt = join(root, 'cached-4');
