@@ -130,4 +130,16 @@ describe('createPageInspector', () => {
     expect(new Set(missing.map((w) => w.page))).toEqual(new Set(paths));
     expect(warnings.filter((w) => w.message.includes('/gone-')).length).toBe(30);
   });
+
+  it('gives back the pages of a link on many pages exactly, whether they follow one another or not', () => {
+    const inspector = createPageInspector();
+    const ctx = context();
+    // Runs of pages with the link, of lengths 1 to 9, between gaps of 1 to 3 pages without it; and one run of 200.
+    const users: number[] = [];
+    for (let i = 0, run = 1, gap = 1; i < 600; i += run + gap, run = (run % 9) + 1, gap = (gap % 3) + 1) for (let k = i; k < i + run && k < 600; k++) users.push(k);
+    for (let k = 700; k < 900; k++) users.push(k);
+    const using = new Set(users);
+    for (let i = 0; i < 1000; i++) inspector.add(`/p/${i}`, 'route', inspectPage(page({ title: `/p/${i}`, body: using.has(i) ? '<a href="/shared">x</a>' : '' }), '{}', ctx.payloadBudget));
+    expect([...inspector.result().links.get('/shared')!]).toEqual(users);
+  });
 });
