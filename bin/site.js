@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { setHeapGrowth } from '../cli/build/heap-growth.js';
 import { compiledCli } from './compile-cli.js';
 
@@ -29,6 +30,11 @@ const capGiven = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split
 if (process.argv[2] === 'build' && !capGiven && typeof process.execve === 'function') {
   process.execve(process.execPath, [process.execPath, YOUNG_GENERATION, ...process.execArgv, ...process.argv.slice(1)]);
 }
+// The cap is for the main thread, whose heap V8 has sized by now. While the flag is set, V8 also gives it
+// to every worker thread and ignores the young generation the thread asks for (`resourceLimits`): a
+// page-write thread would keep 32 MB of young generation for the few megabytes it uses. Unset, each
+// thread has the one it asks for (cli/output/write.ts, cli/render/render-threads.ts, cli/bundle/bundle-cache.ts).
+if (process.argv[2] === 'build') setFlagsFromString('--max-semi-space-size=0');
 
 process.env.NODE_ENV ??= 'production';
 // How far the main heap grows past what survives a collection (cli/build/heap-growth.js says why).

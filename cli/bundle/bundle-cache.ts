@@ -59,7 +59,8 @@ export type BundleThreadAnswer = { manifest: AssetManifest } | { error: ThreadEr
 function bundleInThread(input: BundleThreadInput): Promise<AssetManifest> {
   const module = workerModule('bundle-thread', new URL('./bundle-thread.ts', import.meta.url));
   return new Promise<AssetManifest>((resolve, reject) => {
-    const worker = new Worker(module.script, { eval: module.eval, workerData: input });
+    // The young generation it had when `site build` capped every thread's (bin/site.js): 32 MB.
+    const worker = new Worker(module.script, { eval: module.eval, workerData: input, resourceLimits: { maxYoungGenerationSizeMb: 32 } });
     let answered = false;
     worker.once('message', (answer: BundleThreadAnswer) => {
       answered = true;

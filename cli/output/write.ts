@@ -69,7 +69,13 @@ export interface PageWriter {
 export function createPageWriter(siteDir: string, { batchSize = 16, maxQueued = 64, reuseFrom = null as string | null } = {}): PageWriter {
   const root = resolve(siteDir);
   const previous = reuseFrom === null ? null : resolve(reuseFrom);
-  const thread = new Worker(new URL('./page-write-thread.js', import.meta.url));
+  const thread = new Worker(new URL('./page-write-thread.js', import.meta.url), {
+    // What the thread allocates (a batch's strings) is dead once the batch is written: 4 MB holds it.
+    // V8's default, or `site build`'s cap before bin/site.js lifted it for threads, let each thread keep
+    // about 40 MB for 10-14 used; at 100,000 pages the build's peak is 70 MiB lower for the same time
+    // (docs/performance.md, 2026-11-27: the page-write threads' young generation).
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
+  });
   // The thread keeps the process alive only while it has pages to write.
   thread.unref();
   let batch: WriteBatch['pages'] = [];
