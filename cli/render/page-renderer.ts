@@ -3,7 +3,7 @@ import type { SearchEntry } from '../../runtime/shared/route-data.ts';
 import { pageHash } from '../build/build-state.ts';
 import { inspectPage, type PageInspection } from '../checks/collect.ts';
 import { renderPage, type RenderContext } from './render.tsx';
-import { documentsHash, searchDocuments, searchEntries, usesMainContent, type SearchSetup } from './search-documents.ts';
+import { documentsHash, searchDocuments, searchEntries, type SearchSetup } from './search-documents.ts';
 import { createSharedMarkupCache } from './shared-markup-cache.ts';
 import { createPageWriter } from '../output/write.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
@@ -75,8 +75,11 @@ export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadB
         inspection: inspectPage(html, payload, payloadBudget, payloadBytes),
       };
       const searched = search?.routes.get(task.routeId);
-      if (searched) done.search = searchEntries(searched, data, task.params, ctx.site);
-      if (done.search?.length) done.documents = documentsHash(searchDocuments({ path: task.path, entries: done.search }, usesMainContent(done.search) ? html : '', ctx.language, search!.exclude));
+      if (search && searched) {
+        done.search = searchEntries(searched, data, task.params, ctx.site);
+        // searchDocuments cuts the main content out of the HTML only for an entry that uses it.
+        if (done.search.length > 0) done.documents = documentsHash(searchDocuments({ path: task.path, entries: done.search }, html, ctx.language, search.exclude));
+      }
       await writer.write(task.path, { html, payload });
       return done;
     },
