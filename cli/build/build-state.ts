@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { isCheckName, type ContentWarning } from '../checks/run.ts';
@@ -181,15 +181,18 @@ export async function saveBuildState(
   const itemIndex = (id: string): number => itemIds.get(id) ?? (itemIds.set(id, itemIds.size), itemIds.size - 1);
   const media = [...state.media].sort();
   const mediaIndex = new Map(media.map((url, i) => [url, i]));
-  const linkIds = new Map<string, number>();
-  const pageLinks = linksByPage(state.site.links, pages.length, linkIds);
-  // Written a thousand pages at a time: at 50,000 pages the whole state as one string (and the rows
-  // behind it) would be the largest thing the build ever holds.
+  // A link's id is its place in the inspector's map of links, which the state lists in that order.
+  const pageLinks = linksByPage(state.site.links, pages.length);
+  // Written a thousand pages at a time, and the long lists of strings in parts: at 100,000 pages the
+  // whole state as one string would be the largest thing the build ever holds, and the list of links
+  // alone (160,000 of them) was a 10 MB string at the build's end, where its memory peaks.
   await writeFileAtomic(stateFileFor(cacheDir, outDir), async (temp) => {
     const out = await open(temp, 'w');
     try {
-      const head: Omit<SavedState, 'pages' | 'outputs' | 'media' | 'warnings'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, links: [...linkIds.keys()], search: state.search, feed: state.feed };
-      await out.write(`${JSON.stringify(head).slice(0, -1)},"pages":[`);
+      const head: Omit<SavedState, 'pages' | 'links' | 'items' | 'outputs' | 'media' | 'warnings'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, search: state.search, feed: state.feed };
+      await out.write(`${JSON.stringify(head).slice(0, -1)},"links":`);
+      await writeJsonList(out, state.site.links.keys());
+      await out.write(`,"pages":[`);
       for (let start = 0; start < pages.length; start += 1000) {
         const rows = pages.slice(start, start + 1000).map((p, k) => {
           const i = start + k;
@@ -201,7 +204,11 @@ export async function saveBuildState(
         });
         await out.write((start > 0 ? ',' : '') + rows.join(','));
       }
-      await out.write(`],"items":${JSON.stringify([...itemIds.keys()])},"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":${JSON.stringify(media)},"warnings":${JSON.stringify(state.warnings)}}`);
+      await out.write(`],"items":`);
+      await writeJsonList(out, itemIds.keys());
+      await out.write(`,"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":`);
+      await writeJsonList(out, media);
+      await out.write(`,"warnings":${JSON.stringify(state.warnings)}}`);
     } finally {
       await out.close();
     }
@@ -225,24 +232,41 @@ export async function saveFeedCursor(cacheDir: string, outDir: string, previous:
 const STATE_VERSION = 5;
 
 /**
- * Each page's link ids (its links' places in `linkIds`, which this fills in the links' order), in the
- * order saveBuildState writes them: page i's are `ids` from `starts[i]` to `starts[i + 1]`. Two typed
- * arrays rather than a list per page: at 100,000 pages the lists were about 30 MB, made at the build's
- * end, where its memory peaks.
+ * Each page's link ids (its links' places in `links`, the order the state lists them in), in the order
+ * saveBuildState writes them: page i's are `ids` from `starts[i]` to `starts[i + 1]`. Two typed arrays
+ * rather than a list per page: at 100,000 pages the lists were about 30 MB, made at the build's end,
+ * where its memory peaks.
  */
-function linksByPage(links: InspectedSite['links'], pages: number, linkIds: Map<string, number>): { ids: Uint32Array; starts: Uint32Array } {
+function linksByPage(links: InspectedSite['links'], pages: number): { ids: Uint32Array; starts: Uint32Array } {
   const starts = new Uint32Array(pages + 1);
   for (const users of links.values()) for (const user of users) starts[user + 1]!++;
   for (let i = 0; i < pages; i++) starts[i + 1]! += starts[i]!;
   const ids = new Uint32Array(starts[pages]!);
   const filled = starts.slice(0, pages);
-  for (const [link, users] of links) {
-    const id = linkIds.size;
-    linkIds.set(link, id);
+  let id = 0;
+  for (const users of links.values()) {
     for (const user of users) ids[filled[user]!++] = id;
+    id++;
   }
   return { ids, starts };
 }
+
+/** Writes a JSON array of strings a part at a time, never the whole list as one string. */
+async function writeJsonList(out: FileHandle, items: Iterable<string>): Promise<void> {
+  let part: string[] = [];
+  let first = true;
+  const flush = async (): Promise<void> => {
+    await out.write((first ? '[' : ',') + JSON.stringify(part).slice(1, -1));
+    first = false;
+    part = [];
+  };
+  for (const item of items) if (part.push(item) === LIST_PART) await flush();
+  if (part.length > 0 || first) await flush();
+  await out.write(']');
+}
+
+/** Strings of a long list written at once (writeJsonList). */
+const LIST_PART = 10_000;
 
 /** Pages whose bytes the next build checks before it trusts the folder. */
 const SAMPLE_SIZE = 8;
