@@ -31,19 +31,22 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
     .then((text) => JSON.parse(text) as SavedCache)
     .catch(() => null);
   const usable = saved?.version === sanitizerVersion();
-  const before = new Map<string, string | null>(usable ? saved.unchanged.map((hash) => [hash, null]) : []);
-  if (usable) for (const [hash, clean] of Object.entries(saved.changed)) before.set(hash, clean);
-  const used = new Map<string, string | null>();
+  // One map for the previous build's texts and this build's, 90,000 hashes at 100,000 pages: a hash maps
+  // to what this build used (null for a text that cleans to itself, else its clean form), or, until this
+  // build uses it, to what the previous build knew of it (KNOWN_SAME or a Known). Two maps, one of each,
+  // held their own copy of every hash for the whole build.
+  const entries = new Map<string, Entry>(usable ? saved.unchanged.map((hash) => [hash, KNOWN_SAME]) : []);
+  if (usable) for (const [hash, clean] of Object.entries(saved.changed)) entries.set(hash, { clean });
   const counts = { cleaned: 0, reused: 0 };
   let changedChars = 0;
   // Remembers `clean` for the next build: text that cleaning changes is kept whole, up to a bound on
   // the whole cache (what the previous build kept counts too), so that it never holds a large site's
   // rich text in memory; beyond the bound, such text is cleaned again next time.
   const remember = (hash: string, html: string, clean: string): void => {
-    if (clean === html) used.set(hash, null);
+    if (clean === html) entries.set(hash, null);
     else if (changedChars + clean.length <= maxChangedChars) {
       changedChars += clean.length;
-      used.set(hash, clean);
+      entries.set(hash, clean);
     }
   };
   return {
@@ -51,28 +54,25 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
     clean(html) {
       // The hash of the string's UTF-16 code units: as UTF-8, a lone surrogate and U+FFFD would share one.
       const hash = createHash('sha256').update(html, 'utf16le').digest('base64url');
-      const seen = used.get(hash);
-      if (seen !== undefined) {
-        counts.reused++;
-        return seen ?? html;
+      const entry = entries.get(hash);
+      if (entry === undefined) {
+        counts.cleaned++;
+        const clean = sanitizeRichText(html);
+        remember(hash, html, clean);
+        return clean;
       }
-      const known = before.get(hash);
-      if (known !== undefined) {
-        counts.reused++;
-        remember(hash, html, known ?? html);
-        return known ?? html;
-      }
-      counts.cleaned++;
-      const clean = sanitizeRichText(html);
-      remember(hash, html, clean);
-      return clean;
+      counts.reused++;
+      if (entry === null || typeof entry === 'string') return entry ?? html;
+      const known = entry === KNOWN_SAME ? html : entry.clean;
+      remember(hash, html, known);
+      return known;
     },
     async save() {
       const unchanged: string[] = [];
       const changed: Record<string, string> = {};
-      for (const [hash, clean] of used) {
-        if (clean === null) unchanged.push(hash);
-        else changed[hash] = clean;
+      for (const [hash, entry] of entries) {
+        if (entry === null) unchanged.push(hash);
+        else if (typeof entry === 'string') changed[hash] = entry;
       }
       await writeFileAtomic(file, JSON.stringify({ version: sanitizerVersion(), unchanged, changed } satisfies SavedCache));
     },
@@ -83,6 +83,17 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
 
 /** Characters of changed clean text the cache keeps (about 32 MB of memory at most). */
 const MAX_CHANGED_CHARS = 16 * 1024 * 1024;
+
+/** A text the previous build knew to clean to itself, not yet used by this build. */
+const KNOWN_SAME = Symbol('known to clean to itself');
+
+/** What the previous build knew a text cleans to, not yet used by this build. */
+interface Known {
+  readonly clean: string;
+}
+
+/** A hash's entry: used by this build (null: cleans to itself; a string: its clean form), or known from the previous build only. */
+type Entry = null | string | typeof KNOWN_SAME | Known;
 
 interface SavedCache {
   /** sanitizerVersion() of the code that cleaned the texts. */
