@@ -58,23 +58,30 @@ describe('the Node.js the project runs on', () => {
     expect(result.stderr).toContain('Hint: Start it through npm (npm start, npx site <command>, npm run site -- <command>)');
   });
 
-  it("`site build` caps the main thread's young generation at 32 MB, as Node 20 did, in the process that was started, unless given a cap", async () => {
+  it("`site build` caps the main thread's young generation at 32 MB, as Node 20 did, and fixes malloc's mapping threshold, in the process that was started, unless given a cap or a threshold", async () => {
     // Loaded into every Node.js the command runs as (NODE_OPTIONS): says, as it ends, which process it was and with which flags.
     const dir = await mkdtemp(join(tmpdir(), 'node-runtime-'));
     const hook = join(dir, 'hook.mjs');
-    await writeFile(hook, 'process.on("exit", () => process.stderr.write(`FLAGS ${JSON.stringify({ pid: process.pid, execArgv: process.execArgv })}\\n`));\n');
-    const flags = async (nodeOptions: string, ...args: string[]): Promise<{ pid: number; execArgv: string[]; startedPid: number | undefined }> => {
+    await writeFile(hook, 'process.on("exit", () => process.stderr.write(`FLAGS ${JSON.stringify({ pid: process.pid, execArgv: process.execArgv, mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null })}\\n`));\n');
+    let env: Record<string, string> = {};
+    const flags = async (nodeOptions: string, ...args: string[]): Promise<{ pid: number; execArgv: string[]; mmapThreshold: string | null; startedPid: number | undefined }> => {
       // An invalid option ends the build at once, after the command has started as it always does.
-      const result = await run(process.execPath, [SITE_BIN, ...args], { ...process.env, NODE_OPTIONS: `--import=${pathToFileURL(hook).href} ${nodeOptions}` });
+      const result = await run(process.execPath, [SITE_BIN, ...args], { ...process.env, ...env, NODE_OPTIONS: `--import=${pathToFileURL(hook).href} ${nodeOptions}` });
       const line = /^FLAGS (.*)$/m.exec(result.stderr)?.[1];
       expect(line, result.stderr).toBeDefined();
-      return { ...(JSON.parse(line!) as { pid: number; execArgv: string[] }), startedPid: result.pid };
+      return { ...(JSON.parse(line!) as { pid: number; execArgv: string[]; mmapThreshold: string | null }), startedPid: result.pid };
     };
     const build = await flags('', 'build', '--concurrency', 'none');
     expect(build.execArgv).toEqual(['--max-semi-space-size=16']);
     expect(build.pid).toBe(build.startedPid);
+    // The same restart fixes glibc's threshold for mapped blocks (bin/site.js says why), unless the user set one.
+    expect(build.mmapThreshold).toBe('262144');
+    env = { MALLOC_MMAP_THRESHOLD_: '1048576' };
+    expect((await flags('', 'build', '--concurrency', 'none')).mmapThreshold).toBe('1048576');
+    env = {};
     // A cap given by the user stands; other commands start once, as they are.
     expect((await flags('--max-semi-space-size=32', 'build', '--concurrency', 'none')).execArgv).toEqual([]);
     expect((await flags('', '--version')).execArgv).toEqual([]);
+    expect((await flags('', '--version')).mmapThreshold).toBeNull();
   });
 });
