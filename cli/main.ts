@@ -8,7 +8,7 @@ import { addPreviewCommand } from './commands/preview.ts';
 import { addPublishCommand } from './commands/publish.ts';
 import { everyOption, optionDescription, PRECEDENCE } from './commands/shared.ts';
 import { BuildErrors, createBuildError, isBuildError } from './errors/errors.ts';
-import { describeCause, formatError } from './errors/format-error.ts';
+import { commandError, formatError } from './errors/format-error.ts';
 import { visible } from './terminal/logger.ts';
 
 /**
@@ -48,7 +48,7 @@ try {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else {
     const verbose = process.argv.includes('--verbose');
-    const shown = isBuildError(error) ? error : createBuildError(BuildErrors.UnexpectedError, [describeCause(error)], { cause: error });
+    const shown = commandError(error);
     // The error may quote the backend or the content: its control characters are shown, not sent.
     console.error(visible(formatError(shown, { verbose })));
     if (verbose && !isBuildError(error) && error instanceof Error && error.stack) console.error(visible(redactUrlsIn(error.stack)));

@@ -263,6 +263,12 @@ export const BuildErrors = {
     message: (what: string, cause: string) => `The embedded content backend ${what}: ${cause}.`,
     hint: 'Check the backend output above (a content file under backend/content/ or CONTENT_OVERRIDES_FILE may not load), or pass --endpoint to use another backend.',
   }),
+  DiskFull: define({
+    code: 'DiskFull',
+    exitCode: 1,
+    message: (cause: string) => `The disk is full (or the user's quota used up): ${cause}.`,
+    hint: 'Free space on the disk that holds the output folder (--out), the build cache (--cache-dir) and the temporary folder, then run the command again.',
+  }),
   UnexpectedError: define({
     code: 'UnexpectedError',
     exitCode: 1,

@@ -1,6 +1,6 @@
 import { isGraphQLRequestError } from '../../runtime/shared/graphql.ts';
 import { redactUrlsIn } from '../../runtime/shared/redact-url.ts';
-import { isBuildError } from './errors.ts';
+import { BuildErrors, createBuildError, isBuildError, type BuildError } from './errors.ts';
 
 /** One line naming what went wrong, for summaries: the error's message and the first useful cause. */
 export function describeCause(error: unknown): string {
@@ -10,6 +10,16 @@ export function describeCause(error: unknown): string {
     return error.message + inner;
   }
   return String(error);
+}
+
+/**
+ * The error as a command reports it: a BuildError as it is, a full disk (ENOSPC, EDQUOT; also as the
+ * message of an error that crossed from a thread, which keeps only the text) as DiskFull, and anything
+ * else as UnexpectedError.
+ */
+export function commandError(error: unknown): BuildError {
+  if (isBuildError(error)) return error;
+  return createBuildError(diskFull(error) ? BuildErrors.DiskFull : BuildErrors.UnexpectedError, [describeCause(error)], { cause: error });
 }
 
 /**
@@ -46,4 +56,15 @@ export function fixFor(cause: unknown): string {
   if (kind === 'invalid-response') return 'The backend, or a proxy in front of it, answered with something other than GraphQL JSON even after retries: check --endpoint and the proxy, then build again.';
   if (kind === 'http' && (status === 408 || status === 429 || (status ?? 0) >= 500)) return 'The backend kept failing after every retry: check its logs and load, then build again.';
   return 'Check the backend logs for this request, then build again.';
+}
+
+// --- internal ---
+
+/** Whether the error, or one that caused it, is the file system's "no space left" or "quota exceeded". */
+function diskFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT' || /^(ENOSPC|EDQUOT)\b/.test(e.message)) return true;
+  }
+  return false;
 }

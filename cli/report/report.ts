@@ -1,7 +1,6 @@
 import type { ContentWarning } from '../checks/run.ts';
 import type { InspectedPage } from '../checks/collect.ts';
-import { isBuildError } from '../errors/errors.ts';
-import { describeCause } from '../errors/format-error.ts';
+import { commandError, describeCause } from '../errors/format-error.ts';
 import type { Logger } from '../terminal/logger.ts';
 import type { StageState } from '../terminal/progress.ts';
 import type { OutputSize } from './output-size.ts';
@@ -126,6 +125,6 @@ export async function saveBuildReport(file: string | null, report: BuildReport, 
 // --- internal ---
 
 function errorOf(error: unknown): NonNullable<BuildReport['error']> {
-  if (isBuildError(error)) return { code: error.code, message: error.message, hint: error.hint, failures: error.details.failures ?? [] };
-  return { code: 'UnexpectedError', message: describeCause(error), hint: 'Run again with --verbose for the stack trace.', failures: [] };
+  const shown = commandError(error);
+  return { code: shown.code, message: shown.message, hint: shown.hint, failures: shown.details.failures ?? [] };
 }
