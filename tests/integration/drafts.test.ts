@@ -36,7 +36,7 @@ afterAll(async () => {
 async function build(name: string, env: Record<string, string>, ...flags: string[]): Promise<{ out: string; report: BuildReport; stdout: string }> {
   const out = join(dir, name);
   const report = join(dir, `${name}.json`);
-  const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(dir, 'cache'), '--report', report, ...flags], { env: { SOURCE_DATE_EPOCH: EPOCH, GRAPHQL_TOKEN: '', ...env } });
+  const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(dir, 'cache'), '--report', report, ...flags], { env: { SOURCE_DATE_EPOCH: EPOCH, GRAPHQL_TOKEN: '', SITE_SEARCH_PARTITION_PAGES: '30', ...env } });
   expect(result.code, result.stderr).toBe(0);
   return { out, report: JSON.parse(await readFile(report, 'utf8')) as BuildReport, stdout: result.stdout + result.stderr };
 }
@@ -67,12 +67,17 @@ describe('a build with an editor token', () => {
     const searchCache = async (): Promise<string[]> => (await readdir(join(dir, 'cache', 'search')).catch(() => [] as string[])).sort();
     const publicIndex = await searchCache();
     expect(publicIndex.length).toBeGreaterThan(0);
-    expect(editor.stdout).toMatch(/\[search\] from the build cache/);
+    expect(editor.stdout).toMatch(/\[search\].*from the build cache/);
     const withDrafts = await build('with-drafts', { GRAPHQL_TOKEN: token }, '--drafts');
-    expect(await searchCache()).toEqual(publicIndex);
     expect(withDrafts.stdout).not.toContain('from the build cache');
+    expect(await searchCache()).toEqual(publicIndex);
     expect(withDrafts.report.drafts).toEqual({ published: true, leftOut: 0 });
     const c = await snapshotTree(withDrafts.out);
+    // In partitions of 30 pages, some hold no draft and so the same documents as the public build's,
+    // whose entries the cache holds: a drafts build that looked there would have taken those.
+    const partition = (tree: Record<string, string>, n: number): string => JSON.stringify(Object.entries(tree).filter(([file]) => file.startsWith(`_search/part-${n}/`)).sort());
+    const same = [1, 2, 3, 4].filter((n) => partition(c, n) !== '[]' && partition(c, n) === partition(b, n));
+    expect(same.length).toBeGreaterThan(0);
     for (const draft of draftNews) {
       expect(c[`news/${draft.slug}/index.html`]).toBeDefined();
       expect(await text(withDrafts.out, `news/${draft.slug}/index.html`)).toContain(draft.title.replace(/&/g, '&amp;'));
