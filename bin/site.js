@@ -31,7 +31,7 @@ const capGiven = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split
 // largest block freed so far, up to 32 MB: once the build has freed a few large buffers (pages on their
 // way to the page-write threads, the state and the outputs at the end), blocks up to that size come from
 // its arenas, which keep the memory after they are freed. A fixed threshold keeps large blocks mapped
-// and returned: at 100,000 pages the peak was 30-55 MiB lower, the time the same (docs/performance.md).
+// and returned: at 100,000 pages the median peak was 24 MiB lower, the time the same (docs/performance.md).
 // Read by glibc when the process starts, so it goes with the restart; a threshold or tunables the user
 // set are left as they are, and other C libraries ignore it.
 const MALLOC = process.env.MALLOC_MMAP_THRESHOLD_ === undefined && process.env.GLIBC_TUNABLES === undefined ? { MALLOC_MMAP_THRESHOLD_: String(256 * 1024) } : {};
