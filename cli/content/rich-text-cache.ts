@@ -35,8 +35,10 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
   // to what this build used (null for a text that cleans to itself, else its clean form), or, until this
   // build uses it, to what the previous build knew of it (KNOWN_SAME or a Known). Two maps, one of each,
   // held their own copy of every hash for the whole build.
-  const entries = new Map<string, Entry>(usable ? saved.unchanged.map((hash) => [hash, KNOWN_SAME]) : []);
-  if (usable) for (const [hash, clean] of Object.entries(saved.changed)) entries.set(hash, { clean });
+  // Only well-formed entries are read: a damaged or altered file's others are cleaned again.
+  const entries = new Map<string, Entry>();
+  if (usable && Array.isArray(saved.unchanged)) for (const hash of saved.unchanged) if (typeof hash === 'string') entries.set(hash, KNOWN_SAME);
+  if (usable && typeof saved.changed === 'object' && saved.changed !== null) for (const [hash, clean] of Object.entries(saved.changed)) if (typeof clean === 'string') entries.set(hash, { clean });
   const counts = { cleaned: 0, reused: 0 };
   let changedChars = 0;
   // Remembers `clean` for the next build: text that cleaning changes is kept whole, up to a bound on

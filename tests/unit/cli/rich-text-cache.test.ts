@@ -51,6 +51,14 @@ describe('loadRichTextCache', () => {
     expect(outdated.clean(dirty)).not.toContain('script');
     expect(outdated.counts.cleaned).toBe(1);
 
+    // Entries of the right version but the wrong shape are not believed either, and break nothing.
+    await writeFile(join(cacheDir, 'rich-text.json'), JSON.stringify({ version: sanitizerVersion(), unchanged: [42, null], changed: { [hashOf(dirty)]: null, [hashOf(clean)]: { html: clean } } }));
+    const altered = await loadRichTextCache(cacheDir);
+    expect([altered.clean(dirty), altered.clean(clean)]).toEqual([sanitizeRichText(dirty), sanitizeRichText(clean)]);
+    expect(altered.counts).toEqual({ cleaned: 2, reused: 0 });
+    await writeFile(join(cacheDir, 'rich-text.json'), JSON.stringify({ version: sanitizerVersion(), unchanged: 'x', changed: null }));
+    expect((await loadRichTextCache(cacheDir)).clean(dirty)).toBe(sanitizeRichText(dirty));
+
     await writeFile(join(cacheDir, 'rich-text.json'), '{"version":');
     const damaged = await loadRichTextCache(cacheDir);
     expect(damaged.clean(dirty)).toBe(sanitizeRichText(dirty));
