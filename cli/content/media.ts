@@ -96,6 +96,10 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   let stopped = false;
   let stopping!: () => void;
   const stoppedSignal = new Promise<undefined>((resolve) => (stopping = () => resolve(undefined)));
+  // Whether the output holds the media already, or the copier stopped: one race for every copy. A race
+  // per copy left a reaction on stoppedSignal, which never settles in a build that succeeds, for every
+  // file: 29,000 of them at 100,000 pages, 9 MB held to the build's end.
+  let presentOrStopped: Promise<ReadonlySet<string> | undefined> | undefined;
   const fail = (url: string, page: string, source: string, cause: string, fix: string): void => {
     failures.push({ page, route: 'media', operation: `GET ${source} (${url})`, cause, fix });
   };
@@ -118,7 +122,7 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
     copies.push(
       limit(async () => {
         // A file an earlier build copied is checked (above) but not copied again.
-        const held = await Promise.race([present, stoppedSignal]);
+        const held = await (presentOrStopped ??= Promise.race([present, stoppedSignal]));
         if (stopped || held?.has(url)) return;
         // Cleaned SVGs are cached under the cleaning rules' version: a cache entry is never an uncleaned file.
         // What was fetched with the editor's token (--drafts) is cached apart: a draft's medium never
