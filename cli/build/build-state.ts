@@ -85,6 +85,12 @@ export interface PageRecordForState {
   notes?: readonly unknown[];
 }
 
+/** Records of pages by their index: build/page-records.ts PageRecords, or a plain array of them. */
+export interface PageRecordList {
+  readonly length: number;
+  at(index: number): PageRecordForState | undefined;
+}
+
 /** Whether the build recorded what the outputs and the media copier need of a page (its media and the notes). */
 export function seenWhole(page: Pick<RememberedPage, 'media' | 'notes'> | undefined): boolean {
   return page?.media !== undefined && page.notes !== undefined;
@@ -116,6 +122,8 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
     const outside = firstUnsafeName(saved);
     if (outside !== null) return none(`the build cache's state names ${JSON.stringify(outside)}, which is outside the output folder or not a name a build writes (a damaged or altered cache)`);
+    const malformed = firstMalformedPage(saved);
+    if (malformed !== null) return none(`the build cache's state has a damaged record of the page ${JSON.stringify(malformed)} (a damaged or altered cache)`);
     if (saved.feed) saved.feed = { ...saved.feed, cursor: (await movedCursor(cacheDir, outDir, saved.save)) ?? saved.feed.cursor };
     const { latest, meta } = await readBuild(outDir);
     if (latest.id !== saved.buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
@@ -162,7 +170,7 @@ export async function saveBuildState(
     generator: string;
     timestamp: number;
     site: InspectedSite;
-    records: readonly PageRecordForState[];
+    records: PageRecordList;
     outputs: ReadonlyMap<string, string>;
     media: Iterable<string>;
     search: SearchIndexState | null;
@@ -174,7 +182,7 @@ export async function saveBuildState(
   const pages = state.site.pages;
   const step = Math.max(1, Math.floor(pages.length / SAMPLE_SIZE));
   const sample: [string, string][] = [];
-  for (let i = 0; i < pages.length && sample.length < SAMPLE_SIZE; i += step) sample.push([pages[i]!.path, await samplePage(outDir, pages[i]!.path)]);
+  for (let i = 0; i < pages.length && sample.length < SAMPLE_SIZE; i += step) sample.push([pages.path(i), await samplePage(outDir, pages.path(i))]);
   const folder = await folderIdentity(outDir);
   // Item ids, once each: pages refer to them by index.
   const itemIds = new Map<string, number>();
@@ -194,14 +202,15 @@ export async function saveBuildState(
       await writeJsonList(out, state.site.links.keys());
       await out.write(`,"pages":[`);
       for (let start = 0; start < pages.length; start += 1000) {
-        const rows = pages.slice(start, start + 1000).map((p, k) => {
-          const i = start + k;
-          const r = state.records[i]!;
+        const rows: string[] = [];
+        for (let i = start; i < Math.min(start + 1000, pages.length); i++) {
+          const p = pages.at(i);
+          const r = state.records.at(i)!;
           const row: SavedPage = [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, [...pageLinks.ids.subarray(pageLinks.starts[i], pageLinks.starts[i + 1])]];
           const seen = seenWhole(r);
           row.push(r.depends === undefined ? null : dependsKey(r.depends), r.depends === undefined ? null : dependsItems(r.depends).map(itemIndex), seen ? mediaUrls(r.media!).map((url) => mediaIndex.get(url) ?? -1) : null, seen ? r.notes! : null);
-          return JSON.stringify(row);
-        });
+          rows.push(JSON.stringify(row));
+        }
         await out.write((start > 0 ? ',' : '') + rows.join(','));
       }
       await out.write(`],"items":`);
@@ -309,6 +318,37 @@ function firstUnsafeName(saved: SavedState): string | null {
       return String(url);
     }
     if (leavesFolder(file) || !once(file)) return url;
+  }
+  return null;
+}
+
+/**
+ * The path of the first saved page whose facts are not of the types saveBuildState writes (its links
+ * included: each an index into the state's links), or null. The facts go to the checks, the report and
+ * the next state as they are, so a damaged row must make the state not hold, not fail the build later.
+ */
+function firstMalformedPage(saved: SavedState): string | null {
+  const count = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  const strings = (list: unknown): boolean => Array.isArray(list) && list.every((item) => typeof item === 'string');
+  const links = Array.isArray(saved.links) ? saved.links.length : 0;
+  for (const row of saved.pages as unknown[]) {
+    if (!Array.isArray(row)) return String(row);
+    const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, pageLinks] = row as unknown[];
+    const whole =
+      typeof route === 'string' &&
+      typeof hash === 'string' &&
+      (noindex === 0 || noindex === 1) &&
+      (lastmod === null || typeof lastmod === 'string') &&
+      count(bytes) &&
+      (title === null || typeof title === 'string') &&
+      typeof ids === 'string' &&
+      strings(imagesWithoutAlt) &&
+      count(htmlChars) &&
+      count(payloadChars) &&
+      (overBudget === null || count(overBudget)) &&
+      Array.isArray(pageLinks) &&
+      pageLinks.every((id) => Number.isInteger(id) && (id as number) >= 0 && (id as number) < links && typeof saved.links[id as number] === 'string');
+    if (!whole) return String(path);
   }
   return null;
 }

@@ -159,6 +159,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const reuseFrom = config.linkUnchanged && !previous && (await isSiteOutput(config.outDir)) ? config.outDir : null;
     // A shard leaves the site search's index to the merge, which indexes the joined site.
     const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, recorder, search: searchRoutes && { routes: searchRoutes, exclude: site.search.exclude } });
+    // The stream has ended: what its crawl still holds (the calendar's lists of events, 11 MB at 100,000
+    // pages, kept by the build's key until the crawl's generators go) goes with it.
+    pages = null;
+    inFlight.pages = undefined;
     // Every page is written: the render threads' heaps (about 70 MB each at 100,000 pages) go now, not
     // after the extra outputs, checks and state, which are where a large build's memory peaked.
     await threads?.close();
@@ -177,8 +181,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       await writeShardManifest(staging, { version: SHARD_MANIFEST_VERSION, buildId, shard: config.shard, timestamp, baseUrl: ctx.baseUrl, siteJson: ctx.siteJson, assets: ctx.assets, client: ctx.client, csp, pages: shardPages(recorder.inspected(), rendered.records), media: [...media.urls] });
     }
     const { extras, prerendered, warnings } = config.shard
-      ? { extras: null, prerendered: rendered.built.map((b) => b.path), warnings: [] }
-      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: search ? [...collectors, search] : collectors, pages: builtPages(staging, config.outDir, previous), built: rendered.built, sitemap: rendered.sitemap, media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
+      ? { extras: null, prerendered: Array.from(rendered.built, (b) => b.path), warnings: [] }
+      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: search ? [...collectors, search] : collectors, pages: builtPages(staging, config.outDir, previous), built: rendered.built, sitemap: rendered.records.sitemap(), media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
 
     // 7. Commit: replace the output, or move in only what changed; then the caches for the next build.
     const remove = previous && extras ? filesToRemove(previous, prerendered, extras.outputHashes, media.urls) : null;

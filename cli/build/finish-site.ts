@@ -24,8 +24,8 @@ export interface FinishSiteInput {
   /** Any built page's data, for the outputs' files (build/kept-pages.ts builtPages). */
   pages: BuiltPages;
   /** Every page's path and its route's place in the route table. */
-  built: readonly { path: string; route: number }[];
-  sitemap: SitemapEntry[];
+  built: Iterable<{ path: string; route: number }> & { readonly length: number };
+  sitemap: Iterable<SitemapEntry>;
   /** Media URLs the pages refer to. */
   media: ReadonlySet<string>;
   /** The previous build's outputs when it is updated in place. */

@@ -6,7 +6,7 @@ import type { AssetManifest } from '../bundle/bundle.ts';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { writeSiteFile } from '../output/write.ts';
-import type { PageRecordForState } from './build-state.ts';
+import type { PageRecordForState, PageRecordList } from './build-state.ts';
 
 /** One share of a sharded build: `index` from 1 to `count`. */
 export interface Shard {
@@ -79,10 +79,10 @@ export function parseShard(value: string | undefined, env: Record<string, string
 }
 
 /** The shard's pages as the merge reads them: each inspected page with its own links and its build-state record. */
-export function shardPages(site: InspectedSite, records: readonly PageRecordForState[]): ShardPage[] {
-  const links: string[][] = site.pages.map(() => []);
+export function shardPages(site: InspectedSite, records: PageRecordList): ShardPage[] {
+  const links: string[][] = Array.from({ length: site.pages.length }, () => []);
   for (const [link, users] of site.links) for (const user of users) links[user]!.push(link);
-  return site.pages.map((inspected, i) => ({ ...records[i]!, inspected, links: links[i]! }));
+  return links.map((pageLinks, i) => ({ ...records.at(i)!, inspected: site.pages.at(i), links: pageLinks }));
 }
 
 export async function writeShardManifest(siteDir: string, manifest: ShardManifest): Promise<void> {

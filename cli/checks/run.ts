@@ -52,8 +52,9 @@ export function isCheckName(name: unknown): name is CheckName {
 export async function runContentChecks(site: InspectedSite, ctx: CheckContext): Promise<ContentWarning[]> {
   const warnings: ContentWarning[] = [];
   const warn = (page: InspectedPage, check: CheckName, message: string): void => void warnings.push({ check, page: page.path, route: page.route, message, fix: FIX[check] });
-  // Also the set of the site's paths: at 100,000 pages a second set of them was 4 MB more at the build's end.
-  const byPath = new Map(site.pages.map((p) => [p.path, p]));
+  // A page's index by its path; also the set of the site's paths (at 100,000 pages a second set of them was 4 MB more at the build's end).
+  const byPath = new Map<string, number>();
+  for (let i = 0; i < site.pages.length; i++) byPath.set(site.pages.path(i), i);
   // What a path that is not a page resolves to, once per path. A page's path is found in byPath instead:
   // remembering every page a link names (nearly all of them) was the checks' largest allocation, about
   // 35 MB at 100,000 pages, where the build's memory peaked.
@@ -66,7 +67,7 @@ export async function runContentChecks(site: InspectedSite, ctx: CheckContext): 
       case 'missing':
         return { check: 'link', message: `links to ${href}, which is not a page, a redirect or a file of this build` };
       case 'page':
-        if (target.hash === null || hasId(byPath.get(target.path)!, target.hash)) return null;
+        if (target.hash === null || hasId(site.pages.at(byPath.get(target.path)!), target.hash)) return null;
         return { check: 'anchor', message: `links to ${href}, but ${target.path} has no element with id "${target.hash}"` };
       default:
         return null;
@@ -79,33 +80,63 @@ export async function runContentChecks(site: InspectedSite, ctx: CheckContext): 
     const shared = pageIndependent ? await problemOf(href, classifyLink(href, '/', ctx.baseUrl)) : null;
     if (pageIndependent && shared === null) continue;
     for (const index of users) {
-      const page = site.pages[index]!;
-      const problem = pageIndependent ? shared : await problemOf(href, classifyLink(href, page.path, ctx.baseUrl));
-      if (problem) warn(page, problem.check, problem.message);
+      const problem = pageIndependent ? shared : await problemOf(href, classifyLink(href, site.pages.path(index), ctx.baseUrl));
+      if (problem) warn(site.pages.at(index), problem.check, problem.message);
     }
   }
 
-  // A title on one page (nearly all of them) maps to the page itself, a list only from the second: one list per page was 6 MB at 100,000 pages.
-  const byTitle = new Map<string, InspectedPage | InspectedPage[]>();
+  // Pages by a hash of their title: a title on one page (nearly all of them) maps to the page's index, a
+  // list only from the second. Keyed by the titles themselves, the map held every title as a string
+  // again at the build's end, where its memory peaks (about 20 MB at 100,000 pages).
+  const byHash = new Map<number, number | number[]>();
+  let index = 0;
   for (const page of site.pages) {
     for (const src of page.imagesWithoutAlt) warn(page, 'image-alt', `shows the image ${src} without alt text`);
     if (page.payloadBytesOverBudget !== null) warn(page, 'payload-budget', `its _payload.json is ${formatBytes(page.payloadBytesOverBudget)}, over the budget of ${formatBytes(ctx.payloadBudget)}`);
-    const title = page.title?.trim() ?? '';
+    const title = titleOf(page);
     if (title === '') warn(page, 'title', 'has no <title>');
     else {
-      const same = byTitle.get(title);
-      if (same === undefined) byTitle.set(title, page);
-      else if (Array.isArray(same)) same.push(page);
-      else byTitle.set(title, [same, page]);
+      const hash = textHash(title);
+      const same = byHash.get(hash);
+      if (same === undefined) byHash.set(hash, index);
+      else if (Array.isArray(same)) same.push(index);
+      else byHash.set(hash, [same, index]);
     }
+    index++;
   }
-  for (const [title, pages] of byTitle) {
-    if (!Array.isArray(pages)) continue;
-    for (const page of pages) {
-      const others = pages.filter((p) => p !== page);
-      const named = others.slice(0, 3).map((p) => p.path).join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
-      warn(page, 'title', `shares its title "${title}" with ${named}`);
+  for (const indexes of byHash.values()) {
+    if (!Array.isArray(indexes)) continue;
+    // The pages whose titles share a hash, by their titles: the same title, or (rarely) another that hashes alike.
+    const byTitle = new Map<string, InspectedPage[]>();
+    for (const i of indexes) {
+      const page = site.pages.at(i);
+      const title = titleOf(page);
+      const same = byTitle.get(title);
+      if (same) same.push(page);
+      else byTitle.set(title, [page]);
+    }
+    for (const [title, pages] of byTitle) {
+      if (pages.length < 2) continue;
+      for (const page of pages) {
+        const others = pages.filter((p) => p !== page);
+        const named = others.slice(0, 3).map((p) => p.path).join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
+        warn(page, 'title', `shares its title "${title}" with ${named}`);
+      }
     }
   }
   return warnings.sort((a, b) => compareText(a.page, b.page));
+}
+
+// --- internal ---
+
+/** The title the checks compare: trimmed, '' for none. */
+function titleOf(page: InspectedPage): string {
+  return page.title?.trim() ?? '';
+}
+
+/** A 31-bit hash of a text (FNV-1a over its UTF-16 code units): equal texts, equal hashes. */
+function textHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 1;
 }

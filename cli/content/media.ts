@@ -240,7 +240,8 @@ async function openMediaCache(cacheDir: string): Promise<MediaCache> {
   const entries = new Map<string, number>();
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const m = /^([0-9a-f]{32})\.(\d+)$/.exec(name);
-    if (m && Number(m[2]) > (entries.get(m[1]!) ?? -1)) entries.set(m[1]!, Number(m[2]));
+    // The key detached from the file name, which the match is a view of (2.8 MB of names at 29,000 media).
+    if (m && Number(m[2]) > (entries.get(m[1]!) ?? -1)) entries.set(detach(m[1]!), Number(m[2]));
     // The format before 2026-11-23 (a body and a `.json` beside it) is never read again: let it go.
     else if (/^[0-9a-f]{32}(?:\.json)?$/.test(name)) void rm(join(dir, name), { force: true }).catch(() => undefined);
   }

@@ -10,7 +10,7 @@ export interface BuildMetaInput {
   routes: readonly RouteDefinition[];
   routeRules: Readonly<Record<string, RouteRule>>;
   /** Each page's path and its route's place in the route table. */
-  built: readonly { path: string; route: number }[];
+  built: Iterable<{ path: string; route: number }>;
   /** Each page module's chunks (the bundle's manifest). */
   pageChunks: Readonly<Record<string, readonly string[]>>;
 }

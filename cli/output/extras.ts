@@ -22,7 +22,7 @@ export interface ExtrasInput {
   csp: string | null;
   /** The rendered 404 page. */
   notFoundHtml: string;
-  sitemap: SitemapEntry[];
+  sitemap: Iterable<SitemapEntry>;
   /** Extra outputs (feeds, calendars, the search index) that have seen every page. */
   collectors: readonly OutputSource[];
   /** Any built page's data, for an output that kept less of a page than its files need (build/kept-pages.ts builtPages). */

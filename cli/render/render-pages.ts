@@ -1,9 +1,9 @@
 import type { OutputCollector } from '../../runtime/shared/route-data.ts';
 import { seenWhole, type BuildState, type PageRecordForState } from '../build/build-state.ts';
 import { unchangedPage } from '../build/incremental.ts';
+import { BuiltPaths, PageRecords } from '../build/page-records.ts';
 import { createDuplicateCheck } from '../content/crawl.ts';
 import type { PageRecord } from '../content/query.ts';
-import type { SitemapEntry } from '../output/sitemap.ts';
 import type { BuildRecorder } from '../report/recorder.ts';
 import { createPageRenderer, type PageDone } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
@@ -33,10 +33,9 @@ export interface RenderPagesInput {
 /** What the later stages need of the pages: the sitemap, the build state and the meta's list of pages. */
 export interface RenderedPages {
   /** Every page's path and its route's place in the route table, in the order the crawl found them. */
-  built: { path: string; route: number }[];
-  sitemap: SitemapEntry[];
-  /** Per page, in the recorder's order: what the next build's state keeps. */
-  records: PageRecordForState[];
+  built: BuiltPaths;
+  /** Per page, in the recorder's order: what the next build's state keeps, and the sitemap's entries. */
+  records: PageRecords;
   /** Bytes of every page's index.html and _payload.json. */
   bytes: number;
   rendered: number;
@@ -55,7 +54,7 @@ export interface RenderedPages {
  */
 export async function renderPages(pages: AsyncIterable<PageRecord>, input: RenderPagesInput): Promise<RenderedPages> {
   const { ctx, siteDir, threads, previous, collectors, recorder, search } = input;
-  const result: RenderedPages = { built: [], sitemap: [], records: [], bytes: 0, rendered: 0, kept: 0, onThreads: 0, search: search ? [] : null };
+  const result: RenderedPages = { built: new BuiltPaths(), records: new PageRecords(), bytes: 0, rendered: 0, kept: 0, onThreads: 0, search: search ? [] : null };
   const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
   // Each page being rendered, until it is done: its path as the crawl gave it, what it depends on (its
   // entry's key and its items) and what the build saw of its data.
@@ -68,10 +67,8 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       // The crawl's string, which `built` holds too: a page from a render thread comes with a copy of its own (5 MB at 100,000 pages).
       const path = known?.path ?? page.path;
       recorder.rendered(path, page.routeId, page.inspection);
-      if (!page.noindex) result.sitemap.push({ path, lastmod: page.lastmod });
-      // Every field named, the absent ones undefined: one shape, its fields inside the object (a spread added them in a second array, 4 MB at 100,000 pages).
       const facts = known?.facts;
-      result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, depends: facts?.depends, media: facts?.media, notes: facts?.notes });
+      result.records.push(path, { hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, depends: facts?.depends, media: facts?.media, notes: facts?.notes });
       result.bytes += page.bytes;
       if (page.search?.length) result.search!.push({ path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false, documents: page.documents });
     }
@@ -86,7 +83,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
     for await (const record of pages) {
       const { route, path, params } = record.job;
       checkDuplicate(path, record.data);
-      result.built.push({ path, route: routeOrder.get(route.id) ?? 0 });
+      result.built.push(path, routeOrder.get(route.id) ?? 0);
       const { kept, hash } = unchangedPage(previous, route.id, path, record.json, record.hash);
       // A page kept unread (build/kept-pages.ts): the outputs get their notes of it, and its media are the ones the state names.
       let facts: Pick<PageRecordForState, 'depends' | 'media' | 'notes'> | undefined;
@@ -99,9 +96,8 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       }
       if (kept) {
         recorder.restored(kept.inspected, kept.links);
-        if (!kept.noindex) result.sitemap.push({ path, lastmod: kept.lastmod });
         // A page asked for again remembers what it depends on now (a new key; the items, in the same data, are the same).
-        result.records.push(facts ? { ...kept, ...facts } : kept);
+        result.records.push(path, facts ? { ...kept, ...facts } : kept);
         result.bytes += kept.bytes;
         result.kept++;
         const searched = search?.routes.get(route.id);

@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
-import type { InspectedPage } from '../checks/collect.ts';
+import type { InspectedPage, InspectedPages } from '../checks/collect.ts';
 
 /** Files and bytes of one kind of output. */
 export interface OutputTally {
@@ -25,7 +25,7 @@ export interface OutputSize {
  * the pages' bytes come from the page writer, feeds and calendars from the outputs step, and only the
  * assets, the media, the top-level files and the candidates for the largest pages are read from disk.
  */
-export async function measureOutput(siteDir: string, pages: readonly InspectedPage[], pageBytes: number, outputs: OutputTally, top: number): Promise<OutputSize> {
+export async function measureOutput(siteDir: string, pages: InspectedPages, pageBytes: number, outputs: OutputTally, top: number): Promise<OutputSize> {
   const [assets, media, topLevel, largestPages, largestPayloads] = await Promise.all([
     sizeTree(join(siteDir, ASSETS_DIR)),
     sizeTree(join(siteDir, 'media')),
@@ -33,8 +33,10 @@ export async function measureOutput(siteDir: string, pages: readonly InspectedPa
     largest(siteDir, pages, top, (p) => p.htmlChars, (p) => htmlFileFor(p.path)),
     largest(siteDir, pages, top, (p) => p.payloadChars, (p) => payloadFileFor(p.path)),
   ]);
+  let payloads = 0;
+  for (const page of pages) if (page.payloadChars > 0) payloads++;
   const byKind = {
-    pages: { files: pages.length + pages.filter((p) => p.payloadChars > 0).length, bytes: pageBytes },
+    pages: { files: pages.length + payloads, bytes: pageBytes },
     assets,
     media,
     other: { files: outputs.files + topLevel.files, bytes: outputs.bytes + topLevel.bytes },
@@ -46,8 +48,17 @@ export async function measureOutput(siteDir: string, pages: readonly InspectedPa
 // --- internal ---
 
 /** The `top` largest files of one kind: ranked by string length, then measured on disk (UTF-8 may reorder close ones). */
-async function largest(siteDir: string, pages: readonly InspectedPage[], top: number, chars: (p: InspectedPage) => number, file: (p: InspectedPage) => string): Promise<{ path: string; bytes: number }[]> {
-  const candidates = pages.filter((p) => chars(p) > 0).sort((a, b) => chars(b) - chars(a)).slice(0, top * 2);
+async function largest(siteDir: string, pages: Iterable<InspectedPage>, top: number, chars: (p: InspectedPage) => number, file: (p: InspectedPage) => string): Promise<{ path: string; bytes: number }[]> {
+  // The longest `top * 2`, the earlier page first among equals, kept as the pages go by: not every page sorted.
+  const candidates: InspectedPage[] = [];
+  for (const page of pages) {
+    const length = chars(page);
+    if (length === 0 || (candidates.length === top * 2 && chars(candidates.at(-1)!) >= length)) continue;
+    let at = candidates.length;
+    while (at > 0 && chars(candidates[at - 1]!) < length) at--;
+    candidates.splice(at, 0, page);
+    if (candidates.length > top * 2) candidates.pop();
+  }
   const sized = await Promise.all(candidates.map(async (p) => ({ path: p.path, bytes: (await stat(join(siteDir, file(p)))).size })));
   return sized.sort((a, b) => b.bytes - a.bytes).slice(0, top);
 }

@@ -73,7 +73,8 @@ export interface ReportInput {
   stages: readonly StageState[];
   /** The clock reading the stages are measured against. */
   now: number;
-  pages: readonly InspectedPage[];
+  /** Every page, for the count per route. */
+  pages: Iterable<Pick<InspectedPage, 'route'>> & { readonly length: number };
   output: OutputSize | null;
   requests: number;
   queries: readonly QueryTiming[];

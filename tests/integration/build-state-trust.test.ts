@@ -72,6 +72,26 @@ describe('the build state of an output folder', () => {
     expect(await refusal(state)).toMatch(/outside the output folder/);
   });
 
+  it("is not trusted when a page's facts are not what a build writes: a link id past the links, a title that is no string, a size that is no count", async () => {
+    const damages: [number, unknown][] = [
+      [12, [0, 1e9]],
+      [12, [-1]],
+      [12, ['0']],
+      [6, 42],
+      [7, null],
+      [8, [3]],
+      [9, 'many'],
+      [3, true],
+      [2, null],
+    ];
+    for (const [field, value] of damages) {
+      const state = saved();
+      const page = unsampled(state);
+      page[field] = value;
+      expect(await refusal(state), `field ${field} = ${JSON.stringify(value)}`).toBe(`the build cache's state has a damaged record of the page ${JSON.stringify(page[0])} (a damaged or altered cache)`);
+    }
+  });
+
   it('is not trusted when it names one page twice, spelled two ways (the build would remove what it keeps)', async () => {
     const state = saved();
     const page = unsampled(state);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPageInspector, inspectPage } from '../../../cli/checks/collect.ts';
+import { LinkUsers, createPageInspector, inspectPage } from '../../../cli/checks/collect.ts';
 import { extractPageFacts } from '../../../cli/checks/extract.ts';
 import { classifyLink } from '../../../cli/checks/links.ts';
 import { runContentChecks, type CheckContext } from '../../../cli/checks/run.ts';
@@ -141,5 +141,29 @@ describe('createPageInspector', () => {
     const using = new Set(users);
     for (let i = 0; i < 1000; i++) inspector.add(`/p/${i}`, 'route', inspectPage(page({ title: `/p/${i}`, body: using.has(i) ? '<a href="/shared">x</a>' : '' }), '{}', ctx.payloadBudget));
     expect([...inspector.result().links.get('/shared')!]).toEqual(users);
+  });
+
+  it('gives back every link with its pages, in the order first seen, for many links over many pages', () => {
+    // A reference map against the inspector's packed lists: links on one page, on a few, on runs of pages, on nearly all.
+    let seed = 7;
+    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const links = new LinkUsers();
+    const expected = new Map<string, number[]>();
+    for (let page = 0; page < 5000; page++) {
+      const onPage = new Set<string>(['/nav/a', '/nav/b']);
+      if (page % 7 !== 3) onPage.add('/mostly');
+      for (let k = random(6); k > 0; k--) onPage.add(`/item/${random(3000)}`);
+      if (random(4) === 0) onPage.add(`/own/${page}`);
+      for (const link of onPage) {
+        links.add(link, page);
+        expected.set(link, [...(expected.get(link) ?? []), page]);
+      }
+    }
+    expect(links.size).toBe(expected.size);
+    expect([...links.keys()]).toEqual([...expected.keys()]);
+    expect([...links].map(([link, users]) => [link, [...users]])).toEqual([...expected]);
+    expect([...links.values()].map((users) => [...users])).toEqual([...expected.values()]);
+    expect([...links.get('/nav/a')!].length).toBe(5000);
+    expect(links.get('/nowhere')).toBeUndefined();
   });
 });
