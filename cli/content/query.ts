@@ -54,7 +54,7 @@ export async function* queryPages(
       return null;
     }
     const clean = sanitizeData(data, cleanRichText);
-    const record: PageRecord = { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: def.lastmod?.(clean as never) };
+    const record: PageRecord = { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: lastmodOf(def.lastmod?.(clean as never)) };
     const depends = job.key === undefined ? undefined : pageDepends(job.key, itemIdsIn(clean));
     if (depends !== undefined) record.depends = depends;
     return record;
@@ -85,4 +85,12 @@ export async function* queryPages(
     yield* ready.splice(0);
   }
   yield* ready.splice(0);
+}
+
+/**
+ * A page's lastmod as the sitemap and the build state take it: the route's `lastmod` gives what the
+ * backend sent (a DateTime, which the client does not check), so anything but a string is none.
+ */
+export function lastmodOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }

@@ -124,10 +124,8 @@ export function createPageDispatcher(local: PageRenderer, threads: RenderThreads
     while (batch.length > 0) {
       const sent = threads!.trySend(batch.map((b) => b.task));
       if (sent) {
-        const job = sent.then(
-          (done) => take(done, true),
-          (error: unknown) => void (failure ??= { error }),
-        );
+        // A failure of the thread's pages, or of taking them, is the build's: it is thrown by the next page or by finish().
+        const job = sent.then((done) => take(done, true)).catch((error: unknown) => void (failure ??= { error }));
         inFlight.add(job);
         void job.finally(() => inFlight.delete(job));
         batch = [];

@@ -51,6 +51,7 @@ export async function measureOutput(siteDir: string, pages: InspectedPages, page
 async function largest(siteDir: string, pages: Iterable<InspectedPage>, top: number, chars: (p: InspectedPage) => number, file: (p: InspectedPage) => string): Promise<{ path: string; bytes: number }[]> {
   // The longest `top * 2`, the earlier page first among equals, kept as the pages go by: not every page sorted.
   const candidates: InspectedPage[] = [];
+  if (top <= 0) return [];
   for (const page of pages) {
     const length = chars(page);
     if (length === 0 || (candidates.length === top * 2 && chars(candidates.at(-1)!) >= length)) continue;
