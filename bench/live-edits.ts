@@ -23,7 +23,7 @@ import { S3_ENV, startS3Server } from '../tests/helpers/s3-server.ts';
 import { createContent, deleteContent, updateContent } from '../tests/helpers/content-edits.ts';
 import { startDev } from '../tests/helpers/dev.ts';
 import { startScaledBackend } from './backend.ts';
-import { measure, median, printTable, type Measurement } from './measure.ts';
+import { measure, median, printTable, type Measurement, removeAfterwards } from './measure.ts';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
@@ -146,7 +146,7 @@ try {
 } finally {
   await backend.close();
   await s3.stop();
-  console.log(`\n(outputs left in ${work})`);
+  console.log(`\n${removeAfterwards(work)}`);
 }
 
 function printRounds(rows: Record<'fresh' | 'edited' | 'added' | 'deleted' | 'unchanged', Measurement[]>, published: Awaited<ReturnType<typeof publish>>[]): void {

@@ -77,3 +77,15 @@ export function printTable(rows: (string | number)[][]): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   for (const row of rows) console.log(row.map((cell, i) => String(cell).padEnd(widths[i]!)).join('  '));
 }
+
+/**
+ * Removes a bench's outputs once its figures are printed, in a process of its own that outlives the
+ * bench: deleting gigabytes on a disk mounted with online discard slows every write for a while, so no
+ * figure waits on it, and a bench run no longer leaves its trees behind. With KEEP_BENCH_OUTPUTS=1 they
+ * stay, to look at. Returns the line to print.
+ */
+export function removeAfterwards(dir: string): string {
+  if (process.env.KEEP_BENCH_OUTPUTS === '1') return `(outputs kept in ${dir}: KEEP_BENCH_OUTPUTS=1)`;
+  spawn(process.execPath, ['-e', 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })', dir], { detached: true, stdio: 'ignore' }).unref();
+  return `(outputs in ${dir} are being removed in the background; KEEP_BENCH_OUTPUTS=1 keeps them)`;
+}

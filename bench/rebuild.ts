@@ -10,7 +10,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScaledBackend } from './backend.ts';
-import { measure, median, printTable, type Measurement } from './measure.ts';
+import { measure, median, printTable, type Measurement, removeAfterwards } from './measure.ts';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -43,5 +43,5 @@ try {
   printTable([['build', 'wall', 'vs fresh folder', 'peak memory'], row('fresh folder', fresh), row('--full into previous, unchanged files linked', linked), row('--full into previous, every file written', written)]);
 } finally {
   await backend.close();
-  console.log(`\n(outputs left in ${work})`);
+  console.log(`\n${removeAfterwards(work)}`);
 }

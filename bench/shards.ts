@@ -16,7 +16,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScaledBackend } from './backend.ts';
-import { measure, median, printTable, type Measurement } from './measure.ts';
+import { measure, median, printTable, type Measurement, removeAfterwards } from './measure.ts';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -106,7 +106,7 @@ try {
   printTable(large);
 } finally {
   await backend.close().catch(() => undefined);
-  console.log(`\n(outputs left in ${work}: deleting large trees slows the next writes on this disk)`);
+  console.log(`\n${removeAfterwards(work)}`);
 }
 
 function secs(ms: number): string {
