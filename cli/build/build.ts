@@ -182,7 +182,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     }
     const { extras, prerendered, warnings } = config.shard
       ? { extras: null, prerendered: Array.from(rendered.built, (b) => b.path), warnings: [] }
-      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: search ? [...collectors, search] : collectors, pages: builtPages(staging, config.outDir, previous), built: rendered.built, sitemap: rendered.records.sitemap(), media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
+      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: search ? [...collectors, search] : collectors, pages: builtPages(staging, config.outDir, previous), built: rendered.built, sitemap: rendered.records.sitemap(recorder.inspected().pages), media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
 
     // 7. Commit: replace the output, or move in only what changed; then the caches for the next build.
     const remove = previous && extras ? filesToRemove(previous, prerendered, extras.outputHashes, media.urls) : null;

@@ -1,3 +1,4 @@
+import type { InspectedPages } from '../checks/collect.ts';
 import type { SitemapEntry } from '../output/sitemap.ts';
 import type { PageRecordForState, PageRecordList } from './build-state.ts';
 import { PackedNumbers, PackedStrings } from './packed-strings.ts';
@@ -9,8 +10,6 @@ import { PackedNumbers, PackedStrings } from './packed-strings.ts';
  * the page's end to the build's, and the sitemap's entries beside them 9 MB more.
  */
 export class PageRecords implements PageRecordList {
-  /** The crawl's strings, which the inspector holds too. */
-  private readonly paths: string[] = [];
   private readonly hashes = new PackedStrings();
   /** 1 when the page is noindex, else 0. */
   private readonly noindex = new PackedNumbers('uint32');
@@ -22,11 +21,10 @@ export class PageRecords implements PageRecordList {
   private readonly notes = new PackedStrings(NOTES_SHARED);
 
   get length(): number {
-    return this.paths.length;
+    return this.hashes.length;
   }
 
-  push(path: string, record: PageRecordForState): void {
-    this.paths.push(path);
+  push(record: PageRecordForState): void {
     this.hashes.push(record.hash);
     this.noindex.push(record.noindex ? 1 : 0);
     this.lastmods.push(record.lastmod);
@@ -49,12 +47,12 @@ export class PageRecords implements PageRecordList {
     };
   }
 
-  /** The sitemap's entries: every page but the noindex ones, in this order. */
-  *sitemap(): Iterable<SitemapEntry> {
-    for (let i = 0; i < this.paths.length; i++) {
+  /** The sitemap's entries: every page but the noindex ones, in this order; each page's path is the inspector's at the same index. */
+  *sitemap(pages: Pick<InspectedPages, 'path'>): Iterable<SitemapEntry> {
+    for (let i = 0; i < this.length; i++) {
       if (this.noindex.at(i) === 1) continue;
       const lastmod = this.lastmods.at(i);
-      yield lastmod === undefined || lastmod === null ? { path: this.paths[i]! } : { path: this.paths[i]!, lastmod };
+      yield lastmod === undefined || lastmod === null ? { path: pages.path(i) } : { path: pages.path(i), lastmod };
     }
   }
 }

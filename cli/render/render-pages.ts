@@ -34,7 +34,7 @@ export interface RenderPagesInput {
 export interface RenderedPages {
   /** Every page's path and its route's place in the route table, in the order the crawl found them. */
   built: BuiltPaths;
-  /** Per page, in the recorder's order: what the next build's state keeps, and the sitemap's entries. */
+  /** Per page, in the recorder's order: what the next build's state keeps, and the sitemap's entries (with the inspector's paths). */
   records: PageRecords;
   /** Bytes of every page's index.html and _payload.json. */
   bytes: number;
@@ -68,7 +68,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       const path = known?.path ?? page.path;
       recorder.rendered(path, page.routeId, page.inspection);
       const facts = known?.facts;
-      result.records.push(path, { hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, depends: facts?.depends, media: facts?.media, notes: facts?.notes });
+      result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, depends: facts?.depends, media: facts?.media, notes: facts?.notes });
       result.bytes += page.bytes;
       if (page.search?.length) result.search!.push({ path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false, documents: page.documents });
     }
@@ -97,7 +97,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       if (kept) {
         recorder.restored(kept.inspected, kept.links);
         // A page asked for again remembers what it depends on now (a new key; the items, in the same data, are the same).
-        result.records.push(path, facts ? { ...kept, ...facts } : kept);
+        result.records.push(facts ? { ...kept, ...facts } : kept);
         result.bytes += kept.bytes;
         result.kept++;
         const searched = search?.routes.get(route.id);

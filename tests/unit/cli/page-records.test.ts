@@ -17,12 +17,13 @@ describe('PageRecords', () => {
       ['/events/e', { hash: 'h3 — é', noindex: false, lastmod: '2026-01-04', bytes: 7, depends: 'event\n', media: '', notes: [null, '2026-02-01', { summary: 'A \ud800 talk', categories: ['x'] }] }],
     ];
     const packed = new PageRecords();
-    for (const [path, record] of records) packed.push(path, record);
+    for (const [, record] of records) packed.push(record);
+    const pages = { path: (i: number) => records[i]![0] };
     expect(packed.length).toBe(4);
     records.forEach(([, record], i) => expect(packed.at(i)).toEqual(record));
     expect(packed.at(2).notes).toEqual([]);
     expect(packed.at(0).notes).toBeUndefined();
-    expect([...packed.sitemap()]).toEqual([{ path: '/', lastmod: '2026-01-02T03:04:05Z' }, { path: '/news/a' }, { path: '/events/e', lastmod: '2026-01-04' }]);
+    expect([...packed.sitemap(pages)]).toEqual([{ path: '/', lastmod: '2026-01-02T03:04:05Z' }, { path: '/news/a' }, { path: '/events/e', lastmod: '2026-01-04' }]);
   });
 
   it('keeps the crawl order of paths with their routes', () => {
