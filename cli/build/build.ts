@@ -29,6 +29,7 @@ import { formatMiB, plural } from '../terminal/format.ts';
 import { logTimed, type Logger } from '../terminal/logger.ts';
 import { createBuildProgress, type BuildProgress } from '../terminal/progress.ts';
 import { hasBuildState, saveBuildState, seenWhole } from './build-state.ts';
+import { renderingPages } from './heap-growth.js';
 import { mediaUrls } from '../content/page-depends.ts';
 import { finishSite } from './finish-site.ts';
 import { generatorFingerprint } from './generator-fingerprint.ts';
@@ -158,7 +159,9 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const writeStarted = performance.now();
     const reuseFrom = config.linkUnchanged && !previous && (await isSiteOutput(config.outDir)) ? config.outDir : null;
     // A shard leaves the site search's index to the merge, which indexes the joined site.
-    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, recorder, search: searchRoutes && { routes: searchRoutes, exclude: site.search.exclude } });
+    // While pages render, the main heap may grow by at least 48 MB between full collections (heap-growth.js).
+    const rendering = renderingPages();
+    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, recorder, search: searchRoutes && { routes: searchRoutes, exclude: site.search.exclude } }).finally(rendering);
     // The stream has ended: what its crawl still holds (the calendar's lists of events, 11 MB at 100,000
     // pages, kept by the build's key until the crawl's generators go) goes with it.
     pages = null;
