@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { rollup } from 'rollup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientPlugins } from '../../../rollup.config.ts';
@@ -74,5 +74,43 @@ describe('the Sentry packages the client build leaves out', () => {
     ['replayCanvasIntegration', '@sentry/replay-canvas'],
   ])('fails the build when the client uses %s, from a package left out', async (name, from) => {
     expect(await generateError(`import { ${name} as x } from '@sentry/browser';`)).toContain(`The client uses ${from} (through @sentry/browser)`);
+  });
+});
+
+describe('what the client build takes of graphql', () => {
+  /** Bundles `code` as a module of a graphql-request inside the project (where graphql resolves): the module ids read, or the error. */
+  async function bundleAsGraphqlRequest(code: string): Promise<{ ids: string[] } | { error: string }> {
+    const folder = await mkdtemp(join(ROOT, 'node_modules/.cache/graphql-subset-'));
+    try {
+      const entry = join(folder, 'node_modules/graphql-request/probe.js');
+      await mkdir(dirname(entry), { recursive: true });
+      await writeFile(entry, code);
+      const bundle = await rollup({ input: entry, plugins: createClientPlugins({ minify: false }), logLevel: 'silent' });
+      try {
+        await bundle.generate({ format: 'es' });
+        return { ids: bundle.watchFiles.map((id) => id.replaceAll('\\', '/')) };
+      } finally {
+        await bundle.close();
+      }
+    } catch (error) {
+      return { error: (error as Error).message };
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  it("reads only the modules of what graphql-request imports, not graphql's index of the whole library", async () => {
+    const result = await bundleAsGraphqlRequest("import { Kind, parse, print } from 'graphql';\nexport const used = [Kind, parse, print];\n");
+    expect(result).toHaveProperty('ids');
+    const ids = (result as { ids: string[] }).ids;
+    expect(ids.some((id) => id.endsWith('/graphql/language/parser.mjs'))).toBe(true);
+    expect(ids.some((id) => id.endsWith('/graphql/index.mjs'))).toBe(false);
+    expect(ids.some((id) => id.includes('/graphql/validation/'))).toBe(false);
+  });
+
+  it('fails the build, naming the list to extend, when graphql-request imports something else', async () => {
+    const result = await bundleAsGraphqlRequest("import { GraphQLError } from 'graphql';\nexport const used = [GraphQLError];\n");
+    expect(result).toHaveProperty('error');
+    expect((result as { error: string }).error).toMatch(/GraphQLError.*is not exported by.*GRAPHQL_SUBSET/s);
   });
 });
