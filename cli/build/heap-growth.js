@@ -35,7 +35,7 @@ export const SMALL_HEAP_BYTES = 96 * 1024 * 1024;
  */
 const HOLDING_PERCENT = 100;
 
-/** How often the growth is fitted to the heap's size: V8 reads the flag each time it sizes the heap again. */
+/** How often the growth is fitted to the heap's size while pages render: V8 reads the flag each time it sizes the heap again. */
 const FIT_EVERY_MS = 250;
 
 /**
@@ -56,18 +56,22 @@ export function growingPercent(usedBytes) {
   return Math.min(HOLDING_PERCENT, Math.max(HEAP_GROWING_PERCENT, wanted));
 }
 
-/** Sets the command's heap growth when `site` starts; from then on it follows what the build holds. */
+/**
+ * Sets the command's heap growth when `site` starts; from then on it follows what the build holds, and
+ * while pages render, the heap's size (read every FIT_EVERY_MS then, never otherwise).
+ */
 export function setHeapGrowth() {
-  const policy = { holding: 0, rendering: 0, percent: 0, fit: () => undefined };
+  const policy = { holding: 0, rendering: 0, percent: 0, timer: undefined, fit: () => undefined };
   policy.fit = () => {
     const percent = policy.holding > 0 ? HOLDING_PERCENT : policy.rendering > 0 ? growingPercent(getHeapStatistics().used_heap_size) : HEAP_GROWING_PERCENT;
+    if (policy.rendering > 0) policy.timer ??= setInterval(policy.fit, FIT_EVERY_MS).unref();
+    else if (policy.timer !== undefined) policy.timer = void clearInterval(policy.timer);
     if (percent === policy.percent) return;
     policy.percent = percent;
     setFlagsFromString(`--heap-growing-percent=${percent}`);
   };
   globalThis[SET] = policy;
   policy.fit();
-  setInterval(policy.fit, FIT_EVERY_MS).unref();
 }
 
 /**

@@ -49,9 +49,9 @@ export async function measureOutput(siteDir: string, pages: InspectedPages, page
 
 /** The `top` largest files of one kind: ranked by string length, then measured on disk (UTF-8 may reorder close ones). */
 async function largest(siteDir: string, pages: Iterable<InspectedPage>, top: number, chars: (p: InspectedPage) => number, file: (p: InspectedPage) => string): Promise<{ path: string; bytes: number }[]> {
+  if (top <= 0) return [];
   // The longest `top * 2`, the earlier page first among equals, kept as the pages go by: not every page sorted.
   const candidates: InspectedPage[] = [];
-  if (top <= 0) return [];
   for (const page of pages) {
     const length = chars(page);
     if (length === 0 || (candidates.length === top * 2 && chars(candidates.at(-1)!) >= length)) continue;
