@@ -11,6 +11,7 @@ import type { ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createDuplicateCheck, isSafeSegment } from '../content/crawl.ts';
 import { mapAhead } from '../content/read-ahead.ts';
+import { lastmodOf } from '../content/query.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { checkPageCount, commitOutput, createStagingDir, discardStagingDir } from '../output/output.ts';
 import { prepareSiteFile, safePath } from '../output/write.ts';
@@ -76,7 +77,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
       const entries = searchOf ? searchEntries(searchOf, data, params, siteData) : [];
       if (entries.length > 0) searched.push({ path, route: routeOrder.get(routeId) ?? 0, entries, kept: false });
       recorder.restored(page.inspected, page.links);
-      if (!page.noindex) sitemap.push({ path, lastmod: page.lastmod });
+      if (!page.noindex) sitemap.push({ path, lastmod: lastmodOf(page.lastmod) });
       built.push({ path, route: routeOrder.get(routeId) ?? 0 });
     }
     recorder.pagesDone();

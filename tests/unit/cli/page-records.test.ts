@@ -1,5 +1,9 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PageRecordForState } from '../../../cli/build/build-state.ts';
+import { pageHash, type PageRecordForState } from '../../../cli/build/build-state.ts';
+import { keptPages } from '../../../cli/build/kept-pages.ts';
 import { BuiltPaths, PageRecords } from '../../../cli/build/page-records.ts';
 import { lastmodOf, queryPages, type PageRecord } from '../../../cli/content/query.ts';
 import type { PageJob } from '../../../cli/content/crawl.ts';
@@ -51,6 +55,34 @@ describe("a page's lastmod", () => {
     const records: PageRecord[] = [];
     for await (const record of queryPages(jobs(), routeData, { request: () => Promise.reject(new Error('not asked')) } as never, 1, [], (html) => html)) records.push(record);
     expect(records.map((r) => r.lastmod)).toEqual([undefined, '2026-04-11T12:00:00Z']);
+  });
+
+  it('is none as well for a page read back from the previous output, whose data kept the number', async () => {
+    const route = { id: 'news-article', path: '/news/:slug' } as unknown as RouteDefinition;
+    const routeData = { 'news-article': { query: 'query NewsArticle { x }', lastmod: (data: { updatedAt: unknown }) => data.updatedAt } as unknown as RouteDataDefinition };
+    const outDir = await mkdtemp(join(tmpdir(), 'kept-lastmod-'));
+    try {
+      const pages = [];
+      for (const [slug, updatedAt] of [['a', 1775908800000], ['b', '2026-04-11T12:00:00Z']] as const) {
+        const path = `/news/${slug}`;
+        const json = JSON.stringify({ updatedAt });
+        await mkdir(join(outDir, 'news', slug), { recursive: true });
+        await writeFile(join(outDir, 'news', slug, '_payload.json'), `{"v":1,"buildId":"b","path":"${path}","data":${json},"prerenderedAt":"2026-04-11T12:00:00Z"}`);
+        pages.push({ path, routeId: route.id, hash: pageHash(route.id, path, json) });
+      }
+      const records: PageRecord[] = [];
+      for await (const record of keptPages(outDir, pages, [route], routeData)) records.push(record);
+      expect(records.map((r) => [r.job.path, r.lastmod])).toEqual([
+        ['/news/a', undefined],
+        ['/news/b', '2026-04-11T12:00:00Z'],
+      ]);
+      // And the records take it without failing the build.
+      const packed = new PageRecords();
+      for (const record of records) packed.push({ hash: record.hash!, noindex: false, lastmod: record.lastmod, bytes: 1, depends: undefined, media: undefined, notes: undefined });
+      expect(packed.at(0).lastmod).toBeUndefined();
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
   });
 });
 
