@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { rollup } from 'rollup';
+import { rollup, type OutputOptions } from 'rollup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientPlugins } from '../../../rollup.config.ts';
+import { createClientConfig, createClientPlugins } from '../../../rollup.config.ts';
 import { ROOT } from '../../helpers/cli.ts';
 
 /** The client build refuses every build-only module in the browser graph: the import itself is the error. */
@@ -112,5 +112,29 @@ describe('what the client build takes of graphql', () => {
     const result = await bundleAsGraphqlRequest("import { GraphQLError } from 'graphql';\nexport const used = [GraphQLError];\n");
     expect(result).toHaveProperty('error');
     expect((result as { error: string }).error).toMatch(/GraphQLError.*is not exported by.*GRAPHQL_SUBSET/s);
+  });
+});
+
+describe('the packages in the client bundle', () => {
+  it('holds one copy of each package file: every package resolves to a single install', async () => {
+    // A devDependency that needs another version of a package (lighthouse's @sentry/node and @sentry/core 9)
+    // can push the client's version into nested copies, one per dependent, which the bundle then carries
+    // twice: two Scope classes, two carriers, 3.5 kB more of Sentry.
+    const config = createClientConfig({ outDir: join(dir, 'client'), minify: false });
+    const bundle = await rollup({ ...config, logLevel: 'silent' });
+    try {
+      const { output } = await bundle.generate(config.output as OutputOptions);
+      const files = output.flatMap((file) => (file.type === 'chunk' ? file.moduleIds : [])).map((id) => id.replaceAll('\\', '/'));
+      const inPackage = files.filter((id) => id.includes('/node_modules/'));
+      expect(inPackage.some((id) => id.includes('/@sentry/core/'))).toBe(true);
+      const byPackagePath = new Map<string, string[]>();
+      for (const id of inPackage) {
+        const key = id.slice(id.lastIndexOf('/node_modules/') + '/node_modules/'.length);
+        byPackagePath.set(key, [...(byPackagePath.get(key) ?? []), id]);
+      }
+      expect([...byPackagePath.values()].filter((ids) => new Set(ids).size > 1)).toEqual([]);
+    } finally {
+      await bundle.close();
+    }
   });
 });
