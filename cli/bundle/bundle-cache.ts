@@ -50,11 +50,11 @@ export type BundleThreadAnswer = { manifest: AssetManifest } | { error: ThreadEr
 // --- internal ---
 
 /**
- * Bundles the client in a thread of its own. Rollup and terser keep a core busy for seconds, and the
+ * Bundles the client in a thread of its own. Rollup keeps a core busy for seconds, and the
  * build's main thread meanwhile asks the backend for pages and cleans their rich text: on the same
  * thread, every answer waited for the bundler. The thread's memory (rollup's module graph, several
  * hundred megabytes at its peak) goes with it when it ends, instead of staying in the build's heap.
- * Rollup, terser and esbuild load only in that thread, and only when the bundle is not cached.
+ * Rollup, its minifiers and esbuild load only in that thread, and only when the bundle is not cached.
  */
 function bundleInThread(input: BundleThreadInput): Promise<AssetManifest> {
   const module = workerModule('bundle-thread', new URL('./bundle-thread.ts', import.meta.url));
