@@ -1,10 +1,10 @@
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
-import { minify as swcMinify } from '@swc/core';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Plugin, RollupOptions } from 'rollup';
+import type * as Swc from '@swc/core';
 import { transform } from 'esbuild';
 import esbuild from 'rollup-plugin-esbuild';
 
@@ -83,14 +83,30 @@ const PAGE = /[\\/]site[\\/]pages[\\/][^/\\]+\.tsx?$/;
  * 407 (terser was most of a cold bundle's minifying).
  */
 function minifyChunks(): Plugin {
+  let swc: Promise<typeof Swc> | undefined;
   return {
     name: 'minify-chunks',
     async renderChunk(code, chunk) {
       const minified = (await transform(code, { minify: true, target: 'es2020', legalComments: 'none', format: 'esm' })).code;
       if (!chunk.isEntry && chunk.name !== 'react') return minified;
-      return (await swcMinify(minified, { module: true, ecma: 2020, compress: false, mangle: true, format: { comments: false } })).code;
+      const { minify } = await (swc ??= loadSwc());
+      return (await minify(minified, { module: true, ecma: 2020, compress: false, mangle: true, format: { comments: false } })).code;
     },
   };
+}
+
+/**
+ * @swc/core, loaded when a chunk is first mangled (a bundle from the build cache never needs it). It is
+ * native code, one package per platform: when this machine's is missing, the error says so, not only
+ * "Failed to load native binding".
+ */
+async function loadSwc(): Promise<typeof Swc> {
+  try {
+    return await import('@swc/core');
+  } catch (cause) {
+    const platform = `${process.platform}-${process.arch}`;
+    throw new Error(`@swc/core, which mangles the client's entry and React's chunk, could not load its native build for ${platform} (${(cause as Error).message}). Run npm ci again, with optional dependencies; @swc/core has a build for Linux, macOS and Windows on x64 and arm64.`, { cause });
+  }
 }
 
 /** Paths of build-only code: the CLI, the backend, the site's `*.build.ts` files and its site/build/ folder. */

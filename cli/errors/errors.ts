@@ -68,7 +68,7 @@ export const BuildErrors = {
     code: 'BundleFailed',
     exitCode: 1,
     message: (cause: string) => `The client bundle could not be built: ${cause}`,
-    hint: 'Fix the error in the named file under site/ or runtime/, then build again.',
+    hint: 'Fix what the error names (a file under site/ or runtime/, or an install it asks you to repeat), then build again.',
   }),
   OutputNotWritable: define({
     code: 'OutputNotWritable',

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { rollup, type OutputOptions } from 'rollup';
@@ -116,6 +116,13 @@ describe('what the client build takes of graphql', () => {
 });
 
 describe('the packages in the client bundle', () => {
+  it("pins @sentry/core at @sentry/browser's version, so that npm installs the one the client uses once", async () => {
+    // No code imports @sentry/core: it is a dependency only so that npm puts @sentry/browser's version at the
+    // top of node_modules (see below). Bumped alone, the two would part and the bundle carry two cores.
+    const { dependencies } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(dependencies['@sentry/core'], 'package.json: @sentry/core at the version of @sentry/browser').toBe(dependencies['@sentry/browser']);
+  });
+
   it('holds one copy of each package file: every package resolves to a single install', async () => {
     // A devDependency that needs another version of a package (lighthouse's @sentry/node and @sentry/core 9)
     // can push the client's version into nested copies, one per dependent, which the bundle then carries
