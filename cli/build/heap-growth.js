@@ -61,17 +61,20 @@ export function growingPercent(usedBytes) {
  * while pages render, the heap's size (read every FIT_EVERY_MS then, never otherwise).
  */
 export function setHeapGrowth() {
-  const policy = { holding: 0, rendering: 0, percent: 0, timer: undefined, fit: () => undefined };
-  policy.fit = () => {
+  const policy = { holding: 0, rendering: 0, percent: 0, timer: undefined, fit };
+  function fit() {
     const percent = policy.holding > 0 ? HOLDING_PERCENT : policy.rendering > 0 ? growingPercent(getHeapStatistics().used_heap_size) : HEAP_GROWING_PERCENT;
-    if (policy.rendering > 0) policy.timer ??= setInterval(policy.fit, FIT_EVERY_MS).unref();
-    else if (policy.timer !== undefined) policy.timer = void clearInterval(policy.timer);
+    if (policy.rendering > 0) policy.timer ??= setInterval(fit, FIT_EVERY_MS).unref();
+    else if (policy.timer !== undefined) {
+      clearInterval(policy.timer);
+      policy.timer = undefined;
+    }
     if (percent === policy.percent) return;
     policy.percent = percent;
     setFlagsFromString(`--heap-growing-percent=${percent}`);
-  };
+  }
   globalThis[SET] = policy;
-  policy.fit();
+  fit();
 }
 
 /**
