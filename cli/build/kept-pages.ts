@@ -4,7 +4,7 @@ import { payloadFileFor } from '../../runtime/shared/paths.ts';
 import type { BuiltPages, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
 import { pageHash, type BuildState } from './build-state.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
-import { lastmodOf, type PageRecord } from '../content/query.ts';
+import { pageLastmod, type PageRecord } from '../content/query.ts';
 import { mapAhead } from '../content/read-ahead.ts';
 import { readText } from '../output/read.ts';
 
@@ -41,7 +41,7 @@ export async function* keptPages(
     if (!needsData(routeId, path)) return { job: { route, path, params }, data: undefined, json: '', hash, unread: true };
     const json = await keptDataJson(outDir, path, routeId, hash);
     const data: unknown = JSON.parse(json);
-    return { job: { route, path, params }, data, json, lastmod: lastmodOf(routeData[routeId]?.lastmod?.(data as never)), hash };
+    return { job: { route, path, params }, data, json, lastmod: pageLastmod(routeData[routeId], data), hash };
   };
   yield* mapAhead(pages, READ_AT_ONCE, read);
 }

@@ -54,7 +54,7 @@ export async function* queryPages(
       return null;
     }
     const clean = sanitizeData(data, cleanRichText);
-    const record: PageRecord = { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: lastmodOf(def.lastmod?.(clean as never)) };
+    const record: PageRecord = { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: pageLastmod(def, clean) };
     const depends = job.key === undefined ? undefined : pageDepends(job.key, itemIdsIn(clean));
     if (depends !== undefined) record.depends = depends;
     return record;
@@ -93,4 +93,9 @@ export async function* queryPages(
  */
 export function lastmodOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The lastmod of a page of the route `def` with `data`, queried or read back from a previous output (lastmodOf). */
+export function pageLastmod(def: RouteDataDefinition | undefined, data: unknown): string | undefined {
+  return lastmodOf(def?.lastmod?.(data as never));
 }
