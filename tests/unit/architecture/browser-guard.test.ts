@@ -43,25 +43,35 @@ describe('the client build', () => {
   });
 });
 
+/**
+ * Bundles `code` as the module `entry` (a path inside a fresh folder under the project's node_modules/.cache,
+ * where the project's packages resolve) with the client build's plugins: the module ids read, or the error.
+ */
+async function bundleInProject(prefix: string, entry: string, code: string): Promise<{ ids: string[] } | { error: string }> {
+  const folder = await mkdtemp(join(ROOT, `node_modules/.cache/${prefix}-`));
+  try {
+    const file = join(folder, entry);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, code);
+    const bundle = await rollup({ input: file, plugins: createClientPlugins({ minify: false }), logLevel: 'silent' });
+    try {
+      await bundle.generate({ format: 'es' });
+      return { ids: bundle.watchFiles.map((id) => id.replaceAll('\\', '/')) };
+    } finally {
+      await bundle.close();
+    }
+  } catch (error) {
+    return { error: (error as Error).message };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 describe('the Sentry packages the client build leaves out', () => {
   /** Bundles `imports` from a folder inside the project, where `@sentry/browser` resolves; the error, or null. */
   async function generateError(imports: string): Promise<string | null> {
-    const folder = await mkdtemp(join(ROOT, 'node_modules/.cache/sentry-guard-'));
-    try {
-      const entry = join(folder, 'entry.ts');
-      await writeFile(entry, `${imports}\nexport const used = [x];\n`);
-      const bundle = await rollup({ input: entry, plugins: createClientPlugins({ minify: false }), logLevel: 'silent' });
-      try {
-        await bundle.generate({ format: 'es' });
-        return null;
-      } finally {
-        await bundle.close();
-      }
-    } catch (error) {
-      return (error as Error).message;
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
+    const result = await bundleInProject('sentry-guard', 'entry.ts', `${imports}\nexport const used = [x];\n`);
+    return 'error' in result ? result.error : null;
   }
 
   it('bundles what the runtime uses of @sentry/browser', async () => {
@@ -79,25 +89,7 @@ describe('the Sentry packages the client build leaves out', () => {
 
 describe('what the client build takes of graphql', () => {
   /** Bundles `code` as a module of a graphql-request inside the project (where graphql resolves): the module ids read, or the error. */
-  async function bundleAsGraphqlRequest(code: string): Promise<{ ids: string[] } | { error: string }> {
-    const folder = await mkdtemp(join(ROOT, 'node_modules/.cache/graphql-subset-'));
-    try {
-      const entry = join(folder, 'node_modules/graphql-request/probe.js');
-      await mkdir(dirname(entry), { recursive: true });
-      await writeFile(entry, code);
-      const bundle = await rollup({ input: entry, plugins: createClientPlugins({ minify: false }), logLevel: 'silent' });
-      try {
-        await bundle.generate({ format: 'es' });
-        return { ids: bundle.watchFiles.map((id) => id.replaceAll('\\', '/')) };
-      } finally {
-        await bundle.close();
-      }
-    } catch (error) {
-      return { error: (error as Error).message };
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
-  }
+  const bundleAsGraphqlRequest = (code: string): Promise<{ ids: string[] } | { error: string }> => bundleInProject('graphql-subset', 'node_modules/graphql-request/probe.js', code);
 
   it("reads only the modules of what graphql-request imports, not graphql's index of the whole library", async () => {
     const result = await bundleAsGraphqlRequest("import { Kind, parse, print } from 'graphql';\nexport const used = [Kind, parse, print];\n");
