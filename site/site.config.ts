@@ -1,4 +1,5 @@
 import type { RouteRule } from '../runtime/shared/contract.ts';
+import { IMAGE_SLOTS } from './components/image.tsx';
 
 /**
  * Route rules of the institute site, published in the build's route manifest
@@ -58,6 +59,12 @@ export interface SiteBuildOptions {
   csp?: boolean;
   /** Build the site search's index into `_search/` (see docs/output-format.md). Flag --no-search. @default true */
   search?: boolean;
+  /** Formats of the images' srcset, most preferred first: 'webp' or 'avif,webp' (docs/decisions/image-derivatives.md). Flag --image-formats. @default 'webp' */
+  imageFormats?: string;
+  /** Largest source image in pixels; a larger one fails the build. Flag --image-max-pixels. @default 100000000 */
+  imageMaxPixels?: number;
+  /** imgproxy's URL, to have it make the derivatives instead of the build; IMGPROXY_KEY and IMGPROXY_SALT (hex) sign them. Env IMGPROXY_URL, flag --image-service. @default none */
+  imageService?: string;
   /** Where the JSON build report goes; false writes none. Flag --report, --no-report. @default 'build-report.json' beside the output folder */
   report?: string | false;
   /** Threads that render pages beside the main thread; 0 renders on the main thread only. Flag --render-threads. @default the CPU count less 1, at most 4 (one on 2 CPUs) */
@@ -81,6 +88,9 @@ export interface SiteBuildOptions {
 export const search: { exclude: readonly string[] } = {
   exclude: ['nav', '.breadcrumbs', '.page-header__kicker', '.related', '.pagination', '.directory', '.visually-hidden'],
 };
+
+/** How images inside rich text show (the build writes their srcset): the `inline` slot of components/image.tsx. */
+export const images: { richTextSizes: string } = { richTextSizes: IMAGE_SLOTS.inline.sizes };
 
 /** The institute site builds with the defaults; set a field here to change it for every build. */
 export const build: SiteBuildOptions = {};

@@ -5,6 +5,7 @@ import { bundleWithCache } from '../bundle/bundle-cache.ts';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createMediaCopier, type MediaCopier } from '../content/media.ts';
+import { pageImageResolver } from '../content/images/page-images.ts';
 import { builtPages, keptPages } from './kept-pages.ts';
 import { streamPages } from '../content/page-stream.ts';
 import type { PageRecord } from '../content/query.ts';
@@ -113,7 +114,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const present = new Promise<ReadonlySet<string> | undefined>((resolve) => (knowPresent = resolve));
     // Without a saved build to update in place, the output holds none of them: no copy waits.
     if (!saved.state) knowPresent(undefined);
-    const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null }));
+    const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null, images: config.images }));
     const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
     const client = source.client;
     // A page kept unread refers to the media the state recorded for it.
@@ -121,7 +122,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       if (record.unread) media.add(mediaUrls(saved.state?.pages.get(record.job.path)?.media ?? ''), record.job.path);
       else record.media = media.addFrom(record.json, record.job.path);
     };
-    const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom: bundling }));
+    const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, resolveImages: media.images ? pageImageResolver(media.images, site.images.richTextSizes) : undefined, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom: bundling }));
     // With nothing to ask of the backend, every page would be read back from the output, which this very
     // build id would leave as it is: they are read only once the build id is known to differ.
     let pages = nothingAsked ? null : startPages();
@@ -176,7 +177,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const search = rendered.search && (inFlight.search = buildSearchIndex({ pages: rendered.search, siteDir: staging, previous: previous && { outDir: config.outDir, search: previous.search, outputs: previous.outputs }, exclude: site.search.exclude, language: ctx.language, cacheDir: config.drafts ? null : config.cacheDir }, logger));
     if (!config.shard) await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
     const mediaFailures = await media.done();
-    logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms`);
+    const images = media.images?.counts();
+    logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms${images && images.sources > 0 ? ` (${plural(images.sources, 'image')}: ${images.encoded} encoded, ${images.cached} from the cache)` : ''}`);
     failIfAny(mediaFailures, media.urls.size);
 
     // 5. What spans the site: extra outputs, build meta, latest.json, content checks. A shard leaves them to the merge (build/merge.ts).

@@ -25,6 +25,9 @@ export function addBuildCommand(program: Command): void {
     .option('--strict', 'content-check warnings (broken links and anchors, missing alt text, duplicate titles, payloads over budget) fail the build')
     .option('--payload-budget <bytes>', 'largest _payload.json before a page gets a warning', String(DEFAULTS.payloadBudget))
     .option('--media-max-bytes <bytes>', 'largest media file the build downloads; a larger one fails the build', String(DEFAULTS.mediaMaxBytes))
+    .option('--image-formats <list>', "formats of the images' srcset, most preferred first: webp, or avif,webp (AVIF encodes about 5 times slower)", 'webp')
+    .option('--image-max-pixels <n>', 'largest source image in pixels; a larger one fails the build (a decompression bomb)', '100000000')
+    .option('--image-service <url>', "imgproxy's URL: derivatives made by it instead of the build, signed with IMGPROXY_KEY and IMGPROXY_SALT (env IMGPROXY_URL); default: the build encodes them")
     .option('--report <file>', 'write the JSON build report here; default: build-report.json beside the output folder')
     .option('--no-report', 'write no build report (default: a report is written)')
     .option('--render-threads <n>', 'threads that render pages beside the main thread; 0: the main thread only (default: the CPU count less 1, at most 4; one on 2 CPUs)', String(DEFAULTS.renderThreads))
@@ -37,7 +40,7 @@ export function addBuildCommand(program: Command): void {
     .option('--quiet', 'print warnings and errors only')
     .option('--verbose', 'print debug lines and stack traces')
     .addHelpText('after', PRECEDENCE)
-    .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; report?: string | false; renderThreads: string; full?: boolean; drafts?: boolean; csp?: boolean; search?: boolean; shard?: string; merge?: string[] } & CommonFlags, command: Command) => {
+    .action(async (allFlags: { endpoint?: string; publicEndpoint?: string; out: string; baseUrl?: string; concurrency: string; timeout: string; retries: string; retryDelay: string; allowShrink?: boolean; buildCheckInterval: string; cacheDir?: string; strict?: boolean; payloadBudget: string; mediaMaxBytes: string; imageFormats: string; imageMaxPixels: string; imageService?: string; report?: string | false; renderThreads: string; full?: boolean; drafts?: boolean; csp?: boolean; search?: boolean; shard?: string; merge?: string[] } & CommonFlags, command: Command) => {
       const flags = explicitFlags(allFlags, command);
       const user: UserConfig = {
         endpoint: flags.endpoint,
@@ -55,6 +58,9 @@ export function addBuildCommand(program: Command): void {
         strict: flags.strict,
         payloadBudget: flags.payloadBudget,
         mediaMaxBytes: flags.mediaMaxBytes,
+        imageFormats: flags.imageFormats,
+        imageMaxPixels: flags.imageMaxPixels,
+        imageService: flags.imageService,
         report: flags.report,
         renderThreads: flags.renderThreads,
         full: flags.full,

@@ -6,6 +6,7 @@ import { redactUrl } from '../../runtime/shared/redact-url.ts';
 import { build as siteBuildOptions, type SiteBuildOptions } from '../../site/site.config.ts';
 import { parseShard, type Shard } from '../build/shard.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
+import { DEFAULT_IMAGE_FORMATS, DEFAULT_IMAGE_MAX_PIXELS, DEFAULT_IMAGE_WIDTHS, DERIVED_FORMATS, FALLBACK_WIDTH, type DerivedFormat, type ImageService, type ImageSettings } from '../content/images/image-settings.ts';
 import type { LogLevel } from '../terminal/logger.ts';
 
 /** Options a user may set (flags, environment); every field is optional. */
@@ -47,6 +48,12 @@ export interface UserConfig {
   payloadBudget?: number | string;
   /** Largest media file in bytes the build downloads and re-hosts; a larger one fails the build. @default 104857600 (100 MiB) */
   mediaMaxBytes?: number | string;
+  /** Formats of the images' srcset, most preferred first: `webp` or `avif,webp`. @default 'webp' */
+  imageFormats?: string;
+  /** Largest source image in pixels; a larger one fails the build. @default 100000000 */
+  imageMaxPixels?: number | string;
+  /** imgproxy's URL: derivatives are made by it instead of the build (key and salt from IMGPROXY_KEY and IMGPROXY_SALT). Env: IMGPROXY_URL. @default none: the build encodes them */
+  imageService?: string;
   /** JSON build report file; false: none. @default 'build-report.json' beside the output folder */
   report?: string | false;
   /** Threads that render pages beside the main thread; 0 renders on the main thread only. @default the CPU count less 1, at most 4 (one on 2 CPUs) */
@@ -96,6 +103,8 @@ export interface ResolvedConfig {
   readonly payloadBudget: number;
   /** Largest media file in bytes; a larger one fails the build, naming it. */
   readonly mediaMaxBytes: number;
+  /** The derivatives of raster images (cli/content/images/). */
+  readonly images: ImageSettings;
   /** Absolute path of build-report.json; null: no report. */
   readonly reportFile: string | null;
   /** Threads rendering pages beside the main thread (0: none). */
@@ -180,6 +189,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     strict: user.strict ?? DEFAULTS.strict,
     payloadBudget: checkInteger('--payload-budget', user.payloadBudget ?? DEFAULTS.payloadBudget, 1, 2 ** 31 - 1),
     mediaMaxBytes: checkInteger('--media-max-bytes', user.mediaMaxBytes ?? DEFAULTS.mediaMaxBytes, 1, 2 ** 42),
+    images: resolveImages(user, env),
     drafts: user.drafts ?? false,
     csp: user.csp ?? true,
     search: user.search ?? true,
@@ -211,7 +221,7 @@ export function checkInteger(name: string, value: number | string, min: number, 
 // --- internal ---
 
 /** Environment variables that override a field of site.config.ts (flags override both). */
-const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN', sharedMarkup: 'SITE_SHARED_MARKUP', linkUnchanged: 'SITE_LINK_UNCHANGED', backgroundCleanup: 'SITE_BACKGROUND_CLEANUP' };
+const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { imageService: 'IMGPROXY_URL', endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN', sharedMarkup: 'SITE_SHARED_MARKUP', linkUnchanged: 'SITE_LINK_UNCHANGED', backgroundCleanup: 'SITE_BACKGROUND_CLEANUP' };
 const PATH_FIELDS: ReadonlySet<string> = new Set(['outDir', 'cacheDir', 'report']);
 const URL_FIELDS: ReadonlySet<string> = new Set(['endpoint', 'publicEndpoint', 'baseUrl']);
 
@@ -227,6 +237,38 @@ function withFileOptions(user: UserConfig, env: Record<string, string | undefine
     merged[key] = PATH_FIELDS.has(key) && typeof value === 'string' && !isAbsolute(value) ? join(root, value) : value;
   }
   return merged as UserConfig;
+}
+
+/** The image settings: formats and pixel limit from flags or site.config.ts, an image service from the environment. */
+function resolveImages(user: UserConfig, env: Record<string, string | undefined>): ImageSettings {
+  const formats = (user.imageFormats ?? DEFAULT_IMAGE_FORMATS.join(','))
+    .split(',')
+    .map((f) => f.trim().toLowerCase())
+    .filter(Boolean);
+  if (formats.length === 0 || formats.some((f) => !DERIVED_FORMATS.includes(f as DerivedFormat)) || new Set(formats).size !== formats.length) {
+    throw createBuildError(BuildErrors.InvalidOption, ['--image-formats', String(user.imageFormats), `a comma-separated list of ${DERIVED_FORMATS.join(' and ')}, most preferred first (webp, or avif,webp)`]);
+  }
+  const serviceUrl = user.imageService ?? env.IMGPROXY_URL;
+  let service: ImageService | null = null;
+  if (serviceUrl) {
+    const name = user.imageService ? '--image-service' : 'IMGPROXY_URL';
+    const url = checkUrl(name, serviceUrl).replace(/\/+$/, '');
+    const hex = (variable: 'IMGPROXY_KEY' | 'IMGPROXY_SALT'): Buffer => {
+      const value = env[variable] ?? '';
+      if (!/^(?:[0-9a-fA-F]{2})+$/.test(value)) {
+        throw createBuildError(BuildErrors.InvalidOption, [variable, value ? '(set, not shown)' : '(not set)', `imgproxy's ${variable === 'IMGPROXY_KEY' ? 'key' : 'salt'} in hex, as the service has it, while ${name} is set`]);
+      }
+      return Buffer.from(value, 'hex');
+    };
+    service = { kind: 'imgproxy', url, key: hex('IMGPROXY_KEY'), salt: hex('IMGPROXY_SALT') };
+  }
+  return {
+    widths: DEFAULT_IMAGE_WIDTHS,
+    formats: formats as DerivedFormat[],
+    fallbackWidth: FALLBACK_WIDTH,
+    maxPixels: checkInteger('--image-max-pixels', user.imageMaxPixels ?? DEFAULT_IMAGE_MAX_PIXELS, 1, 2 ** 40),
+    service,
+  };
 }
 
 function resolvePublicEndpoint(user: UserConfig, env: Record<string, string | undefined>, endpoint: string | null): string | null {

@@ -16,13 +16,15 @@ export interface SiteModules {
   routeRules: Readonly<Record<string, RouteRule>>;
   /** What the site search leaves out of a page's main content (site/site.config.ts). */
   search: { exclude: readonly string[] };
+  /** How images inside rich text show (site/site.config.ts). */
+  images: { richTextSizes: string };
   /** Every route's page module, loaded up front so rendering is synchronous. */
   modules: Map<string, PageModule>;
 }
 
 /** Imports site/ (routes, routes.build, layouts) and loads every page module. */
 export async function loadSiteModules(): Promise<SiteModules> {
-  const [{ routes }, { routeData, siteData, changeFeed }, { layouts }, { outputs }, { routeRules, search }] = await Promise.all([
+  const [{ routes }, { routeData, siteData, changeFeed }, { layouts }, { outputs }, { routeRules, search, images }] = await Promise.all([
     import('../../site/routes.ts'),
     import('../../site/routes.build.ts'),
     import('../../site/layouts/index.ts'),
@@ -31,7 +33,7 @@ export async function loadSiteModules(): Promise<SiteModules> {
   ]);
   const modules = new Map<string, PageModule>();
   await Promise.all(routes.map(async (r: RouteDefinition) => modules.set(r.id, await r.load())));
-  return { routes, routeData, siteData, changeFeed, layouts, outputs, routeRules, search, modules };
+  return { routes, routeData, siteData, changeFeed, layouts, outputs, routeRules, search, images, modules };
 }
 
 /** The backend's change feed the site declares (site/routes.build.ts), without loading the rest of the site. */

@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { posix } from 'node:path';
 import pLimit from 'p-limit';
 import type { PageFailure } from '../errors/errors.ts';
 import { mediaList } from './page-depends.ts';
 import { detach } from './detach.ts';
 import { downloadMedia, MediaRefused, type DownloadPolicy } from './media-download.ts';
+import { linkOrCopy, openMediaCache, type MediaCache } from './media-cache.ts';
+import { createImagePipeline, type ImagePipeline } from './images/images.ts';
+import { ImageRefused } from './images/image-codec.ts';
+import type { ImageSettings } from './images/image-settings.ts';
 import { sanitizeSvg, SVG_RULES_VERSION, SvgRefused } from './media-svg.ts';
 import { mediaExtension, MEDIA_EXTENSIONS, refusedContentType, refusedExtension } from './media-types.ts';
 import { prepareSiteFile, writeFileAtomic } from '../output/write.ts';
@@ -28,6 +30,8 @@ export interface MediaCopier {
   done(): Promise<PageFailure[]>;
   /** Skips the copies not started yet and aborts those under way (the build failed, or needs no media); done() waits until they let go. */
   stop(): void;
+  /** The raster images' pipeline (images/images.ts): resolves image fields and writes derivatives; null when images are copied as they are. */
+  readonly images: ImagePipeline | null;
 }
 
 export interface MediaCopierOptions {
@@ -60,6 +64,8 @@ export interface MediaCopierOptions {
   fetchImpl?: typeof fetch;
   /** @default Date.now */
   now?: () => number;
+  /** Derivatives of raster images (images/image-settings.ts); null: raster images are copied byte for byte. @default null */
+  images?: ImageSettings | null;
 }
 
 /** The default --media-max-bytes: 100 MiB, more than any image, document or podcast episode needs. */
@@ -93,6 +99,36 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   const failures: PageFailure[] = [];
   const copies: Promise<void>[] = [];
   let cache: Promise<MediaCache> | null = null;
+  const cacheOf = (): Promise<MediaCache> | null => (cacheDir ? (cache ??= openMediaCache(cacheDir)) : null);
+  /** The media-cache key of a source: what was fetched with the editor's token (--drafts) is cached apart. */
+  const keyOf = (source: string, suffix = ''): string => `${source}${suffix}${options.token ? '#with-token' : ''}`;
+  const sourceLimit = pLimit(concurrency);
+  const images = options.images
+    ? createImagePipeline({
+        settings: options.images,
+        cacheDir: cacheDir ?? null,
+        origin,
+        // A source image comes from the media cache while fresh; otherwise it is downloaded, checked and cached.
+        fetchSource: (url, temp) =>
+          sourceLimit(async () => {
+            const source = new URL(url, origin).href;
+            const media = await cacheOf();
+            const cached = media?.fresh(keyOf(source), now());
+            if (cached) return { file: cached, cached: true };
+            const file = await temp();
+            const answer = await downloadMedia(source, file, policy);
+            const wrongType = refusedContentType(mediaFileFor(url), answer.contentType);
+            if (wrongType) throw new MediaRefused(wrongType);
+            const maxAge = maxAgeOf(answer.cacheControl);
+            if (media && maxAge > 0) {
+              await media.remember(keyOf(source), file, now() + maxAge * 1000);
+              const kept = media.fresh(keyOf(source), now());
+              if (kept) return { file: kept, cached: true };
+            }
+            return { file, cached: false };
+          }),
+      })
+    : null;
   let stopped = false;
   let stopping!: () => void;
   const stoppedSignal = new Promise<undefined>((resolve) => (stopping = () => resolve(undefined)));
@@ -127,11 +163,16 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
         // Cleaned SVGs are cached under the cleaning rules' version: a cache entry is never an uncleaned file.
         // What was fetched with the editor's token (--drafts) is cached apart: a draft's medium never
         // serves a build without it.
-        const key = `${source}${mediaExtension(file) === 'svg' ? `#svg-${SVG_RULES_VERSION}` : ''}${options.token ? '#with-token' : ''}`;
+        const key = keyOf(source, mediaExtension(file) === 'svg' ? `#svg-${SVG_RULES_VERSION}` : '');
         let target: string | null = null;
         try {
-          if (cacheDir) cache ??= openMediaCache(cacheDir);
-          const cached = (await cache)?.fresh(key, now()) ?? null;
+          if (images?.owns(file)) {
+            // A derivative, or a raster original a page links to: made by the image pipeline, never copied as it came.
+            target = await prepareSiteFile(siteDir, file);
+            await images.write(url, target);
+            return;
+          }
+          const cached = (await cacheOf())?.fresh(key, now()) ?? null;
           target = await prepareSiteFile(siteDir, file);
           if (cached) {
             await linkOrCopy(cached, target);
@@ -149,7 +190,8 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
           // Never fails itself (a folder where the file should be): the failure below is what counts.
           if (target) await rm(target, { force: true }).catch(() => undefined);
           const message = (cause as Error).message;
-          if (cause instanceof SvgRefused) fail(url, page, source, `${url}: ${message}`, 'Export the image again as a plain drawing (no scripts, styles, embedded HTML or links to other files), or upload it as PNG.');
+          if (cause instanceof ImageRefused) fail(url, page, source, `${url}: ${message}`, cause.fix);
+          else if (cause instanceof SvgRefused) fail(url, page, source, `${url}: ${message}`, 'Export the image again as a plain drawing (no scripts, styles, embedded HTML or links to other files), or upload it as PNG.');
           else if (cause instanceof MediaRefused && /Content-Type/.test(message)) fail(url, page, source, `${url}: ${message}`, REFUSED_TYPE_FIX);
           else if (cause instanceof MediaRefused && /media-max-bytes/.test(message)) fail(url, page, source, `${url}: ${message}`, 'Shrink the file, or raise --media-max-bytes if it is meant to be this large.');
           else fail(url, page, source, `${url}: ${message}`, 'Check that the backend serves this file, or remove the reference from the content.');
@@ -174,12 +216,14 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
       }
       return found ? mediaList(found) : '';
     },
+    images,
     add(list, page) {
       for (const url of list) if (!urls.has(url)) admit(url, page);
     },
     urls,
     async done() {
       await Promise.all(copies);
+      await images?.close();
       return failures.sort((a, b) => compareText(a.page, b.page));
     },
     stop() {
@@ -205,13 +249,15 @@ export function mediaFileFor(url: string): string {
 const REFUSED_TYPE_FIX = `Upload the file in an allowed format (${MEDIA_EXTENSIONS.join(', ')}) with a matching Content-Type, or link to it where it is hosted rather than under /media/.`;
 
 // In JSON a media URL is either a whole string ("/media/...") or an attribute inside HTML (=\"/media/...).
-const MEDIA_URL = /"(\/media\/[^"\\?#]+)|\\"(\/media\/[^"\\?#]+)/g;
+// A derivative (images/image-plan.ts) is matched by its own pattern wherever it stands: rich text lists
+// several in one srcset attribute (`\"/media/_img/…-320.webp 320w, /media/_img/…-640.webp 640w\"`).
+const MEDIA_URL = /(\/media\/_img\/[0-9a-f]{20}\/[a-z0-9-]{1,64}-\d{1,5}\.(?:avif|webp|jpg|png))(?![^"\\\s,])|"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)|\\"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)/g;
 
 /** The media URLs a page's (or the site's) JSON refers to, in order, repeats included. */
 export function* mediaUrlsIn(text: string): Generator<string> {
   // Most pages have no media: a plain search is much cheaper than the expression.
   if (!text.includes('/media/')) return;
-  for (const m of text.matchAll(MEDIA_URL)) yield (m[1] ?? m[2])!;
+  for (const m of text.matchAll(MEDIA_URL)) yield (m[1] ?? m[2] ?? m[3])!;
 }
 
 /** Seconds a response may be reused by `Cache-Control`; 0 for no-store, no-cache or none given. */
@@ -219,71 +265,4 @@ export function maxAgeOf(cacheControl: string | null): number {
   if (!cacheControl || /\b(no-store|no-cache|private)\b/i.test(cacheControl)) return 0;
   const age = /\bmax-age=(\d+)/i.exec(cacheControl)?.[1];
   return age ? Number(age) : 0;
-}
-
-/**
- * The media cache folder, listed once per build. Each entry is one file named `{key}.{expires}`: the key
- * is a hash of the source URL and `expires` the time (ms) until which the backend said it is fresh. The
- * name alone answers "is it cached and fresh", so a build with thousands of media files reads one
- * folder instead of a metadata file per medium.
- */
-interface MediaCache {
-  /** The cached file for `source` when it is still fresh, else null. */
-  fresh(source: string, now: number): string | null;
-  /** Keeps a copy (a hard link where possible) of `file` as the entry for `source`. */
-  remember(source: string, file: string, expires: number): Promise<void>;
-}
-
-async function openMediaCache(cacheDir: string): Promise<MediaCache> {
-  const dir = join(cacheDir, 'media');
-  await mkdir(dir, { recursive: true }).catch(() => undefined);
-  const entries = new Map<string, number>();
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    const m = /^([0-9a-f]{32})\.(\d+)$/.exec(name);
-    // The key detached from the file name, which the match is a view of (2.8 MB of names at 29,000 media).
-    if (m && Number(m[2]) > (entries.get(m[1]!) ?? -1)) entries.set(detach(m[1]!), Number(m[2]));
-    // The format before 2026-11-23 (a body and a `.json` beside it) is never read again: let it go.
-    else if (/^[0-9a-f]{32}(?:\.json)?$/.test(name)) void rm(join(dir, name), { force: true }).catch(() => undefined);
-  }
-  const fileFor = (key: string, expires: number): string => join(dir, `${key}.${expires}`);
-  return {
-    fresh(source, now) {
-      const key = cacheKey(source);
-      const expires = entries.get(key);
-      return expires !== undefined && expires > now ? fileFor(key, expires) : null;
-    },
-    async remember(source, from, expires) {
-      const key = cacheKey(source);
-      const before = entries.get(key);
-      const file = fileFor(key, expires);
-      try {
-        // Complete under its final name or not there at all: the name is what says the entry is usable.
-        // A hard link is made whole in one step; otherwise (the cache on another file system, an entry of
-        // that name already there) through a temporary file that replaces it.
-        await link(from, file).catch(() => writeFileAtomic(file, (temp) => linkOrCopy(from, temp)));
-        entries.set(key, expires);
-        if (before !== undefined && before !== expires) await rm(fileFor(key, before), { force: true });
-      } catch {
-        // A cache that cannot be written only costs the next build a download.
-      }
-    },
-  };
-}
-
-/**
- * Puts a cached file into the output as a hard link where the file system allows (the cache and the
- * output on one file system): no bytes copied, a third of the CPU time of a copy. Safe because the cache
- * never changes a file in place: a fresh download is a new file under a new name. Elsewhere, a copy.
- */
-async function linkOrCopy(cached: string, target: string): Promise<void> {
-  try {
-    await link(cached, target);
-  } catch {
-    // Never into a file already there: it may be another cache entry's, through a hard link.
-    await copyFile(cached, target, constants.COPYFILE_EXCL);
-  }
-}
-
-function cacheKey(source: string): string {
-  return createHash('sha256').update(source).digest('hex').slice(0, 32);
 }

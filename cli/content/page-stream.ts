@@ -6,6 +6,7 @@ import type { Logger } from '../terminal/logger.ts';
 import { crawl, type CrawlOptions, type KeepPage } from './crawl.ts';
 import { queryPages, type PageRecord } from './query.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
+import type { ResolvePageImages } from './images/page-images.ts';
 import { holdingPages } from '../build/heap-growth.js';
 
 export interface PageStreamInput {
@@ -15,6 +16,8 @@ export interface PageStreamInput {
   concurrency: number;
   /** Cleans one rich text (the rich-text cache's, or sanitizeRichText). */
   cleanRichText: (html: string) => string;
+  /** Resolves the images a page shows (images/page-images.ts); default: images stay as the backend gave them. */
+  resolveImages?: ResolvePageImages;
   /** Times the queries and counts the crawl and query stages. */
   recorder: Pick<BuildRecorder, 'jobs' | 'crawlClient' | 'pageClient' | 'queried'>;
   /** Pages and routes that could not be queried: collected so the build reports them all together. */
@@ -46,14 +49,14 @@ export interface PageStreamInput {
  * (READ_AHEAD pages) ahead of rendering, so waiting on the backend overlaps bundling and rendering, and
  * memory does not grow with the site.
  */
-export function streamPages({ site, client, concurrency, cleanRichText, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom }: PageStreamInput): ReadAhead<PageRecord> {
+export function streamPages({ site, client, concurrency, cleanRichText, resolveImages, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom }: PageStreamInput): ReadAhead<PageRecord> {
   const started = performance.now();
   const onDocument = documents && ((routeId: string, document: string) => void (documents.get(routeId) ?? documents.set(routeId, new Set()).get(routeId)!).add(document));
   const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f), { skip: reuse?.skip, unchanged: reuse?.unchanged, onUnchanged: reuse?.onUnchanged, onDocument, keep });
 
   const routes = reuse ? site.routes.filter((r) => !reuse.skip(r.id)).length : site.routes.length;
   const jobs = recorder.jobs(found, routes);
-  const queried = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText);
+  const queried = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText, resolveImages);
   let unread = 0;
   const stream = readAhead(
     afterLast(reuse ? concat(queried, reuse.pages) : queried, (count, asked) => {

@@ -9,6 +9,7 @@ import { describeCause, fixFor } from '../errors/format-error.ts';
 import { pageDepends } from './page-depends.ts';
 import { itemIdsIn } from './item-ids.ts';
 import { sanitizeData } from './sanitize.ts';
+import { PageImageFailed, type ResolvePageImages } from './images/page-images.ts';
 
 /** One page with its data, ready to render. */
 export interface PageRecord {
@@ -34,7 +35,9 @@ export interface PageRecord {
  * with the crawl straight away, the others once their own query answers (at most `concurrency` at a
  * time). Nothing is held for the whole build, so memory does not grow with the site. Failures are
  * collected per page so one build reports all of them together; a failed page is not yielded. Rich text
- * is cleaned with `cleanRichText` (sanitizeRichText or its cache).
+ * is cleaned with `cleanRichText` (sanitizeRichText or its cache), and the images a page shows are
+ * resolved with `resolveImages` (images/page-images.ts): a page waits for its images' sizes, never for
+ * their derivatives.
  */
 export async function* queryPages(
   jobs: AsyncIterable<PageJob>,
@@ -43,41 +46,61 @@ export async function* queryPages(
   concurrency: number,
   failures: PageFailure[],
   cleanRichText: (html: string) => string,
+  resolveImages?: ResolvePageImages,
 ): AsyncGenerator<PageRecord> {
   const limit = pLimit(concurrency);
   const ready: PageRecord[] = [];
   const pending = new Set<Promise<void>>();
-  const record = (job: PageJob, data: unknown): PageRecord | null => {
+  const record = (job: PageJob, data: unknown): PageRecord | null | Promise<PageRecord | null> => {
     const def = routeData[job.route.id]!;
     if (def.exists && !def.exists(data as never)) {
       failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: 'the backend returned no item for this page', fix: 'Check that the item is published, or remove the link to it.' });
       return null;
     }
     const clean = sanitizeData(data, cleanRichText);
+    const withImages = resolveImages?.(clean);
+    if (!withImages) return recordOf(job, def, clean);
+    return withImages.then(
+      (resolved) => recordOf(job, def, resolved),
+      (cause: unknown) => {
+        if (!(cause instanceof PageImageFailed)) throw cause;
+        failures.push({ page: job.path, route: job.route.id, operation: `GET ${cause.url}`, cause: cause.message, fix: cause.fix });
+        return null;
+      },
+    );
+  };
+  const recordOf = (job: PageJob, def: RouteDataDefinition, clean: unknown): PageRecord => {
     const record: PageRecord = { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: pageLastmod(def, clean) };
     const depends = job.key === undefined ? undefined : pageDepends(job.key, itemIdsIn(clean));
     if (depends !== undefined) record.depends = depends;
     return record;
   };
+  const track = (work: Promise<void>): void => {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  };
   for await (const job of jobs) {
     if (job.data !== undefined) {
       const done = record(job, job.data);
-      if (done) yield done;
+      // A page waiting for its images' sizes waits beside the queries, not ahead of the crawl.
+      if (done instanceof Promise) {
+        const def = routeData[job.route.id]!;
+        track(done.then((r) => void (r && ready.push(r)), (cause: unknown) => void failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: describeCause(cause), fix: fixFor(cause) })));
+      } else if (done) yield done;
     } else {
       const def = routeData[job.route.id]!;
       const query = limit(async () => {
         try {
-          const done = record(job, await client.request(def.query, def.variables?.(job.params) ?? {}));
+          const done = await record(job, await client.request(def.query, def.variables?.(job.params) ?? {}));
           if (done) ready.push(done);
         } catch (cause) {
           failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: describeCause(cause), fix: fixFor(cause) });
         }
       });
-      pending.add(query);
-      void query.finally(() => pending.delete(query));
-      // Backpressure: a crawl of pages without data waits rather than queueing every query at once.
-      if (pending.size >= concurrency * 4) await Promise.race(pending);
+      track(query);
     }
+    // Backpressure: a crawl of pages without data (or waiting for images) waits rather than queueing every page at once.
+    if (pending.size >= concurrency * 4) await Promise.race(pending);
     yield* ready.splice(0);
   }
   while (pending.size > 0) {

@@ -1,6 +1,9 @@
 import type { RouteParamsRecord, SearchEntry } from '../../runtime/shared/route-data.ts';
 import type { SiteData } from '../../runtime/shared/contract.ts';
 import { contentId } from '../../runtime/shared/content-ids.ts';
+import { imageUrlAtLeast } from '../../runtime/shared/images.ts';
+import { IMAGE_SLOTS } from '../components/image.tsx';
+import type { ImageData } from '../queries/common.ts';
 import { personHref } from '../data/people-links.ts';
 import type { SearchSection } from '../data/search-sections.ts';
 import { isoInZone } from '../format/dates.ts';
@@ -24,17 +27,17 @@ import { timeZoneOf } from '../queries/site.ts';
 type Search<TData> = (data: TData, params: RouteParamsRecord, site: SiteData) => SearchEntry | readonly SearchEntry[] | null;
 
 export const newsArticleSearch: Search<NewsArticleResult> = ({ newsItem: item }, _params, site) =>
-  item && { section: 'news' satisfies SearchSection, title: item.title, date: item.date, year: yearOf(item.date, site), image: item.image?.url };
+  item && { section: 'news' satisfies SearchSection, title: item.title, date: item.date, year: yearOf(item.date, site), image: thumbnailOf(item.image) };
 
 export const eventSearch: Search<EventResult> = ({ event }, _params, site) =>
-  event && { section: 'events' satisfies SearchSection, title: event.title, date: event.startsAt, year: yearOf(event.startsAt, site), image: event.image?.url };
+  event && { section: 'events' satisfies SearchSection, title: event.title, date: event.startsAt, year: yearOf(event.startsAt, site), image: thumbnailOf(event.image) };
 
 // A publication has a year, not a date.
 export const publicationSearch: Search<PublicationResult> = ({ publication }) =>
   publication && { section: 'publications' satisfies SearchSection, title: publication.title, year: String(publication.year) };
 
 export const researchProjectSearch: Search<ResearchProjectResult> = ({ researchProject: project }, _params, site) =>
-  project && { section: 'research' satisfies SearchSection, title: project.title, date: project.startDate, year: yearOf(project.startDate, site), image: project.image?.url };
+  project && { section: 'research' satisfies SearchSection, title: project.title, date: project.startDate, year: yearOf(project.startDate, site), image: thumbnailOf(project.image) };
 
 /** An about page, found by its text. */
 export const editorialSearch: Search<{ page: PageData | null }> = ({ page }) => page && { section: 'about' satisfies SearchSection, title: page.title };
@@ -47,7 +50,7 @@ export const peopleSearch: Search<AboutPeopleResult> = (data) => [
     title: person.name,
     url: personHref(person),
     text: sentences(person.role, person.department),
-    image: person.photo?.url,
+    image: thumbnailOf(person.photo),
   })),
 ];
 
@@ -84,4 +87,9 @@ function sentences(...parts: (string | null | undefined)[]): string {
     .filter(Boolean)
     .map((part) => (/[.!?]$/.test(part!) ? part : `${part}.`))
     .join(' ');
+}
+
+/** A search result's thumbnail: the narrowest derivative that fills the `search` slot. */
+function thumbnailOf(image: ImageData | null | undefined): string | undefined {
+  return image ? imageUrlAtLeast(image, IMAGE_SLOTS.search.maxWidth) : undefined;
 }

@@ -24,7 +24,7 @@ export function Card({ href, title, meta, image, headingLevel = 2, eager = false
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={image ? 'card card--with-image' : 'card'}>
-      {image ? <Picture image={image} className="card__image" eager={eager} /> : null}
+      {image ? <Picture image={image} slot="card" className="card__image" eager={eager} /> : null}
       <div className="card__body">
         <Heading className="card__title">
           <Link href={href} className="card__link">

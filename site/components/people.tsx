@@ -47,7 +47,7 @@ export function PersonCard({ person }: { person: PersonCardData }): ReactElement
   return (
     <article className="person-card" id={personAnchor(person)}>
       {person.photo ? (
-        <Picture image={person.photo} fallbackAlt={`Portrait of ${person.name}`} className="person-card__photo" />
+        <Picture image={person.photo} slot="portrait" fallbackAlt={`Portrait of ${person.name}`} className="person-card__photo" />
       ) : (
         <span className="person-card__initials" aria-hidden="true">
           {initials(person.name)}

@@ -57,7 +57,7 @@ export default function EventPage({ data }: PageProps<EventResult>): ReactElemen
       </section>
       {event.image ? (
         <figure className="article__figure">
-          <Picture image={event.image} className="article__image" eager />
+          <Picture image={event.image} slot="hero" className="article__image" eager />
         </figure>
       ) : null}
       <RichText html={event.body} className="article__body" />

@@ -19,7 +19,7 @@ export default function NewsArticlePage({ data }: PageProps<NewsArticleResult>):
       <PageHeader title={article.title} kicker={<FormattedDate value={article.date} />} lead={article.summary} breadcrumbs={[NEWS_CRUMB, { label: article.title }]} />
       {article.image ? (
         <figure className="article__figure">
-          <Picture image={article.image} className="article__image" eager />
+          <Picture image={article.image} slot="hero" className="article__image" eager />
         </figure>
       ) : null}
       <RichText html={article.body} className="article__body" />

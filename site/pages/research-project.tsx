@@ -23,7 +23,7 @@ export default function ResearchProjectPage({ data }: PageProps<ResearchProjectR
       />
       {project.image ? (
         <figure className="article__figure">
-          <Picture image={project.image} className="article__image" eager />
+          <Picture image={project.image} slot="hero" className="article__image" eager />
         </figure>
       ) : null}
       <RichText html={project.body} className="article__body" />

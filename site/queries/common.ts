@@ -1,3 +1,4 @@
+import type { ImageSource } from '../../runtime/shared/images.ts';
 import { defineFragment } from './document.ts';
 
 /**
@@ -9,11 +10,16 @@ import { defineFragment } from './document.ts';
 /** An item's publication status (site/schema.graphql `Status`). */
 export type ContentStatus = 'PUBLISHED' | 'DRAFT';
 
+/**
+ * An image as the backend gives it; the build resolves it (runtime/shared/images.ts): `url` becomes a
+ * metadata-free fallback, `width` and `height` the real file's, and `sources` its derivatives.
+ */
 export type ImageData = {
   url: string;
   alt: string;
   width: number;
   height: number;
+  sources?: ImageSource[];
 };
 
 export const IMAGE_FRAGMENT = defineFragment(`

@@ -1,0 +1,265 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
+import pLimit from 'p-limit';
+import type { ResolvedImageFields } from '../../../runtime/shared/images.ts';
+import { DERIVATIVE_PREFIX } from '../../../runtime/shared/images.ts';
+import { writeFileAtomic } from '../../output/write.ts';
+import { linkOrCopy } from '../media-cache.ts';
+import { cleanOriginal, codecVersion, encodeDerivatives, ImageRefused, isRasterExtension, probeImage } from './image-codec.ts';
+import { parseDerivativeUrl, planDerivatives, resolvedFields, type DerivativePlan, type ProbedImage } from './image-plan.ts';
+import { ENCODER_OPTIONS, type ImageSettings } from './image-settings.ts';
+import { imgproxyFields } from './imgproxy.ts';
+
+/**
+ * The build's images (docs/site-authoring.md#images): every raster image a page shows is read once,
+ * resolved into the fields its page data carries (real size, srcset per format, a fallback that is also
+ * the social card), and encoded into those derivatives once per build, or never when the build cache
+ * holds them. Derivatives are content-addressed: the key is a hash of the source's bytes, the settings
+ * and the encoder's version, so two builds, two shards or two machines make the same files under the
+ * same names, and a cache entry is never stale.
+ */
+export interface ImagePipeline {
+  /** The fields of the image at the media URL `url` (`/media/…`); throws ImageRefused or a download's error. */
+  resolve(url: string): Promise<ResolvedImageFields>;
+  /** Whether the site file (`media/…`) is the pipeline's to write: a derivative, or a raster original. */
+  owns(file: string): boolean;
+  /** Writes the derivative or cleaned original at `url` to `target`. */
+  write(url: string, target: string): Promise<void>;
+  /** Sources resolved, and how many had their derivatives encoded by this build or taken from the cache. */
+  counts(): { sources: number; encoded: number; cached: number };
+  /** Saves what the next build reads (probes) and removes downloads the cache does not keep. */
+  close(): Promise<void>;
+}
+
+export interface ImagePipelineOptions {
+  settings: ImageSettings;
+  /** The build cache folder; null: nothing kept between builds. */
+  cacheDir: string | null;
+  /**
+   * Puts the source at the media URL into a local file and returns its path, and whether the file is a
+   * media-cache entry (immutable, so its probe can be kept under its name).
+   */
+  fetchSource(url: string, temp: () => Promise<string>): Promise<{ file: string; cached: boolean }>;
+  /** The backend's origin, for an image service's source URLs. */
+  origin: string;
+  /** Sources decoded at once. @default 2 */
+  concurrency?: number;
+}
+
+export function createImagePipeline(options: ImagePipelineOptions): ImagePipeline {
+  const { settings, cacheDir } = options;
+  const encodeLimit = pLimit(options.concurrency ?? 2);
+  const resolved = new Map<string, Promise<ResolvedImageFields>>();
+  /** Per key: the source file and what was read of it, for the derivatives' encoding. */
+  const sources = new Map<string, { url: string; file: string; image: ProbedImage; plan: DerivativePlan }>();
+  const byUrl = new Map<string, { file: string; image: ProbedImage }>();
+  const encodings = new Map<string, Promise<string | Map<string, Buffer>>>();
+  const counts = { sources: 0, encoded: 0, cached: 0 };
+  const imagesDir = cacheDir ? join(cacheDir, 'images') : null;
+  let probes: Promise<ProbeMemo> | undefined;
+  let tempDir: Promise<string> | undefined;
+  let settingsDigest: Promise<string> | undefined;
+  const temp = async (): Promise<string> => join(await (tempDir ??= makeTempDir(imagesDir)), randomBytes(8).toString('hex'));
+
+  const resolveNow = async (url: string): Promise<ResolvedImageFields> => {
+    const ext = posix.extname(url).slice(1).toLowerCase();
+    const { file, cached } = await options.fetchSource(url, temp);
+    const memo = await (probes ??= loadProbeMemo(imagesDir));
+    const memoKey = cached ? posix.basename(file) : null;
+    let known = memoKey ? memo.get(memoKey) : undefined;
+    if (!known || known.ext !== ext) {
+      const [image, digest] = await Promise.all([probeImage(file, ext, settings.maxPixels), hashFile(file)]);
+      known = { ext, digest, image };
+      if (memoKey) memo.set(memoKey, known);
+    }
+    // A memo entry is checked against today's limit too: a lowered limit must not let an old probe pass.
+    const image = known.image;
+    if (image.width * image.height > settings.maxPixels) await probeImage(file, ext, settings.maxPixels);
+    byUrl.set(url, { file, image });
+    counts.sources++;
+    if (settings.service) return imgproxyFields(settings.service, new URL(url, options.origin).href, image, settings);
+    const key = createHash('sha256')
+      .update(await (settingsDigest ??= digestOfSettings(settings)))
+      .update(known.digest)
+      .digest('hex')
+      .slice(0, 20);
+    const plan = planDerivatives(key, url, image, settings);
+    if (!sources.has(key)) sources.set(key, { url, file, image, plan });
+    return resolvedFields(plan, image);
+  };
+
+  /** The folder (in the cache) or the files (no cache) of a key's derivatives, encoded once per build. */
+  const derivativesOfKey = (key: string): Promise<string | Map<string, Buffer>> => {
+    let encoding = encodings.get(key);
+    if (!encoding) {
+      encoding = (async () => {
+        const dir = imagesDir && join(imagesDir, 'derived', key);
+        if (dir && (await isComplete(dir))) {
+          counts.cached++;
+          return dir;
+        }
+        const source = sources.get(key);
+        if (!source) throw new ImageRefused(`no image of this build has the derivative key ${key}`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
+        const files = await encodeLimit(() => encodeDerivatives(source.file, source.plan, settings));
+        counts.encoded++;
+        if (!dir) return files;
+        await storeDerivatives(dir, files).catch(() => undefined);
+        return (await isComplete(dir)) ? dir : files;
+      })();
+      encodings.set(key, encoding);
+    }
+    return encoding;
+  };
+
+  const resolve = (url: string): Promise<ResolvedImageFields> => {
+    let answer = resolved.get(url);
+    if (!answer) resolved.set(url, (answer = resolveNow(url)));
+    return answer;
+  };
+
+  return {
+    resolve,
+    owns(file) {
+      return `/${file}`.startsWith(DERIVATIVE_PREFIX) || isRasterExtension(posix.extname(file).slice(1).toLowerCase());
+    },
+    async write(url, target) {
+      const derivative = parseDerivativeUrl(url);
+      if (derivative) {
+        const made = await derivativesOfKey(derivative.key);
+        if (typeof made === 'string') {
+          await linkOrCopy(join(made, derivative.name), target);
+          return;
+        }
+        const bytes = made.get(derivative.name);
+        if (!bytes) throw new ImageRefused(`${url} is not among the derivatives of its image`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
+        await writeFileAtomic(target, bytes);
+        return;
+      }
+      if (`/${url.replace(/^\//, '')}`.startsWith(DERIVATIVE_PREFIX)) {
+        throw new ImageRefused(`${url} is under ${DERIVATIVE_PREFIX}, which holds only the build's own derivatives`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
+      }
+      // The original itself (a page links to it): published without its metadata.
+      await resolve(url);
+      const source = byUrl.get(url)!;
+      await writeFileAtomic(target, await encodeLimit(() => cleanOriginal(source.file, source.image, settings)));
+    },
+    counts: () => ({ ...counts }),
+    async close() {
+      if (probes) await (await probes).save().catch(() => undefined);
+      if (tempDir) await rm(await tempDir, { recursive: true, force: true }).catch(() => undefined);
+    },
+  };
+}
+
+// --- internal ---
+
+interface ProbeMemoEntry {
+  ext: string;
+  /** sha256 of the source's bytes, hex. */
+  digest: string;
+  image: ProbedImage;
+}
+
+/** What earlier builds read of each media-cache entry (immutable files, named by URL and expiry). */
+interface ProbeMemo {
+  get(name: string): ProbeMemoEntry | undefined;
+  set(name: string, entry: ProbeMemoEntry): void;
+  save(): Promise<void>;
+}
+
+const PROBE_MEMO_VERSION = 1;
+
+async function loadProbeMemo(imagesDir: string | null): Promise<ProbeMemo> {
+  const entries = new Map<string, ProbeMemoEntry>();
+  const file = imagesDir && join(imagesDir, 'probes.json');
+  let changed = false;
+  if (file) {
+    try {
+      const saved = JSON.parse(await readFile(file, 'utf8')) as { version?: unknown; entries?: unknown };
+      if (saved.version === PROBE_MEMO_VERSION && saved.entries && typeof saved.entries === 'object') {
+        for (const [name, entry] of Object.entries(saved.entries as Record<string, unknown>)) if (isMemoEntry(entry)) entries.set(name, entry);
+      }
+    } catch {
+      // No memo, or an unreadable one: every source is read again.
+    }
+  }
+  return {
+    get: (name) => entries.get(name),
+    set(name, entry) {
+      entries.set(name, entry);
+      changed = true;
+    },
+    async save() {
+      if (!file || !changed) return;
+      await mkdir(imagesDir!, { recursive: true });
+      await writeFileAtomic(file, JSON.stringify({ version: PROBE_MEMO_VERSION, entries: Object.fromEntries(entries) }));
+    },
+  };
+}
+
+function isMemoEntry(value: unknown): value is ProbeMemoEntry {
+  const v = value as ProbeMemoEntry;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.ext === 'string' &&
+    typeof v.digest === 'string' &&
+    /^[0-9a-f]{64}$/.test(v.digest) &&
+    typeof v.image === 'object' &&
+    v.image !== null &&
+    ['jpeg', 'png', 'webp', 'avif', 'gif'].includes(v.image.format) &&
+    Number.isInteger(v.image.width) &&
+    v.image.width > 0 &&
+    Number.isInteger(v.image.height) &&
+    v.image.height > 0 &&
+    typeof v.image.hasAlpha === 'boolean'
+  );
+}
+
+async function digestOfSettings(settings: ImageSettings): Promise<string> {
+  const { widths, formats, fallbackWidth } = settings;
+  return createHash('sha256')
+    .update(JSON.stringify({ widths, formats, fallbackWidth, encoder: ENCODER_OPTIONS, codec: await codecVersion() }))
+    .digest('hex');
+}
+
+function hashFile(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(file)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}
+
+const COMPLETE = '.complete';
+
+async function isComplete(dir: string): Promise<boolean> {
+  return (await readdir(dir).catch(() => [] as string[])).includes(COMPLETE);
+}
+
+/** A key's folder appears whole or not at all: written beside it, then renamed into place. */
+async function storeDerivatives(dir: string, files: Map<string, Buffer>): Promise<void> {
+  const temp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await mkdir(temp, { recursive: true });
+  try {
+    for (const [name, bytes] of files) await writeFile(join(temp, name), bytes);
+    await writeFile(join(temp, COMPLETE), '');
+    // Another build (a shard) may have stored the same key meanwhile: its files are the same bytes.
+    await rename(temp, dir).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    });
+  } finally {
+    await rm(temp, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+async function makeTempDir(imagesDir: string | null): Promise<string> {
+  const parent = imagesDir ?? tmpdir();
+  await mkdir(parent, { recursive: true });
+  return mkdtemp(join(parent, 'sources-'));
+}
