@@ -17,7 +17,7 @@ import { PARTITION_PAGES } from '../output/search-index.ts';
  */
 export async function generatorFingerprint(config: FingerprintOptions, root = config.root): Promise<string> {
   const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...(await installedManifests(root))]);
-  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp, searchPartitionPages: PARTITION_PAGES };
+  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp, images: imageOptionsOf(config.images), searchPartitionPages: PARTITION_PAGES };
   return createHash('sha256')
     .update(code)
     .update('\0')
@@ -29,7 +29,16 @@ export async function generatorFingerprint(config: FingerprintOptions, root = co
 }
 
 /** The options that reach the output, and the project root whose code is hashed. */
-export type FingerprintOptions = Pick<ResolvedConfig, 'root' | 'buildCheckInterval' | 'publicEndpoint' | 'sentryDsn' | 'baseUrl' | 'payloadBudget' | 'drafts' | 'mediaMaxBytes' | 'csp'>;
+export type FingerprintOptions = Pick<ResolvedConfig, 'root' | 'buildCheckInterval' | 'publicEndpoint' | 'sentryDsn' | 'baseUrl' | 'payloadBudget' | 'drafts' | 'mediaMaxBytes' | 'csp' | 'images'>;
+
+/**
+ * What of the image settings reaches the page data: widths, formats, the pixel limit and the image
+ * service's address with a digest of its key and salt (a new key signs every URL anew), never the key.
+ */
+function imageOptionsOf(images: ResolvedConfig['images']): unknown {
+  const { service, ...rest } = images;
+  return { ...rest, service: service && { url: service.url, signing: createHash('sha256').update(service.key).update('\0').update(service.salt).digest('hex') } };
+}
 
 /** Folders whose files are the generator's and the site's code and shell. */
 export const CODE_DIRS = ['cli', 'runtime', 'site', 'templates'];

@@ -97,6 +97,7 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   /** The files queued: two URLs that decode to one file (`a.png`, `%61.png`) are copied once. */
   const files = new Set<string>();
   const failures: PageFailure[] = [];
+  const failedSources = new Set<string>();
   const copies: Promise<void>[] = [];
   let cache: Promise<MediaCache> | null = null;
   const cacheOf = (): Promise<MediaCache> | null => (cacheDir ? (cache ??= openMediaCache(cacheDir)) : null);
@@ -190,7 +191,12 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
           // Never fails itself (a folder where the file should be): the failure below is what counts.
           if (target) await rm(target, { force: true }).catch(() => undefined);
           const message = (cause as Error).message;
-          if (cause instanceof ImageRefused) fail(url, page, source, `${url}: ${message}`, cause.fix);
+          if (cause instanceof ImageRefused) {
+            // The derivatives of one source fail together: the source is named once.
+            const named = cause.source ?? url;
+            if (!failedSources.has(named)) fail(named, page, new URL(named, origin).href, `${named}: ${message}`, cause.fix);
+            failedSources.add(named);
+          }
           else if (cause instanceof SvgRefused) fail(url, page, source, `${url}: ${message}`, 'Export the image again as a plain drawing (no scripts, styles, embedded HTML or links to other files), or upload it as PNG.');
           else if (cause instanceof MediaRefused && /Content-Type/.test(message)) fail(url, page, source, `${url}: ${message}`, REFUSED_TYPE_FIX);
           else if (cause instanceof MediaRefused && /media-max-bytes/.test(message)) fail(url, page, source, `${url}: ${message}`, 'Shrink the file, or raise --media-max-bytes if it is meant to be this large.');

@@ -6,18 +6,20 @@ import { escapeHtml } from './html.ts';
  * The Content-Security-Policy every page carries by default (issue 16.4), derived from the build's
  * options: only the site's own scripts, styles, images and requests, widened for the public GraphQL
  * endpoint's origin (live data, preview, login; media of drafts are served from it) and the error
- * reporter's origin when they are configured. No 'unsafe-inline', no 'unsafe-eval': the boot data and
+ * reporter's origin when they are configured, and images for an image service's. No 'unsafe-inline', no 'unsafe-eval': the boot data and
  * JSON-LD are `type="application/json"`/`application/ld+json`, which is data, not script.
  * `frame-ancestors` cannot be set by a meta tag: the CDN adds it (docs/reliability.md).
  */
-export function contentSecurityPolicy({ publicEndpoint, sentryDsn }: { publicEndpoint: string | null; sentryDsn: string | null }): string {
+export function contentSecurityPolicy({ publicEndpoint, sentryDsn, images }: { publicEndpoint: string | null; sentryDsn: string | null; images?: { service: { url: string } | null } }): string {
   const api = publicEndpoint ? [new URL(publicEndpoint).origin] : [];
   const reporter = sentryDsn ? [new URL(sentryDsn).origin] : [];
+  // An image service (--image-service) serves the images' derivatives from its own origin.
+  const imageService = images?.service ? [new URL(images.service.url).origin] : [];
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
     ['script-src', "'self'"],
     ['style-src', "'self'"],
-    ['img-src', "'self'", ...api],
+    ['img-src', "'self'", ...unique([...api, ...imageService])],
     ['media-src', "'self'", ...api],
     ['connect-src', "'self'", ...unique([...api, ...reporter])],
     ['object-src', "'none'"],

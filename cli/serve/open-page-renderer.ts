@@ -11,6 +11,7 @@ import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules, type SiteModules } from '../config/site-modules.ts';
 import { crawl } from '../content/crawl.ts';
 import { createMediaCopier, mediaFileFor, mediaUrlsIn } from '../content/media.ts';
+import { pageImageResolver, type ResolvePageImages } from '../content/images/page-images.ts';
 import { queryPages, type PageRecord } from '../content/query.ts';
 import { loadRichTextCache } from '../content/rich-text-cache.ts';
 import { loadSiteData, openContentSource } from '../content/source.ts';
@@ -92,10 +93,19 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
         // A context of this request's own: what routes derive once per build (an event list, say) is derived again from the backend as it is now.
         const client = { request: source.client.request.bind(source.client), buildKey: {} };
         const sharedMarkup = createSharedMarkupCache();
+        // The pages' media the folder does not hold yet go to a folder of this request's, each file once.
+        // The folders of requests long past go: their pages have been built since. The copier is made
+        // first: its image pipeline resolves the pages' images, as the build's does, before they render.
+        const mediaDir = join(scratch, `media-${++round}`);
+        await rm(join(scratch, `media-${round - MEDIA_ROUNDS_KEPT}`), { recursive: true, force: true });
+        let knowHeld!: (held: ReadonlySet<string>) => void;
+        const present = new Promise<ReadonlySet<string>>((resolve) => (knowHeld = resolve));
+        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null, images: config.images });
+        const resolveImages = copier.images ? pageImageResolver(copier.images, site.images.richTextSizes) : undefined;
         const rendered: { page: OpenPage; json: string }[] = [];
         for (const open of wanted) {
           try {
-            const found = await pageRecord(site, client, source.client, open, richText.clean, config.concurrency);
+            const found = await pageRecord(site, client, source.client, open, richText.clean, config.concurrency, resolveImages);
             if (typeof found === 'string') {
               answer.skipped.push({ path: open, why: found });
               continue;
@@ -108,10 +118,6 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
             answer.skipped.push({ path: open, why: describeCause(error) });
           }
         }
-        // The pages' media the folder does not hold yet go to a folder of this request's, each file once.
-        // The folders of requests long past go: their pages have been built since.
-        const mediaDir = join(scratch, `media-${++round}`);
-        await rm(join(scratch, `media-${round - MEDIA_ROUNDS_KEPT}`), { recursive: true, force: true });
         const urls = rendered.map(({ json }) => [...new Set(mediaUrlsIn(json))]);
         const held = new Set<string>();
         for (const url of new Set(urls.flat())) {
@@ -119,7 +125,7 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
           const file = safeMediaFile(url);
           if (file !== null && (await isFile(join(config.outDir, file)))) held.add(url);
         }
-        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, present: held, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null });
+        knowHeld(held);
         for (const { page, json } of rendered) copier.addFrom(json, page.path);
         // A medium that cannot be copied fails the build too: its pages are left to it, which says why.
         const [mediaFailure] = await copier.done();
@@ -142,14 +148,14 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
  * The page at `open` from the backend, as the build would query it: its route crawled for that page
  * alone (as a shard is told which pages it wants), then its query; or why there is none.
  */
-async function pageRecord(site: SiteModules, lists: RouteDataContext, client: GraphQLClientHandle, open: string, clean: (html: string) => string, concurrency: number): Promise<PageRecord | string> {
+async function pageRecord(site: SiteModules, lists: RouteDataContext, client: GraphQLClientHandle, open: string, clean: (html: string) => string, concurrency: number, resolveImages: ResolvePageImages | undefined): Promise<PageRecord | string> {
   const match = findRoute(site.routes, open);
   if (!match) return 'no route has this path';
   const failures: PageFailure[] = [];
   const routeId = match.route.id;
   const jobs = crawl(site.routes, site.routeData, lists, (failure) => failures.push(failure), { skip: (id) => id !== routeId, keep: (id, path) => id === routeId && path === open });
   let found: PageRecord | null = null;
-  for await (const record of queryPages(jobs, site.routeData, client, concurrency, failures, clean)) found ??= record;
+  for await (const record of queryPages(jobs, site.routeData, client, concurrency, failures, clean, resolveImages)) found ??= record;
   return found ?? (failures[0] ? failures[0].cause : 'the backend no longer lists this page');
 }
 

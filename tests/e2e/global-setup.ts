@@ -1,13 +1,15 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startContentServer } from '../../backend/server.ts';
 import { runCli } from '../helpers/cli.ts';
 import { useRunTempDir } from '../helpers/run-temp-dir.ts';
 
 /**
  * Builds the site twice from the embedded backend with the real CLI: the site the tests serve, and
  * a second build of other inputs (another base URL, so another build id) that tests publish over
- * the first while a page is open.
+ * the first while a page is open. A third build has every image a 4000×3000 camera photo, as editors
+ * upload them (images.spec.ts).
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   // Every temporary folder of the run (these builds, the tests' own, Chromium's) goes in one, removed at the end.
@@ -15,9 +17,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const root = await mkdtemp(join(tmpdir(), 'site-e2e-'));
   const site = join(root, 'site');
   const next = join(root, 'next');
-  await Promise.all([build(['--out', site]), build(['--out', next, '--base-url', 'https://next.institute.example'])]);
+  const photos = join(root, 'photos');
+  const photoBackend = await startContentServer({ photos: true });
+  try {
+    await Promise.all([build(['--out', site]), build(['--out', next, '--base-url', 'https://next.institute.example']), build(['--out', photos, '--endpoint', photoBackend.url, '--cache-dir', join(root, 'photos-cache')])]);
+  } finally {
+    await photoBackend.close();
+  }
   process.env.E2E_SITE_DIR = site;
   process.env.E2E_NEXT_SITE_DIR = next;
+  process.env.E2E_PHOTO_SITE_DIR = photos;
   return removeTempDir;
 }
 

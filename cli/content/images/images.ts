@@ -103,7 +103,9 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
         }
         const source = sources.get(key);
         if (!source) throw new ImageRefused(`no image of this build has the derivative key ${key}`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
-        const files = await encodeLimit(() => encodeDerivatives(source.file, source.plan, settings));
+        const files = await encodeLimit(() => encodeDerivatives(source.file, source.plan, settings)).catch((cause: unknown) => {
+          throw cause instanceof ImageRefused ? new ImageRefused(cause.message, cause.fix, source.url) : cause;
+        });
         counts.encoded++;
         if (!dir) return files;
         await storeDerivatives(dir, files).catch(() => undefined);

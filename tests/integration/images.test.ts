@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cameraPhoto, corruptJpeg, pixelBomb } from '../../backend/photos.ts';
+import { DEFAULT_EDITOR } from '../../backend/auth.ts';
+import { startContentServer, type ContentServer } from '../../backend/server.ts';
+import type { ImageData } from '../../site/queries/common.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
+import { loginToken } from '../backend/client.ts';
+import { updateContent } from '../helpers/content-edits.ts';
+import { listFiles, snapshotTree } from '../helpers/tree.ts';
+
+/**
+ * The images of a site whose editors upload camera photos (issue 40): the embedded backend serves every
+ * image as a 4000×3000 JPEG with GPS tags, a camera serial and the editor's name (backend/photos.ts). A
+ * real `site build` against it, and what a visitor's browser would get.
+ */
+
+const EPOCH = '1767225600';
+let backend: ContentServer;
+let root: string;
+let token: string;
+const site = () => join(root, 'site');
+
+const build = (args: string[]): Promise<CliResult> => runCli(['build', '--endpoint', backend.url, '--no-report', ...args], { env: { SOURCE_DATE_EPOCH: EPOCH }, timeoutMs: 300_000 });
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'images-'));
+  backend = await startContentServer({
+    photos: true,
+    extraMedia: new Map([
+      ['/media/uploads/new-photo.jpg', { contentType: 'image/jpeg', body: await cameraPhoto('/media/uploads/new-photo.jpg') }],
+      ['/media/uploads/bomb.png', { contentType: 'image/png', body: await pixelBomb() }],
+      ['/media/uploads/truncated.jpg', { contentType: 'image/jpeg', body: await corruptJpeg() }],
+      ['/media/uploads/page.jpg', { contentType: 'image/jpeg', body: Buffer.from('<!doctype html><script>alert(1)</script>') }],
+    ]),
+  });
+  token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+  const first = await build(['--out', site(), '--cache-dir', join(root, 'cache')]);
+  expect(first.code, first.stderr).toBe(0);
+}, 600_000);
+
+afterAll(async () => {
+  await backend?.close();
+});
+
+async function derivatives(dir: string): Promise<string[]> {
+  return (await listFiles(join(dir, 'media'))).filter((f) => f.startsWith('_img/'));
+}
+
+async function newsItem(slug: string): Promise<{ image: ImageData; body: string }> {
+  const payload = JSON.parse(await readFile(join(site(), 'news', slug, '_payload.json'), 'utf8')) as { data: { newsItem: { image: ImageData; body: string } } };
+  return payload.data.newsItem;
+}
+
+describe('a build of camera photos', () => {
+  it('publishes only derivatives: no original photo, no metadata, sRGB, never wider than the source', async () => {
+    const media = await listFiles(join(site(), 'media'));
+    // Every image of the sample is a photo now: the originals, with their GPS tags, are never published.
+    expect(media.filter((f) => /\.jpe?g$/.test(f) && !f.startsWith('_img/'))).toEqual([]);
+    const files = await derivatives(site());
+    expect(files.length).toBeGreaterThan(500);
+    for (const file of files.filter((_, i) => i % 7 === 0)) {
+      const meta = await sharp(join(site(), 'media', file)).metadata();
+      expect({ file, exif: meta.exif, xmp: meta.xmp, iptc: meta.iptc, icc: meta.icc, space: meta.space, orientation: meta.orientation }).toEqual({ file, exif: undefined, xmp: undefined, iptc: undefined, icc: undefined, space: 'srgb', orientation: undefined });
+      expect(meta.width).toBeLessThanOrEqual(1600);
+      expect(file.slice(file.lastIndexOf('.') + 1)).toBe(meta.format === 'jpeg' ? 'jpg' : meta.format);
+      expect(Number(/-(\d+)\.\w+$/.exec(file)![1])).toBe(meta.width);
+    }
+    const bytes = await Promise.all(files.map(async (f) => (await readFile(join(site(), 'media', f))).toString('latin1')));
+    for (const text of bytes) expect(text).not.toMatch(/GPS|Jane Editor|BodySerial|Exif\0\0/);
+  });
+
+  it('gives page data the real size (orientation applied), a srcset and a social card', async () => {
+    const slug = (await readdir(join(site(), 'news'))).find((name) => !['page', 'category', 'index.html', '_payload.json'].includes(name))!;
+    const { image } = await newsItem(slug);
+    // The backend claims 1200×675; the photo is 4000×3000.
+    expect(image).toMatchObject({ width: 4000, height: 3000 });
+    expect(image.url).toMatch(/^\/media\/_img\/[0-9a-f]{20}\/[a-z0-9-]+-1200\.jpg$/);
+    expect(image.sources).toEqual([{ type: 'image/webp', urls: expect.any(Array), widths: [320, 480, 640, 800, 1080, 1280, 1600] }]);
+    const html = await readFile(join(site(), 'news', slug, 'index.html'), 'utf8');
+    expect(html).toContain(`<meta property="og:image" content="https://institute.example${image.url}">`);
+    const social = await sharp(join(site(), image.url)).metadata();
+    expect([social.width, social.height, social.format]).toEqual([1200, 900, 'jpeg']);
+    // A phone's portrait, stored sideways with EXIF orientation 6, shows upright: taller than wide.
+    const people = JSON.parse(await readFile(join(site(), 'about/people/_payload.json'), 'utf8')) as { data: { people: { nodes: { photo: ImageData | null }[] } } };
+    const photo = people.data.people.nodes.find((p) => p.photo)!.photo!;
+    expect(photo).toMatchObject({ width: 3000, height: 4000 });
+    const portrait = await sharp(join(site(), photo.sources![0]!.urls[0]!)).metadata();
+    expect(portrait.height).toBeGreaterThan(portrait.width);
+  });
+
+  it('makes the same bytes in another build, and in shards that share a new cache', async () => {
+    const shards = [join(root, 'shard-1'), join(root, 'shard-2')];
+    const cache = join(root, 'shard-cache');
+    const results = await Promise.all(shards.map((out, i) => build(['--out', out, '--cache-dir', cache, '--shard', `${i + 1}/2`])));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const merged = await build(['--merge', ...shards, '--out', join(root, 'merged'), '--cache-dir', cache]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const digest = async (dir: string) => Object.fromEntries(await Promise.all((await derivatives(dir)).map(async (f) => [f, createHash('sha256').update(await readFile(join(dir, 'media', f))).digest('hex')] as const)));
+    expect(await digest(join(root, 'merged'))).toEqual(await digest(site()));
+  }, 600_000);
+
+  it('encodes only the new photo when an update in place adds one', async () => {
+    const slug = (await readdir(join(site(), 'news'))).find((name) => !['page', 'category', 'index.html', '_payload.json'].includes(name))!;
+    const id = JSON.parse(await readFile(join(site(), 'news', slug, '_payload.json'), 'utf8')).data.newsItem.id as string;
+    await updateContent(backend, token, 'NewsItem', id, { image: { url: '/media/uploads/new-photo.jpg', alt: 'A new photo', width: 800, height: 600 } });
+    const update = await build(['--out', site(), '--cache-dir', join(root, 'cache')]);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toMatch(/updated in place/);
+    expect(update.stdout).toMatch(/\(\d+ images?: 1 encoded, 0 from the cache\)/);
+    const { image } = await newsItem(slug);
+    expect(image).toMatchObject({ alt: 'A new photo', width: 4000, height: 3000 });
+  }, 300_000);
+
+  it('fails on a pixel bomb, a truncated photo and a page named .jpg, naming each page, URL and reason; the output stays', async () => {
+    const before = await snapshotTree(site());
+    const slugs = (await readdir(join(site(), 'news'))).filter((name) => !['page', 'category', 'index.html', '_payload.json'].includes(name)).slice(1, 4);
+    const bad = ['/media/uploads/bomb.png', '/media/uploads/truncated.jpg', '/media/uploads/page.jpg'];
+    for (const [i, slug] of slugs.entries()) {
+      const id = JSON.parse(await readFile(join(site(), 'news', slug, '_payload.json'), 'utf8')).data.newsItem.id as string;
+      await updateContent(backend, token, 'NewsItem', id, { image: { url: bad[i], alt: 'Bad', width: 10, height: 10 } });
+    }
+    const failed = await build(['--out', site(), '--cache-dir', join(root, 'cache')]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('[PagesFailed]');
+    expect(failed.stderr).toMatch(new RegExp(`/news/${slugs[0]}[\\s\\S]*?/media/uploads/bomb\\.png: 30000×30000 is 900 megapixels, more than --image-max-pixels allows`));
+    expect(failed.stderr).toMatch(/\/media\/uploads\/truncated\.jpg: the file does not decode/);
+    expect(failed.stderr).toMatch(/\/media\/uploads\/page\.jpg: the file is not an image the build can read/);
+    expect(await snapshotTree(site())).toEqual(before);
+  }, 300_000);
+});
