@@ -5,6 +5,7 @@
  */
 import type { MediaSpec } from './content/types.ts';
 import { createRandom, hashString, pickAt } from './content/random.ts';
+import { cameraPhoto } from './photos.ts';
 
 /** A generated media file ready to send. */
 export interface MediaFile {
@@ -13,11 +14,16 @@ export interface MediaFile {
 }
 
 /**
- * Generates the bytes for one media path. Deterministic: the same spec and path give the same bytes.
+ * Generates the bytes for one media path. Deterministic: the same spec and path give the same bytes. A
+ * camera photo (photos.ts) comes asynchronously: its base may still have to be generated.
  * @param path the root-relative URL path (`/media/news/x.svg`), used to seed image patterns
  */
-export function renderMedia(spec: MediaSpec, path: string): MediaFile {
+export function renderMedia(spec: MediaSpec, path: string): MediaFile | Promise<MediaFile> {
   switch (spec.kind) {
+    case 'photo':
+      return cameraPhoto(spec.tag, spec.photo).then((body) => ({ contentType: 'image/jpeg', body }));
+    case 'file':
+      return { contentType: spec.contentType, body: spec.body };
     case 'image':
       return { contentType: 'image/svg+xml', body: Buffer.from(renderSvg(path, spec.width, spec.height, spec.label), 'utf8') };
     case 'pdf':

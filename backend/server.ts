@@ -13,7 +13,9 @@ import { createLoginLimiter, draftOnlyMedia, isAllowedOrigin, isExpectedHost, is
 import { createMediaAccess, MEDIA_KEY_PARAM } from './media-access.ts';
 import { applyContentOverrides, readContentOverrides } from './content-overrides.ts';
 import { loadSampleContent } from './content/sample.ts';
-import { renderMedia } from './media.ts';
+import type { Content } from './content/types.ts';
+import { renderMedia, type MediaFile } from './media.ts';
+import { withPhotos } from './photos.ts';
 import { createScaledContent } from './scale.ts';
 import { createContentSchema, loadSchemaSource, PUBLISHED_ONLY_HEADER, type RequestContext } from './schema.ts';
 import type { ContentStore } from './store.ts';
@@ -44,6 +46,15 @@ export interface ContentServerOptions {
   allowOrigins?: readonly string[];
   /** Listen on an address that is not loopback although the sample editor account is in force. @default false */
   allowRemote?: boolean;
+  /**
+   * Every image of the content a 4000×3000 camera photo with GPS tags, as editors upload them
+   * (photos.ts), instead of the sample's small SVGs (`site content serve --photos`); `variants` makes
+   * the images share that many files per kind, for tests that need the photos but not one encode each.
+   * @default false
+   */
+  photos?: boolean | { variants: number };
+  /** Files served as they are at these `/media/…` paths, which edits may then name (a test's corrupt upload, say). @default none */
+  extraMedia?: ReadonlyMap<string, { contentType: string; body: Buffer }>;
   /** Called with each incoming GraphQL request (for tests and benchmarks counting requests). */
   onRequest?: (info: { operationName: string | null; authorization: string | null }) => void;
 }
@@ -68,7 +79,8 @@ export interface ContentServer {
  * await server.close();
  */
 export async function startContentServer(options: ContentServerOptions = {}): Promise<ContentServer> {
-  const base = options.scale === undefined ? loadSampleContent() : createScaledContent(options.scale);
+  const generated = options.scale === undefined ? loadSampleContent() : createScaledContent(options.scale);
+  const base = withExtraMedia(options.photos ? withPhotos(generated, options.photos === true ? {} : options.photos) : generated, options.extraMedia);
   const content = applyContentOverrides(base, readContentOverrides(options.overridesFile ?? process.env.CONTENT_OVERRIDES_FILE));
   const host = options.host ?? '127.0.0.1';
   const editor = resolveEditor(options.editor);
@@ -150,7 +162,7 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
       const isEditor = auth.viewerFor(readBearerToken(req.headers.authorization ?? null)) !== null;
       // A draft's medium is never stored by a shared cache.
       const draft = !mediaAccess.allows(mediaPath(req), null, false);
-      serveMedia(store, req, res, !mediaAccess.allows(mediaPath(req), key, isEditor), draft);
+      void serveMedia(store, req, res, !mediaAccess.allows(mediaPath(req), key, isEditor), draft);
     } else void yoga(req, res);
   });
   await new Promise<void>((resolve, reject) => {
@@ -193,12 +205,20 @@ function originOf(url: string): string | null {
   }
 }
 
+/** The content with `extra` files served as they are (ContentServerOptions.extraMedia). */
+function withExtraMedia(content: Content, extra: ContentServerOptions['extraMedia']): Content {
+  if (!extra || extra.size === 0) return content;
+  const media = new Map(content.media);
+  for (const [path, file] of extra) media.set(path, { kind: 'file', contentType: file.contentType, body: file.body });
+  return { ...content, media };
+}
+
 function mediaPath(req: IncomingMessage): string {
   return (req.url ?? '').split(/[?#]/, 1)[0] ?? '';
 }
 
 /** `hidden`: a draft's medium asked for without an editor's token, answered as if it did not exist. */
-function serveMedia(store: ContentStore, req: IncomingMessage, res: ServerResponse, hidden = false, draft = false): void {
+async function serveMedia(store: ContentStore, req: IncomingMessage, res: ServerResponse, hidden = false, draft = false): Promise<void> {
   const path = mediaPath(req);
   const spec = hidden ? undefined : store.media.get(path);
   if (!spec || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -207,7 +227,13 @@ function serveMedia(store: ContentStore, req: IncomingMessage, res: ServerRespon
     res.end(status === 404 ? `Not found: ${path}\n` : 'Method not allowed\n');
     return;
   }
-  const file = renderMedia(spec, path);
+  let file: MediaFile;
+  try {
+    file = await renderMedia(spec, path);
+  } catch (error) {
+    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`Could not generate ${path}: ${(error as Error).message}\n`);
+    return;
+  }
   res.writeHead(200, {
     'Content-Type': file.contentType,
     'Content-Length': file.body.length,

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 
 /**
- * The embedded backend with a synthetic site of about `scale` pages, in its own process (as a real CMS
+ * The embedded backend with a synthetic site of about `scale` pages (null: the sample content), its
+ * images camera photos with `photos`, in its own process (as a real CMS
  * would be), on a free port unless one is given.
  */
-export function startScaledBackend(site: string, scale: number, options: { port?: number; env?: NodeJS.ProcessEnv } = {}): Promise<{ url: string; close: () => Promise<void> }> {
+export function startScaledBackend(site: string, scale: number | null, options: { port?: number; env?: NodeJS.ProcessEnv; photos?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [site, 'content', 'serve', '--port', String(options.port ?? 0), '--scale', String(scale)], { env: { ...process.env, NODE_ENV: 'production', ...options.env } });
+    const args = [...(scale === null ? [] : ['--scale', String(scale)]), ...(options.photos ? ['--photos'] : [])];
+    const child = spawn(process.execPath, [site, 'content', 'serve', '--port', String(options.port ?? 0), ...args], { env: { ...process.env, NODE_ENV: 'production', ...options.env } });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();

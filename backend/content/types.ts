@@ -173,7 +173,11 @@ export interface HomeInfo {
 export type MediaSpec =
   | { readonly kind: 'image'; readonly width: number; readonly height: number; readonly label: string }
   | { readonly kind: 'pdf'; readonly title: string; readonly subtitle: string }
-  | { readonly kind: 'audio'; readonly seconds: number; readonly frequency: number };
+  | { readonly kind: 'audio'; readonly seconds: number; readonly frequency: number }
+  /** A camera photo (photos.ts), generated on request. */
+  | { readonly kind: 'photo'; readonly photo: 'landscape' | 'portrait' | 'display-p3'; readonly tag: string }
+  /** A file served as it is (server.ts `extraMedia`: a test's corrupt upload, say). */
+  | { readonly kind: 'file'; readonly contentType: string; readonly body: Buffer };
 
 /**
  * A whole content set: the sample content or a scaled one. Lists are in no particular order (the store

@@ -16,7 +16,8 @@ import { listFiles, snapshotTree } from '../helpers/tree.ts';
 /**
  * The images of a site whose editors upload camera photos (issue 40): the embedded backend serves every
  * image as a 4000×3000 JPEG with GPS tags, a camera serial and the editor's name (backend/photos.ts). A
- * real `site build` against it, and what a visitor's browser would get.
+ * real `site build` against it, and the files a visitor's browser would get (tests/e2e/images.spec.ts
+ * shows them in Chromium).
  */
 
 const EPOCH = '1767225600';
@@ -29,8 +30,10 @@ const build = (args: string[]): Promise<CliResult> => runCli(['build', '--endpoi
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'images-'));
+  // Four files per kind of photo, shared by the sample's 93 images: a cold build encodes a dozen photos,
+  // not 93, and every page still shows photos as editors upload them.
   backend = await startContentServer({
-    photos: true,
+    photos: { variants: 4 },
     extraMedia: new Map([
       ['/media/uploads/new-photo.jpg', { contentType: 'image/jpeg', body: await cameraPhoto('/media/uploads/new-photo.jpg') }],
       ['/media/uploads/bomb.png', { contentType: 'image/png', body: await pixelBomb() }],

@@ -15,7 +15,10 @@ export interface ProbedImage {
 export interface Derivative {
   /** Site path, `/media/_img/{key}/{name}-{width}.{ext}`. */
   url: string;
-  /** The file's name in its key's folder (and in the cache). */
+  /**
+   * The file's name in the cache's folder of its key, `{width}.{ext}`: the same bytes for every URL of
+   * the same source (an image uploaded twice under two names is encoded once).
+   */
   name: string;
   format: 'avif' | 'webp' | 'jpeg' | 'png';
   width: number;
@@ -47,8 +50,7 @@ export function derivativeWidths(sourceWidth: number, widths: readonly number[])
 export function planDerivatives(key: string, sourceUrl: string, image: ProbedImage, settings: ImageSettings): DerivativePlan {
   const name = slugOf(sourceUrl);
   const make = (format: Derivative['format'], width: number): Derivative => {
-    const file = `${name}-${width}.${EXTENSIONS[format]}`;
-    return { url: `${DERIVATIVE_PREFIX}${key}/${file}`, name: file, format, width, height: Math.max(1, Math.round((width * image.height) / image.width)) };
+    return { url: `${DERIVATIVE_PREFIX}${key}/${name}-${width}.${EXTENSIONS[format]}`, name: `${width}.${EXTENSIONS[format]}`, format, width, height: Math.max(1, Math.round((width * image.height) / image.width)) };
   };
   const widths = derivativeWidths(image.width, settings.widths);
   return {
@@ -74,17 +76,17 @@ export function derivativesOf(plan: DerivativePlan): Derivative[] {
   return [plan.fallback, ...plan.sets.flatMap((set) => set.derivatives)];
 }
 
-/** The key's folder and file name of a derivative URL, or null for a URL that is not one. */
+/** The key and the cache's file name (Derivative.name) of a derivative URL, or null for a URL that is not one. */
 export function parseDerivativeUrl(url: string): { key: string; name: string } | null {
   const m = DERIVATIVE_URL.exec(url);
-  return m ? { key: m[1]!, name: m[2]! } : null;
+  return m ? { key: m[1]!, name: `${m[2]!}.${m[3]!}` } : null;
 }
 
 // --- internal ---
 
 const EXTENSIONS = { avif: 'avif', webp: 'webp', jpeg: 'jpg', png: 'png' } as const;
 const MIME_TYPES: Record<'avif' | 'webp', ImageMimeType> = { avif: 'image/avif', webp: 'image/webp' };
-const DERIVATIVE_URL = /^\/media\/_img\/([0-9a-f]{20})\/([a-z0-9-]{1,64}-\d{1,5}\.(?:avif|webp|jpg|png))$/;
+const DERIVATIVE_URL = /^\/media\/_img\/([0-9a-f]{20})\/[a-z0-9-]{1,64}-(\d{1,5})\.(avif|webp|jpg|png)$/;
 
 /** A file-name-safe, readable name of the source: `/media/news/Harbour at Dawn.JPG` → `harbour-at-dawn`. */
 function slugOf(url: string): string {

@@ -18,7 +18,7 @@ describe('derivativeWidths', () => {
 describe('planDerivatives', () => {
   it('names every file after the key and the source, with heights from the shown aspect ratio', () => {
     const plan = planDerivatives(KEY, '/media/news/Harbour%20at%20Dawn.JPG', { format: 'jpeg', width: 3000, height: 4000, hasAlpha: false }, settings);
-    expect(plan.fallback).toEqual({ url: `/media/_img/${KEY}/harbour-at-dawn-1200.jpg`, name: 'harbour-at-dawn-1200.jpg', format: 'jpeg', width: 1200, height: 1600 });
+    expect(plan.fallback).toEqual({ url: `/media/_img/${KEY}/harbour-at-dawn-1200.jpg`, name: '1200.jpg', format: 'jpeg', width: 1200, height: 1600 });
     expect(plan.sets.map((s) => s.format)).toEqual(['avif', 'webp']);
     expect(plan.sets[1]!.derivatives.map((d) => [d.width, d.height])).toEqual([
       [320, 427],
@@ -49,6 +49,14 @@ describe('planDerivatives', () => {
     expect(imageUrlAtLeast(fields, 300)).toBe(`/media/_img/${KEY}/a-320.webp`);
     expect(imageUrlAtLeast(fields, 5000)).toBe(`/media/_img/${KEY}/a-1600.webp`);
     expect(imageUrlAtLeast({ url: '/media/a.svg' }, 300)).toBe('/media/a.svg');
+  });
+
+  it('names the cached files by width alone, so two uploads of the same photo share them', () => {
+    const image = { format: 'jpeg' as const, width: 4000, height: 3000, hasAlpha: false };
+    const a = planDerivatives(KEY, '/media/news/a.jpg', image, settings);
+    const b = planDerivatives(KEY, '/media/people/b.jpg', image, settings);
+    expect(a.sets[1]!.derivatives.map((d) => d.name)).toEqual(b.sets[1]!.derivatives.map((d) => d.name));
+    expect(parseDerivativeUrl(b.sets[1]!.derivatives[0]!.url)).toEqual({ key: KEY, name: '320.webp' });
   });
 
   it('refuses derivative URLs it did not make', () => {
