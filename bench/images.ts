@@ -114,9 +114,12 @@ try {
     }
     await page.waitForLoadState('networkidle');
     const ratios = await page.locator('img').evaluateAll((imgs: HTMLImageElement[]) =>
-      imgs.filter((img) => img.complete && img.naturalWidth > 0).map((img) => {
+      imgs.filter((img) => img.complete && img.naturalWidth > 0 && img.currentSrc.includes('/media/_img/')).map((img) => {
         const box = img.getBoundingClientRect();
-        return (img.naturalWidth * img.naturalHeight) / (box.width * box.height * devicePixelRatio ** 2);
+        // The file's width is in its name (naturalWidth is divided by the srcset candidate's density).
+        const width = Number(/-(\d+)\.\w+$/.exec(img.currentSrc)![1]);
+        const height = (width * Number(img.getAttribute('height'))) / Number(img.getAttribute('width'));
+        return (width * height) / (box.width * box.height * devicePixelRatio ** 2);
       }),
     );
     await context.close();

@@ -39,7 +39,8 @@ async function heroSource(browser: Browser, device: typeof PHONE | typeof LAPTOP
     await page.goto(server.url + path);
     const hero = page.locator('img.article__image');
     await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    return await hero.evaluate((img: HTMLImageElement) => ({ currentSrc: img.currentSrc, natural: img.naturalWidth, shown: img.getBoundingClientRect().width * devicePixelRatio }));
+    // naturalWidth is in CSS pixels for a srcset candidate (divided by its density): the file's own width is in its name.
+    return await hero.evaluate((img: HTMLImageElement) => ({ currentSrc: img.currentSrc, natural: Number(/-(\d+)\.\w+$/.exec(img.currentSrc)![1]), shown: img.getBoundingClientRect().width * devicePixelRatio }));
   } finally {
     await context.close();
   }
@@ -82,11 +83,15 @@ test.describe('images from camera photos', () => {
     await scrollToBottom(page);
     const shown = await page.locator('img').evaluateAll((imgs: HTMLImageElement[]) =>
       imgs
-        .filter((img) => img.complete && img.naturalWidth > 0 && img.currentSrc.includes('/media/'))
+        .filter((img) => img.complete && img.naturalWidth > 0 && img.currentSrc.includes('/media/_img/'))
         .map((img) => {
           const box = img.getBoundingClientRect();
-          // object-fit: cover shows the file scaled to cover the box: what it shows is the box.
-          return { src: img.currentSrc, natural: img.naturalWidth * img.naturalHeight, shown: box.width * box.height * devicePixelRatio ** 2 };
+          // The file's pixels: its width is in its name (naturalWidth is divided by the candidate's
+          // density), its height follows from the image's aspect ratio. object-fit: cover shows the
+          // file scaled to cover the box: what it shows is the box.
+          const width = Number(/-(\d+)\.\w+$/.exec(img.currentSrc)![1]);
+          const height = (width * Number(img.getAttribute('height'))) / Number(img.getAttribute('width'));
+          return { src: img.currentSrc, natural: width * height, shown: box.width * box.height * devicePixelRatio ** 2 };
         }),
     );
     await context.close();
