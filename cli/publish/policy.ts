@@ -2,6 +2,7 @@ import { ASSETS_DIR, SEARCH_DIR, SEARCH_PARTS_FILE } from '../../runtime/shared/
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import { contentTypeFor } from '../serve/content-types.ts';
 import { mediaDisposition } from '../content/media-types.ts';
+import { DERIVATIVE_PREFIX } from '../../runtime/shared/images.ts';
 
 /**
  * Where each file of a build goes in the publish order, and the headers it is stored with. Pure: the
@@ -66,6 +67,8 @@ export function policyFor(key: string): ObjectPolicy {
   if (key.startsWith(`${META_DIR}/`) || key.startsWith(`${FILES_DIR}/`)) return { stage: 'meta', contentType, cacheControl: CACHE_IMMUTABLE };
   if (key.startsWith(`${ASSETS_DIR}/`)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
   if (key.startsWith(`${SEARCH_DIR}/`)) return searchPolicy(key, contentType);
+  // An image's derivatives are named by a hash of their source and settings: their bytes never change.
+  if (key.startsWith(DERIVATIVE_PREFIX.slice(1))) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
   if (key.startsWith('media/')) {
     const contentDisposition = mediaDisposition(key);
     return { stage: 'assets', contentType, cacheControl: CACHE_MEDIA, ...(contentDisposition ? { contentDisposition } : {}) };

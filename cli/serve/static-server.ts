@@ -91,7 +91,8 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
 
 async function send(res: ServerResponse, req: IncomingMessage, file: string, status: number, extra: Record<string, string>, compress: boolean): Promise<void> {
   const info = await stat(file);
-  const hashed = file.includes(`${sep}${ASSETS_DIR}${sep}`) && !file.endsWith('latest.json');
+  // As publish stores them: the assets and the images' derivatives, named by their content, for a year.
+  const hashed = (file.includes(`${sep}${ASSETS_DIR}${sep}`) && !file.endsWith('latest.json')) || file.includes(`${sep}media${sep}_img${sep}`);
   // As publish stores them: media a browser could open as a document of the site download instead.
   const disposition = file.includes(`${sep}media${sep}`) ? mediaDisposition(file) : null;
   const type = contentTypeFor(file);
