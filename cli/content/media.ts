@@ -257,7 +257,7 @@ const REFUSED_TYPE_FIX = `Upload the file in an allowed format (${MEDIA_EXTENSIO
 // In JSON a media URL is either a whole string ("/media/...") or an attribute inside HTML (=\"/media/...).
 // A derivative (images/image-plan.ts) is matched by its own pattern wherever it stands: rich text lists
 // several in one srcset attribute (`\"/media/_img/…-320.webp 320w, /media/_img/…-640.webp 640w\"`).
-const MEDIA_URL = /(\/media\/_img\/[0-9a-f]{20}\/[a-z0-9-]{1,64}-\d{1,5}\.(?:avif|webp|jpg|png))(?![^"\\\s,])|"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)|\\"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)/g;
+const MEDIA_URL = /(\/media\/_img\/[0-9a-f]{20}\/\d{1,5}\.(?:avif|webp|jpg|png))(?![^"\\\s,])|"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)|\\"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)/g;
 
 /** The media URLs a page's (or the site's) JSON refers to, in order, repeats included. */
 export function* mediaUrlsIn(text: string): Generator<string> {

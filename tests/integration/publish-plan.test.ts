@@ -27,7 +27,7 @@ describe('publish planning', () => {
   it('files an object by its key: stage, Content-Type and Cache-Control', () => {
     expect(policyFor('_assets/entry-abc123.js')).toEqual({ stage: 'assets', contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_IMMUTABLE });
     expect(policyFor('media/news/photo.jpg')).toEqual({ stage: 'assets', contentType: 'image/jpeg', cacheControl: CACHE_MEDIA });
-    expect(policyFor('media/_img/0123456789abcdef0123/photo-640.webp')).toEqual({ stage: 'assets', contentType: 'image/webp', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('media/_img/0123456789abcdef0123/640.webp')).toEqual({ stage: 'assets', contentType: 'image/webp', cacheControl: CACHE_IMMUTABLE });
     expect(policyFor('news/_payload.json')).toMatchObject({ stage: 'payloads', cacheControl: CACHE_REVALIDATE });
     expect(policyFor('_payload.json')).toMatchObject({ stage: 'payloads' });
     expect(policyFor('news/index.html')).toMatchObject({ stage: 'pages', cacheControl: CACHE_REVALIDATE });

@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type SharpModule from 'sharp';
 import type { Sharp, SharpOptions } from 'sharp';
 import { ENCODER_OPTIONS, type ImageSettings } from './image-settings.ts';
@@ -115,10 +118,16 @@ export async function cleanOriginal(file: string, image: ProbedImage, settings: 
   }
 }
 
-/** sharp and libvips versions: a derivative's bytes depend on them, so its cache key does too. */
+/**
+ * sharp's version and the libvips build it pins: a derivative's bytes depend on them, so its cache key
+ * does too. Read from sharp's package.json, not from sharp itself: a warm build, whose derivatives are all
+ * in the cache, never loads libvips (about 0.3 s).
+ */
 export async function codecVersion(): Promise<string> {
-  const sharp = await loadSharp();
-  return `sharp ${sharp.versions.sharp} vips ${sharp.versions.vips}`;
+  const manifest = join(dirname(fileURLToPath(import.meta.resolve('sharp'))), '..', 'package.json');
+  const { version, optionalDependencies = {} } = JSON.parse(await readFile(manifest, 'utf8')) as { version: string; optionalDependencies?: Record<string, string> };
+  const vips = Object.entries(optionalDependencies).find(([name]) => name.startsWith('@img/sharp-libvips-'))?.[1] ?? 'unknown';
+  return `sharp ${version} libvips ${vips}`;
 }
 
 // --- internal ---

@@ -1,4 +1,3 @@
-import { posix } from 'node:path';
 import { DERIVATIVE_PREFIX, type ImageMimeType, type ImageSource, type ResolvedImageFields } from '../../../runtime/shared/images.ts';
 import type { ImageSettings } from './image-settings.ts';
 
@@ -13,12 +12,9 @@ export interface ProbedImage {
 
 /** One file the build makes of a source. */
 export interface Derivative {
-  /** Site path, `/media/_img/{key}/{name}-{width}.{ext}`. */
+  /** Site path, `/media/_img/{key}/{width}.{ext}`: short, as every srcset candidate is written twice a page (HTML and payload). */
   url: string;
-  /**
-   * The file's name in the cache's folder of its key, `{width}.{ext}`: the same bytes for every URL of
-   * the same source (an image uploaded twice under two names is encoded once).
-   */
+  /** The file's name in its key's folder, in the site and in the cache: `{width}.{ext}`. */
   name: string;
   format: 'avif' | 'webp' | 'jpeg' | 'png';
   width: number;
@@ -44,13 +40,13 @@ export function derivativeWidths(sourceWidth: number, widths: readonly number[])
 }
 
 /**
- * The derivatives of a source whose bytes and settings hash to `key` (image-key.ts). `sourceUrl` names
- * them, so a file's name says which image it is (`/media/_img/…/harbour-at-dawn-640.webp`).
+ * The derivatives of a source whose bytes and settings hash to `key` (images.ts): one photo uploaded
+ * under two names has the same files.
  */
-export function planDerivatives(key: string, sourceUrl: string, image: ProbedImage, settings: ImageSettings): DerivativePlan {
-  const name = slugOf(sourceUrl);
+export function planDerivatives(key: string, image: ProbedImage, settings: ImageSettings): DerivativePlan {
   const make = (format: Derivative['format'], width: number): Derivative => {
-    return { url: `${DERIVATIVE_PREFIX}${key}/${name}-${width}.${EXTENSIONS[format]}`, name: `${width}.${EXTENSIONS[format]}`, format, width, height: Math.max(1, Math.round((width * image.height) / image.width)) };
+    const name = `${width}.${EXTENSIONS[format]}`;
+    return { url: `${DERIVATIVE_PREFIX}${key}/${name}`, name, format, width, height: Math.max(1, Math.round((width * image.height) / image.width)) };
   };
   const widths = derivativeWidths(image.width, settings.widths);
   return {
@@ -79,32 +75,11 @@ export function derivativesOf(plan: DerivativePlan): Derivative[] {
 /** The key and the cache's file name (Derivative.name) of a derivative URL, or null for a URL that is not one. */
 export function parseDerivativeUrl(url: string): { key: string; name: string } | null {
   const m = DERIVATIVE_URL.exec(url);
-  return m ? { key: m[1]!, name: `${m[2]!}.${m[3]!}` } : null;
+  return m ? { key: m[1]!, name: m[2]! } : null;
 }
 
 // --- internal ---
 
 const EXTENSIONS = { avif: 'avif', webp: 'webp', jpeg: 'jpg', png: 'png' } as const;
 const MIME_TYPES: Record<'avif' | 'webp', ImageMimeType> = { avif: 'image/avif', webp: 'image/webp' };
-const DERIVATIVE_URL = /^\/media\/_img\/([0-9a-f]{20})\/[a-z0-9-]{1,64}-(\d{1,5})\.(avif|webp|jpg|png)$/;
-
-/** A file-name-safe, readable name of the source: `/media/news/Harbour at Dawn.JPG` → `harbour-at-dawn`. */
-function slugOf(url: string): string {
-  const base = posix.basename(decodeURIComponentSafe(url)).replace(/\.[^.]*$/, '');
-  const slug = base
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 48)
-    .replace(/-+$/, '');
-  return slug || 'image';
-}
-
-function decodeURIComponentSafe(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
+const DERIVATIVE_URL = /^\/media\/_img\/([0-9a-f]{20})\/(\d{1,5}\.(?:avif|webp|jpg|png))$/;

@@ -52,6 +52,8 @@ export interface ImagePipelineOptions {
 export function createImagePipeline(options: ImagePipelineOptions): ImagePipeline {
   const { settings, cacheDir } = options;
   const encodeLimit = pLimit(options.concurrency ?? 2);
+  // A probe decodes every pixel at an eighth of the size: a few megabytes each, a few at a time.
+  const probeLimit = pLimit(4);
   const resolved = new Map<string, Promise<ResolvedImageFields>>();
   /** Per key: the source file and what was read of it, for the derivatives' encoding. */
   const sources = new Map<string, { url: string; file: string; image: ProbedImage; plan: DerivativePlan }>();
@@ -71,7 +73,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     const memoKey = cached ? posix.basename(file) : null;
     let known = memoKey ? memo.get(memoKey) : undefined;
     if (!known || known.ext !== ext) {
-      const [image, digest] = await Promise.all([probeImage(file, ext, settings.maxPixels), hashFile(file)]);
+      const [image, digest] = await Promise.all([probeLimit(() => probeImage(file, ext, settings.maxPixels)), hashFile(file)]);
       known = { ext, digest, image };
       if (memoKey) memo.set(memoKey, known);
     }
@@ -86,7 +88,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
       .update(known.digest)
       .digest('hex')
       .slice(0, 20);
-    const plan = planDerivatives(key, url, image, settings);
+    const plan = planDerivatives(key, image, settings);
     if (!sources.has(key)) sources.set(key, { url, file, image, plan });
     return resolvedFields(plan, image);
   };

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { imageUrlsIn, withResolvedImages } from '../../../../../cli/content/images/image-data.ts';
 import type { ResolvedImageFields } from '../../../../../runtime/shared/images.ts';
 
-const fields = (name: string): ResolvedImageFields => ({
-  url: `/media/_img/0123456789abcdef0123/${name}-1200.jpg`,
+const fields = (key: string): ResolvedImageFields => ({
+  url: `/media/_img/${key}/1200.jpg`,
   width: 3000,
   height: 4000,
-  sources: [{ type: 'image/webp', urls: [`/media/_img/0123456789abcdef0123/${name}-320.webp`, `/media/_img/0123456789abcdef0123/${name}-640.webp`], widths: [320, 640] }],
+  sources: [{ type: 'image/webp', urls: [`/media/_img/${key}/320.webp`, `/media/_img/${key}/640.webp`], widths: [320, 640] }],
 });
+const A = 'aaaaaaaaaaaaaaaaaaaa';
+const B = 'bbbbbbbbbbbbbbbbbbbb';
 
 describe('images in page data', () => {
   const data = {
@@ -26,16 +28,16 @@ describe('images in page data', () => {
 
   it('resolves image fields and rich-text images, and leaves what holds none as it was', () => {
     const resolved = new Map([
-      ['/media/news/a.jpg', fields('a')],
-      ['/media/news/b.png', fields('b')],
+      ['/media/news/a.jpg', fields(A)],
+      ['/media/news/b.png', fields(B)],
     ]);
     const out = withResolvedImages(data, resolved, '50vw');
-    expect(out.newsItem.image).toEqual({ alt: 'A', ...fields('a') });
-    expect(out.newsItem.related[0]!.image).toEqual({ alt: 'A', ...fields('a') });
+    expect(out.newsItem.image).toEqual({ alt: 'A', ...fields(A) });
+    expect(out.newsItem.related[0]!.image).toEqual({ alt: 'A', ...fields(A) });
     expect(out.newsItem.related[1]).toBe(data.newsItem.related[1]);
     expect(out.other).toBe(data.other);
     expect(out.newsItem.body).toBe(
-      '<p>x</p><figure><img src="/media/_img/0123456789abcdef0123/b-1200.jpg" srcset="/media/_img/0123456789abcdef0123/b-320.webp 320w, /media/_img/0123456789abcdef0123/b-640.webp 640w" sizes="50vw" alt="B &amp; &quot;c&quot;" width="3000" height="4000" loading="lazy" decoding="async" id="b" /></figure><img src="/media/news/c.svg" alt="" />',
+      `<p>x</p><figure><img src="/media/_img/${B}/1200.jpg" srcset="/media/_img/${B}/320.webp 320w, /media/_img/${B}/640.webp 640w" sizes="50vw" alt="B &amp; &quot;c&quot;" width="3000" height="4000" loading="lazy" decoding="async" id="b" /></figure><img src="/media/news/c.svg" alt="" />`,
     );
     // The input is not changed.
     expect(data.newsItem.image.url).toBe('/media/news/a.jpg');
