@@ -1,5 +1,6 @@
 /**
- * Camera photos as editors upload them, for `content serve --photos` (server.ts `photos`): every image
+ * Camera photos as editors upload them, for `content serve --photos` (server.ts `photos`, which the
+ * media registry turns into `/media/{folder}/{slug}.jpg` paths: content/media-refs.ts): every image
  * of the content becomes a 4000×3000 JPEG of about 4 MB carrying what a camera or phone writes into it
  * (make, model, the editor's name, the body's serial number, GPS position), person photos a phone's
  * portrait stored sideways with EXIF orientation 6, and research images a Display P3 colour profile.
@@ -13,8 +14,6 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
-import { hashString } from './content/random.ts';
-import type { Content, MediaSpec } from './content/types.ts';
 
 /** The kinds of base photo. */
 export type PhotoKind = 'landscape' | 'portrait' | 'display-p3';
@@ -47,33 +46,12 @@ export async function corruptJpeg(): Promise<Buffer> {
 }
 
 /**
- * The content with every image a camera photo: each image path `…/x.svg` becomes `…/x.jpg`, in image
- * fields and rich text alike, and the media map serves photos there, each a file of its own unless
- * `variants` makes the paths share that many. What the CMS states of each image
- * (width, height) stays as it was: wrong, as CMSs often are; the build reads the real size.
+ * A file an editor uploads as `….jpg` that is not a JPEG: a PNG (a screenshot renamed), or an HTML
+ * page (what a browser saves when a download fails). Deterministic.
  */
-export function withPhotos(content: Content, options: { variants?: number } = {}): Content {
-  const renamed = new Map<string, string>();
-  const media = new Map<string, MediaSpec>();
-  for (const [path, spec] of content.media) {
-    if (spec.kind !== 'image') {
-      media.set(path, spec);
-      continue;
-    }
-    const photo = path.replace(/\.svg$/, '.jpg');
-    renamed.set(path, photo);
-    // With `variants`, paths share that many distinct files per kind (tests: a few encodes, not one per image).
-    const tag = options.variants ? `variant ${hashString(photo) % options.variants}` : photo;
-    media.set(photo, { kind: 'photo', photo: path.startsWith('/media/people/') ? 'portrait' : path.startsWith('/media/research/') ? 'display-p3' : 'landscape', tag });
-  }
-  const pattern = new RegExp([...renamed.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
-  const rewrite = (value: unknown): unknown => {
-    if (typeof value === 'string') return renamed.size > 0 && value.includes('/media/') ? value.replace(pattern, (p) => renamed.get(p)!) : value;
-    if (Array.isArray(value)) return value.map(rewrite);
-    if (value === null || typeof value !== 'object' || value instanceof Map) return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v)]));
-  };
-  return { ...(rewrite({ ...content, media: null }) as Content), media };
+export async function mislabelledJpeg(actually: 'png' | 'html'): Promise<Buffer> {
+  if (actually === 'html') return Buffer.from('<!doctype html>\n<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1></body></html>\n', 'utf8');
+  return sharp({ create: { width: 320, height: 240, channels: 3, background: '#3a6ea5' } }).png().toBuffer();
 }
 
 // --- internal ---

@@ -8,7 +8,7 @@ import { DOCUMENT_CATEGORIES, EVENT_CATEGORIES, PUBLICATION_CATEGORIES, PUBLICAT
 import { createCourses } from './content/courses.ts';
 import { createDocuments } from './content/documents.ts';
 import { eventTitle } from './content/events.ts';
-import { createMediaRegistry, type MediaRegistry } from './content/media-refs.ts';
+import { createMediaRegistry, type MediaOptions, type MediaRegistry } from './content/media-refs.ts';
 import { createEpisodes } from './content/podcast.ts';
 import { TOPICS, capitalize } from './content/prose.ts';
 import { pickAt } from './content/random.ts';
@@ -34,17 +34,17 @@ export function countSitePages(content: Content): number {
 /**
  * Creates a synthetic site with about `pages` site pages (exactly, for pages >= FIXED_SITE_PAGES), plus
  * one extra draft news item per 1,000 news items for editor preview. Deterministic: two calls with the same
- * `pages` give equal content.
+ * `pages` give equal content. `options.photos`: its images are camera photos (media-refs.ts).
  * @throws RangeError when pages is not a non-negative integer
  */
-export function createScaledContent(pages: number): Content {
+export function createScaledContent(pages: number, options: MediaOptions = {}): Content {
   if (!Number.isInteger(pages) || pages < 0) throw new RangeError(`Expected scale to be an integer from 0 up, got ${pages}.`);
   const items = Math.max(0, pages - FIXED_SITE_PAGES);
   const newsCount = Math.round(items * 0.7);
   const eventCount = Math.round(items * 0.12);
   const publicationCount = Math.round(items * 0.12);
   const projectCount = items - newsCount - eventCount - publicationCount;
-  const media = createMediaRegistry();
+  const media = createMediaRegistry(options);
   const people = createScaledPeople(media, Math.min(200, Math.max(25, Math.round(items / 250))));
   const context: ScaleContext = { people, publications: [], tags: ['research', 'education', 'exhibition', 'archive', 'students', 'partnership'] };
   const titles = createTitleCache();

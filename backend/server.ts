@@ -15,7 +15,6 @@ import { applyContentOverrides, readContentOverrides } from './content-overrides
 import { loadSampleContent } from './content/sample.ts';
 import type { Content } from './content/types.ts';
 import { renderMedia, type MediaFile } from './media.ts';
-import { withPhotos } from './photos.ts';
 import { createScaledContent } from './scale.ts';
 import { createContentSchema, loadSchemaSource, PUBLISHED_ONLY_HEADER, type RequestContext } from './schema.ts';
 import type { ContentStore } from './store.ts';
@@ -79,8 +78,8 @@ export interface ContentServer {
  * await server.close();
  */
 export async function startContentServer(options: ContentServerOptions = {}): Promise<ContentServer> {
-  const generated = options.scale === undefined ? loadSampleContent() : createScaledContent(options.scale);
-  const base = withExtraMedia(options.photos ? withPhotos(generated, options.photos === true ? {} : options.photos) : generated, options.extraMedia);
+  const media = { photos: options.photos };
+  const base = withExtraMedia(options.scale === undefined ? loadSampleContent(media) : createScaledContent(options.scale, media), options.extraMedia);
   const content = applyContentOverrides(base, readContentOverrides(options.overridesFile ?? process.env.CONTENT_OVERRIDES_FILE));
   const host = options.host ?? '127.0.0.1';
   const editor = resolveEditor(options.editor);

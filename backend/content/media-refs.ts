@@ -5,6 +5,7 @@
  */
 import type { ImageRef, MediaSpec } from './types.ts';
 import { renderPdf } from '../media.ts';
+import { hashString } from './random.ts';
 
 /** Image sizes per kind of content, as stated in each Image's width and height. */
 export const IMAGE_SIZES = {
@@ -21,7 +22,7 @@ export type ImageKind = keyof typeof IMAGE_SIZES;
 export interface MediaRegistry {
   /** Every registered path and its spec. */
   readonly specs: ReadonlyMap<string, MediaSpec>;
-  /** Registers `/media/{folder}/{slug}.svg` and returns its ImageRef. */
+  /** Registers `/media/{folder}/{slug}.svg` (`.jpg` with `photos`) and returns its ImageRef. */
   image(kind: ImageKind, folder: string, slug: string, alt: string): ImageRef;
   /** Registers `/media/{folder}/{slug}.pdf` and returns its URL and exact size in bytes. */
   pdf(folder: string, slug: string, title: string, subtitle: string): { url: string; size: number };
@@ -29,13 +30,34 @@ export interface MediaRegistry {
   audio(number: number, seconds: number): string;
 }
 
-/** Creates an empty registry. */
-export function createMediaRegistry(): MediaRegistry {
+/**
+ * How a content set's images are served: the sample's small SVGs (the default) or camera photos as
+ * editors upload them (photos.ts), each image its own file unless `variants` makes them share that many
+ * files per kind of photo (tests that need photos but not one encode per image).
+ */
+export interface MediaOptions {
+  readonly photos?: boolean | { readonly variants: number };
+}
+
+/**
+ * Creates an empty registry. With `photos`, every image is `/media/{folder}/{slug}.jpg`, a camera photo:
+ * a person's a phone's portrait stored sideways (EXIF orientation 6), a research project's in Display P3,
+ * the others landscape. Its ImageRef still states IMAGE_SIZES, not the photo's 4000×3000: wrong, as CMSs
+ * often are, so the build must read the real size from the file.
+ */
+export function createMediaRegistry(options: MediaOptions = {}): MediaRegistry {
   const specs = new Map<string, MediaSpec>();
+  const variants = typeof options.photos === 'object' ? options.photos.variants : null;
   return {
     specs,
     image(kind, folder, slug, alt) {
       const { width, height } = IMAGE_SIZES[kind];
+      if (options.photos) {
+        const url = `/media/${folder}/${slug}.jpg`;
+        const photo = kind === 'person' ? 'portrait' : kind === 'project' ? 'display-p3' : 'landscape';
+        specs.set(url, { kind: 'photo', photo, tag: variants ? `variant ${hashString(url) % variants}` : url });
+        return { url, alt, width, height };
+      }
       const url = `/media/${folder}/${slug}.svg`;
       specs.set(url, { kind: 'image', width, height, label: alt });
       return { url, alt, width, height };

@@ -8,7 +8,7 @@ import { DOCUMENT_CATEGORIES, EVENT_CATEGORIES, PUBLICATION_CATEGORIES } from '.
 import { createCourses } from './courses.ts';
 import { createDocuments } from './documents.ts';
 import { createEvents } from './events.ts';
-import { createMediaRegistry } from './media-refs.ts';
+import { createMediaRegistry, type MediaOptions } from './media-refs.ts';
 import { createNews } from './news.ts';
 import { createPeople } from './people.ts';
 import { createEpisodes } from './podcast.ts';
@@ -18,10 +18,11 @@ import { HOME, PAGES, SITE } from './site.ts';
 
 /**
  * Builds the sample content. Pure and deterministic: two calls return equal content. Takes a few
- * milliseconds; callers that serve it keep the result.
+ * milliseconds; callers that serve it keep the result. `options.photos`: its images are camera photos
+ * (media-refs.ts).
  */
-export function loadSampleContent(): Content {
-  const media = createMediaRegistry();
+export function loadSampleContent(options: MediaOptions = {}): Content {
+  const media = createMediaRegistry(options);
   const people = createPeople(media);
   const publications = createPublications(media, people);
   return {
