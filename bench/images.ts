@@ -117,7 +117,7 @@ try {
       imgs.filter((img) => img.complete && img.naturalWidth > 0 && img.currentSrc.includes('/media/_img/')).map((img) => {
         const box = img.getBoundingClientRect();
         // The file's width is in its name (naturalWidth is divided by the srcset candidate's density).
-        const width = Number(/-(\d+)\.\w+$/.exec(img.currentSrc)![1]);
+        const width = Number(/\/(\d+)\.\w+$/.exec(img.currentSrc)![1]);
         const height = (width * Number(img.getAttribute('height'))) / Number(img.getAttribute('width'));
         return (width * height) / (box.width * box.height * devicePixelRatio ** 2);
       }),

@@ -26,6 +26,11 @@ export interface PageHead {
   description: string;
   /** Absolute or root-relative image URL for OpenGraph. */
   image?: string;
+  /**
+   * The page's largest image, fetched from the head before the stylesheet and scripts (a `<link
+   * rel="preload" as="image">` with the same srcset and sizes as the `<img>`, so the browser uses it).
+   */
+  preloadImage?: { href: string; srcset?: string; sizes?: string };
   /** Keep the page out of search engines. */
   noindex?: boolean;
   /** Other formats of the page's content (RSS feeds), as `<link rel="alternate">`; root-relative `href`s. */

@@ -1,5 +1,6 @@
 import type { PageHead, RouteParams } from '../runtime/index.ts';
 import type { SiteData } from '../runtime/shared/contract.ts';
+import { imagePreload } from './components/image.tsx';
 import { categoryCalendarHref, EVENTS_FEED, NEWS_FEED, type FeedLink } from './data/feeds.ts';
 import { pageNumber } from './data/paging.ts';
 import { ABOUT_CRUMB, EVENTS_CRUMB, listTrail, NEWS_CRUMB, PUBLICATIONS_CRUMB, RESEARCH_CRUMB, type Crumb } from './data/trails.ts';
@@ -90,7 +91,7 @@ export function newsArticleHead(data: NewsArticleResult | null, _params: RoutePa
   return {
     title: item.title,
     description: excerpt(item.summary),
-    ...(item.image ? { image: item.image.url } : {}),
+    ...(item.image ? { image: item.image.url, preloadImage: imagePreload(item.image, 'hero') } : {}),
     alternates: [NEWS_FEED],
     structuredData: [newsArticle(item, path, siteInfo(site)), breadcrumbList([NEWS_CRUMB, { label: item.title }])],
   };
@@ -103,7 +104,7 @@ export function eventHead(data: EventResult | null, _params: RouteParams, site: 
   return {
     title: event.title,
     description: excerpt(event.summary),
-    ...(event.image ? { image: event.image.url } : {}),
+    ...(event.image ? { image: event.image.url, preloadImage: imagePreload(event.image, 'hero') } : {}),
     alternates: [EVENTS_FEED],
     structuredData: [
       eventLd(event, path, siteInfo(site)),
@@ -132,7 +133,7 @@ export function researchProjectHead(data: ResearchProjectResult | null): PageHea
   return {
     title: project.title,
     description: excerpt(project.summary),
-    ...(project.image ? { image: project.image.url } : {}),
+    ...(project.image ? { image: project.image.url, preloadImage: imagePreload(project.image, 'hero') } : {}),
     structuredData: [breadcrumbList([RESEARCH_CRUMB, { label: project.title }])],
   };
 }

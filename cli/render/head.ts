@@ -33,6 +33,7 @@ export function renderHead({ head, siteName, canonical, baseUrl, assets, pageChu
     `<meta property="og:site_name" content="${escapeHtml(siteName)}">`,
     ...(image ? [`<meta property="og:image" content="${escapeHtml(image)}">`] : []),
     `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`,
+    ...(head.preloadImage ? [imagePreloadTag(head.preloadImage)] : []),
     ...(head.alternates ?? []).map((a) => `<link rel="alternate" type="${escapeHtml(a.type)}" title="${escapeHtml(a.title)}" href="${escapeHtml(new URL(a.href, baseUrl + '/').href)}">`),
     `<link rel="stylesheet" href="${escapeHtml(assets.css)}">`,
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
@@ -43,6 +44,11 @@ export function renderHead({ head, siteName, canonical, baseUrl, assets, pageChu
 }
 
 // --- internal ---
+
+function imagePreloadTag({ href, srcset, sizes }: NonNullable<PageHead['preloadImage']>): string {
+  const responsive = srcset ? ` imagesrcset="${escapeHtml(srcset)}" imagesizes="${escapeHtml(sizes ?? '100vw')}"` : '';
+  return `<link rel="preload" as="image" href="${escapeHtml(href)}"${responsive} fetchpriority="high">`;
+}
 
 /** The JSON-LD keys whose root-relative values are URLs (PageHead.structuredData). */
 const URL_KEYS: ReadonlySet<string> = new Set(['url', '@id', 'item', 'image', 'logo', 'contentUrl', 'mainEntityOfPage']);

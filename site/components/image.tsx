@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import type { PageHead } from '../../runtime/routes.ts';
 import { srcsetOf } from '../../runtime/shared/images.ts';
 import type { ImageData } from '../queries/common.ts';
 
@@ -67,4 +68,16 @@ export function Picture({ image, slot, fallbackAlt = '', className, eager = fals
       {img}
     </picture>
   );
+}
+
+/**
+ * The head's preload of a page's largest image (PageHead.preloadImage), with the srcset and sizes its
+ * `Picture` in `slot` has, so the browser fetches the very file the `<img>` then takes.
+ */
+export function imagePreload(image: ImageData, slot: ImageSlot): PageHead['preloadImage'] {
+  const { sizes, maxWidth } = IMAGE_SLOTS[slot];
+  const last = image.sources?.at(-1);
+  // With several formats the <picture> picks by type, which a preload cannot say: none then.
+  if (image.sources && image.sources.length > 1) return undefined;
+  return last ? { href: image.url, srcset: srcsetOf(last, maxWidth), sizes } : { href: image.url };
 }

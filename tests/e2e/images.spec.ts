@@ -40,7 +40,7 @@ async function heroSource(browser: Browser, device: typeof PHONE | typeof LAPTOP
     const hero = page.locator('img.article__image');
     await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     // naturalWidth is in CSS pixels for a srcset candidate (divided by its density): the file's own width is in its name.
-    return await hero.evaluate((img: HTMLImageElement) => ({ currentSrc: img.currentSrc, natural: Number(/-(\d+)\.\w+$/.exec(img.currentSrc)![1]), shown: img.getBoundingClientRect().width * devicePixelRatio }));
+    return await hero.evaluate((img: HTMLImageElement) => ({ currentSrc: img.currentSrc, natural: Number(/\/(\d+)\.\w+$/.exec(img.currentSrc)![1]), shown: img.getBoundingClientRect().width * devicePixelRatio }));
   } finally {
     await context.close();
   }
@@ -53,8 +53,8 @@ test.describe('images from camera photos', () => {
     const laptop = await heroSource(browser, LAPTOP, path);
     // 390 px less the gutters is about 350 CSS px, 1,050 device pixels: the 1,080 file. The laptop's
     // column is 48rem (768 px) at ratio 1: the 800 file.
-    expect(phone.currentSrc).toMatch(/\/media\/_img\/[0-9a-f]{20}\/[a-z0-9-]+-1080\.webp$/);
-    expect(laptop.currentSrc).toMatch(/\/media\/_img\/[0-9a-f]{20}\/[a-z0-9-]+-800\.webp$/);
+    expect(phone.currentSrc).toMatch(/\/media\/_img\/[0-9a-f]{20}\/1080\.webp$/);
+    expect(laptop.currentSrc).toMatch(/\/media\/_img\/[0-9a-f]{20}\/800\.webp$/);
     for (const { natural, shown } of [phone, laptop]) {
       expect(natural).toBeGreaterThanOrEqual(shown * 0.99);
       expect(natural).toBeLessThanOrEqual(shown * 1.5);
@@ -70,6 +70,13 @@ test.describe('images from camera photos', () => {
     // The backend claims 1200×675 for every news image; the photo is 4000×3000.
     expect(images[0]).toMatchObject({ width: '4000', height: '3000' });
     for (const image of images.slice(1)) expect(image).toMatchObject({ loading: 'lazy', priority: null });
+    // The head asks for the same file before the stylesheet and scripts: the preload and the <img> agree.
+    const [preload, hero] = await Promise.all([
+      page.locator('head link[rel="preload"][as="image"]').evaluate((link) => [link.getAttribute('imagesrcset'), link.getAttribute('imagesizes'), link.getAttribute('fetchpriority')]),
+      page.locator('img.article__image').evaluate((img) => [img.getAttribute('srcset'), img.getAttribute('sizes'), 'high']),
+    ]);
+    expect(preload).toEqual(hero);
+    expect(await page.evaluate(() => [...document.head.children].findIndex((e) => e.matches('link[rel=preload][as=image]')) < [...document.head.children].findIndex((e) => e.matches('link[rel=stylesheet]')))).toBe(true);
   });
 
   test('no image file a phone loads on the home page has more than twice the pixels it is shown at', async ({ browser }) => {
@@ -89,7 +96,7 @@ test.describe('images from camera photos', () => {
           // The file's pixels: its width is in its name (naturalWidth is divided by the candidate's
           // density), its height follows from the image's aspect ratio. object-fit: cover shows the
           // file scaled to cover the box: what it shows is the box.
-          const width = Number(/-(\d+)\.\w+$/.exec(img.currentSrc)![1]);
+          const width = Number(/\/(\d+)\.\w+$/.exec(img.currentSrc)![1]);
           const height = (width * Number(img.getAttribute('height'))) / Number(img.getAttribute('width'));
           return { src: img.currentSrc, natural: width * height, shown: box.width * box.height * devicePixelRatio ** 2 };
         }),
