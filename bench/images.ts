@@ -11,7 +11,8 @@
  *     (bench/lighthouse.ts, performance ≥ 98, cumulative layout shift 0);
  *  5. the peak memory of a cold build of a synthetic site with about `--photos` distinct photos
  *     (target ≤ 600 MiB).
- * Exits 1 when a build fails or a target is missed; a run that exits non-zero is no figure.
+ * `--parts 2,3` runs only those parts (4 needs 2's site). Exits 1 when a build fails or a target is
+ * missed; a run that exits non-zero is no figure.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -28,7 +29,8 @@ import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { startScaledBackend } from './backend.ts';
 import { measure, median, printTable, removeAfterwards, type Measurement } from './measure.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, photos: { type: 'string', default: '1000' }, 'no-lighthouse': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, photos: { type: 'string', default: '1000' }, parts: { type: 'string', default: '1,2,3,4,5' } } });
+const parts = new Set(values.parts.split(',').map(Number));
 const RUNS = Math.max(1, Number(values.runs));
 const SITE = join(import.meta.dirname, '../bin/site.js');
 const work = await mkdtemp(join(tmpdir(), 'bench-images-'));
@@ -39,6 +41,7 @@ const check = (ok: boolean, what: string): string => {
 };
 
 // 1. Encode cost per photo and format.
+if (parts.has(1)) {
 console.log('1. Encode cost of one 4000×3000 camera photo (medians of 3 photos)');
 const photos = await Promise.all([0, 1, 2].map(async (i) => {
   const file = join(work, `photo-${i}.jpg`);
@@ -71,6 +74,7 @@ printTable([
   ['avif + webp + JPEG fallback', `${Math.round(both.ms)} ms`, `${Math.round(both.bytes / 1024)} KiB`],
 ]);
 console.log(`default set ${Math.round(webp.ms)} ms of CPU per photo, target ≤ 1000 ms: ${check(webp.ms <= 1000, `encode cost ${Math.round(webp.ms)} ms > 1000 ms`)}\n`);
+}
 
 // 2. Builds: cold with photos, then warm photos and warm SVGs interleaved.
 const photoBackend = await startScaledBackend(SITE, null, { photos: true });
@@ -81,7 +85,7 @@ const build = async (backend: { url: string }, out: string, cache: string): Prom
   return m;
 };
 let photoSite = '';
-try {
+if (parts.has(2) || parts.has(3) || parts.has(4)) try {
   console.log('2. The sample site, every image a camera photo');
   const cold = await build(photoBackend, 'photos-cold', 'photo-cache');
   photoSite = join(work, 'photos-cold');
@@ -97,6 +101,7 @@ try {
   console.log(`warm build with photos ${(median(warmPhotos) / 1000).toFixed(2)} s, with SVGs ${(median(warmSvgs) / 1000).toFixed(2)} s (medians of ${RUNS}, interleaved): ${ratio.toFixed(3)}×, target ≤ 1.05: ${check(ratio <= 1.05, `warm build ${ratio.toFixed(3)}× the SVG site's`)}\n`);
 
   // 3. What a phone loads on the home page.
+  if (parts.has(3)) {
   console.log('3. The home page on a 390×844 phone at device pixel ratio 3, scrolled to the bottom');
   const server = await startStaticServer({ root: photoSite });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -131,13 +136,14 @@ try {
     await browser.close();
     await server.close();
   }
+  }
 } finally {
   await photoBackend.close();
   await svgBackend.close();
 }
 
 // 4. Lighthouse on the photo site.
-if (!values['no-lighthouse']) {
+if (parts.has(4)) {
   console.log('4. Lighthouse, mobile profile, on the photo site');
   const report = join(work, 'lighthouse.json');
   const code = await new Promise<number | null>((resolve) => spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'lighthouse.ts'), '--site', photoSite, '--runs', '1', '--performance', '98', '--json', report], { stdio: 'inherit' }).on('close', resolve));
@@ -149,6 +155,7 @@ if (!values['no-lighthouse']) {
 
 // 5. Memory with many photos.
 // The synthetic site has about 0.275 images a page (backend/scale.ts): 3,630 pages for 1,000 photos.
+if (parts.has(5)) {
 const scale = Math.ceil(Number(values.photos) * 3.63);
 console.log(`5. A cold build of a synthetic site of ${scale} pages whose ~${values.photos} images are distinct camera photos`);
 const manyBackend = await startScaledBackend(SITE, scale, { photos: true });
@@ -158,6 +165,7 @@ try {
   console.log(`${images?.[1] ?? '?'} photos encoded in ${(many.ms / 1000).toFixed(1)} s, peak ${Math.round(many.peakMiB)} MiB, target ≤ 600 MiB: ${check(many.peakMiB <= 600, `peak ${Math.round(many.peakMiB)} MiB with ${images?.[1]} photos`)}\n`);
 } finally {
   await manyBackend.close();
+}
 }
 
 console.log(removeAfterwards(work));
