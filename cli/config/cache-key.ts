@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual, type Hmac } from 'node:crypto';
 import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -21,6 +21,8 @@ import { BuildErrors, createBuildError } from '../errors/errors.ts';
 export interface CacheKey {
   /** HMAC-SHA256 under the key of `parts`, each length-prefixed so no two lists of parts sign alike. */
   sign(...parts: readonly (string | Uint8Array)[]): Buffer;
+  /** An HMAC-SHA256 under the key to feed a long text to piece by piece (a build state written in parts). */
+  hmac(): Hmac;
   /** Whether `mac` is sign(...parts), compared in constant time. */
   verify(mac: Uint8Array, ...parts: readonly (string | Uint8Array)[]): boolean;
   /** Where the key came from: 'SITE_CACHE_KEY', the key file's path, or 'this process'. */
@@ -80,6 +82,7 @@ function keyOf(secret: Buffer, source: string, problem: string | null): CacheKey
   };
   return {
     sign,
+    hmac: () => createHmac('sha256', secret),
     verify(mac, ...parts) {
       const expected = sign(...parts);
       return mac.length === expected.length && timingSafeEqual(mac, expected);
