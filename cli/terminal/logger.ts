@@ -86,11 +86,11 @@ const LINE_BREAKS = /[\n\u2028\u2029]/g;
 
 /**
  * A line no CI reads as a command: GitHub Actions runs a line that starts (after blanks) with `::`, and
- * both it and Azure Pipelines run `##[…]` and `##vso[…]` anywhere in a line. The first `:` of such a
- * start, and the second `#` of such a mark, are written as `\x3a` and `\x23`.
+ * runs `##[…]` anywhere in a line, as Azure Pipelines does `##vso[…]` and TeamCity `##teamcity[…]`. The
+ * first `:` of such a start, and the second `#` of such a mark, are written as `\x3a` and `\x23`.
  */
 function defused(line: string): string {
-  return line.replace(/^(\s*):(?=:)/, '$1\\x3a').replace(/##((?:vso)?\[)/gi, '#\\x23$1');
+  return line.replace(/^(\s*):(?=:)/, '$1\\x3a').replace(/##(\w*\[)/g, '#\\x23$1');
 }
 
 function defaultStreams(): { stdout: (line: string) => void; stderr: (line: string) => void } {

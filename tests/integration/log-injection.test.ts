@@ -38,7 +38,7 @@ function problems(result: CliResult): string[] {
   if (/[\r\u001b\u0007\u2028\u2029\u0085]/.test(output)) found.push('a control character or line separator reached the terminal');
   for (const line of output.split(/\r\n|[\n\r\u2028\u2029\u0085]/)) {
     if (/^\s*::/.test(line)) found.push(`a workflow command: ${line}`);
-    if (/##(vso)?\[/i.test(line)) found.push(`a ##[ command: ${line}`);
+    if (/##\w*\[/.test(line)) found.push(`a ##[ command: ${line}`);
     if (/^\s*\[build\] wrote 0 pages/.test(line)) found.push(`a forged line: ${line}`);
     if (/^\s*Forged/.test(line)) found.push(`content starting a line: ${line}`);
   }

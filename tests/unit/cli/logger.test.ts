@@ -3,7 +3,7 @@ import { createBuildError, BuildErrors } from '../../../cli/errors/errors.ts';
 import { formatError } from '../../../cli/errors/format-error.ts';
 import { createLogger } from '../../../cli/terminal/logger.ts';
 
-const HOSTILE = 'x\n::error title=Forged::pwned\r\n[build] wrote 0 pages\u2028##[add-mask]y ##vso[task.setvariable]z \u001b[2K';
+const HOSTILE = 'x\n::error title=Forged::pwned\r\n[build] wrote 0 pages\u2028##[add-mask]y ##vso[task.setvariable]z ##teamcity[buildStatus] \u001b[2K';
 
 describe('the logger', () => {
   it('shows the control characters of a line rather than sending them to the terminal, and keeps a message on one line', () => {
@@ -27,13 +27,13 @@ describe('the logger', () => {
     logger.error('[X] one\n  ::add-mask::secret\n##[group]g');
     const output = lines.join('\n').split('\n');
     expect(output.filter((l) => /^\s*::/.test(l))).toEqual([]);
-    expect(output.filter((l) => /##(vso)?\[/i.test(l))).toEqual([]);
+    expect(output.filter((l) => /##\w*\[/.test(l))).toEqual([]);
     expect(output.filter((l) => /^\[build\]/.test(l))).toEqual([]);
     // eslint-disable-next-line no-control-regex -- looking for control characters is the point
     expect(output.join('\n')).not.toMatch(/[\r\u001b\u2028\u2029]/);
     // Each value on the line it belongs to: three messages, a failure's two lines, the error's.
     expect(output.filter((l) => l.includes('Forged'))).toHaveLength(3 + 2 + 1);
-    expect(lines[0]).toBe('[check] x\\n::error title=Forged::pwned\\x0d\\n[build] wrote 0 pages\\u2028#\\x23[add-mask]y #\\x23vso[task.setvariable]z \\x1b[2K');
+    expect(lines[0]).toBe('[check] x\\n::error title=Forged::pwned\\x0d\\n[build] wrote 0 pages\\u2028#\\x23[add-mask]y #\\x23vso[task.setvariable]z #\\x23teamcity[buildStatus] \\x1b[2K');
     expect(lines.at(-1)).toBe('[X] one\n  \\x3a:add-mask::secret\n#\\x23[group]g');
   });
 });
