@@ -113,29 +113,132 @@ export function isExpectedHost(hostHeader: string | undefined, listening: string
   return false;
 }
 
-/** Failed logins a client address may make per window before it must wait. */
-export const LOGIN_LIMIT = { failures: 10, windowMs: 60_000 } as const;
+/**
+ * Failed logins allowed before the next must wait, in sliding windows: per client (an IPv4 address, or an
+ * IPv6 address's /64, which one machine holds whole), per account (the email tried, whichever addresses
+ * it comes from) and over the whole backend. A reverse proxy in front of the backend makes one client of
+ * everyone, and a client with many addresses (an IPv6 /48, a botnet) escapes the per-client limit: the
+ * account and backend limits hold regardless. The price: someone guessing can keep the editor waiting
+ * (at most ACCOUNT.windowMs after the guessing stops); logging in successfully from another client is no
+ * way round it, by design.
+ */
+export const LOGIN_LIMIT = {
+  client: { failures: 10, windowMs: 60_000 },
+  account: { failures: 30, windowMs: 15 * 60_000 },
+  backend: { failures: 300, windowMs: 15 * 60_000 },
+  /** Clients and accounts remembered at most; past it the least recently seen is forgotten. */
+  tracked: 10_000,
+} as const;
 
-/** Counts failed logins per client address, in a sliding window. */
-export function createLoginLimiter(now: () => number = Date.now): { check(client: string): void; failed(client: string): void; succeeded(client: string): void } {
-  const failures = new Map<string, number[]>();
-  const recent = (client: string): number[] => (failures.get(client) ?? []).filter((t) => now() - t < LOGIN_LIMIT.windowMs);
-  return {
-    check(client) {
-      const times = recent(client);
-      failures.set(client, times);
-      if (times.length >= LOGIN_LIMIT.failures) {
-        const wait = Math.ceil((LOGIN_LIMIT.windowMs - (now() - times[0]!)) / 1000);
-        throw createGraphQLError(`Too many failed logins from this address; try again in ${wait} s.`, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: wait } });
-      }
-    },
-    failed(client) {
-      failures.set(client, [...recent(client), now()]);
-    },
-    succeeded(client) {
-      failures.delete(client);
-    },
+/** The login limiter of one backend (createLoginLimiter). */
+export interface LoginLimiter {
+  /** Throws RATE_LIMITED when the client, the account or the backend has failed too often lately. */
+  check(client: string, account: string): void;
+  failed(client: string, account: string): void;
+  /** A correct login: the client's and the account's failures are forgotten. */
+  succeeded(client: string, account: string): void;
+  /** Clients and accounts held in memory (for tests: never more than LOGIN_LIMIT.tracked each). */
+  size(): { clients: number; accounts: number };
+}
+
+/** Counts failed logins per client, per account and in all (LOGIN_LIMIT), in memory bounded by LOGIN_LIMIT.tracked. */
+export function createLoginLimiter(now: () => number = Date.now, limits: typeof LOGIN_LIMIT = LOGIN_LIMIT): LoginLimiter {
+  const clients = new BoundedWindows(limits.client, limits.tracked, now);
+  const accounts = new BoundedWindows(limits.account, limits.tracked, now);
+  const backend = new BoundedWindows(limits.backend, 1, now);
+  const refuse = (wait: number, what: string): never => {
+    throw createGraphQLError(`Too many failed logins ${what}; try again in ${wait} s.`, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: wait } });
   };
+  return {
+    check(client, account) {
+      const byClient = clients.wait(clientKey(client));
+      if (byClient > 0) refuse(byClient, 'from this address');
+      const byAccount = accounts.wait(accountKey(account));
+      if (byAccount > 0) refuse(byAccount, 'for this account');
+      const all = backend.wait('');
+      if (all > 0) refuse(all, 'on this backend');
+    },
+    failed(client, account) {
+      clients.add(clientKey(client));
+      accounts.add(accountKey(account));
+      backend.add('');
+    },
+    succeeded(client, account) {
+      clients.forget(clientKey(client));
+      accounts.forget(accountKey(account));
+    },
+    size: () => ({ clients: clients.size, accounts: accounts.size }),
+  };
+}
+
+/**
+ * Whom a login's failures count against: an IPv4 address as it is (an IPv4-mapped IPv6 address as its
+ * IPv4 one), an IPv6 address by its first 64 bits (a host chooses the rest freely), anything else as given.
+ */
+export function clientKey(address: string): string {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare);
+  if (mapped) return mapped[1]!;
+  if (!bare.includes(':')) return bare;
+  const [head = '', tail = ''] = bare.split('::');
+  const left = head ? head.split(':') : [];
+  const right = bare.includes('::') ? (tail ? tail.split(':') : []) : [];
+  // An embedded IPv4 tail counts as two groups.
+  const groups = (parts: string[]): number => parts.reduce((n, part) => n + (part.includes('.') ? 2 : 1), 0);
+  const full = bare.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - groups(left) - groups(right))).fill('0'), ...right] : left;
+  return `${full
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/** An account's key: the email as login compares it (trimmed, lower case), cut to an email's longest. */
+function accountKey(email: string): string {
+  return email.trim().toLowerCase().slice(0, 254);
+}
+
+/** Failure times per key in a sliding window, the last `failures` of each, for at most `max` keys (least recently seen forgotten). */
+class BoundedWindows {
+  private readonly times = new Map<string, number[]>();
+  constructor(
+    private readonly limit: { failures: number; windowMs: number },
+    private readonly max: number,
+    private readonly now: () => number,
+  ) {}
+
+  get size(): number {
+    return this.times.size;
+  }
+
+  /** Seconds `key` must wait, 0 when it may try. */
+  wait(key: string): number {
+    const recent = this.recent(key);
+    if (recent.length < this.limit.failures) return 0;
+    return Math.max(1, Math.ceil((this.limit.windowMs - (this.now() - recent[0]!)) / 1000));
+  }
+
+  add(key: string): void {
+    const recent = this.recent(key);
+    recent.push(this.now());
+    if (recent.length > this.limit.failures) recent.shift();
+    // Most recently seen last: the first key is the one to forget.
+    this.times.delete(key);
+    this.times.set(key, recent);
+    if (this.times.size > this.max) this.times.delete(this.times.keys().next().value!);
+  }
+
+  forget(key: string): void {
+    this.times.delete(key);
+  }
+
+  private recent(key: string): number[] {
+    const times = this.times.get(key);
+    if (!times) return [];
+    const now = this.now();
+    const recent = times.filter((t) => now - t < this.limit.windowMs);
+    if (recent.length === 0) this.times.delete(key);
+    return recent;
+  }
 }
 
 /** Media paths that only drafts refer to: served to an editor's token alone. */

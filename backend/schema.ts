@@ -47,7 +47,7 @@ export interface ContentSchemaOptions {
   readonly auth: AuthService;
   /** Clock for upcoming events. */
   readonly now: () => Date;
-  /** Failed logins per client address (guards.ts createLoginLimiter). @default no limit */
+  /** Failed logins per client, per account and in all (guards.ts createLoginLimiter). @default no limit */
   readonly logins?: ReturnType<typeof createLoginLimiter>;
   /** Keys for the media of drafts in the URLs handed to an editor's browser (media-access.ts). @default URLs as stored */
   readonly mediaAccess?: MediaAccess;
@@ -104,13 +104,13 @@ export function createContentSchema({ store, auth, now, logins, mediaAccess, edi
       Mutation: {
         login: (_: unknown, args: { email: string; password: string }, ctx: RequestContext) => {
           const client = ctx.client ?? 'unknown';
-          logins?.check(client);
+          logins?.check(client, args.email);
           const result = auth.login(args.email, args.password);
           if (!result) {
-            logins?.failed(client);
+            logins?.failed(client, args.email);
             throw createGraphQLError('Invalid email or password.', { extensions: { code: 'UNAUTHENTICATED' } });
           }
-          logins?.succeeded(client);
+          logins?.succeeded(client, args.email);
           return result;
         },
         logout: (_: unknown, __: unknown, ctx: RequestContext) => {

@@ -9,7 +9,7 @@ import { addPublishCommand } from './commands/publish.ts';
 import { everyOption, optionDescription, PRECEDENCE } from './commands/shared.ts';
 import { BuildErrors, createBuildError, isBuildError } from './errors/errors.ts';
 import { commandError, formatError } from './errors/format-error.ts';
-import { visible } from './terminal/logger.ts';
+import { terminalText } from './terminal/logger.ts';
 
 /**
  * The `site` command: a thin shell over the programmatic API (one file per command in commands/).
@@ -29,7 +29,7 @@ const program = new Command()
   .configureHelp({ optionDescription })
   .configureOutput({
     // Usage errors read like every other error: a code, what is wrong, and what to do.
-    outputError: (message, write) => write(visible(formatError(createBuildError(BuildErrors.UsageError, [message.trim()]))) + '\n'),
+    outputError: (message, write) => write(terminalText(formatError(createBuildError(BuildErrors.UsageError, [message.trim()]))) + '\n'),
   })
   .exitOverride();
 
@@ -50,8 +50,8 @@ try {
     const verbose = process.argv.includes('--verbose');
     const shown = commandError(error);
     // The error may quote the backend or the content: its control characters are shown, not sent.
-    console.error(visible(formatError(shown, { verbose })));
-    if (verbose && !isBuildError(error) && error instanceof Error && error.stack) console.error(visible(redactUrlsIn(error.stack)));
+    console.error(terminalText(formatError(shown, { verbose })));
+    if (verbose && !isBuildError(error) && error instanceof Error && error.stack) console.error(terminalText(redactUrlsIn(error.stack)));
     process.exitCode = shown.exitCode;
   }
 }

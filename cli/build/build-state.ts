@@ -1,11 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual, type Hmac } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { isCheckName, type ContentWarning } from '../checks/run.ts';
 import { isSafePagePath } from '../content/crawl.ts';
 import { mediaFileFor } from '../content/media.ts';
+import { cacheKeyFor } from '../config/cache-key.ts';
 import { readBuild } from '../output/output.ts';
 import { fileKey, leavesFolder, writeFileAtomic } from '../output/write.ts';
 import { readBytes } from '../output/read.ts';
@@ -116,8 +117,11 @@ export function contentHash(content: string | Uint8Array): string {
 export async function loadBuildState(cacheDir: string, outDir: string, generator: string): Promise<{ state: BuildState } | { state: null; reason: string }> {
   const none = (reason: string): { state: null; reason: string } => ({ state: null, reason });
   try {
-    const saved = JSON.parse(await readFile(stateFileFor(cacheDir, outDir), 'utf8').catch(() => 'null')) as SavedState | null;
-    if (saved === null) return none('no previous build of this folder in the build cache');
+    const text = await readFile(stateFileFor(cacheDir, outDir), 'utf8').catch(() => null);
+    if (text === null) return none('no previous build of this folder in the build cache');
+    // What it says decides which pages are kept unread and what the outputs say of them: believed only as a build holding the cache key wrote it.
+    if (!signedByThisKey(cacheDir, text)) return none("the build cache's state is not signed with this build's cache key (SITE_CACHE_KEY or the key file changed, or the cache was altered)");
+    const saved = JSON.parse(text) as SavedState;
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
     const outside = firstUnsafeName(saved);
@@ -195,7 +199,10 @@ export async function saveBuildState(
   // whole state as one string would be the largest thing the build ever holds, and the list of links
   // alone (160,000 of them) was a 10 MB string at the build's end, where its memory peaks.
   await writeFileAtomic(stateFileFor(cacheDir, outDir), async (temp) => {
-    const out = await open(temp, 'w');
+    const file = await open(temp, 'w');
+    // Everything written is signed as it goes; the signature closes the file (signedByThisKey).
+    const mac = stateHmac(cacheDir);
+    const out = { write: (text: string) => (mac.update(text), file.write(text)) };
     try {
       const head: Omit<SavedState, 'pages' | 'links' | 'items' | 'outputs' | 'media' | 'warnings'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, search: state.search, feed: state.feed };
       await out.write(`${JSON.stringify(head).slice(0, -1)},"links":`);
@@ -217,9 +224,10 @@ export async function saveBuildState(
       await writeJsonList(out, itemIds.keys());
       await out.write(`,"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":`);
       await writeJsonList(out, media);
-      await out.write(`,"warnings":${JSON.stringify(state.warnings)}}`);
+      await out.write(`,"warnings":${JSON.stringify(state.warnings)}`);
+      await file.write(`,"mac":"${mac.digest('hex')}"}`);
     } finally {
-      await out.close();
+      await file.close();
     }
   });
 }
@@ -232,7 +240,7 @@ export async function saveBuildState(
  * feed's cursor moves at every build (the embedded backend's holds the time it was given).
  */
 export async function saveFeedCursor(cacheDir: string, outDir: string, previous: Pick<BuildState, 'save'>, cursor: string): Promise<void> {
-  const moved: MovedCursor = { save: previous.save, cursor };
+  const moved: MovedCursor = { save: previous.save, cursor, mac: cacheKeyFor(cacheDir).sign(CURSOR_MAC_CONTEXT, previous.save, cursor).toString('hex') };
   await writeFileAtomic(cursorFileFor(cacheDir, outDir), JSON.stringify(moved));
 }
 
@@ -261,7 +269,7 @@ function linksByPage(links: InspectedSite['links'], pages: number): { ids: Uint3
 }
 
 /** Writes a JSON array of strings a part at a time, never the whole list as one string. */
-async function writeJsonList(out: FileHandle, items: Iterable<string>): Promise<void> {
+async function writeJsonList(out: { write(text: string): Promise<unknown> }, items: Iterable<string>): Promise<void> {
   let part: string[] = [];
   let first = true;
   const flush = async (): Promise<void> => {
@@ -523,6 +531,8 @@ function stringsAt(indexes: unknown, table: readonly unknown[]): string[] | unde
 interface MovedCursor {
   save: string;
   cursor: string;
+  /** HMAC of the two under the cache key: a cursor moved on by a cache writer would skip changes. */
+  mac: string;
 }
 
 /** The cursor a later build that changed nothing moved the state `save` on to; null: none, or for another save. */
@@ -535,7 +545,34 @@ async function movedCursor(cacheDir: string, outDir: string, save: string): Prom
     // A damaged file only loses the move: the state's own, older cursor asks for the same changes again.
     return null;
   }
-  return typeof save === 'string' && moved?.save === save && typeof moved.cursor === 'string' ? moved.cursor : null;
+  if (typeof save !== 'string' || moved?.save !== save || typeof moved.cursor !== 'string' || typeof moved.mac !== 'string') return null;
+  return cacheKeyFor(cacheDir).verify(Buffer.from(moved.mac, 'hex'), CURSOR_MAC_CONTEXT, save, moved.cursor) ? moved.cursor : null;
+}
+
+/** What the state's and the moved cursor's MACs are taken over besides their text. */
+const STATE_MAC_CONTEXT = 'site-build-state/1\0';
+const CURSOR_MAC_CONTEXT = 'site-build-cursor/1';
+
+/** The HMAC a state file is signed with, fed its text up to its closing `,"mac":"…"}`. */
+function stateHmac(cacheDir: string): Hmac {
+  return cacheKeyFor(cacheDir).hmac().update(STATE_MAC_CONTEXT);
+}
+
+/** Whether the state's text ends with the MAC, under this build's cache key, of all that comes before it. */
+function signedByThisKey(cacheDir: string, text: string): boolean {
+  const found = /,"mac":"([0-9a-f]{64})"\}$/.exec(text);
+  if (!found) return false;
+  const expected = stateHmac(cacheDir).update(text.slice(0, found.index)).digest();
+  return timingSafeEqual(expected, Buffer.from(found[1]!, 'hex'));
+}
+
+/**
+ * A state's JSON text (without a `mac` member) signed as saveBuildState signs it: for tests that alter a
+ * state on purpose, to reach the checks behind the signature (as a writer holding the key would).
+ */
+export function signedStateText(cacheDir: string, json: string): string {
+  const body = json.slice(0, -1);
+  return `${body},"mac":"${stateHmac(cacheDir).update(body).digest('hex')}"}`;
 }
 
 function cursorFileFor(cacheDir: string, outDir: string): string {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { serializeJson } from '../../runtime/shared/serialize.ts';
 import { settleAll } from '../../runtime/shared/settle-all.ts';
 import { bundleWithCache } from '../bundle/bundle-cache.ts';
+import { cacheKeyFor } from '../config/cache-key.ts';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createMediaCopier, type MediaCopier } from '../content/media.ts';
@@ -84,6 +85,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   try {
     // 1. The content backend and the site's code; the site query first, the cheapest way to find the endpoint unreachable.
     source = await openContentSource(config, logger);
+    const cacheKey = cacheKeyFor(config.cacheDir);
+    if (cacheKey.problem) logger.warn('cache', `${cacheKey.problem}: this build uses nothing an earlier build left in ${config.cacheDir} (set SITE_CACHE_KEY to share the cache between builds)`);
     const [site, richText, generator] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir), generatorFingerprint(config)]);
     const siteData = await loadSiteData(source.client, site.siteData.query);
     // Where the backend's change feed stands, and which routes a change since the previous build reaches.

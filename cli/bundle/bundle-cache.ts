@@ -1,11 +1,14 @@
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { hashFiles } from '../build/hash-files.js';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../config/worker-module.ts';
+import { cacheKeyFor, type CacheKey } from '../config/cache-key.ts';
 import { BuildErrors, createBuildError, reviveError, type ThreadError } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
+import { readBytes, readText } from '../output/read.ts';
 import type { AssetManifest } from './bundle.ts';
 
 /** Everything the client bundle is made from: when none of it changed, the previous bundle is reused. */
@@ -19,22 +22,28 @@ export interface CachedBundle {
 }
 
 /**
- * Bundles the client into `{siteDir}/_assets`, or copies the identical bundle from
- * `{cacheDir}/bundle/{inputsHash}` when the code has not changed since a previous build.
+ * Bundles the client into `{siteDir}/_assets`, or takes the identical bundle from
+ * `{cacheDir}/bundle/{inputsHash}` when the code has not changed since a previous build. The bundle is
+ * the site's JavaScript, so an entry is used only when its seal verifies under the build cache's key
+ * (cli/config/cache-key.ts): the manifest, and each file's name, size and SHA-256, signed by the build
+ * that made it. The files written are the bytes that were checked, never read again from the cache.
  */
 export async function bundleWithCache(root: string, siteDir: string, cacheDir: string): Promise<CachedBundle> {
-  const key = await hashFiles(root, INPUT_DIRS, INPUT_FILES);
-  const entry = join(cacheDir, 'bundle', key);
+  const inputs = await hashFiles(root, INPUT_DIRS, INPUT_FILES);
+  const entry = join(cacheDir, 'bundle', inputs);
   const assetsDir = join(siteDir, ASSETS_DIR);
-  try {
-    const manifest = JSON.parse(await readFile(join(entry, 'manifest.json'), 'utf8')) as AssetManifest;
-    await cp(join(entry, 'assets'), assetsDir, { recursive: true });
-    return { manifest, cached: true };
-  } catch {
-    // Not cached (or a damaged entry): build it.
+  const key = cacheKeyFor(cacheDir);
+  const cached = await readEntry(entry, inputs, key);
+  if (cached) {
+    for (const [name, bytes] of cached.files) {
+      const target = join(assetsDir, ...name.split('/'));
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, bytes);
+    }
+    return { manifest: cached.manifest, cached: true };
   }
   const manifest = await bundleInThread({ root, siteDir });
-  await storeEntry(entry, assetsDir, manifest).catch(() => undefined);
+  await storeEntry(entry, inputs, assetsDir, manifest, key).catch(() => undefined);
   return { manifest, cached: false };
 }
 
@@ -77,12 +86,73 @@ function bundleInThread(input: BundleThreadInput): Promise<AssetManifest> {
   });
 }
 
-/** Writes the entry beside its final name and renames it into place, so a crash never leaves half an entry. */
-async function storeEntry(entry: string, assetsDir: string, manifest: AssetManifest): Promise<void> {
+/** Bumped when an entry's layout changes. */
+const FORMAT = 'site-bundle-cache/2';
+
+/** An entry's seal (`{entry}/seal`): the MAC in hex, a newline, then this as JSON. */
+interface Sealed {
+  manifest: AssetManifest;
+  /** Each file under assets/, by its `/`-separated name, with its size and SHA-256 (base64url). */
+  files: [name: string, size: number, sha256: string][];
+}
+
+/**
+ * The entry's manifest and files when its seal verifies under `key` for these inputs and every file is a
+ * plain file of the size and hash it names; else null (the bundle is built again, and the entry replaced).
+ */
+async function readEntry(entry: string, inputs: string, key: CacheKey): Promise<{ manifest: AssetManifest; files: [string, Buffer][] } | null> {
+  try {
+    const seal = await readText(join(entry, 'seal'));
+    const newline = seal.indexOf('\n');
+    const body = seal.slice(newline + 1);
+    if (newline !== 64 || !key.verify(Buffer.from(seal.slice(0, 64), 'hex'), FORMAT, inputs, body)) return null;
+    const sealed = JSON.parse(body) as Sealed;
+    const files: [string, Buffer][] = [];
+    for (const [name, size, sha256] of sealed.files) {
+      if (!name.split('/').every((part) => PLAIN_NAME.test(part))) return null;
+      const bytes = await readBytes(join(entry, 'assets', ...name.split('/')));
+      if (bytes.length !== size || createHash('sha256').update(bytes).digest('base64url') !== sha256) return null;
+      files.push([name, bytes]);
+    }
+    return { manifest: sealed.manifest, files };
+  } catch {
+    // Not cached, or a damaged entry.
+    return null;
+  }
+}
+
+/** A part of a bundle file's name: what rollup writes (letters, digits, dots, dashes, underscores), never only dots. */
+const PLAIN_NAME = /^(?!\.+$)[A-Za-z0-9._-]{1,255}$/;
+
+/**
+ * Writes the entry beside its final name and renames it into place, so a crash never leaves half an
+ * entry; an entry already there (one that did not verify) is replaced.
+ */
+async function storeEntry(entry: string, inputs: string, assetsDir: string, manifest: AssetManifest, key: CacheKey): Promise<void> {
   const temp = `${entry}.tmp-${process.pid}`;
   await rm(temp, { recursive: true, force: true });
-  await mkdir(temp, { recursive: true });
-  await cp(assetsDir, join(temp, 'assets'), { recursive: true });
-  await writeFile(join(temp, 'manifest.json'), JSON.stringify(manifest));
+  const files: Sealed['files'] = [];
+  for (const file of await filesUnder(assetsDir)) {
+    const name = relative(assetsDir, file).split(sep).join('/');
+    const bytes = await readBytes(file);
+    const target = join(temp, 'assets', ...name.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, bytes);
+    files.push([name, bytes.length, createHash('sha256').update(bytes).digest('base64url')]);
+  }
+  const body = JSON.stringify({ manifest, files } satisfies Sealed);
+  await writeFile(join(temp, 'seal'), `${key.sign(FORMAT, inputs, body).toString('hex')}\n${body}`);
+  await rm(entry, { recursive: true, force: true });
   await rename(temp, entry).catch(async () => rm(temp, { recursive: true, force: true }));
+}
+
+/** Every file under `dir`, recursively. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const item of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, item.name);
+    if (item.isDirectory()) files.push(...(await filesUnder(path)));
+    else if (item.isFile()) files.push(path);
+  }
+  return files;
 }

@@ -7,6 +7,7 @@ import { build as siteBuildOptions, type SiteBuildOptions } from '../../site/sit
 import { parseShard, type Shard } from '../build/shard.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { DEFAULT_IMAGE_FORMATS, DEFAULT_IMAGE_MAX_PIXELS, DEFAULT_IMAGE_WIDTHS, DERIVED_FORMATS, FALLBACK_WIDTH, type DerivedFormat, type ImageService, type ImageSettings } from '../content/images/image-settings.ts';
+import { checkCacheKey } from './cache-key.ts';
 import type { LogLevel } from '../terminal/logger.ts';
 
 /** Options a user may set (flags, environment); every field is optional. */
@@ -162,6 +163,7 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
   if (token && endpoint && isInsecureTokenEndpoint(endpoint)) {
     throw createBuildError(BuildErrors.InvalidOption, [user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', redactUrl(endpoint), 'an https URL, or http to a loopback host (127.0.0.1, ::1, localhost), while GRAPHQL_TOKEN is set: the token is never sent in clear']);
   }
+  checkCacheKey(env);
   const baseUrl = user.baseUrl ?? env.SITE_URL;
   const epoch = env.SOURCE_DATE_EPOCH;
   const dsn = user.sentryDsn || env.SENTRY_DSN;

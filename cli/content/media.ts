@@ -11,6 +11,7 @@ import { ImageRefused } from './images/image-codec.ts';
 import type { ImageSettings } from './images/image-settings.ts';
 import { sanitizeSvg, SVG_RULES_VERSION, SvgRefused } from './media-svg.ts';
 import { mediaExtension, MEDIA_EXTENSIONS, refusedContentType, refusedExtension } from './media-types.ts';
+import { readText } from '../output/read.ts';
 import { prepareSiteFile, writeFileAtomic } from '../output/write.ts';
 import { authorizationFor } from '../../runtime/shared/graphql.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
@@ -175,12 +176,18 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
           }
           const cached = (await cacheOf())?.fresh(key, now()) ?? null;
           target = await prepareSiteFile(siteDir, file);
-          if (cached) {
+          // An SVG is read whole to be cleaned: it comes into memory, and only its cleaned text is written.
+          const svg = mediaExtension(file) === 'svg';
+          if (cached && !svg) {
             await linkOrCopy(cached, target);
             return;
           }
-          // An SVG is read whole to be cleaned: it comes into memory, and only its cleaned text is written.
-          const svg = mediaExtension(file) === 'svg';
+          // A cached SVG is used only if cleaning leaves it as it is (cleaning is idempotent): one a cache
+          // writer put there with a script in it is fetched and cleaned again.
+          if (cached && (await isCleanSvg(cached))) {
+            await linkOrCopy(cached, target);
+            return;
+          }
           const answer = await downloadMedia(source, svg ? null : target, policy);
           const wrongType = refusedContentType(file, answer.contentType);
           if (wrongType) throw new MediaRefused(wrongType);
@@ -271,4 +278,14 @@ export function maxAgeOf(cacheControl: string | null): number {
   if (!cacheControl || /\b(no-store|no-cache|private)\b/i.test(cacheControl)) return 0;
   const age = /\bmax-age=(\d+)/i.exec(cacheControl)?.[1];
   return age ? Number(age) : 0;
+}
+
+/** Whether the cached SVG is a plain file that cleaning leaves as it is. */
+async function isCleanSvg(cached: string): Promise<boolean> {
+  try {
+    const text = await readText(cached);
+    return sanitizeSvg(text) === text;
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cacheKeyFor, type CacheKey } from '../config/cache-key.ts';
+import { readText } from '../output/read.ts';
 import { sanitizerVersion, sanitizeRichText } from './sanitize.ts';
 import { writeFileAtomic } from '../output/write.ts';
 
@@ -10,6 +11,9 @@ import { writeFileAtomic } from '../output/write.ts';
  * remembers what each text cleaned to, under the SHA-256 of the text: a hash nobody can make two texts
  * share, since the text is untrusted and a collision would let unclean HTML through. A text that cleans to
  * itself (the usual case) is remembered by its hash alone, so the cache stays small however large the site.
+ * What the file says is HTML the site shows without cleaning it again, so it is believed only when its
+ * HMAC under the build cache's key verifies (cli/config/cache-key.ts): whoever can write the cache folder
+ * but does not hold the key can make a build clean everything again, and nothing more.
  */
 export interface RichTextCache {
   /** sanitizeRichText(html), from the cache when this text was cleaned before. */
@@ -25,10 +29,10 @@ export interface RichTextCache {
 }
 
 /** The cache file in `cacheDir`; a missing, unreadable or outdated one starts an empty cache. */
-export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MAX_CHANGED_CHARS } = {}): Promise<RichTextCache> {
+export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MAX_CHANGED_CHARS, signer = cacheKeyFor(cacheDir) }: { maxChangedChars?: number; signer?: CacheKey } = {}): Promise<RichTextCache> {
   const file = join(cacheDir, 'rich-text.json');
-  const saved = await readFile(file, 'utf8')
-    .then((text) => JSON.parse(text) as SavedCache)
+  const saved = await readText(file)
+    .then((text) => verified(text, signer))
     .catch(() => null);
   const usable = saved?.version === sanitizerVersion();
   // One map for the previous build's texts and this build's, 90,000 hashes at 100,000 pages: a hash maps
@@ -76,12 +80,27 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
         if (entry === null) unchanged.push(hash);
         else if (typeof entry === 'string') changed[hash] = entry;
       }
-      await writeFileAtomic(file, JSON.stringify({ version: sanitizerVersion(), unchanged, changed } satisfies SavedCache));
+      const body = JSON.stringify({ version: sanitizerVersion(), unchanged, changed } satisfies SavedCache);
+      await writeFileAtomic(file, `${body.slice(0, -1)},"mac":"${signer.sign(FORMAT, body).toString('hex')}"}`);
     },
   };
 }
 
 // --- internal ---
+
+/** What the MAC is taken over besides the file's body. */
+const FORMAT = 'site-rich-text-cache/2';
+
+/**
+ * The saved cache when the file's last member is `"mac"` and it is the MAC of the rest (the JSON the
+ * build wrote before it appended the MAC); null otherwise.
+ */
+function verified(text: string, signer: CacheKey): SavedCache | null {
+  const mac = /,"mac":"([0-9a-f]{64})"\}$/.exec(text);
+  if (!mac) return null;
+  const body = `${text.slice(0, mac.index)}}`;
+  return signer.verify(Buffer.from(mac[1]!, 'hex'), FORMAT, body) ? (JSON.parse(body) as SavedCache) : null;
+}
 
 /** Characters of changed clean text the cache keeps (about 32 MB of memory at most). */
 const MAX_CHANGED_CHARS = 16 * 1024 * 1024;

@@ -1,5 +1,6 @@
 import { isGraphQLRequestError } from '../../runtime/shared/graphql.ts';
 import { redactUrlsIn } from '../../runtime/shared/redact-url.ts';
+import { oneLine } from '../terminal/logger.ts';
 import { BuildErrors, createBuildError, isBuildError, type BuildError } from './errors.ts';
 
 /** One line naming what went wrong, for summaries: the error's message and the first useful cause. */
@@ -30,17 +31,22 @@ export function formatError(error: unknown, options: { verbose?: boolean } = {})
   return redactUrlsIn(errorText(error, options));
 }
 
+/**
+ * Every value in it (the message, which names pages, slugs and the backend's answers, and each failure's
+ * page, route, operation, cause and fix) is one line (oneLine): content cannot start a line of its own
+ * in the error either. The stack, for --verbose, keeps its lines, with its message made one line too.
+ */
 function errorText(error: unknown, { verbose = false }: { verbose?: boolean }): string {
   if (!isBuildError(error)) {
-    const text = describeCause(error);
-    return verbose && error instanceof Error && error.stack ? `${text}\n${error.stack}` : `${text}\nRun again with --verbose for the stack trace.`;
+    const text = oneLine(describeCause(error));
+    return verbose && error instanceof Error && error.stack ? `${text}\n${error.stack.replace(error.message, oneLine(error.message))}` : `${text}\nRun again with --verbose for the stack trace.`;
   }
-  const lines = [`[${error.code}] ${error.message}`];
+  const lines = [`[${error.code}] ${oneLine(error.message)}`];
   for (const f of error.details.failures ?? []) {
-    lines.push(`  - ${f.page} (route ${f.route}, operation ${f.operation}): ${f.cause}`, `    fix: ${f.fix}`);
+    lines.push(`  - ${oneLine(f.page)} (route ${oneLine(f.route)}, operation ${oneLine(f.operation)}): ${oneLine(f.cause)}`, `    fix: ${oneLine(f.fix)}`);
   }
   lines.push(`Hint: ${error.hint}`);
-  if (verbose && error.cause) lines.push(`Caused by: ${describeCause(error.cause)}`);
+  if (verbose && error.cause) lines.push(`Caused by: ${oneLine(describeCause(error.cause))}`);
   return lines.join('\n');
 }
 

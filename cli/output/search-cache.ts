@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, lutimes, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cacheKeyFor, type CacheKey } from '../config/cache-key.ts';
 import { writeFileAtomic } from './write.ts';
 
 /**
@@ -9,9 +9,13 @@ import { writeFileAtomic } from './write.ts';
  * which has no previous index to keep partitions from, takes there the files of each partition whose key
  * (its pages' documents, the options, Pagefind's version: cli/output/search-index.ts) a build met before,
  * instead of having Pagefind index its pages again. An entry is one file: a header naming its key and each
- * file with its size, then the files' bytes; a hash over all of it, which a read checks, so a damaged entry
- * (or one copied under another key's name) is built again. Written whole under its final name or not at
- * all (writeFileAtomic). The I/O edge of search-index.ts: what it reads here, it checks before use.
+ * file with its size, then the files' bytes; an HMAC over all of it under the build cache's key
+ * (cli/config/cache-key.ts), which a read checks. Partition 0 holds Pagefind's JavaScript and WebAssembly,
+ * which run on the site, and every partition the fragments the search page shows: a checksum anyone can
+ * recompute would let whoever writes the cache ship script, so a damaged entry, one copied under another
+ * key's name, and one no build holding the key wrote are all built again. Written whole under its final
+ * name or not at all (writeFileAtomic). The I/O edge of search-index.ts: what it reads here, it checks
+ * before use.
  */
 
 /** One file of a partition, relative to the site root. */
@@ -38,7 +42,7 @@ export interface SearchCache {
   prune(now?: number): Promise<void>;
 }
 
-export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES } = {}): SearchCache {
+export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES, signer = cacheKeyFor(cacheDir) }: { maxBytes?: number; signer?: CacheKey } = {}): SearchCache {
   const dir = join(cacheDir, 'search');
   const used = new Map<string, number>();
   const fileFor = (key: string): string => join(dir, `${key}${SUFFIX}`);
@@ -50,7 +54,7 @@ export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES } = {})
   return {
     async get(key) {
       const entry = await readEntry(fileFor(key));
-      const files = entry && unpack(entry, key);
+      const files = entry && unpack(entry, key, signer);
       if (!files) return null;
       used.set(key, entry.length);
       // Its time says when a build last used it, for prune.
@@ -58,7 +62,7 @@ export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES } = {})
       return files;
     },
     async put(key, files) {
-      const entry = pack(key, files);
+      const entry = pack(key, files, signer);
       used.set(key, entry.length);
       // One no build could read is not written.
       if (entry.length <= MAX_ENTRY_BYTES) await writeFileAtomic(fileFor(key), entry).catch(() => undefined);
@@ -112,7 +116,7 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 
 /** Bumped when an entry's layout changes. */
-const FORMAT = 'site-search-cache/1';
+const FORMAT = 'site-search-cache/2';
 
 interface Header {
   format: string;
@@ -135,20 +139,20 @@ async function readEntry(file: string): Promise<Buffer | null> {
   }
 }
 
-/** [header length][header][files' bytes][SHA-256 of all that came before, 32 bytes]. */
-function pack(key: string, files: readonly CachedFile[]): Buffer {
+/** [header length][header][files' bytes][HMAC-SHA256 under the cache key of all that came before, 32 bytes]. */
+function pack(key: string, files: readonly CachedFile[], signer: CacheKey): Buffer {
   const header = Buffer.from(JSON.stringify({ format: FORMAT, key, files: files.map((f) => [f.file, f.content.length]) } satisfies Header));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(header.length);
   const body = Buffer.concat([length, header, ...files.map((f) => f.content)]);
-  return Buffer.concat([body, createHash('sha256').update(body).digest()]);
+  return Buffer.concat([body, signer.sign(FORMAT, body)]);
 }
 
-function unpack(entry: Buffer, key: string): CachedFile[] | null {
+function unpack(entry: Buffer, key: string, signer: CacheKey): CachedFile[] | null {
   try {
     if (entry.length < 36) return null;
     const body = entry.subarray(0, entry.length - 32);
-    if (!createHash('sha256').update(body).digest().equals(entry.subarray(entry.length - 32))) return null;
+    if (!signer.verify(entry.subarray(entry.length - 32), FORMAT, body)) return null;
     const length = body.readUInt32BE(0);
     const header = JSON.parse(body.subarray(4, 4 + length).toString('utf8')) as Header;
     if (header.format !== FORMAT || header.key !== key || !Array.isArray(header.files)) return null;

@@ -7,6 +7,7 @@ import { normalizePath } from '../../runtime/shared/paths.ts';
 import { contentTypeFor } from './content-types.ts';
 import { findNotFoundPage, findSiteFile, isFile } from './site-files.ts';
 import { portInUse } from '../errors/errors.ts';
+import { refusedHost } from './host-check.ts';
 import { injectLiveReload, LIVE_RELOAD_PATH, LIVE_RELOAD_SCRIPT, LIVE_RELOAD_SCRIPT_PATH, type LiveReload } from './live-reload.ts';
 
 /**
@@ -32,7 +33,10 @@ export interface DevServer {
  */
 export async function startDevServer({ root, port, host, liveReload, overlay = () => NO_OVERLAY }: { root: string; port: number; host: string; liveReload: LiveReload; overlay?: () => DevOverlay }): Promise<DevServer> {
   const base = resolve(root);
+  let listening = 0;
   const server = createServer((req, res) => {
+    // Not even the event stream for another host (DNS rebinding): it says which pages are open.
+    if (refusedHost(req, res, { name: 'site dev', host, port: listening })) return;
     let pathname: string;
     try {
       pathname = new URL(req.url ?? '/', 'http://x').pathname;
@@ -51,8 +55,9 @@ export async function startDevServer({ root, port, host, liveReload, overlay = (
     server.once('error', fail);
     server.listen(port, host, () => ok());
   }).catch(portInUse(host, port));
+  listening = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${(server.address() as AddressInfo).port}`,
+    url: `http://${host}:${listening}`,
     close: () =>
       new Promise<void>((ok) => {
         liveReload.close();

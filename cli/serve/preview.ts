@@ -26,13 +26,15 @@ export async function startPreview(options: { out: string; port: number; host: s
  * WebAssembly, no other does); for the search index's files, the site's with WebAssembly allowed, since
  * Pagefind's worker script runs WebAssembly under the policy it is served with (a worker does not take
  * the page's); for every other file, the site's. None when the build wrote its pages without a policy
- * (--no-csp).
+ * (--no-csp). Every answer, with or without one, carries `frame-ancestors 'none'`, which only a header can
+ * (a page of the site in another site's frame is how clickjacking starts); a CDN should send it too
+ * (docs/reliability.md, "The browser").
  */
 export async function policyHeaders(root: string): Promise<(file: string | null) => Promise<Record<string, string>>> {
   const site = await readSitePolicy(root);
-  if (site === null) return async () => ({});
+  if (site === null) return async () => ({ 'content-security-policy': NO_FRAMING });
   const search = withWebAssembly(site);
-  const header = (policy: string): Record<string, string> => ({ 'content-security-policy': policy });
+  const header = (policy: string): Record<string, string> => ({ 'content-security-policy': `${policy}; ${NO_FRAMING}` });
   return async (file) => {
     if (file === null) return header(site);
     if (file.endsWith('.html')) return header((await headPolicy(file)) ?? site);
@@ -41,6 +43,9 @@ export async function policyHeaders(root: string): Promise<(file: string | null)
 }
 
 // --- internal ---
+
+/** No page of the site may be shown in a frame, not even by the site itself. */
+const NO_FRAMING = "frame-ancestors 'none'";
 
 /** The policy of a page, from the first bytes of its file (the policy is the first tag of its head); null when it has none. */
 async function headPolicy(file: string): Promise<string | null> {

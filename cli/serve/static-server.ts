@@ -10,6 +10,7 @@ import { contentTypeFor } from './content-types.ts';
 import { findNotFoundPage, findSiteFile } from './site-files.ts';
 import { mediaDisposition } from '../content/media-types.ts';
 import { recoverUnlessBuilding } from '../output/output.ts';
+import { refusedHost } from './host-check.ts';
 
 export interface StaticServerOptions {
   root: string;
@@ -38,11 +39,14 @@ export interface StaticServer {
 /**
  * Serves a built site the way object storage with website hosting does behind a CDN: `index.html` for a
  * folder, `404.html` with status 404 for a miss, a Content-Type per file, long caching only for hashed
- * assets, and text gzipped for clients that accept it.
+ * assets, and text gzipped for clients that accept it. Only for the hosts isExpectedHost allows (403 for
+ * any other `Host`: DNS rebinding).
  */
 export async function startStaticServer({ root, port = 0, host = '127.0.0.1', headers = {}, compress = true }: StaticServerOptions): Promise<StaticServer> {
   const base = resolve(root);
+  let listening = 0;
   const server: Server = createServer((req, res) => {
+    if (refusedHost(req, res, { name: 'site preview', host, port: listening })) return;
     // nosniff on every answer: a browser takes each file for the type it is served as, never for HTML it guesses.
     const extra = async (file: string | null): Promise<Record<string, string>> => ({ 'x-content-type-options': 'nosniff', ...(typeof headers === 'function' ? await headers(file) : headers) });
     void handle(base, req, res, extra, compress).catch(() => {
@@ -55,6 +59,7 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
     server.listen(port, host, () => ok());
   });
   const address = server.address() as AddressInfo;
+  listening = address.port;
   return {
     url: `http://${host}:${address.port}`,
     close: () =>

@@ -3,8 +3,12 @@ import { redactUrlsIn } from '../../runtime/shared/redact-url.ts';
 /**
  * The build's one logger: stage-labelled lines, levels, and nothing else writes to the console. Every
  * line goes out with the credentials in its URLs redacted (redactUrlsIn), and with its control
- * characters shown rather than sent (visible): lines carry text from the content backend and the build
- * cache (titles, links, paths), which must not move the cursor, retitle the terminal or hide a line.
+ * characters shown rather than sent (visible): lines carry text from the content backend, the network
+ * and the build cache (titles, links, paths, answers), which must not move the cursor, retitle the
+ * terminal or hide a line. An info, warning or debug message is one line whatever it holds (oneLine):
+ * a newline in a title cannot start a line of its own, so content can neither forge a `[build]` line
+ * nor print a CI workflow command (`::error …`, `::add-mask::…`, `##[…]`). An error is several lines,
+ * each made safe the same way (terminalText); the values in it are one line each (format-error.ts).
  */
 
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -21,12 +25,12 @@ const ORDER: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3,
 /** Writes `[stage] message` lines to stdout (info, debug) and stderr (warn, error). */
 export function createLogger(level: LogLevel = 'info', streams: { stdout: (line: string) => void; stderr: (line: string) => void } = defaultStreams()): Logger {
   const on = (l: LogLevel): boolean => ORDER[level] >= ORDER[l];
-  const out = { stdout: (line: string) => streams.stdout(visible(redactUrlsIn(line))), stderr: (line: string) => streams.stderr(visible(redactUrlsIn(line))) };
+  const line = (text: string): string => oneLine(redactUrlsIn(text));
   return {
-    info: (stage, message) => on('info') && out.stdout(`[${stage}] ${message}`),
-    warn: (stage, message) => on('warn') && out.stderr(`[${stage}] warning: ${message}`),
-    error: (message) => on('error') && out.stderr(message),
-    debug: on('debug') ? (stage, message) => out.stdout(`[${stage}] ${message}`) : undefined,
+    info: (stage, message) => on('info') && streams.stdout(line(`[${stage}] ${message}`)),
+    warn: (stage, message) => on('warn') && streams.stderr(line(`[${stage}] warning: ${message}`)),
+    error: (message) => on('error') && streams.stderr(terminalText(redactUrlsIn(message))),
+    debug: on('debug') ? (stage, message) => streams.stdout(line(`[${stage}] ${message}`)) : undefined,
   } as Logger;
 }
 
@@ -54,6 +58,39 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /** The text with each control character but newline and tab written as `\xNN`: for whatever else reaches the terminal too. */
 export function visible(line: string): string {
   return line.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/**
+ * The text as one line: control characters as `\xNN`, newlines as `\n` and the Unicode line and paragraph
+ * separators as `\u2028` and `\u2029`, and no workflow command (defused). For every value from the
+ * content, the network or the cache that goes into a line of output.
+ */
+export function oneLine(text: string): string {
+  return defused(visible(text).replace(LINE_BREAKS, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16)}`)));
+}
+
+/**
+ * Text of several lines (an error and its failures) as it may reach a terminal or a CI log: each line
+ * made visible, and none able to run as a workflow command (defused).
+ */
+export function terminalText(text: string): string {
+  return visible(text)
+    .replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
+    .split('\n')
+    .map(defused)
+    .join('\n');
+}
+
+/** Newline and the line and paragraph separators some logs and editors break lines at. */
+const LINE_BREAKS = /[\n\u2028\u2029]/g;
+
+/**
+ * A line no CI reads as a command: GitHub Actions runs a line that starts (after blanks) with `::`, and
+ * runs `##[…]` anywhere in a line, as Azure Pipelines does `##vso[…]` and TeamCity `##teamcity[…]`. The
+ * first `:` of such a start, and the second `#` of such a mark, are written as `\x3a` and `\x23`.
+ */
+function defused(line: string): string {
+  return line.replace(/^(\s*):(?=:)/, '$1\\x3a').replace(/##(\w*\[)/g, '#\\x23$1');
 }
 
 function defaultStreams(): { stdout: (line: string) => void; stderr: (line: string) => void } {

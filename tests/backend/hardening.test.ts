@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +161,50 @@ describe('logins', () => {
       for (let i = 0; i < 10; i++) expect((await login('wrong')).errors?.[0]?.message).toBe('Invalid email or password.');
       const refused = await login('preview-editor');
       expect(refused.errors?.[0]?.message).toMatch(/^Too many failed logins from this address; try again in \d+ s\.$/);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('logins from many addresses', () => {
+  /** A wrong login for `email` sent from the loopback address `from` (127.0.0.0/8: each a client of its own). */
+  const loginFrom = (server: ContentServer, from: string, email: string, password = 'wrong'): Promise<{ errors?: { message: string; extensions?: { code?: string } }[] }> =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify({ query: 'mutation L($e: String!, $p: String!) { login(email: $e, password: $p) { token } }', variables: { e: email, p: password } });
+      const url = new URL(server.url);
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve(JSON.parse(text) as { errors?: { message: string }[] }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  it("refuse a guesser who changes address with every try once the account's limit is reached", async () => {
+    const own = await startContentServer();
+    try {
+      // One try from each of 30 addresses: no address comes near its own limit.
+      for (let i = 0; i < 30; i++) {
+        expect((await loginFrom(own, `127.0.1.${i + 1}`, 'editor@institute.example')).errors?.[0]?.message).toBe('Invalid email or password.');
+      }
+      const refused = await loginFrom(own, '127.0.2.1', 'Editor@Institute.example ');
+      expect(refused.errors?.[0]?.message).toMatch(/^Too many failed logins for this account; try again in \d+ s\.$/);
+      expect(refused.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('refuse every guess once the backend has seen its limit of failures, whatever the addresses and emails', async () => {
+    const own = await startContentServer();
+    try {
+      for (let i = 0; i < 300; i++) {
+        const answer = await loginFrom(own, `127.0.${3 + Math.floor(i / 250)}.${(i % 250) + 1}`, `guess-${i}@example.org`);
+        expect(answer.errors?.[0]?.message).toBe('Invalid email or password.');
+      }
+      expect((await loginFrom(own, '127.0.9.1', 'someone@example.org')).errors?.[0]?.message).toMatch(/^Too many failed logins on this backend; try again in \d+ s\.$/);
     } finally {
       await own.close();
     }

@@ -87,12 +87,12 @@ test.describe('the policy the build ships', () => {
     }
   });
 
-  test('`site preview` sends the same policy as a header', async () => {
+  test('`site preview` sends the same policy as a header, with framing forbidden', async () => {
     const preview = await startPreview(process.env.E2E_SITE_DIR!);
     try {
       for (const path of ['/', '/news', '/no-such-page']) {
         const response = await fetch(preview.url + path);
-        expect(response.headers.get('content-security-policy'), path).toBe(shipped);
+        expect(response.headers.get('content-security-policy'), path).toBe(`${shipped}; frame-ancestors 'none'`);
         expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
       }
     } finally {

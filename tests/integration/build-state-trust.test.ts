@@ -4,7 +4,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadBuildState } from '../../cli/build/build-state.ts';
+import { loadBuildState, signedStateText } from '../../cli/build/build-state.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 import { runCli } from '../helpers/cli.ts';
 
@@ -22,8 +22,13 @@ let original: string;
 
 type Saved = { generator: string; sample: [string, string][]; pages: [string, string, string, number, string | null, number, ...unknown[]][]; outputs: Record<string, string>; media: string[] };
 const saved = (): Saved => JSON.parse(original) as Saved;
+/**
+ * Loads `state`, signed with the cache key as a build signs it: these are the checks behind the
+ * signature, against a cache writer who holds the key (one who does not is refused before them).
+ */
 const load = async (state: Saved): Promise<Awaited<ReturnType<typeof loadBuildState>>> => {
-  await writeFile(stateFile, JSON.stringify(state));
+  const { mac: _mac, ...unsigned } = state as Saved & { mac?: string };
+  await writeFile(stateFile, signedStateText(join(dir, 'cache'), JSON.stringify(unsigned)));
   return loadBuildState(join(dir, 'cache'), out, state.generator);
 };
 /** Loads `state`, which must be refused; the reason it gives. */
@@ -58,6 +63,19 @@ describe('the build state of an output folder', () => {
   it('is trusted as written', async () => {
     const loaded = await load(saved());
     expect(loaded.state, 'reason' in loaded ? loaded.reason : '').not.toBeNull();
+  });
+
+  it('is not trusted unless a build holding the cache key signed it', async () => {
+    const original = await loadBuildState(join(dir, 'cache'), out, saved().generator);
+    expect(original.state, 'reason' in original ? original.reason : '').not.toBeNull();
+    // As it was, without its signature; and with a page's record changed under the old signature.
+    const { mac, ...unsigned } = saved() as Saved & { mac: string };
+    for (const text of [JSON.stringify(unsigned), JSON.stringify({ ...unsigned, pages: unsigned.pages.map((p, i) => (i === 0 ? [p[0], p[1], 'x'.repeat(43), ...p.slice(3)] : p)), mac })]) {
+      await writeFile(stateFile, text);
+      const loaded = await loadBuildState(join(dir, 'cache'), out, unsigned.generator);
+      expect(loaded.state).toBeNull();
+      expect('reason' in loaded && loaded.reason).toMatch(/not signed with this build's cache key/);
+    }
   });
 
   it('is not trusted when a page path leads outside the output folder, even to files that look right', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
@@ -232,6 +232,32 @@ describe('a build whose content links to a page under /media/', () => {
     expect(result.stderr).toContain('/media/steal.js');
     expect(await snapshotTree(out)).toEqual(before);
   }, 180_000);
+});
+
+describe('the media cache', () => {
+  it('puts no SVG into the site that cleaning would change, whoever wrote the cache', async () => {
+    const clean = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><rect width="2" height="2"/></svg>';
+    routes.set('/media/cached.svg', (_req, res) => void res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' }).end(clean));
+    const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
+    const copyCached = async (): Promise<string> => {
+      const siteDir = await mkdtemp(join(tmpdir(), 'media-safety-'));
+      const copier = createMediaCopier({ origin: backend.url, siteDir, concurrency: 1, cacheDir, timeoutMs: 10_000 });
+      copier.addFrom(JSON.stringify(['/media/cached.svg']), '/news/a-page');
+      expect(await copier.done()).toEqual([]);
+      return readFile(join(siteDir, 'media/cached.svg'), 'utf8');
+    };
+    expect(await copyCached()).toBe(sanitizeSvg(clean));
+    expect(await copyCached()).toBe(sanitizeSvg(clean));
+    expect(requestsFor('/media/cached.svg')).toBe(1);
+    // A cache writer swaps the cached copy for a scripted one (a new file, as a restored cache would hold).
+    const [entry] = await readdir(join(cacheDir, 'media'));
+    await rm(join(cacheDir, 'media', entry!));
+    await writeFile(join(cacheDir, 'media', entry!), HOSTILE_SVG);
+    const shipped = await copyCached();
+    expect(shipped).toBe(sanitizeSvg(clean));
+    expect(shipped).not.toMatch(/script|onload/i);
+    expect(requestsFor('/media/cached.svg')).toBe(2);
+  });
 });
 
 describe('sanitizeSvg', () => {

@@ -78,14 +78,16 @@ describe("`site preview`'s policy header", () => {
     await writeFile(join(dir, 'plain.html'), '<!doctype html><title>no policy</title>');
     const headers = await policyHeaders(dir);
     const policyOf = async (file: string | null): Promise<string | undefined> => (await headers(file === null ? null : join(dir, file)))['content-security-policy'];
-    expect(await policyOf('index.html')).toBe(site);
-    expect(await policyOf('search/index.html')).toBe(search);
-    expect(await policyOf('_search/pagefind-worker.js')).toBe(search);
-    expect(await policyOf('_assets/entry.js')).toBe(site);
-    expect(await policyOf('plain.html')).toBe(site);
-    expect(await policyOf(null)).toBe(site);
-    // A site built with --no-csp gets no header at all.
+    // Each with framing forbidden, which only a header can say.
+    const framed = (policy: string): string => `${policy}; frame-ancestors 'none'`;
+    expect(await policyOf('index.html')).toBe(framed(site));
+    expect(await policyOf('search/index.html')).toBe(framed(search));
+    expect(await policyOf('_search/pagefind-worker.js')).toBe(framed(search));
+    expect(await policyOf('_assets/entry.js')).toBe(framed(site));
+    expect(await policyOf('plain.html')).toBe(framed(site));
+    expect(await policyOf(null)).toBe(framed(site));
+    // A site built with --no-csp gets no policy but that.
     await writeFile(join(dir, 'index.html'), '<!doctype html><title>no policy</title>');
-    expect(await (await policyHeaders(dir))(join(dir, 'search/index.html'))).toEqual({});
+    expect(await (await policyHeaders(dir))(join(dir, 'search/index.html'))).toEqual({ 'content-security-policy': "frame-ancestors 'none'" });
   });
 });

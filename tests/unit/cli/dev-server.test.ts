@@ -111,7 +111,7 @@ describe('the dev server', () => {
     server = await startDevServer({ root: await builtSite(), port: 0, host: '127.0.0.1', liveReload: createLiveReload() });
     const { port } = new URL(server.url);
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.end('GET http://[ HTTP/1.1\r\nHost: x\r\n\r\n'));
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(`GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
       let text = '';
       socket.on('data', (d) => (text += d.toString()));
       socket.on('close', () => resolve(text));

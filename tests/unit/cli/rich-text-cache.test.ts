@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { cacheKeyFor } from '../../../cli/config/cache-key.ts';
 import { loadRichTextCache } from '../../../cli/content/rich-text-cache.ts';
 import { sanitizerVersion, sanitizeRichText } from '../../../cli/content/sanitize.ts';
 import { tempDirPerTest } from '../../helpers/temp-dir.ts';
@@ -35,12 +36,33 @@ describe('loadRichTextCache', () => {
     first.clean(clean);
     first.clean(dirty);
     await first.save();
-    expect(await saved()).toEqual({ version: sanitizerVersion(), unchanged: [hashOf(clean)], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) } });
+    expect(await saved()).toEqual({ version: sanitizerVersion(), unchanged: [hashOf(clean)], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) }, mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
     const second = await loadRichTextCache(cacheDir);
     second.clean(dirty);
     await second.save();
-    expect(await saved()).toEqual({ version: sanitizerVersion(), unchanged: [], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) } });
+    expect(await saved()).toEqual({ version: sanitizerVersion(), unchanged: [], changed: { [hashOf(dirty)]: sanitizeRichText(dirty) }, mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+
+  it('believes no file but one a build holding the cache key signed', async () => {
+    const first = await loadRichTextCache(cacheDir);
+    first.clean(dirty);
+    await first.save();
+    const signed = await saved();
+    // A cache writer claims the dirty text cleans to itself: with the signature kept, dropped, or from another key.
+    const forged = { version: signed.version, unchanged: [hashOf(dirty)], changed: {} };
+    for (const text of [JSON.stringify({ ...forged, mac: (signed as { mac?: string }).mac }), JSON.stringify(forged)]) {
+      await writeFile(join(cacheDir, 'rich-text.json'), text);
+      const cache = await loadRichTextCache(cacheDir);
+      expect(cache.clean(dirty)).toBe(sanitizeRichText(dirty));
+      expect(cache.counts).toEqual({ cleaned: 1, reused: 0 });
+    }
+    const other = await loadRichTextCache(cacheDir, { signer: cacheKeyFor(cacheDir, { SITE_CACHE_KEY: 'x'.repeat(32) }) });
+    other.clean(dirty);
+    await other.save();
+    const cache = await loadRichTextCache(cacheDir);
+    cache.clean(dirty);
+    expect(cache.counts).toEqual({ cleaned: 1, reused: 0 });
   });
 
   it('cleans again what another version of the sanitiser cleaned, and starts afresh from a damaged file', async () => {

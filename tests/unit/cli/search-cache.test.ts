@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cacheKeyFor } from '../../../cli/config/cache-key.ts';
 import { openSearchCache, type CachedFile } from '../../../cli/output/search-cache.ts';
 
 /**
@@ -47,6 +49,20 @@ describe('the search cache', () => {
     expect(await openSearchCache(dir).get(key('a'))).toBeNull();
     await writeFile(entryFile(key('c')), whole);
     expect(await openSearchCache(dir).get(key('c'))).toBeNull();
+  });
+
+  it('gives nothing for an entry no build holding the cache key wrote, however well formed', async () => {
+    await openSearchCache(dir).put(key('a'), files('one'));
+    const whole = await readFile(entryFile(key('a')));
+    // A cache writer changes a file and recomputes a checksum anyone can.
+    const body = Buffer.from(whole.subarray(0, whole.length - 32));
+    body.write('two', body.indexOf('one'));
+    await writeFile(entryFile(key('a')), Buffer.concat([body, createHash('sha256').update(body).digest()]));
+    expect(await openSearchCache(dir).get(key('a'))).toBeNull();
+    // Written under another key: not this one's.
+    await openSearchCache(dir, { signer: cacheKeyFor(dir, { SITE_CACHE_KEY: 'y'.repeat(32) }) }).put(key('b'), files('one'));
+    expect(await openSearchCache(dir).get(key('b'))).toBeNull();
+    expect(await openSearchCache(dir, { signer: cacheKeyFor(dir, { SITE_CACHE_KEY: 'y'.repeat(32) }) }).get(key('b'))).toEqual(files('one'));
   });
 
   it('reads no symbolic link and waits on no FIFO', async () => {
