@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Points TMPDIR at a new folder for the whole test run, so every temporary folder a test, a server it
- * starts or the CLI makes lands in it; returns the function that removes it at the end of the run.
+ * Points TMPDIR (and XDG_CONFIG_HOME) at a new folder for the whole test run, so every temporary folder
+ * a test, a server it starts or the CLI makes lands in it; returns the function that removes it at the end of the run.
  * Tests create hundreds of folders (builds, object stores, caches) and a run must not leave gigabytes
  * behind. KEEP_TEST_TMP=1 keeps the folder for a look after a failure.
  */
 export async function useRunTempDir(prefix: string): Promise<() => Promise<void>> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   process.env.TMPDIR = dir;
+  // The build cache's key file (cli/config/cache-key.ts) goes there too, not into the user's home.
+  process.env.XDG_CONFIG_HOME = join(dir, 'config');
   return async () => {
     if (process.env.KEEP_TEST_TMP) console.log(`Test files kept in ${dir}`);
     else await rm(dir, { recursive: true, force: true, maxRetries: 3 });
