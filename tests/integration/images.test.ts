@@ -111,13 +111,21 @@ describe('a build of camera photos', () => {
   it('encodes only the new photo when an update in place adds one', async () => {
     const slug = (await readdir(join(site(), 'news'))).find((name) => !['page', 'category', 'index.html', '_payload.json'].includes(name))!;
     const id = JSON.parse(await readFile(join(site(), 'news', slug, '_payload.json'), 'utf8')).data.newsItem.id as string;
-    await updateContent(backend, token, 'NewsItem', id, { image: { url: '/media/uploads/new-photo.jpg', alt: 'A new photo', width: 800, height: 600 } });
+    await updateContent(backend, token, 'NewsItem', id, {
+      image: { url: '/media/uploads/new-photo.jpg', alt: 'A new photo', width: 800, height: 600 },
+      body: '<p>Before.</p><figure><img src="/media/uploads/new-photo.jpg" alt="The new photo, inline" width="800" height="600"></figure><p>After.</p>',
+    });
     const update = await build(['--out', site(), '--cache-dir', join(root, 'cache')]);
     expect(update.code, update.stderr).toBe(0);
     expect(update.stdout).toMatch(/updated in place/);
     expect(update.stdout).toMatch(/\(\d+ images?: 1 encoded, 0 from the cache\)/);
-    const { image } = await newsItem(slug);
+    const { image, body } = await newsItem(slug);
     expect(image).toMatchObject({ alt: 'A new photo', width: 4000, height: 3000 });
+    // The same photo inside rich text: the same files, as src, srcset and sizes, with its real size.
+    const inline = `<img src="${image.url}" srcset="${image.sources![0]!.urls.map((u, i) => `${u} ${image.sources![0]!.widths[i]}w`).join(', ')}" sizes="(min-width: 52rem) 48rem, calc(100vw - 2.5rem)" alt="The new photo, inline" width="4000" height="3000" loading="lazy" decoding="async" />`;
+    expect(body).toContain(inline);
+    expect(await readFile(join(site(), 'news', slug, 'index.html'), 'utf8')).toContain(inline);
+    for (const url of image.sources![0]!.urls) expect((await sharp(join(site(), url)).metadata()).format).toBe('webp');
   }, 300_000);
 
   it('fails on a pixel bomb, a truncated photo and a page named .jpg, naming each page, URL and reason; the output stays', async () => {
