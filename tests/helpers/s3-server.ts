@@ -13,8 +13,12 @@ import { dirname, join } from 'node:path';
  * for tests that need builds with different hashed assets.
  */
 
-/** The AWS environment the tests publish with: s3rver's credentials, and no lookups beyond 127.0.0.1. */
+/** A SITE_PUBLISH_KEY for the tests' publishes (every run of one test shares it, as a site's CI runs do). */
+export const TEST_PUBLISH_KEY = 'test-publish-key/0123456789abcdef0123456789abcdef';
+
+/** The AWS environment the tests publish with: s3rver's credentials, and no lookups beyond 127.0.0.1; and the key publish signs its records with. */
 export const S3_ENV = {
+  SITE_PUBLISH_KEY: TEST_PUBLISH_KEY,
   AWS_ACCESS_KEY_ID: 'S3RVER',
   AWS_SECRET_ACCESS_KEY: 'S3RVER',
   AWS_REGION: 'us-east-1',
