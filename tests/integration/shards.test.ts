@@ -146,22 +146,31 @@ describe('a sharded build', () => {
       const dirs = await shards(3, 'bucket');
       const uploads = await Promise.all(dirs.map((dir) => publish(dir, 'many')));
       for (const upload of uploads) expect(upload.code, upload.stderr).toBe(0);
-      // The shards' files are up, but no visitor is sent to them: no latest.json yet.
+      // The shards' files are up, but no visitor can reach them: no latest.json, no page at its own key,
+      // every page, payload and media file staged under the build's id.
       const partial = await bucketSnapshot(client, s3.bucket, 'many');
       expect(partial['_assets/builds/latest.json']).toBeUndefined();
-      expect(Object.keys(partial).filter((key) => key.endsWith('index.html')).length).toBeGreaterThan(100);
+      const staged = '_assets/builds/staged/';
+      expect(Object.keys(partial).filter((key) => key.endsWith('index.html') && !key.startsWith(staged))).toEqual([]);
+      expect(Object.keys(partial).filter((key) => !key.startsWith(staged) && !key.startsWith('_assets/'))).toEqual([]);
+      expect(Object.keys(partial).filter((key) => key.startsWith(staged) && key.endsWith('index.html')).length).toBeGreaterThan(100);
 
       const merged = join(root, 'bucket-merged');
       expect((await build(['--merge', ...dirs, '--out', merged])).code).toBe(0);
       const last = await publish(merged, 'many');
       expect(last.code, last.stderr).toBe(0);
-      // Only what spans the site went up last (the search index among it): the pages were there already.
-      const uploaded = Number(/(\d+) uploaded/.exec(last.stdout)?.[1]);
+      // The pages were copied into place inside the bucket; only what spans the site (the search index among it) went up from here.
+      const copied = Number(/\((\d+) copied from the shards' staged files\)/.exec(last.stdout)?.[1]);
+      expect(copied).toBeGreaterThan(100);
       const searchIndex = (await listFiles(join(merged, '_search'))).length;
-      expect(uploaded).toBeGreaterThan(searchIndex);
-      expect(uploaded - searchIndex).toBeLessThan(80);
-      // Every object, by content: the same keys and bytes as the one-machine publish, the shards' records gone.
-      expect(await bucketSnapshot(client, s3.bucket, 'many')).toEqual(await bucketSnapshot(client, s3.bucket, 'one'));
+      const uploaded = Number(/(\d+) to upload/.exec(last.stdout)?.[1]);
+      expect(uploaded - copied).toBeGreaterThan(searchIndex);
+      expect(uploaded - copied - searchIndex).toBeLessThan(80);
+      // Every object, by content: the same keys and bytes as the one-machine publish, the shards' staged copies and
+      // records gone (build records are signed for their prefix, so only their keys compare).
+      const comparable = async (prefix: string): Promise<Record<string, string>> =>
+        Object.fromEntries(Object.entries(await bucketSnapshot(client, s3.bucket, prefix)).map(([key, etag]) => [key, key.startsWith('_assets/builds/files/') ? 'signed' : etag]));
+      expect(await comparable('many')).toEqual(await comparable('one'));
     } finally {
       client.destroy();
       await s3.stop();
