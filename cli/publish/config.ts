@@ -31,6 +31,12 @@ export interface PublishOptions {
   dryRun?: boolean;
   /** Publish into a bucket or prefix that holds objects no published build lists (they are never deleted or written over). @default false */
   allowForeignObjects?: boolean;
+  /**
+   * Take the build records already in the bucket as publish's own whatever their signature, and sign
+   * them with SITE_PUBLISH_KEY: once, after upgrading from a version that did not sign them or after
+   * changing the key, when nobody else can have written there. @default false
+   */
+  adoptRecords?: boolean;
   /** Point latest.json back to this earlier build instead of publishing. @default none */
   rollback?: string;
   /** @default 'info' */
@@ -51,6 +57,7 @@ export interface PublishConfig {
   readonly concurrency: number;
   readonly dryRun: boolean;
   readonly allowForeignObjects: boolean;
+  readonly adoptRecords: boolean;
   readonly rollback: string | null;
   readonly logLevel: LogLevel;
   /** Signs and checks publish's records in this bucket and prefix with SITE_PUBLISH_KEY (which it holds out of sight). */
@@ -83,6 +90,7 @@ export function resolvePublishConfig(user: PublishOptions, env: Record<string, s
     concurrency: checkInteger('--concurrency', user.concurrency ?? PUBLISH_DEFAULTS.concurrency, 1, 64),
     dryRun: user.dryRun ?? false,
     allowForeignObjects: user.allowForeignObjects ?? false,
+    adoptRecords: user.adoptRecords ?? false,
     rollback: user.rollback === undefined ? null : checkRollback(user.rollback),
     logLevel: user.logLevel ?? DEFAULTS.logLevel,
     records: createRecordAuth(readPublishKey(env), { bucket, prefix }),

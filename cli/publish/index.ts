@@ -10,7 +10,7 @@ import { createManifest, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
 import { isShardRecordOf, manifestFileFor, pendingFileFor } from './policy.ts';
 import { createProgress } from './progress.ts';
-import { readBucketBuilds } from './remote-builds.ts';
+import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from './retention.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
@@ -44,7 +44,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
   try {
     logger.info('publish', `build ${id}: ${local.files.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
     const remote = await store.list();
-    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records);
+    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
     const previousBuildId = bucket.latest?.id ?? null;
 
     // The manifest records every key of this build except latest.json (which names a build) and itself.
@@ -98,6 +98,8 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     try {
       // Before any file: every key this run writes is then listed by a record of publish's own.
       if (plan.uploads.length > 0) await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
+      // Adopted records are signed before anything relies on them in a later run.
+      await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key, manifestFileFor(id)]));
       await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record, sources: handover.sources });
     } catch (error) {
       logger.warn('publish', `stopped during ${progress.stage ?? 'upload'} after ${progress.done} of ${plan.uploads.length} uploads; latest.json still names ${previousBuildId ? `build ${previousBuildId}` : 'no build'}`);

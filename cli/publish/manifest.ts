@@ -71,6 +71,15 @@ export function readSignedRecord(text: string, recordKey: string, auth: RecordAu
   return auth.verify(recordKey, canonical, value.mac) ? { manifest } : { problem: 'forged' };
 }
 
+/** The manifest a record's text holds, whatever its signature; only `--adopt-records` reads records so. */
+export function readRecordUnchecked(text: string): FileManifest | null {
+  try {
+    return parseManifest(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
 // --- internal ---
 
 /** The manifest a parsed JSON value holds; null when it is not one. */

@@ -2,7 +2,8 @@ import pLimit from 'p-limit';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { Logger } from '../terminal/logger.ts';
-import { readSignedRecord, type FileManifest, type RecordProblem } from './manifest.ts';
+import { memoryFile } from './local.ts';
+import { readRecordUnchecked, readSignedRecord, signedRecord, type FileManifest, type RecordProblem } from './manifest.ts';
 import { FILES_DIR, isBuildId, PENDING_DIR } from './policy.ts';
 import type { RecordAuth } from './record-auth.ts';
 import type { ObjectStore, RemoteObject } from './s3-store.ts';
@@ -17,6 +18,8 @@ export interface BucketBuilds {
   pending: FileManifest[];
   /** Keys of records that were not trusted (reported as warnings): they list nothing, and count as foreign objects. */
   untrusted: string[];
+  /** Records taken without a valid signature because the operator said so (`--adopt-records`), by key: publish signs them anew. */
+  adopted: Map<string, FileManifest>;
 }
 
 /**
@@ -24,15 +27,27 @@ export interface BucketBuilds {
  * records whose signature verifies (record-auth.ts) are returned; every other object there is named in a
  * warning and left out, so nothing it lists is ever deleted, kept or taken for publish's own on its word.
  */
-export async function readBucketBuilds(store: ObjectStore, remote: ReadonlyMap<string, RemoteObject>, logger: Logger, concurrency: number, auth: RecordAuth): Promise<BucketBuilds> {
+export async function readBucketBuilds(store: ObjectStore, remote: ReadonlyMap<string, RemoteObject>, logger: Logger, concurrency: number, auth: RecordAuth, adopt = false): Promise<BucketBuilds> {
   const limit = pLimit(concurrency);
   const untrusted: string[] = [];
+  const adopted = new Map<string, FileManifest>();
+  const read = { store, remote, logger, limit, auth, untrusted, adopted: adopt ? adopted : null };
   const [latestText, manifests, pending] = await Promise.all([
     remote.has(LATEST_FILE) ? store.getText(LATEST_FILE) : null,
-    readRecords({ store, remote, dir: FILES_DIR, logger, limit, auth, untrusted }),
-    readRecords({ store, remote, dir: PENDING_DIR, logger, limit, auth, untrusted }),
+    readRecords({ ...read, dir: FILES_DIR }),
+    readRecords({ ...read, dir: PENDING_DIR }),
   ]);
-  return { latest: latestText ? parseLatest(latestText) : null, manifests, pending, untrusted: untrusted.sort() };
+  return { latest: latestText ? parseLatest(latestText) : null, manifests, pending, untrusted: untrusted.sort(), adopted };
+}
+
+/** Writes the adopted records (--adopt-records) back signed, but for `skip` (records this run writes anyway); returns how many. */
+export async function signAdopted(store: ObjectStore, adopted: ReadonlyMap<string, FileManifest>, auth: RecordAuth, skip: ReadonlySet<string>): Promise<number> {
+  const keys = [...adopted.keys()].filter((key) => !skip.has(key));
+  for (const key of keys) {
+    const file = memoryFile(key, Buffer.from(signedRecord(adopted.get(key)!, key, auth)));
+    await store.put(key, file.body!, file);
+  }
+  return keys.length;
 }
 
 /** The bytes of latest.json for a build, exactly as `site build` writes them. */
@@ -52,9 +67,11 @@ interface RecordsRead {
   auth: RecordAuth;
   /** Collects the keys of the records left out. */
   untrusted: string[];
+  /** With --adopt-records: collects the well-formed records taken without a valid signature. */
+  adopted: Map<string, FileManifest> | null;
 }
 
-async function readRecords({ store, remote, dir, logger, limit, auth, untrusted }: RecordsRead): Promise<FileManifest[]> {
+async function readRecords({ store, remote, dir, logger, limit, auth, untrusted, adopted }: RecordsRead): Promise<FileManifest[]> {
   const keys = [...remote.keys()].filter((key) => key.startsWith(`${dir}/`) && key.endsWith('.json'));
   const texts = await Promise.all(keys.map((key) => limit(() => store.getText(key))));
   const records: FileManifest[] = [];
@@ -65,6 +82,12 @@ async function readRecords({ store, remote, dir, logger, limit, auth, untrusted 
     // A record signed for its key names itself; anything else lists nothing: its files count as foreign and are never deleted.
     const problem: RecordProblem | null = 'problem' in read ? read.problem : key !== `${dir}/${read.manifest.id}.json` ? 'forged' : null;
     if (problem === null && 'manifest' in read) return void records.push(read.manifest);
+    const unchecked = adopted && problem !== 'malformed' ? readRecordUnchecked(text) : null;
+    if (unchecked && key === `${dir}/${unchecked.id}.json`) {
+      adopted!.set(key, unchecked);
+      logger.warn('publish', `adopting ${JSON.stringify(key)} (--adopt-records): ${WHY[problem!]}; it is signed with SITE_PUBLISH_KEY from now on`);
+      return void records.push(unchecked);
+    }
     untrusted.push(key);
     // The key comes from the bucket: quoted, so it cannot start a line of its own.
     logger.warn('publish', `ignoring ${JSON.stringify(key)}: ${WHY[problem!]}; nothing it lists is deleted, kept or taken for publish's own on its word`);

@@ -8,7 +8,7 @@ import { createManifest, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
 import { isContentAddressed, pendingFileFor, shardRecordId, STAGED_DIR, stagedKeyFor } from './policy.ts';
 import { createProgress } from './progress.ts';
-import { readBucketBuilds } from './remote-builds.ts';
+import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { reportDryRun, type PublishResult } from './report.ts';
 import { foreignInTheWay, foreignKeys, ownedKeys } from './retention.ts';
 import { createS3Store, type RemoteObject } from './s3-store.ts';
@@ -32,7 +32,7 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
   try {
     logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count} of build ${shard.buildId}: ${own.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
     const remote = await store.list();
-    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records);
+    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
     const local = own.map((file) => placeOf(file, shard.buildId, remote));
     const pendingKey = pendingFileFor(id);
     const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(createManifest(id, shard.timestamp, local.map((f) => [f.key, f] as const)), pendingKey, config.records)));
@@ -48,6 +48,7 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
     const progress = createProgress(logger, { total: plan.uploads.length, totalBytes: bytesOf(plan.uploads), intervalMs: deps.progressIntervalMs, now });
     // Before any file: every key this shard writes is then listed by a record of publish's own.
     await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
+    await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key]));
     await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: (action) => (actions.push(action), onAction(action)) });
     const staged = local.filter((f) => f.key.startsWith(`${STAGED_DIR}/`)).length;
     logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count}: ${plan.uploads.length} uploaded, ${plan.unchanged.length} unchanged, ${staged} of them staged for the merged build; visitors see none of it until the merged build is published`);

@@ -147,6 +147,39 @@ describe('publish trusts only the records it signed', () => {
   });
 });
 
+describe('--adopt-records', () => {
+  it('takes the unsigned records of an earlier version once, signs them, and retention and rollback go on from there', async () => {
+    await run(1, 'legacy', { keepBuilds: 2 });
+    await run(2, 'legacy', { keepBuilds: 2 });
+    // The records as an earlier version wrote them: the same manifests, without a signature.
+    for (const id of ['build-1', 'build-2']) {
+      const key = `legacy/_assets/builds/files/${id}.json`;
+      await put(key, JSON.stringify({ ...(JSON.parse(await text(key)) as object), mac: undefined }));
+    }
+    const refused = await refusal(run(3, 'legacy', { keepBuilds: 2 }));
+    expect(isBuildError(refused) && refused.code).toBe('StorageHoldsForeignObjects');
+
+    const logger = createMemoryLogger();
+    const adopted = await run(3, 'legacy', { keepBuilds: 2, adoptRecords: true }, logger);
+    expect(logger.lines.filter((l) => l.includes('adopting "_assets/builds/files/')).length).toBe(2);
+    expect(adopted.keptBuilds).toEqual(['build-3', 'build-2']);
+    for (const key of ownKeys(1)) expect((await bucketSnapshot(client, s3.bucket, 'legacy'))[key], key).toBeUndefined();
+    // Signed now: the next run needs no flag, and rollback finds build 2.
+    await run(4, 'legacy', { keepBuilds: 2 });
+    expect((await rollback(config(3, 'legacy', { rollback: 'build-3' }), { logger: createMemoryLogger() })).buildId).toBe('build-3');
+  });
+
+  it('moves the records to a new key: signed with the old one, adopted once under the new', async () => {
+    const old = { ...S3_ENV, SITE_PUBLISH_KEY: `${TEST_PUBLISH_KEY}-old` };
+    for (const n of [1, 2]) await publish(config(n, 'rotated', { keepBuilds: 2 }, old), { logger: createMemoryLogger() });
+    await publish(config(3, 'rotated', { keepBuilds: 2, adoptRecords: true }), { logger: createMemoryLogger() });
+    const fourth = await run(4, 'rotated', { keepBuilds: 2 });
+    expect(fourth.keptBuilds).toEqual(['build-4', 'build-3']);
+    const stored = await bucketSnapshot(client, s3.bucket, 'rotated');
+    for (const key of ownKeys(2)) expect(stored[key], key).toBeUndefined();
+  });
+});
+
 describe('a shard published alone', () => {
   /** A shard folder of build 2 as `site build --shard 1/2` lays it out: pages, payloads, media and assets, its manifest, no latest.json. */
   const shardOf = async (n: number): Promise<string> => {
