@@ -9,7 +9,7 @@ import type { FileManifest } from './manifest.ts';
 import { bytesOf, compareWithRemote, type PlannedUpload } from './plan.ts';
 import { stageIndex } from './policy.ts';
 import { createProgress } from './progress.ts';
-import { latestJson, readBucketBuilds } from './remote-builds.ts';
+import { latestJson, readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { newestFirst } from './retention.ts';
 import { createS3Store, type ObjectStore, type RemoteObject } from './s3-store.ts';
@@ -33,7 +33,7 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
   try {
     logger.info('publish', `rollback to build ${id} at ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
     const remote = await store.list();
-    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records);
+    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
     const manifest = bucket.manifests.find((m) => m.id === id);
     // Retention deletes a dropped build's meta first: a build without one is no longer offered.
     if (!manifest || !remote.has(metaFileFor(id))) throw createBuildError(BuildErrors.RollbackBuildMissing, [id, describeBuilds(bucket.manifests)]);
@@ -61,6 +61,7 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
       onAction(action);
     };
     try {
+      await signAdopted(store, bucket.adopted, config.records, new Set());
       await uploadInStages(uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record });
     } catch (error) {
       logger.warn('publish', `rollback stopped after ${progress.done} of ${uploads.length} uploads; latest.json still names ${base.previousBuildId ?? 'no build'}`);
