@@ -53,6 +53,13 @@ export function pendingFileFor(buildId: string): string {
  */
 export const STAGED_DIR = `${ASSETS_DIR}/builds/staged`;
 
+/**
+ * A shard stages only files at least this large. A smaller one costs the merged publish about as much to
+ * upload again as to copy, and its staged copy one more request to delete: 4,000 pages of 2 to 6 KiB
+ * took 68 to 88 s to copy and clean up on the test S3 server where uploading them took 44 to 53 s.
+ */
+export const STAGE_MIN_BYTES = 256 * 1024;
+
 /** Where a shard stages its copy of `key` for build `buildId`. */
 export function stagedKeyFor(buildId: string, key: string): string {
   return `${STAGED_DIR}/${buildId}/${key}`;

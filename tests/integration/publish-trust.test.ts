@@ -172,6 +172,8 @@ describe('--adopt-records', () => {
   it('moves the records to a new key: signed with the old one, adopted once under the new', async () => {
     const old = { ...S3_ENV, SITE_PUBLISH_KEY: `${TEST_PUBLISH_KEY}-old` };
     for (const n of [1, 2]) await publish(config(n, 'rotated', { keepBuilds: 2 }, old), { logger: createMemoryLogger() });
+    const refused = await refusal(run(3, 'rotated', { keepBuilds: 2 }));
+    expect(isBuildError(refused) && refused.code).toBe('StorageHoldsForeignObjects');
     await publish(config(3, 'rotated', { keepBuilds: 2, adoptRecords: true }), { logger: createMemoryLogger() });
     const fourth = await run(4, 'rotated', { keepBuilds: 2 });
     expect(fourth.keptBuilds).toEqual(['build-4', 'build-3']);
@@ -181,52 +183,61 @@ describe('--adopt-records', () => {
 });
 
 describe('a shard published alone', () => {
-  /** A shard folder of build 2 as `site build --shard 1/2` lays it out: pages, payloads, media and assets, its manifest, no latest.json. */
+  /** Build n with a large media file of its own bytes at a key every build has, which a shard stages. */
+  const report = (n: number): Buffer => Buffer.alloc(300 * 1024, n);
+  const fullBuild = async (n: number): Promise<string> => {
+    const dir = join(root, `with-report-${n}`);
+    await writeFakeBuild(dir, n);
+    await writeFile(join(dir, 'media/report.pdf'), report(n));
+    return dir;
+  };
+  /** A shard folder of build n as `site build --shard 1/2` lays it out: pages, payloads, media and assets, its manifest, no latest.json. */
   const shardOf = async (n: number): Promise<string> => {
     const dir = join(root, `shard-of-${n}`);
     await writeFakeBuild(dir, n);
+    await writeFile(join(dir, 'media/report.pdf'), report(n));
     for (const key of ['_assets/builds/latest.json', `_assets/builds/meta/build-${n}.json`, '404.html', 'robots.txt', 'sitemap.xml']) await rm(join(dir, key));
     await mkdir(join(dir, '_assets/builds/shards'), { recursive: true });
     await writeFile(join(dir, '_assets/builds/shards/1-of-2.json'), JSON.stringify({ version: 1, buildId: `build-${n}`, shard: { index: 1, count: 2 }, timestamp: n * 1000 }));
     return dir;
   };
+  const publishDir = (outDir: string, prefix: string): Promise<PublishResult> => publish(config(1, prefix, { outDir, keepBuilds: 2 }), { logger: createMemoryLogger() });
 
   it('changes nothing a visitor sees, and the merged publish makes it live in one latest.json switch', async () => {
-    await run(1, 'sharded', { keepBuilds: 2 });
+    const [one, two] = [await fullBuild(1), await fullBuild(2)];
+    await publishDir(one, 'sharded');
     const site = await startBucketWebsite({ endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'sharded' });
     try {
       const visit = async (path: string): Promise<{ status: number; body: string }> => {
         const answer = await fetch(site.url + path);
-        return { status: answer.status, body: await answer.text() };
+        return { status: answer.status, body: Buffer.from(await answer.arrayBuffer()).toString('base64') };
       };
-      const paths = ['/', '/news', '/news/first', '/news/first/_payload.json', '/only-2', '/only-2/_payload.json', '/media/logo.svg', '/_assets/builds/latest.json', '/_assets/builds/meta/build-2.json'];
+      const paths = ['/', '/news', '/news/first', '/news/first/_payload.json', '/only-2', '/only-2/_payload.json', '/media/logo.svg', '/media/report.pdf', '/_assets/builds/latest.json', '/_assets/builds/meta/build-2.json'];
       const seen = await Promise.all(paths.map(visit));
       const before = await bucketSnapshot(client, s3.bucket, 'sharded');
 
-      const shard = await publish(config(1, 'sharded', { outDir: await shardOf(2) }), { logger: createMemoryLogger() });
+      const shard = await publishDir(await shardOf(2), 'sharded');
       expect(shard.uploaded).toBeGreaterThan(0);
       expect(await Promise.all(paths.map(visit))).toEqual(seen);
       const after = await bucketSnapshot(client, s3.bucket, 'sharded');
-      // Every object there before is as it was; new ones are the shard's record, its staged copies and hashed assets no page names yet.
+      // Every object there before is as it was; new ones are the shard's record, the large file's staged copy and hashed assets no page names yet.
       for (const [key, etag] of Object.entries(before)) expect(after[key], key).toBe(etag);
       const added = Object.keys(after).filter((key) => !(key in before));
-      expect(added.filter((key) => !key.startsWith('_assets/builds/staged/build-2/') && !/^_assets\/[a-z-]+-v2\.(js|css)$/.test(key))).toEqual(['_assets/builds/pending/build-2_shard-1-of-2.json']);
-      expect(added).toContain('_assets/builds/staged/build-2/index.html');
+      expect(added.filter((key) => !/^_assets\/[a-z-]+-v2\.(js|css)$/.test(key)).sort()).toEqual(['_assets/builds/pending/build-2_shard-1-of-2.json', '_assets/builds/staged/build-2/media/report.pdf']);
 
-      // The merged build's publish copies the staged files into place, stage by stage, then switches latest.json.
+      // The merged build's publish copies the staged file into place with the assets, uploads the rest, then switches latest.json.
       const requestsBefore = s3.requests.length;
-      const merged = await run(2, 'sharded', { keepBuilds: 2 });
-      const copied = merged.actions.filter((a) => a.kind === 'upload' && a.from !== undefined).map((a) => a.key);
-      expect(copied).toEqual(expect.arrayContaining(['index.html', 'only-2/index.html', 'only-2/_payload.json', 'news/first/index.html']));
+      const merged = await publishDir(two, 'sharded');
+      expect(merged.actions.filter((a) => a.kind === 'upload' && a.from !== undefined)).toEqual([expect.objectContaining({ key: 'media/report.pdf', stage: 'assets', from: '_assets/builds/staged/build-2/media/report.pdf' })]);
       const requests = s3.requests.slice(requestsBefore);
       const latestPut = requests.findIndex((r) => r.method === 'PUT' && r.key === 'sharded/_assets/builds/latest.json');
       expect(requests.findIndex((r) => r.method === 'DELETE')).toBeGreaterThan(latestPut);
-      expect((await visit('/only-2')).body).toContain('of build-2');
-      expect(JSON.parse((await visit('/_assets/builds/latest.json')).body)).toMatchObject({ id: 'build-2' });
+      expect(await visit('/media/report.pdf')).toEqual({ status: 200, body: report(2).toString('base64') });
+      expect(JSON.parse(Buffer.from((await visit('/_assets/builds/latest.json')).body, 'base64').toString())).toMatchObject({ id: 'build-2' });
 
-      // The bucket ends as a publish without shards leaves it: staged copies and the shard's record gone, headers the build's own.
-      await run(1, 'unsharded', { keepBuilds: 2 });
-      await run(2, 'unsharded', { keepBuilds: 2 });
+      // The bucket ends as a publish without shards leaves it: staged copy and the shard's record gone, headers the build's own.
+      await publishDir(one, 'unsharded');
+      await publishDir(two, 'unsharded');
       // (Build records are signed for their prefix, so only their keys compare.)
       const comparable = async (prefix: string): Promise<Record<string, string>> =>
         Object.fromEntries(Object.entries(await bucketSnapshot(client, s3.bucket, prefix)).map(([key, etag]) => [key, key.startsWith('_assets/builds/files/') ? 'signed' : etag]));
@@ -236,19 +247,21 @@ describe('a shard published alone', () => {
         await answer.Body?.transformToString();
         return `${answer.ContentType} | ${answer.CacheControl} | ${answer.ContentDisposition ?? ''} | ${answer.Metadata?.sha256}`;
       };
-      for (const key of ['index.html', 'only-2/_payload.json', 'media/logo.svg']) expect(await headers(`sharded/${key}`), key).toBe(await headers(`unsharded/${key}`));
+      for (const key of ['index.html', 'media/report.pdf']) expect(await headers(`sharded/${key}`), key).toBe(await headers(`unsharded/${key}`));
     } finally {
       await site.close();
     }
   });
 
   it('never copies a staged object its signed record does not vouch for', async () => {
-    await run(1, 'swapped', { keepBuilds: 2 });
-    await publish(config(1, 'swapped', { outDir: await shardOf(3) }), { logger: createMemoryLogger() });
-    // Someone replaces a staged page with their own bytes (and headers) before the merge.
-    await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'swapped/_assets/builds/staged/build-3/index.html', Body: '<script>alert(1)</script>', ContentType: 'text/html' }));
-    const merged = await run(3, 'swapped', { keepBuilds: 2 });
-    expect(merged.actions.find((a) => a.kind === 'upload' && a.key === 'index.html')).not.toHaveProperty('from');
-    expect(await text('swapped/index.html')).toContain('of build-3');
+    await publishDir(await fullBuild(1), 'swapped');
+    await publishDir(await shardOf(3), 'swapped');
+    // Someone replaces the staged file with bytes (and headers) of their own before the merge.
+    await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'swapped/_assets/builds/staged/build-3/media/report.pdf', Body: Buffer.alloc(300 * 1024, 9), ContentType: 'text/html' }));
+    const merged = await publishDir(await fullBuild(3), 'swapped');
+    expect(merged.actions.find((a) => a.kind === 'upload' && a.key === 'media/report.pdf')).not.toHaveProperty('from');
+    const live = await getObject(client, s3.bucket, 'swapped/media/report.pdf');
+    expect(live!.body.equals(report(3))).toBe(true);
+    expect(live!.contentType).toBe('application/pdf');
   });
 });
