@@ -85,7 +85,7 @@ async function readRecords({ store, remote, dir, logger, limit, auth, untrusted,
     const unchecked = adopted && problem !== 'malformed' ? readRecordUnchecked(text) : null;
     if (unchecked && key === `${dir}/${unchecked.id}.json`) {
       adopted!.set(key, unchecked);
-      logger.warn('publish', `adopting ${JSON.stringify(key)} (--adopt-records): ${WHY[problem!]}; it is signed with SITE_PUBLISH_KEY from now on`);
+      logger.warn('publish', `adopting ${JSON.stringify(key)} (--adopt-records): ${WHY[problem!]}; taken as publish's own, and signed with SITE_PUBLISH_KEY unless this is a dry run`);
       return void records.push(unchecked);
     }
     untrusted.push(key);
