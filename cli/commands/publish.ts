@@ -17,10 +17,11 @@ export function addPublishCommand(program: Command): void {
     .option('--concurrency <n>', 'requests in flight at once', '8')
     .option('--dry-run', 'list every action and change nothing')
     .option('--allow-foreign-objects', 'publish into a bucket or prefix that holds objects no published build lists (publish never deletes them or writes over them); default: refuse')
+    .option('--adopt-records', "take the build records already in the bucket as publish's own whatever their signature and sign them with SITE_PUBLISH_KEY (once, after upgrading or changing the key); default: records without a valid signature are ignored")
     .option('--rollback <buildId>', 'point latest.json back to an earlier build still in the bucket (restores its pages from --out); default: none, the build in --out is published')
     .option('--quiet', 'print warnings and errors only')
     .option('--verbose', 'print a line per file, debug lines and stack traces')
-    .action(async (flags: { out: string; bucket?: string; prefix?: string; endpointUrl?: string; keepBuilds: string; maxDeletes: string; concurrency: string; dryRun?: boolean; allowForeignObjects?: boolean; rollback?: string } & CommonFlags) => {
+    .action(async (flags: { out: string; bucket?: string; prefix?: string; endpointUrl?: string; keepBuilds: string; maxDeletes: string; concurrency: string; dryRun?: boolean; allowForeignObjects?: boolean; adoptRecords?: boolean; rollback?: string } & CommonFlags) => {
       // Loaded on demand so other commands never pay for the AWS SDK.
       const { publish, resolvePublishConfig, rollback } = await import('../publish/index.ts');
       const config = resolvePublishConfig({ ...flags, outDir: flags.out, logLevel: logLevelOf(flags) });

@@ -138,6 +138,13 @@ export const BuildErrors = {
       `${location} holds ${count} ${count === 1 ? 'object' : 'objects'} that no build published there lists at keys this build writes (${examples}); publishing would replace ${count === 1 ? 'it' : 'them'}, so nothing was uploaded or deleted.`,
     hint: '--allow-foreign-objects publishes beside such objects, never over them. Publish under another --prefix, or move or delete them yourself if the site is to replace them, then publish again.',
   }),
+  PublishKeyMissing: define({
+    code: 'PublishKeyMissing',
+    exitCode: 2,
+    message: (problem: string) =>
+      `${problem}: publish signs the records it keeps in the bucket with this key and deletes or keeps builds only by records that carry its signature, so it does not run without it; nothing was uploaded or deleted.`,
+    hint: 'Create a key once (`openssl rand -base64 32`), keep it as a CI secret, and set SITE_PUBLISH_KEY to it in every publish step of the site (shards, merge, rollback): records signed with another key are ignored, never trusted.',
+  }),
   RollbackBuildMissing: define({
     code: 'RollbackBuildMissing',
     exitCode: 1,

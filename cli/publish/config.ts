@@ -2,12 +2,15 @@ import { resolve } from 'node:path';
 import { checkInteger, DEFAULTS } from '../config/config.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import type { LogLevel } from '../terminal/logger.ts';
+import { readPublishKey } from '../config/publish-key.ts';
 import { isBuildId } from './policy.ts';
+import { createRecordAuth, type RecordAuth } from './record-auth.ts';
 
 /**
  * Options of `site publish`. Credentials are not options: the S3 client reads them from the standard
  * AWS environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, profiles), so they
- * never pass through flags, logs or this object.
+ * never pass through flags, logs or this object. Nor does SITE_PUBLISH_KEY, the key publish signs its
+ * records with (cli/config/publish-key.ts): it is read from the environment only.
  */
 export interface PublishOptions {
   /** Folder holding the build to publish (or, for a rollback, that build's output). @default 'dist' */
@@ -28,6 +31,12 @@ export interface PublishOptions {
   dryRun?: boolean;
   /** Publish into a bucket or prefix that holds objects no published build lists (they are never deleted or written over). @default false */
   allowForeignObjects?: boolean;
+  /**
+   * Take the build records already in the bucket as publish's own whatever their signature, and sign
+   * them with SITE_PUBLISH_KEY: once, after upgrading from a version that did not sign them or after
+   * changing the key, when nobody else can have written there. @default false
+   */
+  adoptRecords?: boolean;
   /** Point latest.json back to this earlier build instead of publishing. @default none */
   rollback?: string;
   /** @default 'info' */
@@ -48,8 +57,11 @@ export interface PublishConfig {
   readonly concurrency: number;
   readonly dryRun: boolean;
   readonly allowForeignObjects: boolean;
+  readonly adoptRecords: boolean;
   readonly rollback: string | null;
   readonly logLevel: LogLevel;
+  /** Signs and checks publish's records in this bucket and prefix with SITE_PUBLISH_KEY (which it holds out of sight). */
+  readonly records: RecordAuth;
 }
 
 /** Defaults of the publish options (the build's `dist` folder, the bucket root, three builds). */
@@ -62,13 +74,15 @@ export const PUBLISH_DEFAULTS = {
   region: 'us-east-1',
 } as const;
 
-/** Validates publish options and the environment once. Throws InvalidOption (exit 2). */
+/** Validates publish options and the environment once. Throws InvalidOption or PublishKeyMissing (exit 2). */
 export function resolvePublishConfig(user: PublishOptions, env: Record<string, string | undefined> = process.env, cwd = process.cwd()): PublishConfig {
   const endpoint = user.endpointUrl ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+  const bucket = checkBucket(user.bucket);
+  const prefix = checkPrefix(user.prefix ?? PUBLISH_DEFAULTS.prefix);
   return Object.freeze({
     outDir: resolve(cwd, user.outDir ?? PUBLISH_DEFAULTS.outDir),
-    bucket: checkBucket(user.bucket),
-    prefix: checkPrefix(user.prefix ?? PUBLISH_DEFAULTS.prefix),
+    bucket,
+    prefix,
     endpointUrl: endpoint ? checkEndpoint(user.endpointUrl ? '--endpoint-url' : env.AWS_ENDPOINT_URL_S3 ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL', endpoint) : null,
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || PUBLISH_DEFAULTS.region,
     keepBuilds: checkInteger('--keep-builds', user.keepBuilds ?? PUBLISH_DEFAULTS.keepBuilds, 1, 100),
@@ -76,8 +90,10 @@ export function resolvePublishConfig(user: PublishOptions, env: Record<string, s
     concurrency: checkInteger('--concurrency', user.concurrency ?? PUBLISH_DEFAULTS.concurrency, 1, 64),
     dryRun: user.dryRun ?? false,
     allowForeignObjects: user.allowForeignObjects ?? false,
+    adoptRecords: user.adoptRecords ?? false,
     rollback: user.rollback === undefined ? null : checkRollback(user.rollback),
     logLevel: user.logLevel ?? DEFAULTS.logLevel,
+    records: createRecordAuth(readPublishKey(env), { bucket, prefix }),
   });
 }
 

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { Logger } from '../terminal/logger.ts';
-import { contentOf } from './local.ts';
+import { contentOf, type LocalFile } from './local.ts';
 import type { PlannedUpload, UploadReason } from './plan.ts';
 import { STAGES, type Stage } from './policy.ts';
 import { type Progress } from './progress.ts';
@@ -9,7 +9,14 @@ import type { ObjectStore } from './s3-store.ts';
 import { describeSdkError } from './storage-errors.ts';
 
 /** One change made to the bucket, reported in the order it completed. */
-export type PublishAction = { kind: 'upload'; key: string; stage: Stage; bytes: number; reason: UploadReason } | { kind: 'delete'; key: string };
+/** One change made to the bucket, reported in the order it completed; `from` names the staged copy an upload was copied from inside the bucket. */
+export type PublishAction = { kind: 'upload'; key: string; stage: Stage; bytes: number; reason: UploadReason; from?: string } | { kind: 'delete'; key: string };
+
+/** An object already in the bucket that holds a file's bytes (a shard's staged copy), with the ETag the listing gave it. */
+export interface CopySource {
+  key: string;
+  etag: string;
+}
 
 /** What the upload and delete loops work with. */
 export interface ExecuteDeps {
@@ -18,6 +25,8 @@ export interface ExecuteDeps {
   concurrency: number;
   progress: Progress;
   onAction: (action: PublishAction) => void;
+  /** Files to copy inside the bucket rather than upload, by key. @default none */
+  sources?: ReadonlyMap<string, CopySource>;
 }
 
 /**
@@ -32,10 +41,12 @@ export async function uploadInStages(uploads: readonly PlannedUpload[], deps: Ex
     if (batch.length === 0) continue;
     progress.startStage(stage, batch.length, batch.reduce((sum, u) => sum + u.file.size, 0));
     await runAll(batch, deps.concurrency, async ({ file, reason }) => {
-      await store.put(file.key, await contentOf(file), file);
+      const source = deps.sources?.get(file.key);
+      const from = source && (await copied(store, source, file)) ? source.key : undefined;
+      if (!from) await store.put(file.key, await contentOf(file), file);
       progress.step(file.size);
-      logger.debug?.('publish', `put ${file.key} (${reason}, ${formatBytes(file.size)}, ${file.contentType}, ${file.cacheControl})`);
-      onAction({ kind: 'upload', key: file.key, stage, bytes: file.size, reason });
+      logger.debug?.('publish', `${from ? `copied ${from} to` : 'put'} ${file.key} (${reason}, ${formatBytes(file.size)}, ${file.contentType}, ${file.cacheControl})`);
+      onAction({ kind: 'upload', key: file.key, stage, bytes: file.size, reason, ...(from ? { from } : {}) });
     });
     progress.endStage();
   }
@@ -76,6 +87,20 @@ export async function deleteKeys(keys: readonly string[], deps: Omit<ExecuteDeps
 }
 
 // --- internal ---
+
+/**
+ * Copies a staged copy to the file's key; false when the copy failed or the store reports other bytes
+ * than the file's (then the caller uploads the file itself, so the key always ends up with its bytes).
+ */
+async function copied(store: ObjectStore, source: CopySource, file: LocalFile): Promise<boolean> {
+  try {
+    const etag = await store.copy(source.key, file.key, source.etag, file);
+    // A single-part object's ETag is its MD5; a store whose ETags are something else is trusted on the source's listed ETag (CopySourceIfMatch).
+    return !/^[0-9a-f]{32}$/i.test(etag) || etag.toLowerCase() === file.md5;
+  } catch {
+    return false;
+  }
+}
 
 /** Runs `task` over `items` with bounded concurrency; after the first failure, queued items are skipped and it rethrows. */
 async function runAll<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {

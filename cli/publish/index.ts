@@ -6,15 +6,16 @@ import { publishShard } from './shard.ts';
 import type { PublishConfig } from './config.ts';
 import { deleteKeys, uploadInStages, type PublishAction } from './execute.ts';
 import { readLocalBuild, memoryFile } from './local.ts';
-import { createManifest, serializeManifest } from './manifest.ts';
+import { createManifest, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
-import { manifestFileFor, pendingFileFor } from './policy.ts';
+import { isShardRecordOf, manifestFileFor, pendingFileFor } from './policy.ts';
 import { createProgress } from './progress.ts';
-import { readBucketBuilds } from './remote-builds.ts';
+import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from './retention.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { createS3Store } from './s3-store.ts';
+import { shardHandover } from './staged.ts';
 
 export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from './config.ts';
 export { rollback } from './rollback.ts';
@@ -43,14 +44,15 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
   try {
     logger.info('publish', `build ${id}: ${local.files.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
     const remote = await store.list();
-    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency);
+    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
     const previousBuildId = bucket.latest?.id ?? null;
 
     // The manifest records every key of this build except latest.json (which names a build) and itself.
     const manifest = createManifest(id, local.meta.timestamp, local.files.filter((f) => f.key !== LATEST_FILE).map((f) => [f.key, f] as const));
-    const files = [...local.files, memoryFile(manifestFileFor(id), Buffer.from(serializeManifest(manifest)))];
+    // Both records are signed for their own key: only they, read back, tell a later run what it may delete.
+    const files = [...local.files, memoryFile(manifestFileFor(id), Buffer.from(signedRecord(manifest, manifestFileFor(id), config.records)))];
     // Publish never writes beside or deletes what it did not write, unless told to write beside it.
-    const pendingRecord = memoryFile(pendingFileFor(id), Buffer.from(serializeManifest(manifest)));
+    const pendingRecord = memoryFile(pendingFileFor(id), Buffer.from(signedRecord(manifest, pendingFileFor(id), config.records)));
     const foreign = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
     if (foreign.length > 0 && !config.allowForeignObjects) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, someOf(foreign)]);
     // Writing over an object is losing it as surely as deleting it: the flag never allows that.
@@ -58,15 +60,19 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [store.location, inTheWay.length, someOf(inTheWay)]);
     if (foreign.length > 0) logger.warn('publish', `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`);
     const plan = await planUploads(files, remote, (key) => store.headSha256(key), config.concurrency);
+    // What this build's shards uploaded beforehand: copied into place, then removed as housekeeping.
+    const handover = shardHandover(manifest, bucket.manifests, bucket.pending, remote);
+    const housekeeping = new Set([pendingRecord.key, ...handover.leftovers, ...handover.records]);
     const retention = planRetention({
       live: manifest,
       stored: bucket.manifests,
-      // This run's own pending record is housekeeping: written before any upload, removed once the build is live.
-      pending: bucket.pending.filter((p) => p.id !== id),
+      // This run's own pending record and its shards' are housekeeping: removed once the build is live.
+      pending: bucket.pending.filter((p) => p.id !== id && !isShardRecordOf(id, p.id)),
       keepBuilds: config.keepBuilds,
-      remoteKeys: [...remote.keys()].filter((key) => key !== pendingRecord.key),
+      remoteKeys: [...remote.keys()].filter((key) => !housekeeping.has(key)),
       maxDeletes: config.maxDeletes,
     });
+    const copies = plan.uploads.filter((u) => handover.sources.has(u.file.key)).length;
     const base = {
       buildId: id,
       previousBuildId,
@@ -75,11 +81,11 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       deferredDeletes: retention.deferred,
       keptBuilds: retention.kept,
     };
-    logger.info('publish', `latest.json names ${previousBuildId ? `build ${previousBuildId}` : 'no build yet'}; ${plan.uploads.length} to upload, ${plan.unchanged.length} unchanged, ${retention.deletes.length} to delete`);
+    logger.info('publish', `latest.json names ${previousBuildId ? `build ${previousBuildId}` : 'no build yet'}; ${plan.uploads.length} to upload${copies > 0 ? ` (${copies} copied from the shards' staged files)` : ''}, ${plan.unchanged.length} unchanged, ${retention.deletes.length} to delete`);
 
     if (config.dryRun) {
       logRetention(logger, retention.kept, retention.dropped, retention.deferred, config.maxDeletes);
-      const actions = reportDryRun(logger, plan.uploads, [...retention.deletes, ...retention.records], plan.unchanged.length);
+      const actions = reportDryRun(logger, plan.uploads, [...retention.deletes, ...retention.records, ...handover.leftovers, ...handover.records], plan.unchanged.length);
       return { ...base, uploaded: 0, deleted: 0, bytes: 0, actions, durationMs: now() - started };
     }
 
@@ -92,7 +98,9 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     try {
       // Before any file: every key this run writes is then listed by a record of publish's own.
       if (plan.uploads.length > 0) await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
-      await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record });
+      // Adopted records are signed before anything relies on them in a later run.
+      await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key, manifestFileFor(id)]));
+      await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record, sources: handover.sources });
     } catch (error) {
       logger.warn('publish', `stopped during ${progress.stage ?? 'upload'} after ${progress.done} of ${plan.uploads.length} uploads; latest.json still names ${previousBuildId ? `build ${previousBuildId}` : 'no build'}`);
       throw error;
@@ -103,7 +111,10 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     const removed = await deleteKeys(retention.deletes, deleting);
     // Records go only when every file they list that was to go is gone, so none is left unlisted.
     const records = removed.failed.length === 0 ? await deleteKeys(retention.records, deleting) : { deleted: 0, failed: retention.records.map((key) => ({ key, cause: 'kept until its files are deleted' })) };
-    const deletion = { deleted: removed.deleted + records.deleted, failed: [...removed.failed, ...records.failed] };
+    // The shards' staged copies and records: proven this build's own by their signed records, and needed by nothing now.
+    const leftovers = await deleteKeys(handover.leftovers, deleting);
+    const shardRecords = leftovers.failed.length === 0 ? await deleteKeys(handover.records, deleting) : { deleted: 0, failed: [] };
+    const deletion = { deleted: removed.deleted + records.deleted + leftovers.deleted + shardRecords.deleted, failed: [...removed.failed, ...records.failed, ...leftovers.failed, ...shardRecords.failed] };
     // The build is live and listed by its manifest now; its pending record has served its purpose.
     if (plan.uploads.length > 0) await store.delete(pendingRecord.key).catch(() => logger.warn('publish', `could not delete ${pendingRecord.key}; the next publish removes it`));
     const result: PublishResult = {

@@ -1,4 +1,5 @@
 import { isBuildId } from './policy.ts';
+import type { RecordAuth } from './record-auth.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 
 /**
@@ -30,35 +31,68 @@ export interface FileManifest {
 /** Builds the manifest with its keys sorted, so the same build always serialises to the same bytes. */
 export function createManifest(id: string, timestamp: number, entries: Iterable<[string, ManifestEntry]>): FileManifest {
   const sorted = [...entries].sort(([a], [b]) => compareText(a, b));
-  const files: Record<string, ManifestEntry> = {};
+  // No prototype: a key such as `__proto__` is a key like any other.
+  const files: Record<string, ManifestEntry> = Object.create(null) as Record<string, ManifestEntry>;
   for (const [key, { size, md5, sha256 }] of sorted) files[key] = { size, md5, sha256 };
   return { v: 1, id, timestamp, files };
 }
 
-/** The manifest as stored in the bucket. */
+/** The canonical text of a manifest: what its MAC covers. */
 export function serializeManifest(manifest: FileManifest): string {
   return JSON.stringify(manifest);
 }
 
-/** Reads a stored manifest; null when the text is not one (a foreign or damaged object is never trusted). */
-export function parseManifest(text: string): FileManifest | null {
+/** The record as stored at `recordKey`: the manifest with its MAC (record-auth.ts) as a last field. */
+export function signedRecord(manifest: FileManifest, recordKey: string, auth: RecordAuth): string {
+  const canonical = serializeManifest(manifest);
+  return `${canonical.slice(0, -1)},"mac":${JSON.stringify(auth.sign(recordKey, canonical))}}`;
+}
+
+/** Why a stored record is not trusted. */
+export type RecordProblem = 'malformed' | 'unsigned' | 'forged';
+
+/**
+ * Reads the record stored at `recordKey`. Only a record whose MAC verifies for this key, bucket and
+ * prefix is returned; anything else (not a manifest, no MAC, a MAC that does not verify) is a problem
+ * for the caller to report, and lists nothing.
+ */
+export function readSignedRecord(text: string, recordKey: string, auth: RecordAuth): { manifest: FileManifest } | { problem: RecordProblem } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    return { problem: 'malformed' };
+  }
+  const manifest = parseManifest(value);
+  if (!manifest || !isRecord(value)) return { problem: 'malformed' };
+  if (typeof value.mac !== 'string') return { problem: 'unsigned' };
+  // The MAC is checked over the manifest as publish writes it, so nothing it does not cover is read.
+  const canonical = serializeManifest(createManifest(manifest.id, manifest.timestamp, Object.entries(manifest.files)));
+  return auth.verify(recordKey, canonical, value.mac) ? { manifest } : { problem: 'forged' };
+}
+
+/** The manifest a record's text holds, whatever its signature; only `--adopt-records` reads records so. */
+export function readRecordUnchecked(text: string): FileManifest | null {
+  try {
+    return parseManifest(JSON.parse(text));
+  } catch {
     return null;
   }
+}
+
+// --- internal ---
+
+/** The manifest a parsed JSON value holds; null when it is not one. */
+function parseManifest(value: unknown): FileManifest | null {
   if (!isRecord(value) || value.v !== 1 || typeof value.id !== 'string' || !isBuildId(value.id)) return null;
-  if (typeof value.timestamp !== 'number' || !isRecord(value.files)) return null;
-  const files: Record<string, ManifestEntry> = {};
+  if (typeof value.timestamp !== 'number' || !Number.isFinite(value.timestamp) || !isRecord(value.files)) return null;
+  const files: Record<string, ManifestEntry> = Object.create(null) as Record<string, ManifestEntry>;
   for (const [key, entry] of Object.entries(value.files)) {
     if (!isRecord(entry) || typeof entry.size !== 'number' || typeof entry.md5 !== 'string' || typeof entry.sha256 !== 'string') return null;
     files[key] = { size: entry.size, md5: entry.md5, sha256: entry.sha256 };
   }
   return { v: 1, id: value.id, timestamp: value.timestamp, files };
 }
-
-// --- internal ---
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,42 +1,53 @@
 import pLimit from 'p-limit';
-import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
-import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
+import type { LatestBuild } from '../../runtime/shared/contract.ts';
+import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { Logger } from '../terminal/logger.ts';
-import { parseManifest, type FileManifest } from './manifest.ts';
+import { memoryFile } from './local.ts';
+import { readRecordUnchecked, readSignedRecord, signedRecord, type FileManifest, type RecordProblem } from './manifest.ts';
 import { FILES_DIR, isBuildId, PENDING_DIR } from './policy.ts';
+import type { RecordAuth } from './record-auth.ts';
 import type { ObjectStore, RemoteObject } from './s3-store.ts';
 
-/** The builds the bucket holds, as their records say. */
+/** The builds the bucket holds, as the records publish can prove it wrote say. */
 export interface BucketBuilds {
-  /** What latest.json names now, or null before the first publish. */
+  /** What latest.json names now, or null before the first publish. Read for messages only: anyone who can write the bucket can write it. */
   latest: LatestBuild | null;
-  /** Every readable file manifest, in no particular order (retention.ts newestFirst orders them). */
+  /** Every file manifest signed with SITE_PUBLISH_KEY for its key, in no particular order (retention.ts newestFirst orders them). */
   manifests: FileManifest[];
-  /** Pending records: file lists of builds whose publish started (and, unless it finished, stopped). */
+  /** Signed pending records: file lists of builds whose publish started (and, unless it finished, stopped). */
   pending: FileManifest[];
+  /** Keys of records that were not trusted (reported as warnings): they list nothing, and count as foreign objects. */
+  untrusted: string[];
+  /** Records taken without a valid signature because the operator said so (`--adopt-records`), by key: publish signs them anew. */
+  adopted: Map<string, FileManifest>;
 }
 
-/** Reads latest.json, every file manifest under `_assets/builds/files/` and every pending record. */
-export async function readBucketBuilds(store: ObjectStore, remote: ReadonlyMap<string, RemoteObject>, logger: Logger, concurrency: number): Promise<BucketBuilds> {
+/**
+ * Reads latest.json, every file manifest under `_assets/builds/files/` and every pending record. Only
+ * records whose signature verifies (record-auth.ts) are returned; every other object there is named in a
+ * warning and left out, so nothing it lists is ever deleted, kept or taken for publish's own on its word.
+ */
+export async function readBucketBuilds(store: ObjectStore, remote: ReadonlyMap<string, RemoteObject>, logger: Logger, concurrency: number, auth: RecordAuth, adopt = false): Promise<BucketBuilds> {
   const limit = pLimit(concurrency);
+  const untrusted: string[] = [];
+  const adopted = new Map<string, FileManifest>();
+  const read = { store, remote, logger, limit, auth, untrusted, adopted: adopt ? adopted : null };
   const [latestText, manifests, pending] = await Promise.all([
     remote.has(LATEST_FILE) ? store.getText(LATEST_FILE) : null,
-    readRecords(store, remote, FILES_DIR, logger, limit),
-    readRecords(store, remote, PENDING_DIR, logger, limit),
+    readRecords({ ...read, dir: FILES_DIR }),
+    readRecords({ ...read, dir: PENDING_DIR }),
   ]);
-  return { latest: latestText ? parseLatest(latestText) : null, manifests, pending };
+  return { latest: latestText ? parseLatest(latestText) : null, manifests, pending, untrusted: untrusted.sort(), adopted };
 }
 
-/** Reads a build's meta from the bucket; null when it is missing or not a build meta. */
-export async function readBucketMeta(store: ObjectStore, buildId: string): Promise<BuildMeta | null> {
-  const text = await store.getText(metaFileFor(buildId));
-  if (text === null) return null;
-  try {
-    const meta = JSON.parse(text) as Partial<BuildMeta> | null;
-    return meta && meta.id === buildId && typeof meta.timestamp === 'number' ? (meta as BuildMeta) : null;
-  } catch {
-    return null;
+/** Writes the adopted records (--adopt-records) back signed, but for `skip` (records this run writes anyway); returns how many. */
+export async function signAdopted(store: ObjectStore, adopted: ReadonlyMap<string, FileManifest>, auth: RecordAuth, skip: ReadonlySet<string>): Promise<number> {
+  const keys = [...adopted.keys()].filter((key) => !skip.has(key));
+  for (const key of keys) {
+    const file = memoryFile(key, Buffer.from(signedRecord(adopted.get(key)!, key, auth)));
+    await store.put(key, file.body!, file);
   }
+  return keys.length;
 }
 
 /** The bytes of latest.json for a build, exactly as `site build` writes them. */
@@ -47,20 +58,48 @@ export function latestJson(build: LatestBuild): string {
 
 // --- internal ---
 
-async function readRecords(store: ObjectStore, remote: ReadonlyMap<string, RemoteObject>, dir: string, logger: Logger, limit: ReturnType<typeof pLimit>): Promise<FileManifest[]> {
+interface RecordsRead {
+  store: ObjectStore;
+  remote: ReadonlyMap<string, RemoteObject>;
+  dir: string;
+  logger: Logger;
+  limit: ReturnType<typeof pLimit>;
+  auth: RecordAuth;
+  /** Collects the keys of the records left out. */
+  untrusted: string[];
+  /** With --adopt-records: collects the well-formed records taken without a valid signature. */
+  adopted: Map<string, FileManifest> | null;
+}
+
+async function readRecords({ store, remote, dir, logger, limit, auth, untrusted, adopted }: RecordsRead): Promise<FileManifest[]> {
   const keys = [...remote.keys()].filter((key) => key.startsWith(`${dir}/`) && key.endsWith('.json'));
   const texts = await Promise.all(keys.map((key) => limit(() => store.getText(key))));
   const records: FileManifest[] = [];
   keys.forEach((key, i) => {
     const text = texts[i];
     if (text === null || text === undefined) return;
-    const manifest = parseManifest(text);
-    // An unreadable record lists nothing: its files count as foreign and are never deleted.
-    if (!manifest || key !== `${dir}/${manifest.id}.json`) logger.warn('publish', `ignoring ${key}: not a build file manifest`);
-    else records.push(manifest);
+    const read = readSignedRecord(text, key, auth);
+    // A record signed for its key names itself; anything else lists nothing: its files count as foreign and are never deleted.
+    const problem: RecordProblem | null = 'problem' in read ? read.problem : key !== `${dir}/${read.manifest.id}.json` ? 'forged' : null;
+    if (problem === null && 'manifest' in read) return void records.push(read.manifest);
+    const unchecked = adopted && problem !== 'malformed' ? readRecordUnchecked(text) : null;
+    if (unchecked && key === `${dir}/${unchecked.id}.json`) {
+      adopted!.set(key, unchecked);
+      logger.warn('publish', `adopting ${JSON.stringify(key)} (--adopt-records): ${WHY[problem!]}; taken as publish's own, and signed with SITE_PUBLISH_KEY unless this is a dry run`);
+      return void records.push(unchecked);
+    }
+    untrusted.push(key);
+    // The key comes from the bucket: quoted, so it cannot start a line of its own.
+    logger.warn('publish', `ignoring ${JSON.stringify(key)}: ${WHY[problem!]}; nothing it lists is deleted, kept or taken for publish's own on its word`);
   });
   return records;
 }
+
+const WHY: Record<RecordProblem, string> = {
+  malformed: 'not a build record',
+  unsigned: 'a build record without a signature (written by an earlier version of site publish, or by someone else)',
+  forged: 'a build record whose signature does not verify with SITE_PUBLISH_KEY (forged, signed with another key, or copied from another key, prefix or bucket)',
+};
 
 function parseLatest(text: string): LatestBuild | null {
   try {

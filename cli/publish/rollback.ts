@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { LATEST_FILE } from '../../runtime/shared/paths.ts';
+import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import type { PublishConfig } from './config.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
@@ -9,7 +9,7 @@ import type { FileManifest } from './manifest.ts';
 import { bytesOf, compareWithRemote, type PlannedUpload } from './plan.ts';
 import { stageIndex } from './policy.ts';
 import { createProgress } from './progress.ts';
-import { latestJson, readBucketBuilds, readBucketMeta } from './remote-builds.ts';
+import { latestJson, readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { newestFirst } from './retention.ts';
 import { createS3Store, type ObjectStore, type RemoteObject } from './s3-store.ts';
@@ -21,7 +21,8 @@ import { createS3Store, type ObjectStore, type RemoteObject } from './s3-store.t
  * the target build's file manifest and restores the ones that differ from `config.outDir` when that
  * folder holds the target build; otherwise it refuses and changes nothing, because a latest.json
  * that names one build while the pages are another's would roll back nothing a visitor sees.
- * It deletes nothing: the newer builds stay, so rolling forward again is one command.
+ * It deletes nothing: the newer builds stay, so rolling forward again is one command. Only a build
+ * whose file manifest is signed with SITE_PUBLISH_KEY is offered (remote-builds.ts).
  */
 export async function rollback(config: PublishConfig, deps: PublishDeps): Promise<PublishResult> {
   const { logger, now = Date.now, onAction = () => {} } = deps;
@@ -32,14 +33,15 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
   try {
     logger.info('publish', `rollback to build ${id} at ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
     const remote = await store.list();
-    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency);
+    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
     const manifest = bucket.manifests.find((m) => m.id === id);
-    const meta = manifest ? await readBucketMeta(store, id) : null;
-    if (!manifest || !meta) throw createBuildError(BuildErrors.RollbackBuildMissing, [id, describeBuilds(bucket.manifests)]);
+    // Retention deletes a dropped build's meta first: a build without one is no longer offered.
+    if (!manifest || !remote.has(metaFileFor(id))) throw createBuildError(BuildErrors.RollbackBuildMissing, [id, describeBuilds(bucket.manifests)]);
 
     const stale = await staleKeys(manifest, remote, store, config.concurrency);
     const uploads = stale.length > 0 ? await restoreFrom(config.outDir, id, stale, remote) : [];
-    const latest = memoryFile(LATEST_FILE, Buffer.from(latestJson(meta)));
+    // From the signed manifest, not the meta in the bucket (which its hash checks above, like every other key).
+    const latest = memoryFile(LATEST_FILE, Buffer.from(latestJson({ id, timestamp: manifest.timestamp })));
     const latestVerdict = compareWithRemote(latest, remote.get(LATEST_FILE));
     if (latestVerdict !== 'unchanged') uploads.push({ file: latest, reason: latestVerdict === 'new' ? 'new' : 'changed' });
     uploads.sort((a, b) => stageIndex(a.file.stage) - stageIndex(b.file.stage));
@@ -59,6 +61,7 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
       onAction(action);
     };
     try {
+      await signAdopted(store, bucket.adopted, config.records, new Set());
       await uploadInStages(uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record });
     } catch (error) {
       logger.warn('publish', `rollback stopped after ${progress.done} of ${uploads.length} uploads; latest.json still names ${base.previousBuildId ?? 'no build'}`);

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { PublishConfig } from './config.ts';
 import { isMissingKey, toStorageError } from './storage-errors.ts';
 
@@ -16,6 +16,12 @@ export interface ObjectStore {
   /** The `x-amz-meta-sha256` publish stored with the object, or null (no object, or stored by something else). */
   headSha256(key: string): Promise<string | null>;
   put(key: string, body: Uint8Array, headers: PutHeaders): Promise<void>;
+  /**
+   * Copies `from` to `to` inside the bucket with `headers` (never the source's own), only while `from`
+   * still has the ETag `etag`. Resolves to the new object's ETag (without quotes), or '' when the store
+   * gives none.
+   */
+  copy(from: string, to: string, etag: string, headers: PutHeaders): Promise<string>;
   delete(key: string): Promise<void>;
   /** Closes the client's sockets. */
   close(): void;
@@ -113,6 +119,26 @@ export function createS3Store(config: PublishConfig): ObjectStore {
           }),
         )
         .catch((e: unknown) => fail('PutObject', key, e));
+    },
+    async copy(from, to, etag, headers) {
+      const answer = await client
+        .send(
+          new CopyObjectCommand({
+            Bucket: config.bucket,
+            Key: base + to,
+            // The source names bucket and key, URL-encoded (each path segment, so `/` stays a separator).
+            CopySource: `${config.bucket}/${(base + from).split('/').map(encodeURIComponent).join('/')}`,
+            CopySourceIfMatch: `"${etag}"`,
+            // The headers publish decides, never whatever the source was stored with.
+            MetadataDirective: 'REPLACE',
+            ContentType: headers.contentType,
+            CacheControl: headers.cacheControl,
+            ContentDisposition: headers.contentDisposition,
+            Metadata: { sha256: headers.sha256 },
+          }),
+        )
+        .catch((e: unknown) => fail('CopyObject', to, e));
+      return (answer.CopyObjectResult?.ETag ?? '').replaceAll('"', '');
     },
     async delete(key) {
       // One DeleteObject per key: DeleteObjects needs checksum headers some S3-compatible stores reject.

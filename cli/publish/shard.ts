@@ -3,34 +3,40 @@ import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import type { PublishConfig } from './config.ts';
 import type { PublishDeps } from './deps.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
-import { memoryFile, readLocalFiles } from './local.ts';
-import { createManifest, serializeManifest } from './manifest.ts';
+import { memoryFile, readLocalFiles, type LocalFile } from './local.ts';
+import { createManifest, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
-import { pendingFileFor } from './policy.ts';
+import { isContentAddressed, pendingFileFor, shardRecordId, STAGE_MIN_BYTES, STAGED_DIR, stagedKeyFor } from './policy.ts';
 import { createProgress } from './progress.ts';
-import { readBucketBuilds } from './remote-builds.ts';
+import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { reportDryRun, type PublishResult } from './report.ts';
 import { foreignInTheWay, foreignKeys, ownedKeys } from './retention.ts';
-import { createS3Store } from './s3-store.ts';
+import { createS3Store, type RemoteObject } from './s3-store.ts';
 
 /**
  * Publishes one shard of a sharded build (`site build --shard i/n`) beside the others, from every
- * machine at once: its pages, payloads, media and assets, listed first in a pending record of its own
- * (so no publish takes them for foreign objects), and never latest.json, a build's meta or a deletion.
- * Visitors see nothing of it until the merged build is published (`site build --merge`, then
- * `site publish`), which finds these files already there and uploads only what spans the site.
+ * machine at once, so that nothing a visitor requests changes: its hashed assets go to their own keys
+ * only where no object is yet (no published page names them), and its large files (STAGE_MIN_BYTES,
+ * media mostly) to build-scoped copies under `_assets/builds/staged/{build}/`, which no page links to;
+ * its pages and payloads are left to the merged publish. Everything it
+ * writes is listed first in a signed pending record of its own; it never writes latest.json, a build's
+ * meta, or deletes anything. The merged build's publish (`site build --merge`, then `site publish`)
+ * copies the staged files to their keys inside the bucket and uploads the rest, stage by stage, then writes latest.json:
+ * the build goes live in that one switch.
  */
 export async function publishShard(config: PublishConfig, deps: PublishDeps, shard: ShardManifest): Promise<PublishResult> {
   const { logger, now = Date.now, onAction = () => {} } = deps;
   const started = now();
-  const id = `${shard.buildId}_shard-${shard.shard.index}-of-${shard.shard.count}`;
-  const local = await readLocalFiles(config.outDir, (key) => key.startsWith(`${SHARDS_DIR}/`));
+  const id = shardRecordId(shard.buildId, shard.shard);
+  const own = await readLocalFiles(config.outDir, (key) => key.startsWith(`${SHARDS_DIR}/`));
   const store = deps.store ?? createS3Store(config);
   try {
-    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count} of build ${shard.buildId}: ${local.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
+    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count} of build ${shard.buildId}: ${own.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
     const remote = await store.list();
-    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency);
-    const pendingRecord = memoryFile(pendingFileFor(id), Buffer.from(serializeManifest(createManifest(id, shard.timestamp, local.map((f) => [f.key, f] as const)))));
+    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
+    const local = own.map((file) => placeOf(file, shard.buildId, remote)).filter((file) => file !== null);
+    const pendingKey = pendingFileFor(id);
+    const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(createManifest(id, shard.timestamp, local.map((f) => [f.key, f] as const)), pendingKey, config.records)));
     const foreign = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
     if (foreign.length > 0 && !config.allowForeignObjects) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, foreign.slice(0, 5).join(', ')]);
     const inTheWay = foreignInTheWay(foreign, [...local.map((f) => f.key), pendingRecord.key]);
@@ -43,10 +49,26 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
     const progress = createProgress(logger, { total: plan.uploads.length, totalBytes: bytesOf(plan.uploads), intervalMs: deps.progressIntervalMs, now });
     // Before any file: every key this shard writes is then listed by a record of publish's own.
     await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
+    await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key]));
     await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: (action) => (actions.push(action), onAction(action)) });
-    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count}: ${plan.uploads.length} uploaded, ${plan.unchanged.length} unchanged; latest.json is unchanged until the merged build is published`);
+    const staged = local.filter((f) => f.key.startsWith(`${STAGED_DIR}/`)).length;
+    const left = own.length - local.length;
+    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count}: ${plan.uploads.length} uploaded, ${plan.unchanged.length} unchanged (${staged} staged for the merged build), ${left} small ${left === 1 ? 'file' : 'files'} left to the merged publish; visitors see none of it until the merged build is published`);
     return { ...base, uploaded: plan.uploads.length, bytes: bytesOf(plan.uploads), actions, durationMs: now() - started };
   } finally {
     if (!deps.store) store.close();
   }
+}
+
+// --- internal ---
+
+/**
+ * Where a shard's file goes: a hashed asset to its own key while no object is there (or it is there
+ * with these bytes); a large file (media, mostly) to its staged copy; a small page or payload nowhere,
+ * since the merged publish uploads it for about what copying it would cost.
+ */
+function placeOf(file: LocalFile, buildId: string, remote: ReadonlyMap<string, RemoteObject>): LocalFile | null {
+  const there = remote.get(file.key);
+  if (isContentAddressed(file.key) && (!there || (there.size === file.size && there.etag.toLowerCase() === file.md5))) return file;
+  return file.size >= STAGE_MIN_BYTES ? { ...file, key: stagedKeyFor(buildId, file.key) } : null;
 }

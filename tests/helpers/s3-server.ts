@@ -1,5 +1,5 @@
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -13,8 +13,12 @@ import { dirname, join } from 'node:path';
  * for tests that need builds with different hashed assets.
  */
 
-/** The AWS environment the tests publish with: s3rver's credentials, and no lookups beyond 127.0.0.1. */
+/** A SITE_PUBLISH_KEY for the tests' publishes (every run of one test shares it, as a site's CI runs do). */
+export const TEST_PUBLISH_KEY = 'test-publish-key/0123456789abcdef0123456789abcdef';
+
+/** The AWS environment the tests publish with: s3rver's credentials, and no lookups beyond 127.0.0.1; and the key publish signs its records with. */
 export const S3_ENV = {
+  SITE_PUBLISH_KEY: TEST_PUBLISH_KEY,
   AWS_ACCESS_KEY_ID: 'S3RVER',
   AWS_SECRET_ACCESS_KEY: 'S3RVER',
   AWS_REGION: 'us-east-1',
@@ -68,9 +72,36 @@ function letS3rverPageListings(): void {
   crypto.createDecipheriv = (algorithm: unknown, ...rest: unknown[]) => (algorithm === 'des' ? identity : decipher(algorithm, ...rest));
 }
 
+/**
+ * s3rver's CopyObject with `x-amz-metadata-directive: REPLACE` copies the bytes but not their MD5, so the
+ * copy keeps the ETag of whatever was at the key before (or none): a listing would then tell a client the
+ * old bytes are still there. S3 gives a copy the ETag of its bytes; so does this test server once the MD5
+ * goes with them.
+ */
+function letS3rverCopyEtags(): void {
+  interface Store {
+    getResourcePath(bucket: string, key: string, resource: string): string;
+    copyObject(srcBucket: string, srcKey: string, destBucket: string, destKey: string, replacement: unknown): Promise<unknown>;
+  }
+  const require = createRequire(import.meta.url);
+  const store = (require(join(dirname(require.resolve('@20minutes/s3rver')), 'stores/filesystem.js')) as { prototype: Store & { s3rverCopyEtags?: boolean } }).prototype;
+  if (store.s3rverCopyEtags) return;
+  const copy = store.copyObject;
+  store.copyObject = async function (this: Store, srcBucket, srcKey, destBucket, destKey, replacement) {
+    if (replacement && (srcBucket !== destBucket || srcKey !== destKey)) {
+      await copy.call(this, srcBucket, srcKey, destBucket, destKey, replacement);
+      await copyFile(this.getResourcePath(srcBucket, srcKey, 'object.md5'), this.getResourcePath(destBucket, destKey, 'object.md5'));
+      return (this as unknown as { getMetadata(bucket: string, key: string): Promise<unknown> }).getMetadata(destBucket, destKey);
+    }
+    return copy.call(this, srcBucket, srcKey, destBucket, destKey, replacement);
+  };
+  store.s3rverCopyEtags = true;
+}
+
 /** Starts s3rver with `bucket` created, on a free port (or `port`), storing under `directory`. */
 export async function startS3Server(options: { bucket?: string; directory?: string; port?: number } = {}): Promise<S3TestServer> {
   letS3rverPageListings();
+  letS3rverCopyEtags();
   const bucket = options.bucket ?? 'site';
   const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 's3rver-')));
   // s3rver signs bucket-level requests as `/bucket` while SDK v3 signs `/bucket/`, so it would refuse

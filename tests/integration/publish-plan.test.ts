@@ -8,13 +8,14 @@ import { BuildErrors, createBuildError, isBuildError } from '../../cli/errors/er
 import { createMemoryLogger } from '../../cli/terminal/logger.ts';
 import { publish, resolvePublishConfig, type ObjectStore } from '../../cli/publish/index.ts';
 import { memoryFile } from '../../cli/publish/local.ts';
-import { createManifest, parseManifest, serializeManifest, type FileManifest } from '../../cli/publish/manifest.ts';
+import { createManifest, readSignedRecord, serializeManifest, signedRecord, type FileManifest } from '../../cli/publish/manifest.ts';
+import { createRecordAuth } from '../../cli/publish/record-auth.ts';
 import { compareWithRemote, planUploads } from '../../cli/publish/plan.ts';
 import { CACHE_IMMUTABLE, CACHE_MEDIA, CACHE_REVALIDATE, policyFor } from '../../cli/publish/policy.ts';
 import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from '../../cli/publish/retention.ts';
 import { createS3Store } from '../../cli/publish/s3-store.ts';
 import { toStorageError } from '../../cli/publish/storage-errors.ts';
-import { bucketSnapshot, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
+import { bucketSnapshot, S3_ENV, s3Client, startS3Server, TEST_PUBLISH_KEY, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
 
 const entry = (text: string): { size: number; md5: string; sha256: string } => ({
   size: Buffer.byteLength(text),
@@ -91,36 +92,71 @@ describe('publish planning', () => {
     expect(capped.deferred).toBe(plan.deletes.length + 2 + plan.records.length + 2 - 2);
   });
 
-  it('round-trips a file manifest and trusts no other JSON as one', () => {
+  it('round-trips a signed file manifest and trusts no other JSON, no unsigned, forged or moved record as one', () => {
+    const auth = createRecordAuth(Buffer.from('k'.repeat(32)), { bucket: 'site', prefix: 'www' });
     const m = manifest('abc', 5, ['b', 'a']);
     expect(Object.keys(m.files)).toEqual(['a', 'b']);
-    expect(parseManifest(serializeManifest(m))).toEqual(m);
-    for (const text of ['nope', '[]', '{"v":1,"id":"../x","timestamp":1,"files":{}}', '{"v":1,"id":"a","timestamp":1,"files":{"k":{"size":1}}}']) expect(parseManifest(text)).toBeNull();
+    const key = '_assets/builds/files/abc.json';
+    const text = signedRecord(m, key, auth);
+    expect(readSignedRecord(text, key, auth)).toEqual({ manifest: m });
+    for (const bad of ['nope', '[]', '{"v":1,"id":"../x","timestamp":1,"files":{}}', '{"v":1,"id":"a","timestamp":1,"files":{"k":{"size":1}}}']) expect(readSignedRecord(bad, key, auth)).toEqual({ problem: 'malformed' });
+    expect(readSignedRecord(serializeManifest(m), key, auth)).toEqual({ problem: 'unsigned' });
+    // Another timestamp, another file, the same MAC: forged.
+    expect(readSignedRecord(text.replace('"timestamp":5', '"timestamp":9'), key, auth)).toEqual({ problem: 'forged' });
+    expect(readSignedRecord(text.replace('"b":', '"c":'), key, auth)).toEqual({ problem: 'forged' });
+    // The same record at another key (a pending record's place), in another prefix or bucket, or checked with another key: forged.
+    expect(readSignedRecord(text, '_assets/builds/pending/abc.json', auth)).toEqual({ problem: 'forged' });
+    expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('k'.repeat(32)), { bucket: 'site', prefix: 'staging' }))).toEqual({ problem: 'forged' });
+    expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('k'.repeat(32)), { bucket: 'other', prefix: 'www' }))).toEqual({ problem: 'forged' });
+    expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('j'.repeat(32)), { bucket: 'site', prefix: 'www' }))).toEqual({ problem: 'forged' });
   });
 
   it('resolves options once: prefix without slashes, endpoint and region from the AWS environment, usage errors with exit 2', () => {
-    const config = resolvePublishConfig({ bucket: 'site', prefix: '/www/en/' }, { AWS_ENDPOINT_URL: 'http://127.0.0.1:9000/', AWS_DEFAULT_REGION: 'eu-north-1' }, '/tmp');
+    const config = resolvePublishConfig({ bucket: 'site', prefix: '/www/en/' }, { AWS_ENDPOINT_URL: 'http://127.0.0.1:9000/', AWS_DEFAULT_REGION: 'eu-north-1', SITE_PUBLISH_KEY: TEST_PUBLISH_KEY }, '/tmp');
     expect(config).toMatchObject({ bucket: 'site', prefix: 'www/en', endpointUrl: 'http://127.0.0.1:9000', region: 'eu-north-1', outDir: '/tmp/dist', keepBuilds: 3, maxDeletes: 256, concurrency: 8, dryRun: false, rollback: null });
     expect(Object.isFrozen(config)).toBe(true);
     for (const bad of [{ bucket: 'A_B' }, { bucket: 'site', prefix: 'a/../b' }, { bucket: 'site', endpointUrl: 'ftp://x' }, { bucket: 'site', concurrency: '0' }]) {
       const error = (() => {
         try {
-          resolvePublishConfig(bad, {});
+          resolvePublishConfig(bad, { SITE_PUBLISH_KEY: TEST_PUBLISH_KEY });
         } catch (e) {
           return e;
         }
       })();
+      expect(isBuildError(error) && error.code, JSON.stringify(bad)).toBe('InvalidOption');
       expect(isBuildError(error) && error.exitCode, JSON.stringify(bad)).toBe(2);
     }
   });
 
+  it('refuses to run without SITE_PUBLISH_KEY, or with a short one, naming the variable and never its value', () => {
+    const errorFor = (env: Record<string, string>): unknown => {
+      try {
+        resolvePublishConfig({ bucket: 'site' }, env);
+      } catch (e) {
+        return e;
+      }
+      return null;
+    };
+    for (const env of [{}, { SITE_PUBLISH_KEY: '  ' }, { SITE_PUBLISH_KEY: 'short-secret-value' }] as Record<string, string>[]) {
+      const error = errorFor(env);
+      expect(isBuildError(error) && error.code, JSON.stringify(env)).toBe('PublishKeyMissing');
+      expect(isBuildError(error) && error.exitCode).toBe(2);
+      expect((error as Error).message).toContain('SITE_PUBLISH_KEY');
+      expect((error as Error).message).not.toContain('short-secret-value');
+      expect(isBuildError(error) && error.hint).toContain('openssl rand');
+    }
+    expect(errorFor({ SITE_PUBLISH_KEY: TEST_PUBLISH_KEY })).toBeNull();
+    // The config holds the key out of sight: printing it shows no secret.
+    expect(JSON.stringify(resolvePublishConfig({ bucket: 'site' }, { SITE_PUBLISH_KEY: TEST_PUBLISH_KEY }))).not.toContain(TEST_PUBLISH_KEY);
+  });
+
   it('takes the endpoint from AWS_ENDPOINT_URL_S3 before AWS_ENDPOINT_URL, and names the variable a bad value came from', () => {
-    const both = { AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9001', AWS_ENDPOINT_URL: 'http://127.0.0.1:9000' };
+    const both = { AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9001', AWS_ENDPOINT_URL: 'http://127.0.0.1:9000', SITE_PUBLISH_KEY: TEST_PUBLISH_KEY };
     expect(resolvePublishConfig({ bucket: 'site' }, both).endpointUrl).toBe('http://127.0.0.1:9001');
     expect(resolvePublishConfig({ bucket: 'site', endpointUrl: 'http://127.0.0.1:9002' }, both).endpointUrl).toBe('http://127.0.0.1:9002');
     const messageFor = (env: Record<string, string>): string => {
       try {
-        resolvePublishConfig({ bucket: 'site' }, env);
+        resolvePublishConfig({ bucket: 'site' }, { SITE_PUBLISH_KEY: TEST_PUBLISH_KEY, ...env });
       } catch (error) {
         return (error as Error).message;
       }
