@@ -5,7 +5,7 @@ import { bundleWithCache } from '../bundle/bundle-cache.ts';
 import { cacheKeyFor } from '../config/cache-key.ts';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
-import { createMediaCopier, type MediaCopier } from '../content/media.ts';
+import { createMediaCopier, EMBEDDED_CACHE_ORIGIN, type MediaCopier } from '../content/media.ts';
 import { pageImageResolver } from '../content/images/page-images.ts';
 import { builtPages, keptPages } from './kept-pages.ts';
 import { streamPages } from '../content/page-stream.ts';
@@ -117,7 +117,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const present = new Promise<ReadonlySet<string> | undefined>((resolve) => (knowPresent = resolve));
     // Without a saved build to update in place, the output holds none of them: no copy waits.
     if (!saved.state) knowPresent(undefined);
-    const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null, images: config.images }));
+    const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null, images: config.images, cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined }));
     const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
     const client = source.client;
     // A page kept unread refers to the media the state recorded for it.

@@ -67,7 +67,15 @@ export interface MediaCopierOptions {
   now?: () => number;
   /** Derivatives of raster images (images/image-settings.ts); null: raster images are copied byte for byte. @default null */
   images?: ImageSettings | null;
+  /**
+   * What the cache names the backend by instead of its origin: the embedded sample backend listens on a
+   * new port every build, while its files stay the same. @default the origin
+   */
+  cacheOrigin?: string;
 }
+
+/** The origin media-cache keys give the embedded sample backend (MediaCopierOptions.cacheOrigin). */
+export const EMBEDDED_CACHE_ORIGIN = 'embedded-sample-backend:';
 
 /** The default --media-max-bytes: 100 MiB, more than any image, document or podcast episode needs. */
 export const DEFAULT_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
@@ -103,7 +111,10 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
   let cache: Promise<MediaCache> | null = null;
   const cacheOf = (): Promise<MediaCache> | null => (cacheDir ? (cache ??= openMediaCache(cacheDir)) : null);
   /** The media-cache key of a source: what was fetched with the editor's token (--drafts) is cached apart. */
-  const keyOf = (source: string, suffix = ''): string => `${source}${suffix}${options.token ? '#with-token' : ''}`;
+  const keyOf = (source: string, suffix = ''): string => {
+    const named = options.cacheOrigin && source.startsWith(origin) ? options.cacheOrigin + source.slice(origin.length) : source;
+    return `${named}${suffix}${options.token ? '#with-token' : ''}`;
+  };
   const sourceLimit = pLimit(concurrency);
   const images = options.images
     ? createImagePipeline({

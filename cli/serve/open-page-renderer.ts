@@ -10,7 +10,7 @@ import { createRenderContext } from '../build/render-context.ts';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules, type SiteModules } from '../config/site-modules.ts';
 import { crawl } from '../content/crawl.ts';
-import { createMediaCopier, mediaFileFor, mediaUrlsIn } from '../content/media.ts';
+import { createMediaCopier, EMBEDDED_CACHE_ORIGIN, mediaFileFor, mediaUrlsIn } from '../content/media.ts';
 import { pageImageResolver, type ResolvePageImages } from '../content/images/page-images.ts';
 import { queryPages, type PageRecord } from '../content/query.ts';
 import { loadRichTextCache } from '../content/rich-text-cache.ts';
@@ -100,7 +100,7 @@ export async function createOpenPageRenderer(config: ResolvedConfig, logger: Log
         await rm(join(scratch, `media-${round - MEDIA_ROUNDS_KEPT}`), { recursive: true, force: true });
         let knowHeld!: (held: ReadonlySet<string>) => void;
         const present = new Promise<ReadonlySet<string>>((resolve) => (knowHeld = resolve));
-        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null, images: config.images });
+        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null, images: config.images, cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined });
         const resolveImages = copier.images ? pageImageResolver(copier.images, site.images.richTextSizes) : undefined;
         const rendered: { page: OpenPage; json: string }[] = [];
         for (const open of wanted) {

@@ -126,6 +126,22 @@ describe('media cache', () => {
     expect(new Uint8Array(await readFile(join(second, 'media/a.svg')))).toEqual(image());
   });
 
+  it("names the embedded backend's files by its cache origin, so a build on another port reuses them", async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
+    const backend = counting('public, max-age=60');
+    const copy = async (origin: string, cacheOrigin?: string): Promise<void> => {
+      const copier = createMediaCopier({ origin, siteDir: await mkdtemp(join(tmpdir(), 'media-')), concurrency: 2, cacheDir, fetchImpl: backend.fetch, now: () => 0, cacheOrigin });
+      copier.addFrom(JSON.stringify({ image: '/media/a.svg' }));
+      expect(await copier.done()).toEqual([]);
+    };
+    await copy('http://127.0.0.1:41001', 'embedded-sample-backend:');
+    await copy('http://127.0.0.1:41002', 'embedded-sample-backend:');
+    expect(backend.calls).toEqual(['http://127.0.0.1:41001/media/a.svg']);
+    // Without it, another origin is another backend: its file is fetched.
+    await copy('http://127.0.0.1:41003');
+    expect(backend.calls).toHaveLength(2);
+  });
+
   it('puts a cached file into the output as a hard link, which a later download never changes', async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, counting('max-age=60').fetch, 0);
