@@ -16,6 +16,8 @@ export interface CachedBundle {
   manifest: AssetManifest;
   /** True when the bundle came from the cache. */
   cached: boolean;
+  /** Its entry's name in `{cacheDir}/bundle/` (the hash of its inputs): what the build's state refers to. */
+  key: string;
 }
 
 /**
@@ -29,13 +31,13 @@ export async function bundleWithCache(root: string, siteDir: string, cacheDir: s
   try {
     const manifest = JSON.parse(await readFile(join(entry, 'manifest.json'), 'utf8')) as AssetManifest;
     await cp(join(entry, 'assets'), assetsDir, { recursive: true });
-    return { manifest, cached: true };
+    return { manifest, cached: true, key };
   } catch {
     // Not cached (or a damaged entry): build it.
   }
   const manifest = await bundleInThread({ root, siteDir });
   await storeEntry(entry, assetsDir, manifest).catch(() => undefined);
-  return { manifest, cached: false };
+  return { manifest, cached: false, key };
 }
 
 /** What the bundle thread is given (bundle-thread.ts). */

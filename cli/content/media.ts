@@ -26,6 +26,8 @@ export interface MediaCopier {
   add(urls: readonly string[], page: string): void;
   /** Every URL queued so far. */
   readonly urls: ReadonlySet<string>;
+  /** The media cache's entries this build took or kept (MediaCache.used); none without a cache. */
+  cacheKeys(): Promise<readonly string[]>;
   /** Waits for every copy; returns the failures, one per URL. */
   done(): Promise<PageFailure[]>;
   /** Skips the copies not started yet and aborts those under way (the build failed, or needs no media); done() waits until they let go. */
@@ -175,10 +177,8 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
           }
           const cached = (await cacheOf())?.fresh(key, now()) ?? null;
           target = await prepareSiteFile(siteDir, file);
-          if (cached) {
-            await linkOrCopy(cached, target);
-            return;
-          }
+          // A cached file may have gone since the cache was listed (pruned beside this build): then it is downloaded.
+          if (cached && (await linkOrCopy(cached, target).then(() => true, (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error))))) return;
           // An SVG is read whole to be cleaned: it comes into memory, and only its cleaned text is written.
           const svg = mediaExtension(file) === 'svg';
           const answer = await downloadMedia(source, svg ? null : target, policy);
@@ -227,6 +227,9 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
       for (const url of list) if (!urls.has(url)) admit(url, page);
     },
     urls,
+    async cacheKeys() {
+      return cache ? [...(await cache).used] : [];
+    },
     async done() {
       await Promise.all(copies);
       await images?.close();
