@@ -176,11 +176,11 @@ export async function saveBuildState(
     search: SearchIndexState | null;
     feed: FeedState | null;
     warnings: readonly ContentWarning[];
-    /** The cache entries the build used, by kind (cache/cache-kinds.ts): what pruning keeps for this state. */
+    /** The cache entries the build used, by kind (build/cache-kinds.ts): what pruning keeps for this state. */
     uses: CacheUses;
   },
 ): Promise<void> {
-  // What the state refers to in the cache, first: a state is never on disk without it (cache/prune.ts).
+  // What the state refers to in the cache, first: a state is never on disk without it (build/cache-prune.ts).
   await saveCacheUses(cacheDir, outDir, state.uses);
   // A few pages spread over the site, read again by the next build to see that the folder is this one.
   const pages = state.site.pages;
@@ -240,7 +240,7 @@ export async function saveFeedCursor(cacheDir: string, outDir: string, previous:
   await writeFileAtomic(cursorFileFor(cacheDir, outDir), JSON.stringify(moved));
 }
 
-/** The cache entries a build used, by the kind's name (cache/cache-kinds.ts): keys of entries, as each kind names them. */
+/** The cache entries a build used, by the kind's name (build/cache-kinds.ts): keys of entries, as each kind names them. */
 export type CacheUses = Record<string, readonly string[]>;
 
 /**

@@ -16,7 +16,7 @@ export interface MediaCache {
   fresh(source: string, now: number): string | null;
   /** Keeps a copy (a hard link where possible) of `file` as the entry for `source`. */
   remember(source: string, file: string, expires: number): Promise<void>;
-  /** The keys of the entries this build took or kept (the `{key}` of their names): what its state refers to (cache/cache-kinds.ts). */
+  /** The keys of the entries this build took or kept (the `{key}` of their names): what its state refers to (build/cache-kinds.ts). */
   readonly used: ReadonlySet<string>;
 }
 
