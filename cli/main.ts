@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { redactUrlsIn } from '../runtime/shared/redact-url.ts';
 import { addBuildCommand } from './commands/build.ts';
+import { addCacheCommand } from './commands/cache.ts';
 import { addContentCommand } from './commands/content.ts';
 import { addDevCommand } from './commands/dev.ts';
 import { addPreviewCommand } from './commands/preview.ts';
@@ -38,6 +39,7 @@ addPreviewCommand(program);
 addPublishCommand(program);
 addDevCommand(program);
 addContentCommand(program);
+addCacheCommand(program);
 program.addHelpText('after', () => `${everyOption(program)}\n${PRECEDENCE}`);
 
 try {

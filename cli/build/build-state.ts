@@ -1,6 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual, type Hmac } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, stat, utimes } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { isCheckName, type ContentWarning } from '../checks/run.ts';
@@ -180,8 +180,12 @@ export async function saveBuildState(
     search: SearchIndexState | null;
     feed: FeedState | null;
     warnings: readonly ContentWarning[];
+    /** The cache entries the build used, by kind (build/cache-kinds.ts): what pruning keeps for this state. */
+    uses: CacheUses;
   },
 ): Promise<void> {
+  // What the state refers to in the cache, first: a state is never on disk without it (build/cache-prune.ts).
+  await saveCacheUses(cacheDir, outDir, state.uses);
   // A few pages spread over the site, read again by the next build to see that the folder is this one.
   const pages = state.site.pages;
   const step = Math.max(1, Math.floor(pages.length / SAMPLE_SIZE));
@@ -244,9 +248,104 @@ export async function saveFeedCursor(cacheDir: string, outDir: string, previous:
   await writeFileAtomic(cursorFileFor(cacheDir, outDir), JSON.stringify(moved));
 }
 
+/** The cache entries a build used, by the kind's name (build/cache-kinds.ts): keys of entries, as each kind names them. */
+export type CacheUses = Record<string, readonly string[]>;
+
+/**
+ * What the build cache holds of one output folder, as pruning and `site cache` see it (cache-prune.ts):
+ * its state (an update in place reads it), the state's moved cursor, and the cache entries the build
+ * used. A shard keeps no state, only its uses.
+ */
+export interface StoredState {
+  /** The files, each path absolute (temporary files of a write included). */
+  files: string[];
+  /** The output folder; null when its uses are missing or damaged (a state saved before uses were, or a torn save). */
+  outDir: string | null;
+  /** Whether a state is there (an update in place can read it), or the uses only. */
+  hasState: boolean;
+  /** When a build last finished into that folder (ms): the latest of its files' times. */
+  builtAt: number;
+  bytes: number;
+  /** The cache entries it refers to, by kind; null with outDir null. */
+  uses: CacheUses | null;
+}
+
+/** Every output folder's record in the build cache, newest build first. Reads only the files of uses, never a state itself. */
+export async function listBuildStates(cacheDir: string): Promise<StoredState[]> {
+  const dir = join(cacheDir, 'builds');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const byId = new Map<string, string[]>();
+  for (const name of names) {
+    const id = STATE_FILE.exec(name)?.[1];
+    if (id !== undefined) byId.set(id, [...(byId.get(id) ?? []), name]);
+  }
+  const states: StoredState[] = [];
+  for (const [id, files] of byId) {
+    let builtAt = 0;
+    let bytes = 0;
+    for (const name of files) {
+      const info = await lstat(join(dir, name)).catch(() => null);
+      if (!info) continue;
+      bytes += info.size;
+      builtAt = Math.max(builtAt, info.mtimeMs);
+    }
+    const saved = await readCacheUses(join(dir, `${id}.uses.json`));
+    // Uses copied under another folder's name are no one's.
+    const whole = saved !== null && stateFileFor(cacheDir, saved.outDir) === join(dir, `${id}.json`);
+    states.push({ files: files.map((name) => join(dir, name)), outDir: whole ? saved.outDir : null, hasState: files.includes(`${id}.json`), builtAt, bytes, uses: whole ? saved.uses : null });
+  }
+  return states.sort((a, b) => b.builtAt - a.builtAt);
+}
+
+/**
+ * Notes that a build into `outDir` just finished without rewriting its state (build/unchanged.ts): the
+ * state's time is when a build last used it, which pruning goes by.
+ */
+export async function touchBuildState(cacheDir: string, outDir: string): Promise<void> {
+  const now = new Date();
+  await utimes(usesFileFor(cacheDir, outDir), now, now).catch(() => undefined);
+}
+
+/** The cache entries the state of `outDir` refers to, by kind; null when it has none (or they are damaged). */
+export async function loadCacheUses(cacheDir: string, outDir: string): Promise<CacheUses | null> {
+  const saved = await readCacheUses(usesFileFor(cacheDir, outDir));
+  return saved?.outDir === outDir ? saved.uses : null;
+}
+
 // --- internal ---
 
 const STATE_VERSION = 5;
+
+/** A file of the state of one output folder: the state, its moved cursor, its uses; a temporary file of either. */
+const STATE_FILE = /^([0-9a-f]{16})\.(?:json|cursor\.json|uses\.json)(?:\.[^/]*\.tmp|\.tmp[^/]*)?$/;
+
+interface SavedUses {
+  version: 1;
+  outDir: string;
+  uses: CacheUses;
+}
+
+/** Saves the cache entries the build into `outDir` used (saveBuildState's first step; a shard's only record). */
+export async function saveCacheUses(cacheDir: string, outDir: string, uses: CacheUses): Promise<void> {
+  const saved: SavedUses = { version: 1, outDir, uses: Object.fromEntries(Object.entries(uses).map(([kind, keys]) => [kind, [...new Set(keys)].sort()])) };
+  await writeFileAtomic(usesFileFor(cacheDir, outDir), JSON.stringify(saved));
+}
+
+/** A file of uses when it has the shape saveCacheUses gives, else null. */
+async function readCacheUses(file: string): Promise<SavedUses | null> {
+  try {
+    const saved = JSON.parse(await readFile(file, 'utf8')) as Partial<SavedUses> | null;
+    if (saved?.version !== 1 || typeof saved.outDir !== 'string' || typeof saved.uses !== 'object' || saved.uses === null) return null;
+    for (const keys of Object.values(saved.uses)) if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) return null;
+    return saved as SavedUses;
+  } catch {
+    return null;
+  }
+}
+
+function usesFileFor(cacheDir: string, outDir: string): string {
+  return stateFileFor(cacheDir, outDir).replace(/\.json$/, '.uses.json');
+}
 
 /**
  * Each page's link ids (its links' places in `links`, the order the state lists them in), in the order

@@ -30,7 +30,8 @@ import type { BuildReport } from '../report/report.ts';
 import { formatMiB, plural } from '../terminal/format.ts';
 import { logTimed, type Logger } from '../terminal/logger.ts';
 import { createBuildProgress, type BuildProgress } from '../terminal/progress.ts';
-import { hasBuildState, saveBuildState, seenWhole } from './build-state.ts';
+import { hasBuildState, loadCacheUses, saveBuildState, saveCacheUses, seenWhole, touchBuildState } from './build-state.ts';
+import { pruneCache, usesOf } from './cache-prune.ts';
 import { renderingPages } from './heap-growth.js';
 import { mediaUrls } from '../content/page-depends.ts';
 import { finishSite } from './finish-site.ts';
@@ -156,6 +157,8 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       await media.done();
       await discardStagingDir(staging);
       const kept = await keepUnchanged({ config, previous, cursor: feed!.cursor, baseUrl: ctx.baseUrl, routeRules: site.routeRules, recorder }, logger);
+      await touchBuildState(config.cacheDir, config.outDir);
+      await pruneAfterBuild(config, logger);
       return { outDir: config.outDir, buildId, ...kept, requests: source.client.requestCount(), durationMs: performance.now() - started, report: await recorder.succeeded(buildId, source.drafts()) };
     }
     pages ??= startPages();
@@ -199,7 +202,12 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // The output is committed: a cache that cannot be saved costs the next build time, not this build.
     await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
     const feedState = feed && schema && { cursor: feed.cursor, source: feed.source, routeTypes: routeTypesOf(await schema(), site.routes, site.routeData, documents, (id) => !plan || plan.crawl.has(id), feed.routeTypes) };
-    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, search: search ? await search.state() : null, feed: feedState, warnings });
+    const searchState = search ? await search.state() : null;
+    const uses = await usesOf({ mediaKeys: () => media.cacheKeys(), mediaUrls: media.urls, searchKeys: search ? await search.cacheKeys() : [], bundleKey: bundle.key }, previous && (await loadCacheUses(config.cacheDir, config.outDir)));
+    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, search: searchState, feed: feedState, warnings, uses });
+    // A shard keeps no state, but what it used stays for its next build.
+    else await saveCacheUses(config.cacheDir, config.outDir, uses);
+    await pruneAfterBuild(config, logger);
 
     // 8. The report.
     const changes = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered.rendered, pagesKept: rendered.kept, richText: { ...richText.counts }, written, removed } as const;
@@ -230,6 +238,22 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 }
 
 // --- internal ---
+
+/**
+ * Keeps the build cache bounded once a build succeeded (cache-prune.ts, its default bounds): the
+ * state just saved stays, and what no kept state uses goes. A cache that cannot be pruned costs disk
+ * space, not this build.
+ */
+async function pruneAfterBuild(config: ResolvedConfig, logger: Logger): Promise<void> {
+  try {
+    const pruned = await pruneCache(config.cacheDir, { keep: config.outDir, entriesEveryMs: 60 * 60 * 1000 });
+    const gone = Object.entries(pruned.entries).filter(([, n]) => n.count > 0).map(([kind, n]) => `${n.count} ${kind} (${formatMiB(n.bytes)})`);
+    if (pruned.removed.length > 0) gone.unshift(plural(pruned.removed.length, 'state'));
+    logger.debug?.('cache', `pruned in ${Math.round(pruned.ms)} ms${gone.length > 0 ? `: removed ${gone.join(', ')}` : ', nothing to remove'}`);
+  } catch (error) {
+    logger.warn('cache', `could not prune the build cache in ${config.cacheDir} (${describeCause(error)}); run \`site cache prune\` to try again`);
+  }
+}
 
 /**
  * Pages an update in place renders on the main thread before it starts the render threads. Most updates

@@ -19,6 +19,8 @@ export interface CachedBundle {
   manifest: AssetManifest;
   /** True when the bundle came from the cache. */
   cached: boolean;
+  /** Its entry's name in `{cacheDir}/bundle/` (the hash of its inputs): what the build's state refers to. */
+  key: string;
 }
 
 /**
@@ -40,11 +42,11 @@ export async function bundleWithCache(root: string, siteDir: string, cacheDir: s
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, bytes);
     }
-    return { manifest: cached.manifest, cached: true };
+    return { manifest: cached.manifest, cached: true, key: inputs };
   }
   const manifest = await bundleInThread({ root, siteDir });
   await storeEntry(entry, inputs, assetsDir, manifest, key).catch(() => undefined);
-  return { manifest, cached: false };
+  return { manifest, cached: false, key: inputs };
 }
 
 /** What the bundle thread is given (bundle-thread.ts). */

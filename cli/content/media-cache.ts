@@ -16,6 +16,8 @@ export interface MediaCache {
   fresh(source: string, now: number): string | null;
   /** Keeps a copy (a hard link where possible) of `file` as the entry for `source`. */
   remember(source: string, file: string, expires: number): Promise<void>;
+  /** The keys of the entries this build took or kept (the `{key}` of their names): what its state refers to (build/cache-kinds.ts). */
+  readonly used: ReadonlySet<string>;
 }
 
 export async function openMediaCache(cacheDir: string): Promise<MediaCache> {
@@ -30,11 +32,15 @@ export async function openMediaCache(cacheDir: string): Promise<MediaCache> {
     else if (/^[0-9a-f]{32}(?:\.json)?$/.test(name)) void rm(join(dir, name), { force: true }).catch(() => undefined);
   }
   const fileFor = (key: string, expires: number): string => join(dir, `${key}.${expires}`);
+  const used = new Set<string>();
   return {
+    used,
     fresh(source, now) {
       const key = cacheKey(source);
       const expires = entries.get(key);
-      return expires !== undefined && expires > now ? fileFor(key, expires) : null;
+      if (expires === undefined || expires <= now) return null;
+      used.add(key);
+      return fileFor(key, expires);
     },
     async remember(source, from, expires) {
       const key = cacheKey(source);
@@ -46,6 +52,7 @@ export async function openMediaCache(cacheDir: string): Promise<MediaCache> {
         // that name already there) through a temporary file that replaces it.
         await link(from, file).catch(() => writeFileAtomic(file, (temp) => linkOrCopy(from, temp)));
         entries.set(key, expires);
+        used.add(key);
         if (before !== undefined && before !== expires) await rm(fileFor(key, before), { force: true });
       } catch {
         // A cache that cannot be written only costs the next build a download.

@@ -27,6 +27,8 @@ export interface MediaCopier {
   add(urls: readonly string[], page: string): void;
   /** Every URL queued so far. */
   readonly urls: ReadonlySet<string>;
+  /** The media cache's entries this build took or kept (MediaCache.used); none without a cache. */
+  cacheKeys(): Promise<readonly string[]>;
   /** Waits for every copy; returns the failures, one per URL. */
   done(): Promise<PageFailure[]>;
   /** Skips the copies not started yet and aborts those under way (the build failed, or needs no media); done() waits until they let go. */
@@ -187,18 +189,14 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
           }
           const cached = (await cacheOf())?.fresh(key, now()) ?? null;
           target = await prepareSiteFile(siteDir, file);
+          // A cached file may have gone since the cache was listed (pruned beside this build): then it is downloaded.
+          const linked = (from: string): Promise<boolean> => linkOrCopy(from, target!).then(() => true, (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)));
           // An SVG is read whole to be cleaned: it comes into memory, and only its cleaned text is written.
           const svg = mediaExtension(file) === 'svg';
-          if (cached && !svg) {
-            await linkOrCopy(cached, target);
-            return;
-          }
+          if (cached && !svg && (await linked(cached))) return;
           // A cached SVG is used only if cleaning leaves it as it is (cleaning is idempotent): one a cache
           // writer put there with a script in it is fetched and cleaned again.
-          if (cached && (await isCleanSvg(cached))) {
-            await linkOrCopy(cached, target);
-            return;
-          }
+          if (cached && svg && (await isCleanSvg(cached)) && (await linked(cached))) return;
           const answer = await downloadMedia(source, svg ? null : target, policy);
           const wrongType = refusedContentType(file, answer.contentType);
           if (wrongType) throw new MediaRefused(wrongType);
@@ -245,6 +243,9 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
       for (const url of list) if (!urls.has(url)) admit(url, page);
     },
     urls,
+    async cacheKeys() {
+      return cache ? [...(await cache).used] : [];
+    },
     async done() {
       await Promise.all(copies);
       await images?.close();

@@ -40,6 +40,8 @@ export interface SearchCache {
    * keeping its own entries fresh. Temporary files a stopped build left go too.
    */
   prune(now?: number): Promise<void>;
+  /** The keys of the entries this build read, wrote or kept: what its state refers to (build/cache-kinds.ts). */
+  usedKeys(): string[];
 }
 
 export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES, signer = cacheKeyFor(cacheDir) }: { maxBytes?: number; signer?: CacheKey } = {}): SearchCache {
@@ -52,6 +54,7 @@ export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES, signer
     await lutimes(fileFor(key), now, now).catch(() => undefined);
   };
   return {
+    usedKeys: () => [...used.keys()],
     async get(key) {
       const entry = await readEntry(fileFor(key));
       const files = entry && unpack(entry, key, signer);

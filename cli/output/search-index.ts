@@ -65,6 +65,8 @@ export interface SearchIndexBuild {
   /** What the build state keeps of it, once its files are. */
   state(): Promise<SearchIndexState>;
   files(): Promise<SearchFile[]>;
+  /** The build cache's entries (output/search-cache.ts) the index was taken from, written to or kept. */
+  cacheKeys(): Promise<readonly string[]>;
   /** Stops a build that is no longer wanted (the site build failed) and waits until Pagefind lets go of it. */
   close(): Promise<void>;
 }
@@ -88,6 +90,7 @@ export function buildSearchIndex(input: SearchIndexInput, logger: Pick<Logger, '
   return {
     state: async () => (await logged).state,
     files: async () => (await logged).files,
+    cacheKeys: async () => (await logged).cacheKeys,
     async close() {
       control.stopped = true;
       await logged.catch(() => undefined);
@@ -175,6 +178,7 @@ interface Built {
   cached: number;
   kept: number;
   ms: number;
+  cacheKeys: string[];
 }
 
 async function indexPartitions(input: SearchIndexInput, control: { stopped: boolean }): Promise<Built> {
@@ -275,7 +279,7 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
   files.push({ file: SEARCH_PARTS_FILE, content: new TextEncoder().encode(JSON.stringify(parts)) });
   state.docs = pages.map((page) => [page.path, known.get(page.path)!]);
   if (!control.stopped) await cache?.prune();
-  return { files, state, documents: rebuilt === 0 ? null : documents, pages: indexed, rebuilt, cached, kept: keptCount, ms: performance.now() - started };
+  return { files, state, documents: rebuilt === 0 ? null : documents, pages: indexed, rebuilt, cached, kept: keptCount, ms: performance.now() - started, cacheKeys: cache?.usedKeys() ?? [] };
 }
 
 /** What decides a partition's bytes: the options, its place, and its pages' routes, paths and documents in index order. */

@@ -370,7 +370,7 @@ describe('an update in place with the change feed', () => {
       };
       await run();
       const files = await readdir(join(cache, 'builds'));
-      const stateFile = join(cache, 'builds', files.find((f) => !f.endsWith('.cursor.json'))!);
+      const stateFile = join(cache, 'builds', files.find((f) => /^[0-9a-f]{16}\.json$/.test(f))!);
       const state = await readFile(stateFile, 'utf8');
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await run()).toMatch(/0 changes since the previous build[\s\S]*stand as they are/);
