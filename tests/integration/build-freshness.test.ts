@@ -30,7 +30,8 @@ async function build(out: string, ...flags: string[]): Promise<{ report: BuildRe
 
 /** The build state the cache holds for `out` (the one file in cache/builds/ that names it). */
 async function readState(out: string): Promise<{ pages: [string][]; sample: [string, string][] }> {
-  for (const name of await readdir(join(dir, 'cache/builds'))) {
+  // The states themselves, not their cursors or the cache's notes of what each build used.
+  for (const name of (await readdir(join(dir, 'cache/builds'))).filter((f) => /^[0-9a-f]{16}\.json$/.test(f))) {
     const state = JSON.parse(await readFile(join(dir, 'cache/builds', name), 'utf8')) as { outDir: string; pages: [string][]; sample: [string, string][] };
     if (state.outDir === out) return state;
   }

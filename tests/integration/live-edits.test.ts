@@ -285,7 +285,7 @@ describe('an update in place with the change feed', () => {
     // An event page (a route a news edit does not reach) that is not among the pages the state samples
     // (those bytes are checked before the state is trusted at all, so a change there means a full compare).
     const states = await readdir(join(root, 'cache/builds'));
-    const saved = (await Promise.all(states.filter((f) => f.endsWith('.json')).map(async (f) => JSON.parse(await readFile(join(root, 'cache/builds', f), 'utf8')) as { outDir: string; sample: [string, string][]; pages: [string, string][] }))).find((state) => state.outDir === out)!;
+    const saved = (await Promise.all(states.filter((f) => /^[0-9a-f]{16}\.json$/.test(f)).map(async (f) => JSON.parse(await readFile(join(root, 'cache/builds', f), 'utf8')) as { outDir: string; sample: [string, string][]; pages: [string, string][] }))).find((state) => state.outDir === out)!;
     const sampled = new Set(saved.sample.map(([path]) => path));
     const path = saved.pages.find(([page, route]) => route === 'event' && !sampled.has(page))![0];
     const file = join(out, path.slice(1), '_payload.json');
@@ -325,7 +325,7 @@ describe('an update in place with the change feed', () => {
     const payloads = await Promise.all(others.map(async (item) => ({ item, payload: await readFile(join(out, 'news', item.slug, '_payload.json'), 'utf8') })));
     // Not one of the pages whose bytes are checked before the state is trusted at all (a change there means a full build).
     const states = await readdir(join(root, 'cache/builds'));
-    const saved = (await Promise.all(states.filter((f) => !f.endsWith('.cursor.json')).map(async (f) => JSON.parse(await readFile(join(root, 'cache/builds', f), 'utf8')) as { outDir: string; sample: [string, string][] }))).find((state) => state.outDir === out)!;
+    const saved = (await Promise.all(states.filter((f) => /^[0-9a-f]{16}\.json$/.test(f)).map(async (f) => JSON.parse(await readFile(join(root, 'cache/builds', f), 'utf8')) as { outDir: string; sample: [string, string][] }))).find((state) => state.outDir === out)!;
     const sampled = new Set(saved.sample.map(([path]) => path));
     const { item: second, payload } = payloads.find(({ item, payload }) => !payload.includes(`"id":"${first!.id}"`) && !sampled.has(`/news/${item.slug}`))!;
     const file = join(out, 'news', second.slug, '_payload.json');

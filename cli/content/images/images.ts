@@ -198,6 +198,9 @@ async function loadProbeMemo(imagesDir: string | null): Promise<ProbeMemo> {
     },
     async save() {
       if (!file || !changed) return;
+      // Entries whose media-cache file is gone (pruned, expired and replaced) are forgotten with it.
+      const held = new Set(await readdir(join(imagesDir!, '..', 'media')).catch(() => [] as string[]));
+      for (const name of entries.keys()) if (!held.has(name)) entries.delete(name);
       await mkdir(imagesDir!, { recursive: true });
       await writeFileAtomic(file, JSON.stringify({ version: PROBE_MEMO_VERSION, entries: Object.fromEntries(entries) }));
     },
@@ -248,7 +251,9 @@ async function isComplete(dir: string): Promise<boolean> {
 
 /** A key's folder appears whole or not at all: written beside it, then renamed into place. */
 async function storeDerivatives(dir: string, files: Map<string, Buffer>): Promise<void> {
-  const temp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // One store per key and process (images.ts memoises it): the pid keeps processes apart, and the
+  // cache's pruning (cli/build/cache-kinds.ts) knows the name as an interrupted write's.
+  const temp = `${dir}.tmp-${process.pid}`;
   await mkdir(temp, { recursive: true });
   try {
     for (const [name, bytes] of files) await writeFile(join(temp, name), bytes);
