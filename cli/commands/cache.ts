@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { checkInteger, resolveConfig } from '../config/config.ts';
 import { formatBytes, formatCount, plural } from '../terminal/format.ts';
+import { oneLine, terminalText } from '../terminal/logger.ts';
 
 /** `site cache`: what the build cache holds, and `site cache prune` to bound it (build/cache-prune.ts). */
 export function addCacheCommand(program: Command): void {
@@ -17,12 +18,13 @@ export function addCacheCommand(program: Command): void {
       const now = Date.now();
       const lines = [`Build cache ${cacheDir}: ${formatBytes(total)}`, '', row('states', states.length, stateBytes, 'what each output folder\'s last build wrote, for an update in place')];
       for (const state of states) {
-        const folder = state.outDir === null ? '(no record of its folder: removed by the next prune)' : `${state.outDir}${state.hasState ? '' : ' (a shard: uses only)'}`;
+        // The folder's name comes from the cache, which anyone who can write it chooses: one line, defused.
+        const folder = state.outDir === null ? '(no record of its folder: removed by the next prune)' : `${oneLine(state.outDir)}${state.hasState ? '' : ' (a shard: uses only)'}`;
         lines.push(`    ${new Date(state.builtAt).toISOString().slice(0, 16).replace('T', ' ')} UTC  ${ago(now - state.builtAt).padStart(8)}  ${formatBytes(state.bytes).padStart(10)}  ${folder}`);
       }
       for (const kind of kinds) lines.push(row(kind.name, kind.count, kind.bytes, kind.holds));
-      if (other.count > 0) lines.push(row('other', other.count, other.bytes, other.names.join(', ')));
-      console.log(lines.join('\n'));
+      if (other.count > 0) lines.push(row('other', other.count, other.bytes, other.names.map(oneLine).join(', ')));
+      console.log(terminalText(lines.join('\n')));
     });
   cache
     .command('prune')
@@ -41,10 +43,10 @@ export function addCacheCommand(program: Command): void {
       const verb = flags.dryRun ? 'Would remove' : 'Removed';
       const stateBytes = result.removed.reduce((sum, s) => sum + s.bytes, 0);
       const lines = [`${verb} from ${cacheDir}:`, row('states', result.removed.length, stateBytes, '')];
-      for (const state of result.removed) lines.push(`    ${state.outDir ?? '(no record of its folder)'}`);
+      for (const state of result.removed) lines.push(`    ${state.outDir === null ? '(no record of its folder)' : oneLine(state.outDir)}`);
       for (const [kind, gone] of Object.entries(result.entries)) lines.push(row(kind, gone.count, gone.bytes, ''));
-      lines.push(`Kept ${plural(result.kept.length, 'state')}${result.kept.length > 0 ? ':' : '.'}`, ...result.kept.map((s) => `    ${s.outDir ?? '(a save under way)'}`));
-      console.log(lines.join('\n'));
+      lines.push(`Kept ${plural(result.kept.length, 'state')}${result.kept.length > 0 ? ':' : '.'}`, ...result.kept.map((s) => `    ${s.outDir === null ? '(a save under way)' : oneLine(s.outDir)}`));
+      console.log(terminalText(lines.join('\n')));
     });
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { detach } from './detach.ts';
 import { writeFileAtomic } from '../output/write.ts';
@@ -24,8 +24,11 @@ export async function openMediaCache(cacheDir: string): Promise<MediaCache> {
   const dir = join(cacheDir, 'media');
   await mkdir(dir, { recursive: true }).catch(() => undefined);
   const entries = new Map<string, number>();
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const name = entry.name;
     const m = /^([0-9a-f]{32})\.(\d+)$/.exec(name);
+    // Only plain files are entries: a link planted in the cache would publish whatever it points to.
+    if (m && !entry.isFile()) continue;
     // The key detached from the file name, which the match is a view of (2.8 MB of names at 29,000 media).
     if (m && Number(m[2]) > (entries.get(m[1]!) ?? -1)) entries.set(detach(m[1]!), Number(m[2]));
     // The format before 2026-11-23 (a body and a `.json` beside it) is never read again: let it go.
@@ -67,6 +70,10 @@ export async function openMediaCache(cacheDir: string): Promise<MediaCache> {
  * never changes a file in place: a fresh download is a new file under a new name. Elsewhere, a copy.
  */
 export async function linkOrCopy(cached: string, target: string): Promise<void> {
+  // A cache entry is a plain file the build wrote: a symbolic link (or a FIFO, a device) planted in the
+  // cache would put whatever it names into the output, or hang the build. Such an entry is no entry.
+  const kind = await lstat(cached);
+  if (!kind.isFile()) throw Object.assign(new Error(`${cached} is not a plain file`), { code: 'ENOENT' });
   try {
     await link(cached, target);
   } catch {

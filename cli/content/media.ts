@@ -9,6 +9,8 @@ import { linkOrCopy, openMediaCache, type MediaCache } from './media-cache.ts';
 import { createImagePipeline, type ImagePipeline } from './images/images.ts';
 import { ImageRefused } from './images/image-codec.ts';
 import type { ImageSettings } from './images/image-settings.ts';
+import { parseDerivativeUrl } from './images/image-plan.ts';
+import { DERIVATIVE_PREFIX } from '../../runtime/shared/images.ts';
 import { sanitizeSvg, SVG_RULES_VERSION, SvgRefused } from './media-svg.ts';
 import { mediaExtension, MEDIA_EXTENSIONS, refusedContentType, refusedExtension } from './media-types.ts';
 import { readText } from '../output/read.ts';
@@ -161,6 +163,12 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
       file = mediaFileFor(url);
     } catch (cause) {
       fail(url, page, source, (cause as Error).message, 'Fix the file name in the content.');
+      return;
+    }
+    // Paths under /media/_img/ are the build's own derivatives: one that is not written as the build
+    // writes them (`/media/./_img/…`, an encoded slash) would put an editor's file in a derivative's place.
+    if (`/${file}`.startsWith(DERIVATIVE_PREFIX) && (url !== `/${file}` || !parseDerivativeUrl(url))) {
+      fail(url, page, source, `${url}: the path leads under ${DERIVATIVE_PREFIX}, which holds only the build's own image derivatives`, 'Link to the image itself (its /media/ path as uploaded) instead.');
       return;
     }
     const refused = refusedExtension(file);

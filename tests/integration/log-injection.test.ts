@@ -93,4 +93,18 @@ describe('content in the build output', () => {
       await faults.close();
     }
   }, 120_000);
+
+  it('starts no line and runs no command through what `site cache` lists: folder and file names from the cache', async () => {
+    const cache = join(dir, 'listed-cache');
+    // An output folder's name, recorded in the cache, and a file someone put there: both chosen by whoever writes the cache.
+    const built = await runCli(['build', '--out', join(dir, `listed${FORGED}`), '--cache-dir', cache, '--no-report', '--no-search', '--quiet']);
+    expect(built.code, built.stderr).toBe(0);
+    await writeFile(join(cache, `planted${FORGED}`), '');
+    for (const args of [['cache'], ['cache', 'prune', '--dry-run', '--max-states', '0']]) {
+      const result = await runCli([...args, '--cache-dir', cache]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(problems(result)).toEqual([]);
+      expect(carrying(result).length).toBeGreaterThan(0);
+    }
+  }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import pLimit from 'p-limit';
@@ -52,8 +52,9 @@ export interface ImagePipelineOptions {
 export function createImagePipeline(options: ImagePipelineOptions): ImagePipeline {
   const { settings, cacheDir } = options;
   const encodeLimit = pLimit(options.concurrency ?? 2);
-  // A probe decodes every pixel at an eighth of the size: a few megabytes each, a few at a time.
-  const probeLimit = pLimit(4);
+  // A probe decodes every pixel (at an eighth of the size for JPEG; a GIF or PNG whole, up to several
+  // hundred megabytes at the pixel limit): two at a time, as many as the encodes.
+  const probeLimit = pLimit(2);
   const resolved = new Map<string, Promise<ResolvedImageFields>>();
   /** Per key: the source file and what was read of it, for the derivatives' encoding. */
   const sources = new Map<string, { url: string; file: string; image: ProbedImage; plan: DerivativePlan }>();
@@ -69,6 +70,8 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
   const resolveNow = async (url: string): Promise<ResolvedImageFields> => {
     const ext = posix.extname(url).slice(1).toLowerCase();
     const { file, cached } = await options.fetchSource(url, temp);
+    // What the media cache hands over is read whole: it must be a plain file, not a link planted there.
+    if (!(await lstat(file)).isFile()) throw new ImageRefused(`the build cache's copy of ${url} is not a plain file`, 'Delete the build cache (--cache-dir) and build again.');
     const memo = await (probes ??= loadProbeMemo(imagesDir));
     const memoKey = cached ? posix.basename(file) : null;
     let known = memoKey ? memo.get(memoKey) : undefined;
@@ -246,7 +249,9 @@ function hashFile(file: string): Promise<string> {
 const COMPLETE = '.complete';
 
 async function isComplete(dir: string): Promise<boolean> {
-  return (await readdir(dir).catch(() => [] as string[])).includes(COMPLETE);
+  // A key's folder the build made: a real folder, not a link planted in the cache (linkOrCopy checks each file).
+  const kind = await lstat(dir).catch(() => null);
+  return kind !== null && kind.isDirectory() && (await readdir(dir).catch(() => [] as string[])).includes(COMPLETE);
 }
 
 /** A key's folder appears whole or not at all: written beside it, then renamed into place. */
@@ -254,7 +259,10 @@ async function storeDerivatives(dir: string, files: Map<string, Buffer>): Promis
   // One store per key and process (images.ts memoises it): the pid keeps processes apart, and the
   // cache's pruning (cli/build/cache-kinds.ts) knows the name as an interrupted write's.
   const temp = `${dir}.tmp-${process.pid}`;
-  await mkdir(temp, { recursive: true });
+  // Made anew: a folder (or a link planted there) of that name is removed first, never written through.
+  await rm(temp, { recursive: true, force: true });
+  await mkdir(join(dir, '..'), { recursive: true });
+  await mkdir(temp);
   try {
     for (const [name, bytes] of files) await writeFile(join(temp, name), bytes);
     await writeFile(join(temp, COMPLETE), '');

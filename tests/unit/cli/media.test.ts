@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -84,6 +84,19 @@ describe('media', () => {
     expect(failures).toEqual([expect.objectContaining({ page: '/media/x.svg', cause: expect.stringContaining('/media/x.svg') })]);
   });
 
+  it("refuses a URL that leads under /media/_img/ other than as the build writes its derivatives", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'media-'));
+    const { fetch: fakeFetch, asked } = svgBackend();
+    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch, images: { widths: [320], formats: ['webp'], fallbackWidth: 1200, maxPixels: 1e8, service: null } });
+    copier.addFrom(JSON.stringify(['/media/./_img/0123456789abcdef0123/800.webp', '/media/x%2F..%2F_img/0123456789abcdef0123/800.webp']), '/news/a');
+    const failures = await copier.done();
+    expect(failures.map((f) => f.cause)).toEqual([
+      "/media/./_img/0123456789abcdef0123/800.webp: the path leads under /media/_img/, which holds only the build's own image derivatives",
+      "/media/x%2F..%2F_img/0123456789abcdef0123/800.webp: the path leads under /media/_img/, which holds only the build's own image derivatives",
+    ]);
+    expect(asked).toEqual([]);
+  });
+
   it('refuses a media URL whose encoded slashes or dots lead outside media/', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
     const fakeFetch = (async () => new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } })) as typeof fetch;
@@ -140,6 +153,22 @@ describe('media cache', () => {
     // Without it, another origin is another backend: its file is fetched.
     await copy('http://127.0.0.1:41003');
     expect(backend.calls).toHaveLength(2);
+  });
+
+  it('never takes a link planted in the cache for an entry: the file is downloaded, nothing it points to published', async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
+    const backend = counting('public, max-age=60');
+    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, backend.fetch, 0);
+    const [entry] = await readdir(join(cacheDir, 'media'));
+    const secret = join(await mkdtemp(join(tmpdir(), 'secret-')), 'cache-key');
+    await writeFile(secret, 'the build cache key');
+    await rm(join(cacheDir, 'media', entry!));
+    await symlink(secret, join(cacheDir, 'media', entry!));
+    const site = await mkdtemp(join(tmpdir(), 'media-'));
+    await copyInto(site, cacheDir, backend.fetch, 1_000);
+    expect(backend.calls).toHaveLength(2);
+    expect((await lstat(join(site, 'media/a.svg'))).isSymbolicLink()).toBe(false);
+    expect(await readFile(join(site, 'media/a.svg'), 'utf8')).not.toContain('the build cache key');
   });
 
   it('puts a cached file into the output as a hard link, which a later download never changes', async () => {
