@@ -12,9 +12,9 @@ import { isShardRecordOf, manifestFileFor, pendingFileFor } from './policy.ts';
 import { createProgress } from './progress.ts';
 import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
-import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from './retention.ts';
+import { foreignInTheWay, foreignKeys, ownedKeys, planRetention, reclaimable } from './retention.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
-import { createS3Store } from './s3-store.ts';
+import { createS3Store, type RemoteObject } from './s3-store.ts';
 import { shardHandover } from './staged.ts';
 
 export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from './config.ts';
@@ -53,13 +53,16 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     const files = [...local.files, memoryFile(manifestFileFor(id), Buffer.from(signedRecord(manifest, manifestFileFor(id), config.records)))];
     // Publish never writes beside or deletes what it did not write, unless told to write beside it.
     const pendingRecord = memoryFile(pendingFileFor(id), Buffer.from(signedRecord(manifest, pendingFileFor(id), config.records)));
-    const foreign = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
+    const listed = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
+    // Foreign keys holding this build's very bytes are written again (with publish's headers) and owned by its new manifest.
+    const reclaimed = reclaimable(listed, remote, files);
+    const foreign = listed.filter((key) => !reclaimed.has(key));
     if (foreign.length > 0 && !config.allowForeignObjects) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, someOf(foreign)]);
     // Writing over an object is losing it as surely as deleting it: the flag never allows that.
     const inTheWay = foreignInTheWay(foreign, [...files.map((f) => f.key), pendingRecord.key]);
     if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [store.location, inTheWay.length, someOf(inTheWay)]);
     if (foreign.length > 0) logger.warn('publish', `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`);
-    const plan = await planUploads(files, remote, (key) => store.headSha256(key), config.concurrency);
+    const plan = await planUploads(files, withoutKeys(remote, reclaimed), (key) => store.headSha256(key), config.concurrency);
     // What this build's shards uploaded beforehand: copied into place, then removed as housekeeping.
     const handover = shardHandover(manifest, bucket.manifests, bucket.pending, remote);
     const housekeeping = new Set([pendingRecord.key, ...handover.leftovers, ...handover.records]);
@@ -134,6 +137,11 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
 }
 
 // --- internal ---
+
+/** The listing without some keys: they are uploaded again whatever they hold. */
+function withoutKeys(remote: ReadonlyMap<string, RemoteObject>, keys: ReadonlySet<string>): ReadonlyMap<string, RemoteObject> {
+  return keys.size === 0 ? remote : new Map([...remote].filter(([key]) => !keys.has(key)));
+}
 
 /** The first five keys for a message, and an ellipsis when there are more. */
 function someOf(keys: readonly string[]): string {

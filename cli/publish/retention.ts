@@ -2,6 +2,7 @@ import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { FileManifest } from './manifest.ts';
 import { isBuildRecord, manifestFileFor, pendingFileFor, policyFor } from './policy.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
+import type { RemoteObject } from './s3-store.ts';
 
 /**
  * Which objects may go. Publish deletes only what a build it published lists (issue 17.2): the keys
@@ -90,6 +91,22 @@ export function foreignKeys(remoteKeys: Iterable<string>, owned: ReadonlySet<str
 export function foreignInTheWay(foreign: readonly string[], written: Iterable<string>): string[] {
   const keys = new Set(written);
   return foreign.filter((key) => keys.has(key));
+}
+
+/**
+ * The foreign keys that already hold exactly the bytes this run writes there (equal size and a
+ * single-part MD5 ETag): writing them again loses nothing, and the new signed record owns them
+ * again, so they neither block a publish nor count as foreign. A build whose record was deleted or
+ * overwritten is so taken back by publishing it again.
+ */
+export function reclaimable(foreign: readonly string[], remote: ReadonlyMap<string, RemoteObject>, written: Iterable<{ key: string; size: number; md5: string }>): Set<string> {
+  const byKey = new Map([...written].map((file) => [file.key, file] as const));
+  return new Set(
+    foreign.filter((key) => {
+      const [there, file] = [remote.get(key), byKey.get(key)];
+      return there !== undefined && file !== undefined && /^[0-9a-f]{32}$/i.test(there.etag) && there.size === file.size && there.etag.toLowerCase() === file.md5;
+    }),
+  );
 }
 
 /** Builds ordered by their meta timestamp, newest first; the id breaks ties so the order is stable. */

@@ -10,7 +10,7 @@ import { isContentAddressed, pendingFileFor, shardRecordId, STAGE_MIN_BYTES, STA
 import { createProgress } from './progress.ts';
 import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { reportDryRun, type PublishResult } from './report.ts';
-import { foreignInTheWay, foreignKeys, ownedKeys } from './retention.ts';
+import { foreignInTheWay, foreignKeys, ownedKeys, reclaimable } from './retention.ts';
 import { createS3Store, type RemoteObject } from './s3-store.ts';
 
 /**
@@ -37,11 +37,14 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
     const local = own.map((file) => placeOf(file, shard.buildId, remote)).filter((file) => file !== null);
     const pendingKey = pendingFileFor(id);
     const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(createManifest(id, shard.timestamp, local.map((f) => [f.key, f] as const)), pendingKey, config.records)));
-    const foreign = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
+    const listed = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
+    // Foreign keys holding this shard's very bytes are written again and owned by its signed record (retention.ts reclaimable).
+    const reclaimed = reclaimable(listed, remote, local);
+    const foreign = listed.filter((key) => !reclaimed.has(key));
     if (foreign.length > 0 && !config.allowForeignObjects) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, foreign.slice(0, 5).join(', ')]);
     const inTheWay = foreignInTheWay(foreign, [...local.map((f) => f.key), pendingRecord.key]);
     if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [store.location, inTheWay.length, inTheWay.slice(0, 5).join(', ')]);
-    const plan = await planUploads(local, remote, (key) => store.headSha256(key), config.concurrency);
+    const plan = await planUploads(local, new Map([...remote].filter(([key]) => !reclaimed.has(key))), (key) => store.headSha256(key), config.concurrency);
     // latest.json names the same build before and after a shard's upload.
     const base = { buildId: bucket.latest?.id ?? '', previousBuildId: bucket.latest?.id ?? null, dryRun: config.dryRun, unchanged: plan.unchanged.length, deferredDeletes: 0, keptBuilds: [] as string[], deleted: 0 };
     if (config.dryRun) return { ...base, uploaded: 0, bytes: 0, actions: reportDryRun(logger, plan.uploads, [], plan.unchanged.length), durationMs: now() - started };

@@ -1,10 +1,11 @@
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBuildError } from '../../cli/errors/errors.ts';
 import { createMemoryLogger } from '../../cli/terminal/logger.ts';
+import { createS3Store } from '../../cli/publish/s3-store.ts';
 import { publish, resolvePublishConfig, rollback, type PublishOptions, type PublishResult } from '../../cli/publish/index.ts';
 import { bucketSnapshot, getObject, S3_ENV, s3Client, startBucketWebsite, startS3Server, TEST_PUBLISH_KEY, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
 
@@ -147,6 +148,25 @@ describe('publish trusts only the records it signed', () => {
   });
 });
 
+describe('a deleted build record', () => {
+  it('is recovered by publishing that build again: its objects hold the same bytes, and its new manifest owns them', async () => {
+    await run(1, 'lost', { keepBuilds: 1 });
+    await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: 'lost/_assets/builds/files/build-1.json' }));
+    // Build 1's own objects are in no record now: another build is refused, and writing over them is never allowed.
+    expect(await refusal(run(2, 'lost', { keepBuilds: 1 }))).toMatchObject({ code: 'StorageHoldsForeignObjects' });
+    expect(await refusal(run(2, 'lost', { keepBuilds: 1, allowForeignObjects: true }))).toMatchObject({ code: 'StorageForeignObjectInTheWay' });
+
+    // The same build again writes the very bytes they hold: nothing is lost, and its signed manifest is back.
+    const again = await run(1, 'lost', { keepBuilds: 1 });
+    expect(again.actions.filter((a) => a.kind === 'delete')).toEqual([]);
+    expect(JSON.parse(await text('lost/_assets/builds/files/build-1.json'))).toMatchObject({ id: 'build-1' });
+    // From there on publish works as before: build 2 goes live and build 1's own keys are deleted.
+    const next = await run(2, 'lost', { keepBuilds: 1 });
+    expect(next.keptBuilds).toEqual(['build-2']);
+    expect(next.actions.filter((a) => a.kind === 'delete').map((a) => a.key).sort()).toEqual(ownKeys(1));
+  });
+});
+
 describe('--adopt-records', () => {
   it('takes the unsigned records of an earlier version once, signs them, and retention and rollback go on from there', async () => {
     await run(1, 'legacy', { keepBuilds: 2 });
@@ -263,5 +283,27 @@ describe('a shard published alone', () => {
     const live = await getObject(client, s3.bucket, 'swapped/media/report.pdf');
     expect(live!.body.equals(report(3))).toBe(true);
     expect(live!.contentType).toBe('application/pdf');
+  });
+
+  it('uploads the file when the store answers a copy without an MD5 ETag', async () => {
+    await publishDir(await fullBuild(1), 'no-etag');
+    await publishDir(await shardOf(4), 'no-etag');
+    // Someone swaps the staged file after the listing; the store copies those bytes and answers without an ETag.
+    const real = createS3Store(config(4, 'no-etag'));
+    const store = {
+      ...real,
+      async copy(...args: Parameters<typeof real.copy>): Promise<string> {
+        await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'no-etag/_assets/builds/staged/build-4/media/report.pdf', Body: Buffer.alloc(300 * 1024, 9) }));
+        await real.copy(args[0], args[1], (await real.list()).get(args[0])!.etag, args[3]);
+        return '';
+      },
+    };
+    try {
+      const merged = await publish(config(1, 'no-etag', { outDir: await fullBuild(4), keepBuilds: 2 }), { logger: createMemoryLogger(), store });
+      expect(merged.actions.find((a) => a.kind === 'upload' && a.key === 'media/report.pdf')).not.toHaveProperty('from');
+      expect((await getObject(client, s3.bucket, 'no-etag/media/report.pdf'))!.body.equals(report(4))).toBe(true);
+    } finally {
+      real.close();
+    }
   });
 });
