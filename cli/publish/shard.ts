@@ -4,9 +4,9 @@ import type { PublishConfig } from './config.ts';
 import type { PublishDeps } from './deps.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
 import { memoryFile, readLocalFiles, type LocalFile } from './local.ts';
-import { createManifest, signedRecord } from './manifest.ts';
+import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
-import { isContentAddressed, pendingFileFor, shardRecordId, STAGE_MIN_BYTES, STAGED_DIR, stagedKeyFor } from './policy.ts';
+import { isContentAddressed, PENDING_DIR, shardRecordId, STAGE_MIN_BYTES, STAGED_DIR, stagedKeyFor } from './policy.ts';
 import { createProgress } from './progress.ts';
 import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { reportDryRun, type PublishResult } from './report.ts';
@@ -35,9 +35,10 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
     const remote = await store.list();
     const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
     const local = own.map((file) => placeOf(file, shard.buildId, remote)).filter((file) => file !== null);
-    const pendingKey = pendingFileFor(id);
-    const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(createManifest(id, shard.timestamp, local.map((f) => [f.key, f] as const)), pendingKey, config.records)));
-    const listed = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
+    const record = createManifest(id, shard.timestamp, local.map((f) => [f.key, f] as const));
+    const pendingKey = recordKeyFor(PENDING_DIR, record);
+    const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(record, pendingKey, config.records)));
+    const listed = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending, bucket.recordKeys.keys()));
     // Foreign keys holding this shard's very bytes are written again and owned by its signed record (retention.ts reclaimable).
     const reclaimed = reclaimable(listed, remote, local);
     const foreign = listed.filter((key) => !reclaimed.has(key));
