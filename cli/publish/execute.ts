@@ -89,14 +89,14 @@ export async function deleteKeys(keys: readonly string[], deps: Omit<ExecuteDeps
 // --- internal ---
 
 /**
- * Copies a staged copy to the file's key; false when the copy failed or the store reports other bytes
- * than the file's (then the caller uploads the file itself, so the key always ends up with its bytes).
+ * Copies a staged copy to the file's key; false when the copy failed or the store does not confirm the
+ * file's bytes (then the caller uploads the file itself, so the key always ends up with its bytes).
  */
 async function copied(store: ObjectStore, source: CopySource, file: LocalFile): Promise<boolean> {
   try {
     const etag = await store.copy(source.key, file.key, source.etag, file);
-    // A single-part object's ETag is its MD5; a store whose ETags are something else is trusted on the source's listed ETag (CopySourceIfMatch).
-    return !/^[0-9a-f]{32}$/i.test(etag) || etag.toLowerCase() === file.md5;
+    // A copy is trusted only on the MD5 ETag of its bytes: an empty or other ETag proves nothing, so the file is uploaded instead.
+    return /^[0-9a-f]{32}$/i.test(etag) && etag.toLowerCase() === file.md5;
   } catch {
     return false;
   }

@@ -6,15 +6,15 @@ import { publishShard } from './shard.ts';
 import type { PublishConfig } from './config.ts';
 import { deleteKeys, uploadInStages, type PublishAction } from './execute.ts';
 import { readLocalBuild, memoryFile } from './local.ts';
-import { createManifest, signedRecord } from './manifest.ts';
+import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
-import { isShardRecordOf, manifestFileFor, pendingFileFor } from './policy.ts';
+import { FILES_DIR, isShardRecordOf, PENDING_DIR } from './policy.ts';
 import { createProgress } from './progress.ts';
 import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
-import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from './retention.ts';
+import { foreignInTheWay, foreignKeys, ownedKeys, planRetention, reclaimable } from './retention.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
-import { createS3Store } from './s3-store.ts';
+import { createS3Store, type RemoteObject } from './s3-store.ts';
 import { shardHandover } from './staged.ts';
 
 export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from './config.ts';
@@ -50,24 +50,32 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     // The manifest records every key of this build except latest.json (which names a build) and itself.
     const manifest = createManifest(id, local.meta.timestamp, local.files.filter((f) => f.key !== LATEST_FILE).map((f) => [f.key, f] as const));
     // Both records are signed for their own key: only they, read back, tell a later run what it may delete.
-    const files = [...local.files, memoryFile(manifestFileFor(id), Buffer.from(signedRecord(manifest, manifestFileFor(id), config.records)))];
+    // Each at its version's own key (manifest.ts recordKeyFor), so no other version of this build id is written over.
+    const manifestKey = recordKeyFor(FILES_DIR, manifest);
+    const files = [...local.files, memoryFile(manifestKey, Buffer.from(signedRecord(manifest, manifestKey, config.records)))];
     // Publish never writes beside or deletes what it did not write, unless told to write beside it.
-    const pendingRecord = memoryFile(pendingFileFor(id), Buffer.from(signedRecord(manifest, pendingFileFor(id), config.records)));
-    const foreign = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending));
+    const pendingKey = recordKeyFor(PENDING_DIR, manifest);
+    const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(manifest, pendingKey, config.records)));
+    const listed = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending, bucket.recordKeys.keys()));
+    // Foreign keys holding this build's very bytes are written again (with publish's headers) and owned by its new manifest.
+    const reclaimed = reclaimable(listed, remote, files);
+    const foreign = listed.filter((key) => !reclaimed.has(key));
     if (foreign.length > 0 && !config.allowForeignObjects) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, someOf(foreign)]);
     // Writing over an object is losing it as surely as deleting it: the flag never allows that.
     const inTheWay = foreignInTheWay(foreign, [...files.map((f) => f.key), pendingRecord.key]);
     if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [store.location, inTheWay.length, someOf(inTheWay)]);
     if (foreign.length > 0) logger.warn('publish', `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`);
-    const plan = await planUploads(files, remote, (key) => store.headSha256(key), config.concurrency);
+    const plan = await planUploads(files, withoutKeys(remote, reclaimed), (key) => store.headSha256(key), config.concurrency);
     // What this build's shards uploaded beforehand: copied into place, then removed as housekeeping.
-    const handover = shardHandover(manifest, bucket.manifests, bucket.pending, remote);
+    const handover = shardHandover(manifest, bucket.manifests, bucket.pending, remote, bucket.recordKeys);
     const housekeeping = new Set([pendingRecord.key, ...handover.leftovers, ...handover.records]);
     const retention = planRetention({
       live: manifest,
       stored: bucket.manifests,
       // This run's own pending record and its shards' are housekeeping: removed once the build is live.
-      pending: bucket.pending.filter((p) => p.id !== id && !isShardRecordOf(id, p.id)),
+      pending: bucket.pending.filter((p) => !isShardRecordOf(id, p.id)),
+      recordKeys: bucket.recordKeys,
+      liveRecord: manifestKey,
       keepBuilds: config.keepBuilds,
       remoteKeys: [...remote.keys()].filter((key) => !housekeeping.has(key)),
       maxDeletes: config.maxDeletes,
@@ -99,7 +107,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       // Before any file: every key this run writes is then listed by a record of publish's own.
       if (plan.uploads.length > 0) await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
       // Adopted records are signed before anything relies on them in a later run.
-      await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key, manifestFileFor(id)]));
+      await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key, manifestKey]));
       await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record, sources: handover.sources });
     } catch (error) {
       logger.warn('publish', `stopped during ${progress.stage ?? 'upload'} after ${progress.done} of ${plan.uploads.length} uploads; latest.json still names ${previousBuildId ? `build ${previousBuildId}` : 'no build'}`);
@@ -134,6 +142,11 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
 }
 
 // --- internal ---
+
+/** The listing without some keys: they are uploaded again whatever they hold. */
+function withoutKeys(remote: ReadonlyMap<string, RemoteObject>, keys: ReadonlySet<string>): ReadonlyMap<string, RemoteObject> {
+  return keys.size === 0 ? remote : new Map([...remote].filter(([key]) => !keys.has(key)));
+}
 
 /** The first five keys for a message, and an ellipsis when there are more. */
 function someOf(keys: readonly string[]): string {

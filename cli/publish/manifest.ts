@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isBuildId } from './policy.ts';
 import type { RecordAuth } from './record-auth.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
@@ -42,6 +43,42 @@ export function serializeManifest(manifest: FileManifest): string {
   return JSON.stringify(manifest);
 }
 
+/**
+ * Where a record of this manifest is stored in `dir` (FILES_DIR or PENDING_DIR):
+ * `{dir}/{id}.{first 16 hex of the SHA-256 of its canonical text}.json`. Every published version of a
+ * build id (an edit gives the same id again) has its own key, so a genuine older version put back
+ * can only add a record beside the newer one, never replace it.
+ */
+export function recordKeyFor(dir: string, manifest: FileManifest): string {
+  const version = createHash('sha256').update(serializeManifest(canonicalManifest(manifest))).digest('hex').slice(0, 16);
+  return `${dir}/${manifest.id}.${version}.json`;
+}
+
+/** Whether `key` is a key a record of `manifest` may be stored at in `dir`: its versioned key, or `{dir}/{id}.json` as earlier versions of publish wrote. */
+export function isRecordKeyOf(key: string, dir: string, manifest: FileManifest): boolean {
+  return key === `${dir}/${manifest.id}.json` || key === recordKeyFor(dir, manifest);
+}
+
+/**
+ * The builds a set of records name, one per id: the union of the file lists of its records, and the
+ * latest timestamp among them. An older genuine record put back therefore never lowers a build's
+ * timestamp nor shrinks its file list.
+ */
+export function mergeById(records: readonly FileManifest[]): FileManifest[] {
+  const byId = new Map<string, FileManifest>();
+  for (const record of records) {
+    const seen = byId.get(record.id);
+    if (!seen) byId.set(record.id, { ...record, files: Object.assign(Object.create(null) as Record<string, ManifestEntry>, record.files) });
+    else {
+      // Where versions differ on a key, the newer one's entry stands.
+      const newer = record.timestamp >= seen.timestamp;
+      for (const [key, entry] of Object.entries(record.files)) if (newer || !(key in seen.files)) seen.files[key] = entry;
+      seen.timestamp = Math.max(seen.timestamp, record.timestamp);
+    }
+  }
+  return [...byId.values()];
+}
+
 /** The record as stored at `recordKey`: the manifest with its MAC (record-auth.ts) as a last field. */
 export function signedRecord(manifest: FileManifest, recordKey: string, auth: RecordAuth): string {
   const canonical = serializeManifest(manifest);
@@ -67,7 +104,7 @@ export function readSignedRecord(text: string, recordKey: string, auth: RecordAu
   if (!manifest || !isRecord(value)) return { problem: 'malformed' };
   if (typeof value.mac !== 'string') return { problem: 'unsigned' };
   // The MAC is checked over the manifest as publish writes it, so nothing it does not cover is read.
-  const canonical = serializeManifest(createManifest(manifest.id, manifest.timestamp, Object.entries(manifest.files)));
+  const canonical = serializeManifest(canonicalManifest(manifest));
   return auth.verify(recordKey, canonical, value.mac) ? { manifest } : { problem: 'forged' };
 }
 
@@ -81,6 +118,11 @@ export function readRecordUnchecked(text: string): FileManifest | null {
 }
 
 // --- internal ---
+
+/** The manifest as publish writes it (sorted keys, known fields only). */
+function canonicalManifest(manifest: FileManifest): FileManifest {
+  return createManifest(manifest.id, manifest.timestamp, Object.entries(manifest.files));
+}
 
 /** The manifest a parsed JSON value holds; null when it is not one. */
 function parseManifest(value: unknown): FileManifest | null {

@@ -29,10 +29,7 @@ export const CACHE_MEDIA = 'public, max-age=3600';
 export const FILES_DIR = `${ASSETS_DIR}/builds/files`;
 const META_DIR = `${ASSETS_DIR}/builds/meta`;
 
-/** Relative key of a build's file manifest. */
-export function manifestFileFor(buildId: string): string {
-  return `${FILES_DIR}/${buildId}.json`;
-}
+// A record's key is `{dir}/{buildId}.{version}.json` (manifest.ts recordKeyFor); earlier versions wrote `{dir}/{buildId}.json`.
 
 /**
  * File manifests of builds being published: written before any of their files, so every key publish
@@ -40,11 +37,6 @@ export function manifestFileFor(buildId: string): string {
  * build is live. A stopped publish leaves its record, so a later run can clean up its files.
  */
 export const PENDING_DIR = `${ASSETS_DIR}/builds/pending`;
-
-/** Relative key of the pending record of a build being published. */
-export function pendingFileFor(buildId: string): string {
-  return `${PENDING_DIR}/${buildId}.json`;
-}
 
 /**
  * Copies of a shard's files that visitors must not see yet (`site publish` of a shard folder): pages,

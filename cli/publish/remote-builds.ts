@@ -3,7 +3,7 @@ import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { memoryFile } from './local.ts';
-import { readRecordUnchecked, readSignedRecord, signedRecord, type FileManifest, type RecordProblem } from './manifest.ts';
+import { isRecordKeyOf, mergeById, readRecordUnchecked, readSignedRecord, signedRecord, type FileManifest, type RecordProblem } from './manifest.ts';
 import { FILES_DIR, isBuildId, PENDING_DIR } from './policy.ts';
 import type { RecordAuth } from './record-auth.ts';
 import type { ObjectStore, RemoteObject } from './s3-store.ts';
@@ -12,10 +12,17 @@ import type { ObjectStore, RemoteObject } from './s3-store.ts';
 export interface BucketBuilds {
   /** What latest.json names now, or null before the first publish. Read for messages only: anyone who can write the bucket can write it. */
   latest: LatestBuild | null;
-  /** Every file manifest signed with SITE_PUBLISH_KEY for its key, in no particular order (retention.ts newestFirst orders them). */
+  /**
+   * The builds the signed file manifests name, one per id (manifest.ts mergeById: the union of its
+   * records' file lists, the latest of their timestamps), in no particular order (retention.ts newestFirst orders them).
+   */
   manifests: FileManifest[];
-  /** Signed pending records: file lists of builds whose publish started (and, unless it finished, stopped). */
+  /** Every signed file manifest as stored, several for a build id published more than once: rollback picks the one that matches. */
+  versions: FileManifest[];
+  /** Signed pending records, one per id like `manifests`: file lists of builds whose publish started (and, unless it finished, stopped). */
   pending: FileManifest[];
+  /** The key of every trusted record (file manifests and pending records), with the build id it names. */
+  recordKeys: Map<string, string>;
   /** Keys of records that were not trusted (reported as warnings): they list nothing, and count as foreign objects. */
   untrusted: string[];
   /** Records taken without a valid signature because the operator said so (`--adopt-records`), by key: publish signs them anew. */
@@ -31,13 +38,14 @@ export async function readBucketBuilds(store: ObjectStore, remote: ReadonlyMap<s
   const limit = pLimit(concurrency);
   const untrusted: string[] = [];
   const adopted = new Map<string, FileManifest>();
-  const read = { store, remote, logger, limit, auth, untrusted, adopted: adopt ? adopted : null };
-  const [latestText, manifests, pending] = await Promise.all([
+  const recordKeys = new Map<string, string>();
+  const read = { store, remote, logger, limit, auth, untrusted, adopted: adopt ? adopted : null, recordKeys };
+  const [latestText, versions, pending] = await Promise.all([
     remote.has(LATEST_FILE) ? store.getText(LATEST_FILE) : null,
     readRecords({ ...read, dir: FILES_DIR }),
     readRecords({ ...read, dir: PENDING_DIR }),
   ]);
-  return { latest: latestText ? parseLatest(latestText) : null, manifests, pending, untrusted: untrusted.sort(), adopted };
+  return { latest: latestText ? parseLatest(latestText) : null, manifests: mergeById(versions), versions, pending: mergeById(pending), recordKeys, untrusted: untrusted.sort(), adopted };
 }
 
 /** Writes the adopted records (--adopt-records) back signed, but for `skip` (records this run writes anyway); returns how many. */
@@ -69,9 +77,11 @@ interface RecordsRead {
   untrusted: string[];
   /** With --adopt-records: collects the well-formed records taken without a valid signature. */
   adopted: Map<string, FileManifest> | null;
+  /** Collects the keys of the records taken, with the build id each names. */
+  recordKeys: Map<string, string>;
 }
 
-async function readRecords({ store, remote, dir, logger, limit, auth, untrusted, adopted }: RecordsRead): Promise<FileManifest[]> {
+async function readRecords({ store, remote, dir, logger, limit, auth, untrusted, adopted, recordKeys }: RecordsRead): Promise<FileManifest[]> {
   const keys = [...remote.keys()].filter((key) => key.startsWith(`${dir}/`) && key.endsWith('.json'));
   const texts = await Promise.all(keys.map((key) => limit(() => store.getText(key))));
   const records: FileManifest[] = [];
@@ -79,12 +89,16 @@ async function readRecords({ store, remote, dir, logger, limit, auth, untrusted,
     const text = texts[i];
     if (text === null || text === undefined) return;
     const read = readSignedRecord(text, key, auth);
-    // A record signed for its key names itself; anything else lists nothing: its files count as foreign and are never deleted.
-    const problem: RecordProblem | null = 'problem' in read ? read.problem : key !== `${dir}/${read.manifest.id}.json` ? 'forged' : null;
-    if (problem === null && 'manifest' in read) return void records.push(read.manifest);
+    // A record signed for its key names itself (its versioned key, or the single key earlier versions wrote); anything else lists nothing: its files count as foreign and are never deleted.
+    const problem: RecordProblem | null = 'problem' in read ? read.problem : !isRecordKeyOf(key, dir, read.manifest) ? 'forged' : null;
+    if (problem === null && 'manifest' in read) {
+      recordKeys.set(key, read.manifest.id);
+      return void records.push(read.manifest);
+    }
     const unchecked = adopted && problem !== 'malformed' ? readRecordUnchecked(text) : null;
-    if (unchecked && key === `${dir}/${unchecked.id}.json`) {
+    if (unchecked && isRecordKeyOf(key, dir, unchecked)) {
       adopted!.set(key, unchecked);
+      recordKeys.set(key, unchecked.id);
       logger.warn('publish', `adopting ${JSON.stringify(key)} (--adopt-records): ${WHY[problem!]}; taken as publish's own, and signed with SITE_PUBLISH_KEY unless this is a dry run`);
       return void records.push(unchecked);
     }

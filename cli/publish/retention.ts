@@ -1,7 +1,8 @@
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { FileManifest } from './manifest.ts';
-import { isBuildRecord, manifestFileFor, pendingFileFor, policyFor } from './policy.ts';
+import { FILES_DIR, isBuildRecord, policyFor } from './policy.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
+import type { RemoteObject } from './s3-store.ts';
 
 /**
  * Which objects may go. Publish deletes only what a build it published lists (issue 17.2): the keys
@@ -17,6 +18,10 @@ export interface RetentionInput {
   stored: readonly FileManifest[];
   /** Every pending record found in the bucket (publishes that started; this run's is among them once written). */
   pending: readonly FileManifest[];
+  /** The key of every trusted record in the bucket, with the build id it names (remote-builds.ts). */
+  recordKeys: ReadonlyMap<string, string>;
+  /** The key of the live build's own file manifest (its version's, manifest.ts recordKeyFor): its other versions' records may go. */
+  liveRecord: string;
   /** Builds that keep their files, the live one included. */
   keepBuilds: number;
   /** Keys listed before any upload; objects that appear later are never deleted by this run. */
@@ -42,16 +47,16 @@ export interface RetentionPlan {
 }
 
 /** Plans deletions after a publish or a rollback. */
-export function planRetention({ live, stored, pending, keepBuilds, remoteKeys, maxDeletes }: RetentionInput): RetentionPlan {
+export function planRetention({ live, stored, pending, recordKeys, liveRecord, keepBuilds, remoteKeys, maxDeletes }: RetentionInput): RetentionPlan {
   const others = newestFirst(stored.filter((m) => m.id !== live.id));
   const keptOthers = others.slice(0, Math.max(0, keepBuilds - 1));
   const kept = [live, ...keptOthers];
-  const protectedKeys = new Set<string>([LATEST_FILE]);
-  for (const manifest of kept) {
-    protectedKeys.add(manifestFileFor(manifest.id));
-    for (const key of Object.keys(manifest.files)) protectedKeys.add(key);
-  }
-  const owned = ownedKeys([live, ...stored], pending);
+  const keptOtherIds = new Set(keptOthers.map((m) => m.id));
+  const protectedKeys = new Set<string>([LATEST_FILE, liveRecord]);
+  // Every version's record of a kept build stays (their union is what it keeps); the live build keeps only the version it is.
+  for (const [key, id] of recordKeys) if (key.startsWith(`${FILES_DIR}/`) && keptOtherIds.has(id)) protectedKeys.add(key);
+  for (const manifest of kept) for (const key of Object.keys(manifest.files)) protectedKeys.add(key);
+  const owned = ownedKeys([live, ...stored], pending, recordKeys.keys());
   const deletable = [...new Set(remoteKeys)].filter((key) => owned.has(key) && !protectedKeys.has(key));
   const files = deletable.filter((key) => !isBuildRecord(key)).sort(deletionOrder);
   const records = deletable.filter(isBuildRecord).sort(compareText);
@@ -67,17 +72,10 @@ export function planRetention({ live, stored, pending, keepBuilds, remoteKeys, m
   };
 }
 
-/** Every key publish wrote, as its records say: the records themselves and every key they list. */
-export function ownedKeys(manifests: readonly FileManifest[], pending: readonly FileManifest[]): Set<string> {
-  const owned = new Set<string>([LATEST_FILE]);
-  for (const manifest of manifests) {
-    owned.add(manifestFileFor(manifest.id));
-    for (const key of Object.keys(manifest.files)) owned.add(key);
-  }
-  for (const record of pending) {
-    owned.add(pendingFileFor(record.id));
-    for (const key of Object.keys(record.files)) owned.add(key);
-  }
+/** Every key publish wrote, as its records say: the records themselves (`recordKeys`) and every key they list. */
+export function ownedKeys(manifests: readonly FileManifest[], pending: readonly FileManifest[], recordKeys: Iterable<string>): Set<string> {
+  const owned = new Set<string>([LATEST_FILE, ...recordKeys]);
+  for (const record of [...manifests, ...pending]) for (const key of Object.keys(record.files)) owned.add(key);
   return owned;
 }
 
@@ -90,6 +88,22 @@ export function foreignKeys(remoteKeys: Iterable<string>, owned: ReadonlySet<str
 export function foreignInTheWay(foreign: readonly string[], written: Iterable<string>): string[] {
   const keys = new Set(written);
   return foreign.filter((key) => keys.has(key));
+}
+
+/**
+ * The foreign keys that already hold exactly the bytes this run writes there (equal size and a
+ * single-part MD5 ETag): writing them again loses nothing, and the new signed record owns them
+ * again, so they neither block a publish nor count as foreign. A build whose record was deleted or
+ * overwritten is so taken back by publishing it again.
+ */
+export function reclaimable(foreign: readonly string[], remote: ReadonlyMap<string, RemoteObject>, written: Iterable<{ key: string; size: number; md5: string }>): Set<string> {
+  const byKey = new Map([...written].map((file) => [file.key, file] as const));
+  return new Set(
+    foreign.filter((key) => {
+      const [there, file] = [remote.get(key), byKey.get(key)];
+      return there !== undefined && file !== undefined && /^[0-9a-f]{32}$/i.test(there.etag) && there.size === file.size && there.etag.toLowerCase() === file.md5;
+    }),
+  );
 }
 
 /** Builds ordered by their meta timestamp, newest first; the id breaks ties so the order is stable. */

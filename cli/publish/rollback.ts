@@ -34,12 +34,15 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
     logger.info('publish', `rollback to build ${id} at ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
     const remote = await store.list();
     const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
-    const manifest = bucket.manifests.find((m) => m.id === id);
+    const versions = newestFirst(bucket.versions.filter((m) => m.id === id));
     // Retention deletes a dropped build's meta first: a build without one is no longer offered.
-    if (!manifest || !remote.has(metaFileFor(id))) throw createBuildError(BuildErrors.RollbackBuildMissing, [id, describeBuilds(bucket.manifests)]);
+    if (versions.length === 0 || !remote.has(metaFileFor(id))) throw createBuildError(BuildErrors.RollbackBuildMissing, [id, describeBuilds(bucket.manifests)]);
 
+    // A build id published more than once has a record per version: the one `--out` holds, else the newest.
+    const local = await localBuildOf(config.outDir, id);
+    const manifest = versions.find((m) => local !== null && matches(m, local)) ?? versions[0]!;
     const stale = await staleKeys(manifest, remote, store, config.concurrency);
-    const uploads = stale.length > 0 ? await restoreFrom(config.outDir, id, stale, remote) : [];
+    const uploads = stale.length > 0 ? restoreFrom(local, config.outDir, id, stale, remote) : [];
     // From the signed manifest, not the meta in the bucket (which its hash checks above, like every other key).
     const latest = memoryFile(LATEST_FILE, Buffer.from(latestJson({ id, timestamp: manifest.timestamp })));
     const latestVerdict = compareWithRemote(latest, remote.get(LATEST_FILE));
@@ -93,15 +96,26 @@ async function staleKeys(manifest: FileManifest, remote: ReadonlyMap<string, Rem
   return entries.filter((_, i) => !same[i]).map(([key]) => key);
 }
 
-/** Uploads that restore the stale keys from a local copy of the target build; refuses without one. */
-async function restoreFrom(dir: string, id: string, stale: readonly string[], remote: ReadonlyMap<string, RemoteObject>): Promise<PlannedUpload[]> {
-  let local: LocalBuild | null = null;
+/** The build in `dir` when it is build `id`; null when the folder holds no build or another one. */
+async function localBuildOf(dir: string, id: string): Promise<LocalBuild | null> {
   try {
-    local = await readLocalBuild(dir);
+    const local = await readLocalBuild(dir);
+    return local.latest.id === id ? local : null;
   } catch (error) {
     if (!isBuildError(error)) throw error;
+    return null;
   }
-  const byKey = new Map(local?.latest.id === id ? local.files.map((f) => [f.key, f]) : []);
+}
+
+/** Whether a manifest lists exactly the local build's files with their hashes (latest.json aside). */
+function matches(manifest: FileManifest, local: LocalBuild): boolean {
+  const files = local.files.filter((f) => f.key !== LATEST_FILE);
+  return files.length === Object.keys(manifest.files).length && files.every((f) => manifest.files[f.key]?.sha256 === f.sha256);
+}
+
+/** Uploads that restore the stale keys from a local copy of the target build; refuses without one. */
+function restoreFrom(local: LocalBuild | null, dir: string, id: string, stale: readonly string[], remote: ReadonlyMap<string, RemoteObject>): PlannedUpload[] {
+  const byKey = new Map(local ? local.files.map((f) => [f.key, f]) : []);
   const files = stale.map((key) => byKey.get(key));
   if (files.some((f) => f === undefined)) throw createBuildError(BuildErrors.RollbackNeedsOutput, [id, stale.length, dir]);
   return files.map((file) => ({ file: file!, reason: remote.has(file!.key) ? 'changed' : 'new' }));

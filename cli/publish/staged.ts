@@ -1,7 +1,7 @@
 import type { CopySource } from './execute.ts';
 import type { FileManifest } from './manifest.ts';
 import { compareWithRemote } from './plan.ts';
-import { isShardRecordOf, pendingFileFor, STAGED_DIR } from './policy.ts';
+import { isShardRecordOf, PENDING_DIR, STAGED_DIR } from './policy.ts';
 import { ownedKeys } from './retention.ts';
 import type { RemoteObject } from './s3-store.ts';
 
@@ -22,11 +22,11 @@ export interface ShardHandover {
 }
 
 /** Reads the handover of build `live.id`'s shards from the signed pending records found in the bucket. */
-export function shardHandover(live: FileManifest, stored: readonly FileManifest[], pending: readonly FileManifest[], remote: ReadonlyMap<string, RemoteObject>): ShardHandover {
+export function shardHandover(live: FileManifest, stored: readonly FileManifest[], pending: readonly FileManifest[], remote: ReadonlyMap<string, RemoteObject>, recordKeys: ReadonlyMap<string, string>): ShardHandover {
   const shards = pending.filter((record) => isShardRecordOf(live.id, record.id));
   const staged = `${STAGED_DIR}/${live.id}/`;
   const sources = new Map<string, CopySource>();
-  const kept = ownedKeys([live, ...stored], []);
+  const kept = ownedKeys([live, ...stored], [], []);
   const leftovers = new Set<string>();
   for (const record of shards) {
     for (const [key, entry] of Object.entries(record.files)) {
@@ -38,5 +38,5 @@ export function shardHandover(live: FileManifest, stored: readonly FileManifest[
       sources.set(target!, { key, etag: there.etag });
     }
   }
-  return { sources, leftovers: [...leftovers].sort(), records: shards.map((record) => pendingFileFor(record.id)).filter((key) => remote.has(key)) };
+  return { sources, leftovers: [...leftovers].sort(), records: [...recordKeys].filter(([key, id]) => key.startsWith(`${PENDING_DIR}/`) && isShardRecordOf(live.id, id) && remote.has(key)).map(([key]) => key).sort() };
 }

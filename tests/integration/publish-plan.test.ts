@@ -76,16 +76,19 @@ describe('publish planning', () => {
     const live = manifest('live', 0, ['l.js', 'shared.js']);
     const stopped = manifest('stopped', 4, ['s.js', 'shared.js']);
     const remote = ['a.js', 'b.js', 'c.js', 't.js', 'l.js', 's.js', 'shared.js', 'stray.txt', '_assets/builds/latest.json', '_assets/builds/pending/stopped.json', ...stored.map((m) => `_assets/builds/files/${m.id}.json`)];
-    const plan = planRetention({ live, stored, pending: [stopped], keepBuilds: 3, remoteKeys: remote, maxDeletes: 100 });
+    // The records as the bucket holds them (live's own is written by this run), by the build id they name.
+    const recordKeys = new Map<string, string>([['_assets/builds/pending/stopped.json', 'stopped'], ...stored.map((m) => [`_assets/builds/files/${m.id}.json`, m.id] as [string, string])]);
+    const liveRecord = '_assets/builds/files/live.0123456789abcdef.json';
+    const plan = planRetention({ live, stored, pending: [stopped], recordKeys, liveRecord, keepBuilds: 3, remoteKeys: remote, maxDeletes: 100 });
     expect(plan.kept).toEqual(['live', 'new', 'tie']);
     expect(plan.dropped).toEqual(['mid', 'old']);
     expect(plan.deletes).toEqual(['a.js', 'b.js', 's.js']);
     expect(plan.records).toEqual(['_assets/builds/files/mid.json', '_assets/builds/files/old.json', '_assets/builds/pending/stopped.json']);
     // stray.txt is listed by no record: it is not publish's to delete.
-    expect(foreignKeys(remote, ownedKeys([live, ...stored], [stopped]))).toEqual(['stray.txt']);
+    expect(foreignKeys(remote, ownedKeys([live, ...stored], [stopped], recordKeys.keys()))).toEqual(['stray.txt']);
     // …nor to write over: a build that writes stray.txt is refused, whatever the flag says.
     expect(foreignInTheWay(['backups/db.sql', 'stray.txt'], ['index.html', 'stray.txt'])).toEqual(['stray.txt']);
-    const capped = planRetention({ live, stored, pending: [stopped], keepBuilds: 1, remoteKeys: remote, maxDeletes: 2 });
+    const capped = planRetention({ live, stored, pending: [stopped], recordKeys, liveRecord, keepBuilds: 1, remoteKeys: remote, maxDeletes: 2 });
     expect(capped.deletes).toHaveLength(2);
     // A record never goes while a file it lists waits for a later run.
     expect(capped.records).toEqual([]);

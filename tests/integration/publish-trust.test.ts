@@ -1,10 +1,11 @@
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBuildError } from '../../cli/errors/errors.ts';
 import { createMemoryLogger } from '../../cli/terminal/logger.ts';
+import { createS3Store } from '../../cli/publish/s3-store.ts';
 import { publish, resolvePublishConfig, rollback, type PublishOptions, type PublishResult } from '../../cli/publish/index.ts';
 import { bucketSnapshot, getObject, S3_ENV, s3Client, startBucketWebsite, startS3Server, TEST_PUBLISH_KEY, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
 
@@ -41,6 +42,16 @@ const run = (n: number, prefix: string, extra: PublishOptions = {}, logger = cre
 const put = (key: string, body: string): Promise<unknown> => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body }));
 const text = async (key: string): Promise<string> => (await getObject(client, s3.bucket, key))!.body.toString();
 const refusal = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null, (error: unknown) => error);
+/** A record's key without its version (manifest.ts recordKeyFor), to compare with the key a build's record has whatever its content. */
+const unversioned = (key: string): string => key.replace(/\.[0-9a-f]{16}\.json$/, '.json');
+/** The bucket under a prefix (bucketSnapshot), build records under their unversioned keys. */
+const snapshot = async (prefix: string): Promise<Record<string, string>> => Object.fromEntries(Object.entries(await bucketSnapshot(client, s3.bucket, prefix)).map(([key, etag]) => [unversioned(key), etag]));
+/** The full key (prefix included) of the record of build `id` in `dir` (files or pending). */
+const recordKey = async (prefix: string, id: string, dir = 'files'): Promise<string> => {
+  const keys = Object.keys(await bucketSnapshot(client, s3.bucket, prefix)).filter((key) => unversioned(key) === `_assets/builds/${dir}/${id}.json`);
+  expect(keys).toHaveLength(1);
+  return `${prefix}/${keys[0]}`;
+};
 /** Keys that belong to build n alone (writeFakeBuild). */
 const ownKeys = (n: number): string[] =>
   [`_assets/entry-v${n}.js`, `_assets/site-v${n}.css`, `_assets/chunk-a-v${n}.js`, `_assets/chunk-b-v${n}.js`, `only-${n}/index.html`, `only-${n}/_payload.json`, `_assets/builds/meta/build-${n}.json`, `_assets/builds/files/build-${n}.json`].sort();
@@ -56,29 +67,29 @@ describe('publish trusts only the records it signed', () => {
     // One unsigned, one with a MAC made with another key, both listing the other app's objects.
     await put('planted/_assets/builds/pending/evil.json', plantedRecord('evil', 5000, ['app/main.js', 'backups/db.sql']));
     await put('planted/_assets/builds/pending/evil2.json', plantedRecord('evil2', 5000, ['app/main.js', 'backups/db.sql'], 'ab'.repeat(32)));
-    const before = await bucketSnapshot(client, s3.bucket, 'planted');
+    const before = await snapshot('planted');
 
     const logger = createMemoryLogger();
     const refused = await refusal(run(2, 'planted', { keepBuilds: 1 }, logger));
     expect(isBuildError(refused) && refused.code).toBe('StorageHoldsForeignObjects');
     for (const key of ['app/main.js', 'backups/db.sql', '_assets/builds/pending/evil.json']) expect((refused as Error).message).toContain(key);
-    expect(await bucketSnapshot(client, s3.bucket, 'planted')).toEqual(before);
+    expect(await snapshot('planted')).toEqual(before);
     // Each planted record is named, once, with why it is not trusted.
     expect(logger.lines.filter((l) => l.includes('"_assets/builds/pending/evil.json"'))).toEqual([expect.stringMatching(/without a signature/)]);
     expect(logger.lines.filter((l) => l.includes('"_assets/builds/pending/evil2.json"'))).toEqual([expect.stringMatching(/does not verify with SITE_PUBLISH_KEY/)]);
 
     // Told to publish beside foreign objects, it does, and deletes only what its own records list.
     const beside = await run(2, 'planted', { keepBuilds: 1, allowForeignObjects: true });
-    const after = await bucketSnapshot(client, s3.bucket, 'planted');
+    const after = await snapshot('planted');
     for (const key of ['app/main.js', 'backups/db.sql', '_assets/builds/pending/evil.json', '_assets/builds/pending/evil2.json']) expect(after[key], key).toBe(before[key]);
-    expect(beside.actions.filter((a) => a.kind === 'delete').map((a) => a.key).sort()).toEqual(ownKeys(1));
+    expect(beside.actions.filter((a) => a.kind === 'delete').map((a) => unversioned(a.key)).sort()).toEqual(ownKeys(1));
   });
 
   it('a genuine record replayed at another key or build id, or edited, authorises nothing', async () => {
     await run(1, 'replay', { keepBuilds: 2 });
     await run(2, 'replay', { keepBuilds: 2 });
     await put('replay/app/main.js', 'run()');
-    const genuine = await text('replay/_assets/builds/files/build-1.json');
+    const genuine = await text(await recordKey('replay', 'build-1'));
     // The same bytes filed as a pending record, as another build's manifest, and with another app's key added.
     await put('replay/_assets/builds/pending/build-1.json', genuine);
     await put('replay/_assets/builds/files/build-9.json', genuine.replaceAll('"build-1"', '"build-9"').replace('"timestamp":1000', '"timestamp":9000000'));
@@ -87,15 +98,15 @@ describe('publish trusts only the records it signed', () => {
     await put('replay/_assets/builds/pending/build-7.json', JSON.stringify({ ...withApp, id: 'build-7' }));
     // The same record signed for another prefix with the same key.
     await run(1, 'elsewhere', { keepBuilds: 2 });
-    await put('replay/_assets/builds/pending/build-1x.json', (await text('elsewhere/_assets/builds/files/build-1.json')).replace('"build-1"', '"build-1x"'));
-    const before = await bucketSnapshot(client, s3.bucket, 'replay');
+    await put('replay/_assets/builds/pending/build-1x.json', (await text(await recordKey('elsewhere', 'build-1'))).replace('"build-1"', '"build-1x"'));
+    const before = await snapshot('replay');
 
     const logger = createMemoryLogger();
     const third = await run(3, 'replay', { keepBuilds: 2, allowForeignObjects: true }, logger);
     for (const key of ['_assets/builds/pending/build-1.json', '_assets/builds/files/build-9.json', '_assets/builds/pending/build-7.json', '_assets/builds/pending/build-1x.json']) {
       expect(logger.lines.some((l) => l.includes(`ignoring "${key}"`) && l.includes('does not verify')), key).toBe(true);
     }
-    const after = await bucketSnapshot(client, s3.bucket, 'replay');
+    const after = await snapshot('replay');
     expect(after['app/main.js']).toBe(before['app/main.js']);
     // Build 9's later timestamp pushed nothing out: the real builds 3 and 2 are kept, build 1 alone is dropped.
     expect(third.keptBuilds).toEqual(['build-3', 'build-2']);
@@ -111,7 +122,7 @@ describe('publish trusts only the records it signed', () => {
     expect(isBuildError(refused) && refused.code).toBe('StorageHoldsForeignObjects');
     const third = await run(3, 'later', { keepBuilds: 2, allowForeignObjects: true });
     expect(third.keptBuilds).toEqual(['build-3', 'build-2']);
-    const stored = await bucketSnapshot(client, s3.bucket, 'later');
+    const stored = await snapshot('later');
     for (const key of ownKeys(2)) expect(stored[key], key).toBeDefined();
     for (const key of ownKeys(1)) expect(stored[key], key).toBeUndefined();
     expect(stored['_assets/builds/files/zz-1.json']).toBeDefined();
@@ -129,7 +140,7 @@ describe('publish trusts only the records it signed', () => {
     // Each run reads the key from an environment of its own, as separate CI jobs do.
     const job = (): Record<string, string> => ({ ...S3_ENV });
     for (const n of [1, 2, 3]) await publish(config(n, 'runs', { keepBuilds: 2 }, job()), { logger: createMemoryLogger() });
-    const stored = await bucketSnapshot(client, s3.bucket, 'runs');
+    const stored = await snapshot('runs');
     for (const key of ownKeys(1)) expect(stored[key], key).toBeUndefined();
     for (const n of [2, 3]) for (const key of ownKeys(n)) expect(stored[key], key).toBeDefined();
     const back = await rollback(config(2, 'runs', { rollback: 'build-2' }, job()), { logger: createMemoryLogger() });
@@ -137,13 +148,68 @@ describe('publish trusts only the records it signed', () => {
     expect(await text('runs/only-2/index.html')).toContain('of build-2');
 
     // Another key proves nothing here: every object is foreign to it, so nothing is written or deleted.
-    const before = await bucketSnapshot(client, s3.bucket, 'runs');
+    const before = await snapshot('runs');
     const other = { ...S3_ENV, SITE_PUBLISH_KEY: `${TEST_PUBLISH_KEY}-rotated` };
     const refused = await refusal(publish(config(4, 'runs', { keepBuilds: 1 }, other), { logger: createMemoryLogger() }));
     expect(isBuildError(refused) && refused.code).toBe('StorageHoldsForeignObjects');
     const beside = await refusal(publish(config(4, 'runs', { keepBuilds: 1, allowForeignObjects: true }, other), { logger: createMemoryLogger() }));
     expect(isBuildError(beside) && beside.code).toBe('StorageForeignObjectInTheWay');
-    expect(await bucketSnapshot(client, s3.bucket, 'runs')).toEqual(before);
+    expect(await snapshot('runs')).toEqual(before);
+  });
+});
+
+describe('a build id published again', () => {
+  it('an older genuine record of it put back neither hides its newer files nor pushes it out of --keep-builds', async () => {
+    // Build 1 again with a new page and a later time (an edit gives the same build id).
+    const again = join(root, 'build-1-again');
+    await writeFakeBuild(again, 1);
+    await mkdir(join(again, 'new-page'), { recursive: true });
+    await writeFile(join(again, 'new-page/index.html'), '<!doctype html><h1>new page of build-1</h1>');
+    for (const key of ['_assets/builds/meta/build-1.json', '_assets/builds/latest.json']) {
+      const value = JSON.parse(await readFile(join(again, key), 'utf8')) as { timestamp: number };
+      await writeFile(join(again, key), JSON.stringify({ ...value, timestamp: 3000 }));
+    }
+    const records = async (): Promise<string[]> => Object.keys(await bucketSnapshot(client, s3.bucket, 'again')).filter((key) => key.startsWith('_assets/builds/files/build-1'));
+
+    await run(1, 'again', { keepBuilds: 2 });
+    const [firstKey] = await records();
+    const first = await text(`again/${firstKey}`);
+    await run(2, 'again', { keepBuilds: 2 });
+    await publish(config(1, 'again', { outDir: again, keepBuilds: 2 }), { logger: createMemoryLogger() });
+    // The first version's genuine record, put back at the key it was stored at.
+    await put(`again/${firstKey}`, first);
+
+    // The next publish is not refused (the new page is still build 1's), and keeps build 1 (t=3000) over build 2.
+    const next = await run(3, 'again', { keepBuilds: 2 });
+    expect(next.keptBuilds).toEqual(['build-3', 'build-1']);
+    const after = await bucketSnapshot(client, s3.bucket, 'again');
+    for (const key of ['new-page/index.html', '_assets/builds/meta/build-1.json', '_assets/entry-v1.js']) expect(after[key], key).toBeDefined();
+    expect(after['only-2/index.html']).toBeUndefined();
+
+    // Rollback to build 1 takes the version the folder holds, and restores its pages.
+    const back = await rollback(config(1, 'again', { outDir: again, rollback: 'build-1' }), { logger: createMemoryLogger() });
+    expect(back.buildId).toBe('build-1');
+    expect(JSON.parse(await text('again/_assets/builds/latest.json'))).toEqual({ id: 'build-1', timestamp: 3000 });
+    expect(await text('again/index.html')).toContain('of build-1');
+  });
+});
+
+describe('a deleted build record', () => {
+  it('is recovered by publishing that build again: its objects hold the same bytes, and its new manifest owns them', async () => {
+    await run(1, 'lost', { keepBuilds: 1 });
+    await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: await recordKey('lost', 'build-1') }));
+    // Build 1's own objects are in no record now: another build is refused, and writing over them is never allowed.
+    expect(await refusal(run(2, 'lost', { keepBuilds: 1 }))).toMatchObject({ code: 'StorageHoldsForeignObjects' });
+    expect(await refusal(run(2, 'lost', { keepBuilds: 1, allowForeignObjects: true }))).toMatchObject({ code: 'StorageForeignObjectInTheWay' });
+
+    // The same build again writes the very bytes they hold: nothing is lost, and its signed manifest is back.
+    const again = await run(1, 'lost', { keepBuilds: 1 });
+    expect(again.actions.filter((a) => a.kind === 'delete')).toEqual([]);
+    expect(JSON.parse(await text(await recordKey('lost', 'build-1')))).toMatchObject({ id: 'build-1' });
+    // From there on publish works as before: build 2 goes live and build 1's own keys are deleted.
+    const next = await run(2, 'lost', { keepBuilds: 1 });
+    expect(next.keptBuilds).toEqual(['build-2']);
+    expect(next.actions.filter((a) => a.kind === 'delete').map((a) => unversioned(a.key)).sort()).toEqual(ownKeys(1));
   });
 });
 
@@ -151,10 +217,12 @@ describe('--adopt-records', () => {
   it('takes the unsigned records of an earlier version once, signs them, and retention and rollback go on from there', async () => {
     await run(1, 'legacy', { keepBuilds: 2 });
     await run(2, 'legacy', { keepBuilds: 2 });
-    // The records as an earlier version wrote them: the same manifests, without a signature.
+    // The records as an earlier version wrote them: the same manifests, without a signature, at `files/{id}.json`.
     for (const id of ['build-1', 'build-2']) {
-      const key = `legacy/_assets/builds/files/${id}.json`;
-      await put(key, JSON.stringify({ ...(JSON.parse(await text(key)) as object), mac: undefined }));
+      const key = await recordKey('legacy', id);
+      const unsigned = JSON.stringify({ ...(JSON.parse(await text(key)) as object), mac: undefined });
+      await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+      await put(`legacy/_assets/builds/files/${id}.json`, unsigned);
     }
     const refused = await refusal(run(3, 'legacy', { keepBuilds: 2 }));
     expect(isBuildError(refused) && refused.code).toBe('StorageHoldsForeignObjects');
@@ -163,7 +231,7 @@ describe('--adopt-records', () => {
     const adopted = await run(3, 'legacy', { keepBuilds: 2, adoptRecords: true }, logger);
     expect(logger.lines.filter((l) => l.includes('adopting "_assets/builds/files/')).length).toBe(2);
     expect(adopted.keptBuilds).toEqual(['build-3', 'build-2']);
-    for (const key of ownKeys(1)) expect((await bucketSnapshot(client, s3.bucket, 'legacy'))[key], key).toBeUndefined();
+    for (const key of ownKeys(1)) expect((await snapshot('legacy'))[key], key).toBeUndefined();
     // Signed now: the next run needs no flag, and rollback finds build 2.
     await run(4, 'legacy', { keepBuilds: 2 });
     expect((await rollback(config(3, 'legacy', { rollback: 'build-3' }), { logger: createMemoryLogger() })).buildId).toBe('build-3');
@@ -177,7 +245,7 @@ describe('--adopt-records', () => {
     await publish(config(3, 'rotated', { keepBuilds: 2, adoptRecords: true }), { logger: createMemoryLogger() });
     const fourth = await run(4, 'rotated', { keepBuilds: 2 });
     expect(fourth.keptBuilds).toEqual(['build-4', 'build-3']);
-    const stored = await bucketSnapshot(client, s3.bucket, 'rotated');
+    const stored = await snapshot('rotated');
     for (const key of ownKeys(2)) expect(stored[key], key).toBeUndefined();
   });
 });
@@ -214,12 +282,12 @@ describe('a shard published alone', () => {
       };
       const paths = ['/', '/news', '/news/first', '/news/first/_payload.json', '/only-2', '/only-2/_payload.json', '/media/logo.svg', '/media/report.pdf', '/_assets/builds/latest.json', '/_assets/builds/meta/build-2.json'];
       const seen = await Promise.all(paths.map(visit));
-      const before = await bucketSnapshot(client, s3.bucket, 'sharded');
+      const before = await snapshot('sharded');
 
       const shard = await publishDir(await shardOf(2), 'sharded');
       expect(shard.uploaded).toBeGreaterThan(0);
       expect(await Promise.all(paths.map(visit))).toEqual(seen);
-      const after = await bucketSnapshot(client, s3.bucket, 'sharded');
+      const after = await snapshot('sharded');
       // Every object there before is as it was; new ones are the shard's record, the large file's staged copy and hashed assets no page names yet.
       for (const [key, etag] of Object.entries(before)) expect(after[key], key).toBe(etag);
       const added = Object.keys(after).filter((key) => !(key in before));
@@ -240,7 +308,7 @@ describe('a shard published alone', () => {
       await publishDir(two, 'unsharded');
       // (Build records are signed for their prefix, so only their keys compare.)
       const comparable = async (prefix: string): Promise<Record<string, string>> =>
-        Object.fromEntries(Object.entries(await bucketSnapshot(client, s3.bucket, prefix)).map(([key, etag]) => [key, key.startsWith('_assets/builds/files/') ? 'signed' : etag]));
+        Object.fromEntries(Object.entries(await snapshot(prefix)).map(([key, etag]) => [key, key.startsWith('_assets/builds/files/') ? 'signed' : etag]));
       expect(await comparable('sharded')).toEqual(await comparable('unsharded'));
       const headers = async (key: string): Promise<string> => {
         const answer = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
@@ -263,5 +331,27 @@ describe('a shard published alone', () => {
     const live = await getObject(client, s3.bucket, 'swapped/media/report.pdf');
     expect(live!.body.equals(report(3))).toBe(true);
     expect(live!.contentType).toBe('application/pdf');
+  });
+
+  it('uploads the file when the store answers a copy without an MD5 ETag', async () => {
+    await publishDir(await fullBuild(1), 'no-etag');
+    await publishDir(await shardOf(4), 'no-etag');
+    // Someone swaps the staged file after the listing; the store copies those bytes and answers without an ETag.
+    const real = createS3Store(config(4, 'no-etag'));
+    const store = {
+      ...real,
+      async copy(...args: Parameters<typeof real.copy>): Promise<string> {
+        await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'no-etag/_assets/builds/staged/build-4/media/report.pdf', Body: Buffer.alloc(300 * 1024, 9) }));
+        await real.copy(args[0], args[1], (await real.list()).get(args[0])!.etag, args[3]);
+        return '';
+      },
+    };
+    try {
+      const merged = await publish(config(1, 'no-etag', { outDir: await fullBuild(4), keepBuilds: 2 }), { logger: createMemoryLogger(), store });
+      expect(merged.actions.find((a) => a.kind === 'upload' && a.key === 'media/report.pdf')).not.toHaveProperty('from');
+      expect((await getObject(client, s3.bucket, 'no-etag/media/report.pdf'))!.body.equals(report(4))).toBe(true);
+    } finally {
+      real.close();
+    }
   });
 });
