@@ -52,11 +52,11 @@ export interface BuildUse {
 const media: CacheKind = {
   name: 'media',
   holds: 'downloaded media, while the backend says they are fresh',
-  entries: (cacheDir) => entriesOf(join(cacheDir, 'media'), (name) => /^([0-9a-f]{32})\.\d+$/.exec(name)?.[1] ?? null),
+  entries: (cacheDir) => entriesOf(join(cacheDir, 'media'), (name) => /^([0-9a-f]{32})\.\d+(?:\.[0-9a-f]{32})?$/.exec(name)?.[1] ?? null),
   usedBy: (build) => build.mediaKeys(),
   carried: true,
   // Past its `expires`, an entry is never read again (a fresh download is a new entry).
-  dead: (entry, now) => entry.key !== null && Number(entry.name.slice(entry.name.indexOf('.') + 1)) <= now,
+  dead: (entry, now) => entry.key !== null && Number(entry.name.split('.')[1]) <= now,
 };
 
 /** The site search's partitions (output/search-cache.ts): `search/{key}.pagefind`. */

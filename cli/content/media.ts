@@ -126,12 +126,12 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
         cacheDir: cacheDir ?? null,
         origin,
         // A source image comes from the media cache while fresh; otherwise it is downloaded, checked and cached.
-        fetchSource: (url, temp) =>
+        fetchSource: (url, temp, bypassCache) =>
           sourceLimit(async () => {
             const source = new URL(url, origin).href;
             const media = await cacheOf();
-            const cached = media?.fresh(keyOf(source), now());
-            if (cached) return { file: cached, cached: true };
+            const cached = bypassCache ? null : media?.fresh(keyOf(source), now());
+            if (cached) return { file: cached, cached: true, verify: (digest: string) => media!.verify(cached, digest) };
             const file = await temp();
             const answer = await downloadMedia(source, file, policy);
             const wrongType = refusedContentType(mediaFileFor(url), answer.contentType);
@@ -140,7 +140,7 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
             if (media && maxAge > 0) {
               await media.remember(keyOf(source), file, now() + maxAge * 1000);
               const kept = media.fresh(keyOf(source), now());
-              if (kept) return { file: kept, cached: true };
+              if (kept) return { file: kept, cached: true, verify: (digest: string) => media.verify(kept, digest) };
             }
             return { file, cached: false };
           }),
@@ -195,7 +195,11 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
             await images.write(url, target);
             return;
           }
-          const cached = (await cacheOf())?.fresh(key, now()) ?? null;
+          // A cached file is used only when its name's MAC covers its bytes: nothing planted in the cache
+          // (a hard link to another file of the machine included) reaches the output.
+          const media = await cacheOf();
+          const fresh = media?.fresh(key, now()) ?? null;
+          const cached = fresh && (await media!.verify(fresh)) ? fresh : null;
           target = await prepareSiteFile(siteDir, file);
           // A cached file may have gone since the cache was listed (pruned beside this build): then it is downloaded.
           const linked = (from: string): Promise<boolean> => linkOrCopy(from, target!).then(() => true, (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { link, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -96,6 +96,22 @@ describe('a build of camera photos', () => {
     const portrait = await sharp(join(site(), photo.sources![0]!.urls[0]!)).metadata();
     expect(portrait.height).toBeGreaterThan(portrait.width);
   });
+
+  it('never publishes a file planted in the cache in place of a derivative (a hard link to a secret, say)', async () => {
+    const cache = join(root, 'cache');
+    const [key] = (await readdir(join(cache, 'images/derived'))).filter((name) => /^[0-9a-f]{20}$/.test(name));
+    const secret = join(root, 'secret.txt');
+    await writeFile(secret, 'the build cache key');
+    await rm(join(cache, 'images/derived', key!, '800.webp'));
+    await link(secret, join(cache, 'images/derived', key!, '800.webp'));
+    const out = join(root, 'planted');
+    const result = await build(['--out', out, '--cache-dir', cache]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/1 encoded/);
+    const published = await readFile(join(out, 'media/_img', key!, '800.webp'));
+    expect(published.toString('latin1')).not.toContain('the build cache key');
+    expect((await sharp(published).metadata()).format).toBe('webp');
+  }, 300_000);
 
   it('makes the same bytes in another build, and in shards that share a new cache', async () => {
     const shards = [join(root, 'shard-1'), join(root, 'shard-2')];

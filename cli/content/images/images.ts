@@ -7,6 +7,7 @@ import pLimit from 'p-limit';
 import type { ResolvedImageFields } from '../../../runtime/shared/images.ts';
 import { DERIVATIVE_PREFIX } from '../../../runtime/shared/images.ts';
 import { writeFileAtomic } from '../../output/write.ts';
+import { cacheKeyFor, type CacheKey } from '../../config/cache-key.ts';
 import { linkOrCopy } from '../media-cache.ts';
 import { cleanOriginal, codecVersion, encodeDerivatives, ImageRefused, isRasterExtension, probeImage } from './image-codec.ts';
 import { parseDerivativeUrl, planDerivatives, resolvedFields, type DerivativePlan, type ProbedImage } from './image-plan.ts';
@@ -42,7 +43,7 @@ export interface ImagePipelineOptions {
    * Puts the source at the media URL into a local file and returns its path, and whether the file is a
    * media-cache entry (immutable, so its probe can be kept under its name).
    */
-  fetchSource(url: string, temp: () => Promise<string>): Promise<{ file: string; cached: boolean }>;
+  fetchSource(url: string, temp: () => Promise<string>, bypassCache?: boolean): Promise<{ file: string; cached: boolean; verify?: (digest: string) => Promise<boolean> }>;
   /** The backend's origin, for an image service's source URLs. */
   origin: string;
   /** Sources decoded at once. @default 2 */
@@ -57,11 +58,12 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
   const probeLimit = pLimit(2);
   const resolved = new Map<string, Promise<ResolvedImageFields>>();
   /** Per key: the source file and what was read of it, for the derivatives' encoding. */
-  const sources = new Map<string, { url: string; file: string; image: ProbedImage; plan: DerivativePlan }>();
+  const sources = new Map<string, { url: string; file: string; image: ProbedImage; plan: DerivativePlan; digest: string }>();
   const byUrl = new Map<string, { file: string; image: ProbedImage }>();
   const encodings = new Map<string, Promise<string | Map<string, Buffer>>>();
   const counts = { sources: 0, encoded: 0, cached: 0 };
   const imagesDir = cacheDir ? join(cacheDir, 'images') : null;
+  const signing = cacheDir ? cacheKeyFor(cacheDir) : null;
   let probes: Promise<ProbeMemo> | undefined;
   let tempDir: Promise<string> | undefined;
   let settingsDigest: Promise<string> | undefined;
@@ -69,16 +71,22 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
 
   const resolveNow = async (url: string): Promise<ResolvedImageFields> => {
     const ext = posix.extname(url).slice(1).toLowerCase();
-    const { file, cached } = await options.fetchSource(url, temp);
-    // What the media cache hands over is read whole: it must be a plain file, not a link planted there.
-    if (!(await lstat(file)).isFile()) throw new ImageRefused(`the build cache's copy of ${url} is not a plain file`, 'Delete the build cache (--cache-dir) and build again.');
+    const first = await options.fetchSource(url, temp);
+    let { file, cached } = first;
     const memo = await (probes ??= loadProbeMemo(imagesDir));
-    const memoKey = cached ? posix.basename(file) : null;
-    let known = memoKey ? memo.get(memoKey) : undefined;
-    if (!known || known.ext !== ext) {
-      const [image, digest] = await Promise.all([probeLimit(() => probeImage(file, ext, settings.maxPixels)), hashFile(file)]);
-      known = { ext, digest, image };
-      if (memoKey) memo.set(memoKey, known);
+    // A cached source is what the cache wrote under that name (its MAC covers the bytes' digest), or it
+    // is fetched again: a file planted in the cache is never read as the image.
+    let known = cached ? memo.get(posix.basename(file)) : undefined;
+    if (known && (known.ext !== ext || !(await first.verify?.(known.digest)))) known = undefined;
+    if (!known) {
+      let digest = await hashFile(file);
+      if (cached && !(await first.verify?.(digest))) {
+        ({ file, cached } = await options.fetchSource(url, temp, true));
+        digest = await hashFile(file);
+      }
+      if (!(await lstat(file)).isFile()) throw new ImageRefused(`the build cache's copy of ${url} is not a plain file`, 'Delete the build cache (--cache-dir) and build again.');
+      known = { ext, digest, image: await probeLimit(() => probeImage(file, ext, settings.maxPixels)) };
+      if (cached) memo.set(posix.basename(file), known);
     }
     // A memo entry is checked against today's limit too: a lowered limit must not let an old probe pass.
     const image = known.image;
@@ -92,7 +100,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
       .digest('hex')
       .slice(0, 20);
     const plan = planDerivatives(key, image, settings);
-    if (!sources.has(key)) sources.set(key, { url, file, image, plan });
+    if (!sources.has(key)) sources.set(key, { url, file, image, plan, digest: known.digest });
     return resolvedFields(plan, image);
   };
 
@@ -102,19 +110,23 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     if (!encoding) {
       encoding = (async () => {
         const dir = imagesDir && join(imagesDir, 'derived', key);
-        if (dir && (await isComplete(dir))) {
+        // A key's folder is used only when its manifest is signed with the cache key and every file's
+        // bytes are the ones it names: nothing planted in the cache reaches the output.
+        if (dir && signing && (await verifiedDerivatives(dir, key, signing))) {
           counts.cached++;
           return dir;
         }
         const source = sources.get(key);
         if (!source) throw new ImageRefused(`no image of this build has the derivative key ${key}`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
+        // The bytes decoded are the bytes the key was made from (the source's file was not swapped since).
+        if ((await hashFile(source.file)) !== source.digest) throw new ImageRefused(`the source changed while the build read it`, 'Build again.', source.url);
         const files = await encodeLimit(() => encodeDerivatives(source.file, source.plan, settings)).catch((cause: unknown) => {
           throw cause instanceof ImageRefused ? new ImageRefused(cause.message, cause.fix, source.url) : cause;
         });
         counts.encoded++;
-        if (!dir) return files;
-        await storeDerivatives(dir, files).catch(() => undefined);
-        return (await isComplete(dir)) ? dir : files;
+        if (!dir || !signing) return files;
+        await storeDerivatives(dir, key, files, signing).catch(() => undefined);
+        return (await verifiedDerivatives(dir, key, signing)) ? dir : files;
       })();
       encodings.set(key, encoding);
     }
@@ -248,14 +260,28 @@ function hashFile(file: string): Promise<string> {
 
 const COMPLETE = '.complete';
 
-async function isComplete(dir: string): Promise<boolean> {
-  // A key's folder the build made: a real folder, not a link planted in the cache (linkOrCopy checks each file).
-  const kind = await lstat(dir).catch(() => null);
-  return kind !== null && kind.isDirectory() && (await readdir(dir).catch(() => [] as string[])).includes(COMPLETE);
+/**
+ * Whether a key's folder holds what a build of this cache key wrote: a real folder (not a link), whose
+ * `.complete` lists each file's name, size and SHA-256 under a MAC of the key, and whose every file is a
+ * plain file with those bytes (a hard link to another file of the machine fails the digest).
+ */
+async function verifiedDerivatives(dir: string, key: string, signing: CacheKey): Promise<boolean> {
+  try {
+    if (!(await lstat(dir)).isDirectory()) return false;
+    const { files, mac } = JSON.parse(await readFile(join(dir, COMPLETE), 'utf8')) as { files: [string, number, string][]; mac: string };
+    if (!Array.isArray(files) || typeof mac !== 'string' || !signing.verify(Buffer.from(mac, 'hex'), 'derived', key, JSON.stringify(files))) return false;
+    for (const [name, size, digest] of files) {
+      const stat = await lstat(join(dir, name));
+      if (!stat.isFile() || stat.size !== size || (await hashFile(join(dir, name))) !== digest) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A key's folder appears whole or not at all: written beside it, then renamed into place. */
-async function storeDerivatives(dir: string, files: Map<string, Buffer>): Promise<void> {
+async function storeDerivatives(dir: string, key: string, files: Map<string, Buffer>, signing: CacheKey): Promise<void> {
   // One store per key and process (images.ts memoises it): the pid keeps processes apart, and the
   // cache's pruning (cli/build/cache-kinds.ts) knows the name as an interrupted write's.
   const temp = `${dir}.tmp-${process.pid}`;
@@ -264,11 +290,19 @@ async function storeDerivatives(dir: string, files: Map<string, Buffer>): Promis
   await mkdir(join(dir, '..'), { recursive: true });
   await mkdir(temp);
   try {
-    for (const [name, bytes] of files) await writeFile(join(temp, name), bytes);
-    await writeFile(join(temp, COMPLETE), '');
-    // Another build (a shard) may have stored the same key meanwhile: its files are the same bytes.
+    const listed: [string, number, string][] = [];
+    for (const [name, bytes] of files) {
+      await writeFile(join(temp, name), bytes);
+      listed.push([name, bytes.length, createHash('sha256').update(bytes).digest('hex')]);
+    }
+    await writeFile(join(temp, COMPLETE), JSON.stringify({ files: listed, mac: signing.sign('derived', key, JSON.stringify(listed)).toString('hex') }));
+    // Another build (a shard) may have stored the same key meanwhile: its files are the same bytes. A
+    // folder there that does not verify (planted, or from another key) is replaced.
     await rename(temp, dir).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      if (await verifiedDerivatives(dir, key, signing)) return;
+      await rm(dir, { recursive: true, force: true });
+      await rename(temp, dir);
     });
   } finally {
     await rm(temp, { recursive: true, force: true }).catch(() => undefined);

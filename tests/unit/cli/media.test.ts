@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -155,21 +155,28 @@ describe('media cache', () => {
     expect(backend.calls).toHaveLength(2);
   });
 
-  it('never takes a link planted in the cache for an entry: the file is downloaded, nothing it points to published', async () => {
-    const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
-    const backend = counting('public, max-age=60');
-    await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, backend.fetch, 0);
-    const [entry] = await readdir(join(cacheDir, 'media'));
-    const secret = join(await mkdtemp(join(tmpdir(), 'secret-')), 'cache-key');
-    await writeFile(secret, 'the build cache key');
-    await rm(join(cacheDir, 'media', entry!));
-    await symlink(secret, join(cacheDir, 'media', entry!));
-    const site = await mkdtemp(join(tmpdir(), 'media-'));
-    await copyInto(site, cacheDir, backend.fetch, 1_000);
-    expect(backend.calls).toHaveLength(2);
-    expect((await lstat(join(site, 'media/a.svg'))).isSymbolicLink()).toBe(false);
-    expect(await readFile(join(site, 'media/a.svg'), 'utf8')).not.toContain('the build cache key');
-  });
+  for (const planted of ['a symbolic link', 'a hard link'] as const) {
+    it(`never takes ${planted} planted in the cache for an entry: the file is downloaded, nothing it points to published`, async () => {
+      const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
+      // The bytes the attacker wants published: a file of the machine, here a PDF so the type fits.
+      const body = new TextEncoder().encode('%PDF-1.4 the build cache key');
+      const copy = async (site: string, now: number): Promise<void> => {
+        const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: site, concurrency: 2, cacheDir, now: () => now, fetchImpl: (async () => new Response(new TextEncoder().encode('%PDF-1.4 real'), { headers: { 'Content-Type': 'application/pdf', 'Cache-Control': 'public, max-age=60' } })) as typeof fetch });
+        copier.addFrom(JSON.stringify({ file: '/media/a.pdf' }));
+        expect(await copier.done()).toEqual([]);
+      };
+      await copy(await mkdtemp(join(tmpdir(), 'media-')), 0);
+      const [entry] = await readdir(join(cacheDir, 'media'));
+      const secret = join(cacheDir, '..', `secret-${planted.length}`);
+      await writeFile(secret, body);
+      await rm(join(cacheDir, 'media', entry!));
+      await (planted === 'a hard link' ? link(secret, join(cacheDir, 'media', entry!)) : symlink(secret, join(cacheDir, 'media', entry!)));
+      const site = await mkdtemp(join(tmpdir(), 'media-'));
+      await copy(site, 1_000);
+      expect((await lstat(join(site, 'media/a.pdf'))).isSymbolicLink()).toBe(false);
+      expect(await readFile(join(site, 'media/a.pdf'), 'utf8')).toBe('%PDF-1.4 real');
+    });
+  }
 
   it('puts a cached file into the output as a hard link, which a later download never changes', async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
