@@ -199,7 +199,7 @@ describe('media cache', () => {
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, fresh.fetch, 61_000);
     expect(fresh.calls).toHaveLength(2);
     // The fresh download replaced the stale entry rather than adding one beside it.
-    expect(await readdir(join(cacheDir, 'media'))).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.121000$/)]);
+    expect(await readdir(join(cacheDir, 'media'))).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.121000\.[0-9a-f]{32}$/)]);
 
     const uncached = counting('no-cache');
     const otherCache = await mkdtemp(join(tmpdir(), 'media-cache-'));
@@ -217,7 +217,7 @@ describe('media cache', () => {
     const backend = counting('max-age=60');
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, backend.fetch, 1_000);
     expect(backend.calls).toEqual([]);
-    await vi.waitFor(async () => expect(await readdir(join(cacheDir, 'media'))).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.60000$/)]));
+    await vi.waitFor(async () => expect(await readdir(join(cacheDir, 'media'))).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.60000\.[0-9a-f]{32}$/)]));
   });
 
   it("keeps what was fetched with the editor's token apart: a build without it asks the backend", async () => {
