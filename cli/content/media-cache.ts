@@ -21,8 +21,8 @@ export interface MediaCache {
    * the file when not given). A file planted in the cache, a link to another file included, fails.
    */
   verify(file: string, digest?: string): Promise<boolean>;
-  /** Keeps a copy (a hard link where possible) of `file` as the entry for `source`. */
-  remember(source: string, file: string, expires: number): Promise<void>;
+  /** Keeps a copy (a hard link where possible) of `file` as the entry for `source`; the entry's path, or null when it could not be written. */
+  remember(source: string, file: string, expires: number): Promise<string | null>;
   /** The keys of the entries this build took or kept (the `{key}` of their names): what its state refers to (build/cache-kinds.ts). */
   readonly used: ReadonlySet<string>;
 }
@@ -80,8 +80,10 @@ export async function openMediaCache(cacheDir: string): Promise<MediaCache> {
         entries.set(key, { expires, mac });
         used.add(key);
         if (before !== undefined && (before.expires !== expires || before.mac !== mac)) await rm(fileFor(key, before.expires, before.mac), { force: true });
+        return file;
       } catch {
         // A cache that cannot be written only costs the next build a download.
+        return null;
       }
     },
   };

@@ -138,8 +138,9 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
             if (wrongType) throw new MediaRefused(wrongType);
             const maxAge = maxAgeOf(answer.cacheControl);
             if (media && maxAge > 0) {
-              await media.remember(keyOf(source), file, now() + maxAge * 1000);
-              const kept = media.fresh(keyOf(source), now());
+              // The entry this download wrote, never another lookup: a cache that cannot be written must
+              // not hand back what was planted under the same key.
+              const kept = await media.remember(keyOf(source), file, now() + maxAge * 1000);
               if (kept) return { file: kept, cached: true, verify: (digest: string) => media.verify(kept, digest) };
             }
             return { file, cached: false };

@@ -113,6 +113,27 @@ describe('a build of camera photos', () => {
     expect((await sharp(published).metadata()).format).toBe('webp');
   }, 300_000);
 
+  it('never publishes a file added to a derivative folder, whatever the cache says of its image', async () => {
+    const cache = join(root, 'cache');
+    const secret = join(root, 'secret-2.txt');
+    await writeFile(secret, 'the build cache key');
+    // A file the signed manifest does not list, in every folder, and every image said to have transparency
+    // (so that pages would name a PNG fallback): neither reaches the output.
+    for (const key of (await readdir(join(cache, 'images/derived'))).filter((name) => /^[0-9a-f]{20}$/.test(name))) {
+      for (const name of ['1200.png', '4000.png']) await link(secret, join(cache, 'images/derived', key, name)).catch(() => undefined);
+    }
+    const memoFile = join(cache, 'images/probes.json');
+    const memo = JSON.parse(await readFile(memoFile, 'utf8')) as { entries: Record<string, { image: { hasAlpha: boolean } }> };
+    for (const entry of Object.values(memo.entries)) entry.image.hasAlpha = true;
+    await writeFile(memoFile, JSON.stringify(memo));
+    const out = join(root, 'planted-2');
+    const result = await build(['--out', out, '--cache-dir', cache]);
+    expect(result.code, result.stderr).toBe(0);
+    const files = await derivatives(out);
+    expect(files.filter((f) => f.endsWith('.png'))).toEqual([]);
+    for (const f of files) expect((await readFile(join(out, 'media', f))).toString('latin1')).not.toContain('the build cache key');
+  }, 300_000);
+
   it('makes the same bytes in another build, and in shards that share a new cache', async () => {
     const shards = [join(root, 'shard-1'), join(root, 'shard-2')];
     const cache = join(root, 'shard-cache');

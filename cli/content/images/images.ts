@@ -59,8 +59,8 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
   const resolved = new Map<string, Promise<ResolvedImageFields>>();
   /** Per key: the source file and what was read of it, for the derivatives' encoding. */
   const sources = new Map<string, { url: string; file: string; image: ProbedImage; plan: DerivativePlan; digest: string }>();
-  const byUrl = new Map<string, { file: string; image: ProbedImage }>();
-  const encodings = new Map<string, Promise<string | Map<string, Buffer>>>();
+  const byUrl = new Map<string, { file: string; image: ProbedImage; digest: string }>();
+  const encodings = new Map<string, Promise<{ dir: string; names: ReadonlySet<string> } | Map<string, Buffer>>>();
   const counts = { sources: 0, encoded: 0, cached: 0 };
   const imagesDir = cacheDir ? join(cacheDir, 'images') : null;
   const signing = cacheDir ? cacheKeyFor(cacheDir) : null;
@@ -77,21 +77,27 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     // A cached source is what the cache wrote under that name (its MAC covers the bytes' digest), or it
     // is fetched again: a file planted in the cache is never read as the image.
     let known = cached ? memo.get(posix.basename(file)) : undefined;
-    if (known && (known.ext !== ext || !(await first.verify?.(known.digest)))) known = undefined;
+    // A memo entry is believed only when a build holding the cache key wrote it (its values are signed
+    // with the entry's name), and the name's own MAC covers its digest. The file's bytes are not read
+    // here: whatever is read of them later (an encode, a cleaned original) is hashed against the digest.
+    if (known && (known.ext !== ext || !signing || !memoSigned(signing, posix.basename(file), known) || !(await first.verify?.(known.digest)))) known = undefined;
     if (!known) {
       let digest = await hashFile(file);
       if (cached && !(await first.verify?.(digest))) {
-        ({ file, cached } = await options.fetchSource(url, temp, true));
+        const again = await options.fetchSource(url, temp, true);
+        ({ file, cached } = again);
         digest = await hashFile(file);
+        if (cached && !(await again.verify?.(digest))) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, 'Delete the build cache (--cache-dir) and build again.');
       }
       if (!(await lstat(file)).isFile()) throw new ImageRefused(`the build cache's copy of ${url} is not a plain file`, 'Delete the build cache (--cache-dir) and build again.');
-      known = { ext, digest, image: await probeLimit(() => probeImage(file, ext, settings.maxPixels)) };
+      const image = await probeLimit(() => probeImage(file, ext, settings.maxPixels));
+      known = { ext, digest, image, mac: signing ? memoMac(signing, posix.basename(file), { ext, digest, image }) : '' };
       if (cached) memo.set(posix.basename(file), known);
     }
     // A memo entry is checked against today's limit too: a lowered limit must not let an old probe pass.
     const image = known.image;
     if (image.width * image.height > settings.maxPixels) await probeImage(file, ext, settings.maxPixels);
-    byUrl.set(url, { file, image });
+    byUrl.set(url, { file, image, digest: known.digest });
     counts.sources++;
     if (settings.service) return imgproxyFields(settings.service, new URL(url, options.origin).href, image, settings);
     const key = createHash('sha256')
@@ -105,16 +111,17 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
   };
 
   /** The folder (in the cache) or the files (no cache) of a key's derivatives, encoded once per build. */
-  const derivativesOfKey = (key: string): Promise<string | Map<string, Buffer>> => {
+  const derivativesOfKey = (key: string): Promise<{ dir: string; names: ReadonlySet<string> } | Map<string, Buffer>> => {
     let encoding = encodings.get(key);
     if (!encoding) {
       encoding = (async () => {
         const dir = imagesDir && join(imagesDir, 'derived', key);
         // A key's folder is used only when its manifest is signed with the cache key and every file's
         // bytes are the ones it names: nothing planted in the cache reaches the output.
-        if (dir && signing && (await verifiedDerivatives(dir, key, signing))) {
+        const cachedNames = dir && signing ? await verifiedDerivatives(dir, key, signing) : null;
+        if (dir && cachedNames) {
           counts.cached++;
-          return dir;
+          return { dir, names: cachedNames };
         }
         const source = sources.get(key);
         if (!source) throw new ImageRefused(`no image of this build has the derivative key ${key}`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
@@ -126,7 +133,8 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
         counts.encoded++;
         if (!dir || !signing) return files;
         await storeDerivatives(dir, key, files, signing).catch(() => undefined);
-        return (await verifiedDerivatives(dir, key, signing)) ? dir : files;
+        const names = await verifiedDerivatives(dir, key, signing);
+        return names ? { dir, names } : files;
       })();
       encodings.set(key, encoding);
     }
@@ -148,8 +156,10 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
       const derivative = parseDerivativeUrl(url);
       if (derivative) {
         const made = await derivativesOfKey(derivative.key);
-        if (typeof made === 'string') {
-          await linkOrCopy(join(made, derivative.name), target);
+        if (!(made instanceof Map)) {
+          // Only a file the signed manifest lists, whose bytes were checked against it.
+          if (!made.names.has(derivative.name)) throw new ImageRefused(`${url} is not among the derivatives of its image`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
+          await linkOrCopy(join(made.dir, derivative.name), target);
           return;
         }
         const bytes = made.get(derivative.name);
@@ -160,9 +170,11 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
       if (`/${url.replace(/^\//, '')}`.startsWith(DERIVATIVE_PREFIX)) {
         throw new ImageRefused(`${url} is under ${DERIVATIVE_PREFIX}, which holds only the build's own derivatives`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
       }
-      // The original itself (a page links to it): published without its metadata.
+      // The original itself (a page links to it): published without its metadata, from the bytes the
+      // digest names (a cached file swapped under its name is refused, not re-encoded).
       await resolve(url);
       const source = byUrl.get(url)!;
+      if ((await hashFile(source.file)) !== source.digest) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, 'Delete the build cache (--cache-dir) and build again.');
       await writeFileAtomic(target, await encodeLimit(() => cleanOriginal(source.file, source.image, settings)));
     },
     counts: () => ({ ...counts }),
@@ -180,6 +192,16 @@ interface ProbeMemoEntry {
   /** sha256 of the source's bytes, hex. */
   digest: string;
   image: ProbedImage;
+  /** HMAC under the build cache's key of the entry's name and the values above (memoMac). */
+  mac: string;
+}
+
+function memoMac(signing: CacheKey, name: string, { ext, digest, image }: Omit<ProbeMemoEntry, 'mac'>): string {
+  return signing.sign('probe', name, ext, digest, image.format, String(image.width), String(image.height), String(image.hasAlpha)).toString('hex');
+}
+
+function memoSigned(signing: CacheKey, name: string, entry: ProbeMemoEntry): boolean {
+  return /^[0-9a-f]{64}$/.test(entry.mac) && signing.verify(Buffer.from(entry.mac, 'hex'), 'probe', name, entry.ext, entry.digest, entry.image.format, String(entry.image.width), String(entry.image.height), String(entry.image.hasAlpha));
 }
 
 /** What earlier builds read of each media-cache entry (immutable files, named by URL and expiry). */
@@ -189,7 +211,7 @@ interface ProbeMemo {
   save(): Promise<void>;
 }
 
-const PROBE_MEMO_VERSION = 1;
+const PROBE_MEMO_VERSION = 2;
 
 async function loadProbeMemo(imagesDir: string | null): Promise<ProbeMemo> {
   const entries = new Map<string, ProbeMemoEntry>();
@@ -237,7 +259,8 @@ function isMemoEntry(value: unknown): value is ProbeMemoEntry {
     v.image.width > 0 &&
     Number.isInteger(v.image.height) &&
     v.image.height > 0 &&
-    typeof v.image.hasAlpha === 'boolean'
+    typeof v.image.hasAlpha === 'boolean' &&
+    typeof v.mac === 'string'
   );
 }
 
@@ -265,18 +288,18 @@ const COMPLETE = '.complete';
  * `.complete` lists each file's name, size and SHA-256 under a MAC of the key, and whose every file is a
  * plain file with those bytes (a hard link to another file of the machine fails the digest).
  */
-async function verifiedDerivatives(dir: string, key: string, signing: CacheKey): Promise<boolean> {
+async function verifiedDerivatives(dir: string, key: string, signing: CacheKey): Promise<ReadonlySet<string> | null> {
   try {
-    if (!(await lstat(dir)).isDirectory()) return false;
+    if (!(await lstat(dir)).isDirectory()) return null;
     const { files, mac } = JSON.parse(await readFile(join(dir, COMPLETE), 'utf8')) as { files: [string, number, string][]; mac: string };
-    if (!Array.isArray(files) || typeof mac !== 'string' || !signing.verify(Buffer.from(mac, 'hex'), 'derived', key, JSON.stringify(files))) return false;
+    if (!Array.isArray(files) || typeof mac !== 'string' || !signing.verify(Buffer.from(mac, 'hex'), 'derived', key, JSON.stringify(files))) return null;
     for (const [name, size, digest] of files) {
       const stat = await lstat(join(dir, name));
-      if (!stat.isFile() || stat.size !== size || (await hashFile(join(dir, name))) !== digest) return false;
+      if (!stat.isFile() || stat.size !== size || (await hashFile(join(dir, name))) !== digest) return null;
     }
-    return true;
+    return new Set(files.map(([name]) => name));
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -300,7 +323,7 @@ async function storeDerivatives(dir: string, key: string, files: Map<string, Buf
     // folder there that does not verify (planted, or from another key) is replaced.
     await rename(temp, dir).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
-      if (await verifiedDerivatives(dir, key, signing)) return;
+      if ((await verifiedDerivatives(dir, key, signing)) !== null) return;
       await rm(dir, { recursive: true, force: true });
       await rename(temp, dir);
     });
