@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -8,7 +7,7 @@ import type { ResolvedImageFields } from '../../../runtime/shared/images.ts';
 import { DERIVATIVE_PREFIX } from '../../../runtime/shared/images.ts';
 import { writeFileAtomic } from '../../output/write.ts';
 import { cacheKeyFor, type CacheKey } from '../../config/cache-key.ts';
-import { linkOrCopy } from '../media-cache.ts';
+import { linkOrCopy, sha256Of } from '../media-cache.ts';
 import { cleanOriginal, codecVersion, encodeDerivatives, ImageRefused, isRasterExtension, probeImage } from './image-codec.ts';
 import { parseDerivativeUrl, planDerivatives, resolvedFields, type DerivativePlan, type ProbedImage } from './image-plan.ts';
 import { ENCODER_OPTIONS, type ImageSettings } from './image-settings.ts';
@@ -82,11 +81,11 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     // here: whatever is read of them later (an encode, a cleaned original) is hashed against the digest.
     if (known && (known.ext !== ext || !signing || !memoSigned(signing, posix.basename(file), known) || !(await first.verify?.(known.digest)))) known = undefined;
     if (!known) {
-      let digest = await hashFile(file);
+      let digest = await sha256Of(file);
       if (cached && !(await first.verify?.(digest))) {
         const again = await options.fetchSource(url, temp, true);
         ({ file, cached } = again);
-        digest = await hashFile(file);
+        digest = await sha256Of(file);
         if (cached && !(await again.verify?.(digest))) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, 'Delete the build cache (--cache-dir) and build again.');
       }
       if (!(await lstat(file)).isFile()) throw new ImageRefused(`the build cache's copy of ${url} is not a plain file`, 'Delete the build cache (--cache-dir) and build again.');
@@ -126,7 +125,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
         const source = sources.get(key);
         if (!source) throw new ImageRefused(`no image of this build has the derivative key ${key}`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
         // The bytes decoded are the bytes the key was made from (the source's file was not swapped since).
-        if ((await hashFile(source.file)) !== source.digest) throw new ImageRefused(`the source changed while the build read it`, 'Build again.', source.url);
+        if ((await sha256Of(source.file)) !== source.digest) throw new ImageRefused(`the source changed while the build read it`, 'Build again.', source.url);
         const files = await encodeLimit(() => encodeDerivatives(source.file, source.plan, settings)).catch((cause: unknown) => {
           throw cause instanceof ImageRefused ? new ImageRefused(cause.message, cause.fix, source.url) : cause;
         });
@@ -174,7 +173,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
       // digest names (a cached file swapped under its name is refused, not re-encoded).
       await resolve(url);
       const source = byUrl.get(url)!;
-      if ((await hashFile(source.file)) !== source.digest) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, 'Delete the build cache (--cache-dir) and build again.');
+      if ((await sha256Of(source.file)) !== source.digest) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, 'Delete the build cache (--cache-dir) and build again.');
       await writeFileAtomic(target, await encodeLimit(() => cleanOriginal(source.file, source.image, settings)));
     },
     counts: () => ({ ...counts }),
@@ -271,15 +270,6 @@ async function digestOfSettings(settings: ImageSettings): Promise<string> {
     .digest('hex');
 }
 
-function hashFile(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(file)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => resolve(hash.digest('hex')));
-  });
-}
 
 const COMPLETE = '.complete';
 
@@ -295,7 +285,7 @@ async function verifiedDerivatives(dir: string, key: string, signing: CacheKey):
     if (!Array.isArray(files) || typeof mac !== 'string' || !signing.verify(Buffer.from(mac, 'hex'), 'derived', key, JSON.stringify(files))) return null;
     for (const [name, size, digest] of files) {
       const stat = await lstat(join(dir, name));
-      if (!stat.isFile() || stat.size !== size || (await hashFile(join(dir, name))) !== digest) return null;
+      if (!stat.isFile() || stat.size !== size || (await sha256Of(join(dir, name))) !== digest) return null;
     }
     return new Set(files.map(([name]) => name));
   } catch {
