@@ -13,7 +13,6 @@ import { parseDerivativeUrl } from './images/image-plan.ts';
 import { DERIVATIVE_PREFIX } from '../../runtime/shared/images.ts';
 import { sanitizeSvg, SVG_RULES_VERSION, SvgRefused } from './media-svg.ts';
 import { mediaExtension, MEDIA_EXTENSIONS, refusedContentType, refusedExtension } from './media-types.ts';
-import { readText } from '../output/read.ts';
 import { prepareSiteFile, writeFileAtomic } from '../output/write.ts';
 import { authorizationFor } from '../../runtime/shared/graphql.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
@@ -196,20 +195,16 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
             await images.write(url, target);
             return;
           }
-          // A cached file is used only when its name's MAC covers its bytes: nothing planted in the cache
-          // (a hard link to another file of the machine included) reaches the output.
+          // A cached file is used only when its name's MAC covers its bytes: nothing planted in the cache (a
+          // scripted SVG, a hard link to another file of the machine) reaches the output.
           const media = await cacheOf();
           const fresh = media?.fresh(key, now()) ?? null;
           const cached = fresh && (await media!.verify(fresh)) ? fresh : null;
           target = await prepareSiteFile(siteDir, file);
           // A cached file may have gone since the cache was listed (pruned beside this build): then it is downloaded.
-          const linked = (from: string): Promise<boolean> => linkOrCopy(from, target!).then(() => true, (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)));
+          if (cached && (await linkOrCopy(cached, target).then(() => true, (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error))))) return;
           // An SVG is read whole to be cleaned: it comes into memory, and only its cleaned text is written.
           const svg = mediaExtension(file) === 'svg';
-          if (cached && !svg && (await linked(cached))) return;
-          // A cached SVG is used only if cleaning leaves it as it is (cleaning is idempotent): one a cache
-          // writer put there with a script in it is fetched and cleaned again.
-          if (cached && svg && (await isCleanSvg(cached)) && (await linked(cached))) return;
           const answer = await downloadMedia(source, svg ? null : target, policy);
           const wrongType = refusedContentType(file, answer.contentType);
           if (wrongType) throw new MediaRefused(wrongType);
@@ -305,12 +300,3 @@ export function maxAgeOf(cacheControl: string | null): number {
   return age ? Number(age) : 0;
 }
 
-/** Whether the cached SVG is a plain file that cleaning leaves as it is. */
-async function isCleanSvg(cached: string): Promise<boolean> {
-  try {
-    const text = await readText(cached);
-    return sanitizeSvg(text) === text;
-  } catch {
-    return false;
-  }
-}

@@ -86,9 +86,8 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
         const again = await options.fetchSource(url, temp, true);
         ({ file, cached } = again);
         digest = await sha256Of(file);
-        if (cached && !(await again.verify?.(digest))) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, 'Delete the build cache (--cache-dir) and build again.');
+        if (cached && !(await again.verify?.(digest))) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, BAD_CACHE_FIX);
       }
-      if (!(await lstat(file)).isFile()) throw new ImageRefused(`the build cache's copy of ${url} is not a plain file`, 'Delete the build cache (--cache-dir) and build again.');
       const image = await probeLimit(() => probeImage(file, ext, settings.maxPixels));
       known = { ext, digest, image, mac: signing ? memoMac(signing, posix.basename(file), { ext, digest, image }) : '' };
       if (cached) memo.set(posix.basename(file), known);
@@ -123,7 +122,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
           return { dir, names: cachedNames };
         }
         const source = sources.get(key);
-        if (!source) throw new ImageRefused(`no image of this build has the derivative key ${key}`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
+        if (!source) throw new ImageRefused(`no image of this build has the derivative key ${key}`, OWN_PATHS_FIX);
         // The bytes decoded are the bytes the key was made from (the source's file was not swapped since).
         if ((await sha256Of(source.file)) !== source.digest) throw new ImageRefused(`the source changed while the build read it`, 'Build again.', source.url);
         const files = await encodeLimit(() => encodeDerivatives(source.file, source.plan, settings)).catch((cause: unknown) => {
@@ -131,8 +130,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
         });
         counts.encoded++;
         if (!dir || !signing) return files;
-        await storeDerivatives(dir, key, files, signing).catch(() => undefined);
-        const names = await verifiedDerivatives(dir, key, signing);
+        const names = await storeDerivatives(dir, key, files, signing).catch(() => null);
         return names ? { dir, names } : files;
       })();
       encodings.set(key, encoding);
@@ -157,23 +155,20 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
         const made = await derivativesOfKey(derivative.key);
         if (!(made instanceof Map)) {
           // Only a file the signed manifest lists, whose bytes were checked against it.
-          if (!made.names.has(derivative.name)) throw new ImageRefused(`${url} is not among the derivatives of its image`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
+          if (!made.names.has(derivative.name)) throw new ImageRefused(`${url} is not among the derivatives of its image`, OWN_PATHS_FIX);
           await linkOrCopy(join(made.dir, derivative.name), target);
           return;
         }
         const bytes = made.get(derivative.name);
-        if (!bytes) throw new ImageRefused(`${url} is not among the derivatives of its image`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
+        if (!bytes) throw new ImageRefused(`${url} is not among the derivatives of its image`, OWN_PATHS_FIX);
         await writeFileAtomic(target, bytes);
         return;
-      }
-      if (`/${url.replace(/^\//, '')}`.startsWith(DERIVATIVE_PREFIX)) {
-        throw new ImageRefused(`${url} is under ${DERIVATIVE_PREFIX}, which holds only the build's own derivatives`, `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`);
       }
       // The original itself (a page links to it): published without its metadata, from the bytes the
       // digest names (a cached file swapped under its name is refused, not re-encoded).
       await resolve(url);
       const source = byUrl.get(url)!;
-      if ((await sha256Of(source.file)) !== source.digest) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, 'Delete the build cache (--cache-dir) and build again.');
+      if ((await sha256Of(source.file)) !== source.digest) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, BAD_CACHE_FIX);
       await writeFileAtomic(target, await encodeLimit(() => cleanOriginal(source.file, source.image, settings)));
     },
     counts: () => ({ ...counts }),
@@ -185,6 +180,9 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
 }
 
 // --- internal ---
+
+const OWN_PATHS_FIX = `Paths under ${DERIVATIVE_PREFIX} are the build's own; link to the image itself instead.`;
+const BAD_CACHE_FIX = 'Delete the build cache (--cache-dir) and build again.';
 
 interface ProbeMemoEntry {
   ext: string;
@@ -293,8 +291,12 @@ async function verifiedDerivatives(dir: string, key: string, signing: CacheKey):
   }
 }
 
-/** A key's folder appears whole or not at all: written beside it, then renamed into place. */
-async function storeDerivatives(dir: string, key: string, files: Map<string, Buffer>, signing: CacheKey): Promise<void> {
+/**
+ * A key's folder appears whole or not at all: written beside it, then renamed into place. Returns the
+ * names it holds (what verifiedDerivatives would say of it), or null when another build's folder that
+ * does not verify could not be replaced.
+ */
+async function storeDerivatives(dir: string, key: string, files: Map<string, Buffer>, signing: CacheKey): Promise<ReadonlySet<string> | null> {
   // One store per key and process (images.ts memoises it): the pid keeps processes apart, and the
   // cache's pruning (cli/build/cache-kinds.ts) knows the name as an interrupted write's.
   const temp = `${dir}.tmp-${process.pid}`;
@@ -311,12 +313,17 @@ async function storeDerivatives(dir: string, key: string, files: Map<string, Buf
     await writeFile(join(temp, COMPLETE), JSON.stringify({ files: listed, mac: signing.sign('derived', key, JSON.stringify(listed)).toString('hex') }));
     // Another build (a shard) may have stored the same key meanwhile: its files are the same bytes. A
     // folder there that does not verify (planted, or from another key) is replaced.
-    await rename(temp, dir).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
-      if ((await verifiedDerivatives(dir, key, signing)) !== null) return;
-      await rm(dir, { recursive: true, force: true });
-      await rename(temp, dir);
-    });
+    const names: ReadonlySet<string> = new Set(files.keys());
+    return await rename(temp, dir).then(
+      () => names,
+      async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+        if ((await verifiedDerivatives(dir, key, signing)) !== null) return names;
+        await rm(dir, { recursive: true, force: true });
+        await rename(temp, dir);
+        return names;
+      },
+    );
   } finally {
     await rm(temp, { recursive: true, force: true }).catch(() => undefined);
   }
