@@ -75,29 +75,24 @@ export async function* queryPages(
     if (depends !== undefined) record.depends = depends;
     return record;
   };
-  const track = (work: Promise<void>): void => {
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
+  /** A page whose record is still to come (its query, or its images' sizes): ready when it settles, or a failure. */
+  const track = (job: PageJob, work: () => Promise<PageRecord | null>): void => {
+    const done = work().then(
+      (r) => void (r && ready.push(r)),
+      (cause: unknown) => void failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(routeData[job.route.id]!.query), cause: describeCause(cause), fix: fixFor(cause) }),
+    );
+    pending.add(done);
+    void done.finally(() => pending.delete(done));
   };
   for await (const job of jobs) {
     if (job.data !== undefined) {
       const done = record(job, job.data);
       // A page waiting for its images' sizes waits beside the queries, not ahead of the crawl.
-      if (done instanceof Promise) {
-        const def = routeData[job.route.id]!;
-        track(done.then((r) => void (r && ready.push(r)), (cause: unknown) => void failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: describeCause(cause), fix: fixFor(cause) })));
-      } else if (done) yield done;
+      if (done instanceof Promise) track(job, () => done);
+      else if (done) yield done;
     } else {
       const def = routeData[job.route.id]!;
-      const query = limit(async () => {
-        try {
-          const done = await record(job, await client.request(def.query, def.variables?.(job.params) ?? {}));
-          if (done) ready.push(done);
-        } catch (cause) {
-          failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: describeCause(cause), fix: fixFor(cause) });
-        }
-      });
-      track(query);
+      track(job, () => limit(async () => record(job, await client.request(def.query, def.variables?.(job.params) ?? {}))));
     }
     // Backpressure: a crawl of pages without data (or waiting for images) waits rather than queueing every page at once.
     if (pending.size >= concurrency * 4) await Promise.race(pending);
