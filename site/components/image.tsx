@@ -43,13 +43,12 @@ export interface PictureProps {
 export function Picture({ image, slot, fallbackAlt = '', className, eager = false }: PictureProps): ReactElement {
   const { sizes, maxWidth } = IMAGE_SLOTS[slot];
   const sources = image.sources ?? [];
-  // The last source is the most widely supported format: the <img> itself offers it.
-  const last = sources.at(-1);
+  const responsive = imgSrcset(image, slot);
   const img = (
     <img
       src={image.url}
-      srcSet={last ? srcsetOf(last, maxWidth) : undefined}
-      sizes={last ? sizes : undefined}
+      srcSet={responsive?.srcset}
+      sizes={responsive?.sizes}
       alt={image.alt || fallbackAlt}
       width={image.width}
       height={image.height}
@@ -75,9 +74,14 @@ export function Picture({ image, slot, fallbackAlt = '', className, eager = fals
  * `Picture` in `slot` has, so the browser fetches the very file the `<img>` then takes.
  */
 export function imagePreload(image: ImageData, slot: ImageSlot): PageHead['preloadImage'] {
-  const { sizes, maxWidth } = IMAGE_SLOTS[slot];
-  const last = image.sources?.at(-1);
   // With several formats the <picture> picks by type, which a preload cannot say: none then.
   if (image.sources && image.sources.length > 1) return undefined;
-  return last ? { href: image.url, srcset: srcsetOf(last, maxWidth), sizes } : { href: image.url };
+  return { href: image.url, ...imgSrcset(image, slot) };
+}
+
+/** The `<img>`'s own srcset and sizes in `slot`: its last source, the most widely supported format; none for an image without derivatives. */
+function imgSrcset(image: ImageData, slot: ImageSlot): { srcset: string; sizes: string } | undefined {
+  const last = image.sources?.at(-1);
+  const { sizes, maxWidth } = IMAGE_SLOTS[slot];
+  return last ? { srcset: srcsetOf(last, maxWidth), sizes } : undefined;
 }
