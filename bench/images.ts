@@ -41,70 +41,94 @@ const check = (ok: boolean, what: string): string => {
   return ok ? 'holds' : 'MISSED';
 };
 
-// 1. Encode cost per photo and format.
-if (parts.has(1)) {
-console.log('1. Encode cost of one 4000×3000 camera photo (medians of 3 photos)');
-const photos = await Promise.all([0, 1, 2].map(async (i) => {
-  const file = join(work, `photo-${i}.jpg`);
-  await writeFile(file, await cameraPhoto(`/media/bench/photo-${i}.jpg`));
-  return file;
-}));
-const cpuMs = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-const costOf = async (formats: DerivedFormat[]): Promise<{ ms: number; bytes: number }> => {
-  const ms: number[] = [];
-  const bytes: number[] = [];
-  for (const file of photos) {
-    const plan = planDerivatives('0'.repeat(20), { format: 'jpeg', width: 4000, height: 3000, hasAlpha: false }, { widths: DEFAULT_IMAGE_WIDTHS, formats, fallbackWidth: 1200, maxPixels: 1e8, service: null });
-    const start = cpuMs();
-    const files = await encodeDerivatives(file, plan, { maxPixels: 1e8 });
-    ms.push(cpuMs() - start);
-    bytes.push([...files.values()].reduce((sum, b) => sum + b.length, 0));
-  }
-  return { ms: median(ms), bytes: median(bytes) };
-};
-const webp = await costOf(['webp']);
-const avif = await costOf(['avif']);
-const both = await costOf(['avif', 'webp']);
-printTable([
-  ['set', 'CPU per photo', 'bytes (all files)'],
-  ['webp + JPEG fallback (default)', `${Math.round(webp.ms)} ms`, `${Math.round(webp.bytes / 1024)} KiB`],
-  ['avif + JPEG fallback', `${Math.round(avif.ms)} ms`, `${Math.round(avif.bytes / 1024)} KiB`],
-  ['avif + webp + JPEG fallback', `${Math.round(both.ms)} ms`, `${Math.round(both.bytes / 1024)} KiB`],
-]);
-console.log(`default set ${Math.round(webp.ms)} ms of CPU per photo, target ≤ 1000 ms: ${check(webp.ms <= 1000, `encode cost ${Math.round(webp.ms)} ms > 1000 ms`)}\n`);
-}
-
-// 2. Builds: cold with photos, then warm photos and warm SVGs interleaved.
-const photoBackend = await startScaledBackend(SITE, null, { photos: true });
-const svgBackend = await startScaledBackend(SITE, null);
 const build = async (backend: { url: string }, out: string, cache: string): Promise<Measurement> => {
   const m = await measure(process.execPath, [SITE, 'build', '--endpoint', backend.url, '--out', join(work, out), '--cache-dir', join(work, cache), '--no-report', '--no-search'], { env: { NODE_ENV: 'production', CI: 'true' } });
   if (m.code !== 0) throw new Error(`build of ${out} failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
   return m;
 };
-let photoSite = '';
-if (parts.has(2) || parts.has(3) || parts.has(4)) try {
-  console.log('2. The sample site, every image a camera photo');
-  const cold = await build(photoBackend, 'photos-cold', 'photo-cache');
-  photoSite = join(work, 'photos-cold');
-  console.log(`cold build ${(cold.ms / 1000).toFixed(1)} s, peak ${Math.round(cold.peakMiB)} MiB: ${/\[media\] .*/.exec(cold.stdout)?.[0] ?? ''}`);
-  await build(svgBackend, 'svg-warmup', 'svg-cache');
-  const warmPhotos: number[] = [];
-  const warmSvgs: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    warmSvgs.push((await build(svgBackend, `svg-${i}`, 'svg-cache')).ms);
-    warmPhotos.push((await build(photoBackend, `photos-${i}`, 'photo-cache')).ms);
-  }
-  const ratio = median(warmPhotos) / median(warmSvgs);
-  console.log(`warm build with photos ${(median(warmPhotos) / 1000).toFixed(2)} s, with SVGs ${(median(warmSvgs) / 1000).toFixed(2)} s (medians of ${RUNS}, interleaved): ${ratio.toFixed(3)}×, target ≤ 1.05: ${check(ratio <= 1.05, `warm build ${ratio.toFixed(3)}× the SVG site's`)}\n`);
 
-  // 3. What a phone loads on the home page.
-  if (parts.has(3)) {
+if (parts.has(1)) await encodeCost();
+if (parts.has(2) || parts.has(3) || parts.has(4)) {
+  const photoSite = await sampleSite();
+  if (parts.has(3)) await homePageOnPhone(photoSite);
+  if (parts.has(4)) await lighthouseScores(photoSite);
+}
+if (parts.has(5)) await manyPhotos(Number(values.photos));
+
+console.log(removeAfterwards(work));
+if (misses.length > 0) {
+  console.error(`Missed:\n  ${misses.join('\n  ')}`);
+  process.exitCode = 1;
+}
+
+// --- the parts ---
+
+/** 1. CPU per photo for each format's derivatives (sharp runs on this process's threads). */
+async function encodeCost(): Promise<void> {
+  console.log('1. Encode cost of one 4000×3000 camera photo (medians of 3 photos)');
+  const photos = await Promise.all(
+    [0, 1, 2].map(async (i) => {
+      const file = join(work, `photo-${i}.jpg`);
+      await writeFile(file, await cameraPhoto(`/media/bench/photo-${i}.jpg`));
+      return file;
+    }),
+  );
+  const cpuMs = (): number => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const costOf = async (formats: DerivedFormat[]): Promise<{ ms: number; bytes: number }> => {
+    const ms: number[] = [];
+    const bytes: number[] = [];
+    for (const file of photos) {
+      const plan = planDerivatives('0'.repeat(20), { format: 'jpeg', width: 4000, height: 3000, hasAlpha: false }, { widths: DEFAULT_IMAGE_WIDTHS, formats, fallbackWidth: 1200, maxPixels: 1e8, service: null });
+      const start = cpuMs();
+      const files = await encodeDerivatives(file, plan, { maxPixels: 1e8 });
+      ms.push(cpuMs() - start);
+      bytes.push([...files.values()].reduce((sum, b) => sum + b.length, 0));
+    }
+    return { ms: median(ms), bytes: median(bytes) };
+  };
+  const webp = await costOf(['webp']);
+  const avif = await costOf(['avif']);
+  const both = await costOf(['avif', 'webp']);
+  printTable([
+    ['set', 'CPU per photo', 'bytes (all files)'],
+    ['webp + JPEG fallback (default)', `${Math.round(webp.ms)} ms`, `${Math.round(webp.bytes / 1024)} KiB`],
+    ['avif + JPEG fallback', `${Math.round(avif.ms)} ms`, `${Math.round(avif.bytes / 1024)} KiB`],
+    ['avif + webp + JPEG fallback', `${Math.round(both.ms)} ms`, `${Math.round(both.bytes / 1024)} KiB`],
+  ]);
+  console.log(`default set ${Math.round(webp.ms)} ms of CPU per photo, target ≤ 1000 ms: ${check(webp.ms <= 1000, `encode cost ${Math.round(webp.ms)} ms > 1000 ms`)}\n`);
+}
+
+/** 2. The photo sample built cold, then warm builds of it interleaved with warm builds of the SVG sample. Returns the cold build's folder. */
+async function sampleSite(): Promise<string> {
+  console.log('2. The sample site, every image a camera photo');
+  const photoBackend = await startScaledBackend(SITE, null, { photos: true });
+  const svgBackend = await startScaledBackend(SITE, null);
+  try {
+    const cold = await build(photoBackend, 'photos-cold', 'photo-cache');
+    console.log(`cold build ${(cold.ms / 1000).toFixed(1)} s, peak ${Math.round(cold.peakMiB)} MiB: ${/\[media\] .*/.exec(cold.stdout)?.[0] ?? ''}`);
+    await build(svgBackend, 'svg-warmup', 'svg-cache');
+    const warmPhotos: number[] = [];
+    const warmSvgs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      warmSvgs.push((await build(svgBackend, `svg-${i}`, 'svg-cache')).ms);
+      warmPhotos.push((await build(photoBackend, `photos-${i}`, 'photo-cache')).ms);
+    }
+    const ratio = median(warmPhotos) / median(warmSvgs);
+    console.log(`warm build with photos ${(median(warmPhotos) / 1000).toFixed(2)} s, with SVGs ${(median(warmSvgs) / 1000).toFixed(2)} s (medians of ${RUNS}, interleaved): ${ratio.toFixed(3)}×, target ≤ 1.05: ${check(ratio <= 1.05, `warm build ${ratio.toFixed(3)}× the SVG site's`)}\n`);
+    return join(work, 'photos-cold');
+  } finally {
+    await photoBackend.close();
+    await svgBackend.close();
+  }
+}
+
+/** 3. The image bytes a phone loads on the home page, scrolled to the bottom, and how many pixels each file has against those it shows. */
+async function homePageOnPhone(site: string): Promise<void> {
   console.log('3. The home page on a 390×844 phone at device pixel ratio 3, scrolled to the bottom');
-  const server = await startStaticServer({ root: photoSite });
+  const server = await startStaticServer({ root: site });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
@@ -120,13 +144,15 @@ if (parts.has(2) || parts.has(3) || parts.has(4)) try {
     }
     await page.waitForLoadState('networkidle');
     const ratios = await page.locator('img').evaluateAll((imgs: HTMLImageElement[]) =>
-      imgs.filter((img) => img.complete && img.naturalWidth > 0 && img.currentSrc.includes('/media/_img/')).map((img) => {
-        const box = img.getBoundingClientRect();
-        // The file's width is in its name (naturalWidth is divided by the srcset candidate's density).
-        const width = Number(/\/(\d+)\.\w+$/.exec(img.currentSrc)![1]);
-        const height = (width * Number(img.getAttribute('height'))) / Number(img.getAttribute('width'));
-        return (width * height) / (box.width * box.height * devicePixelRatio ** 2);
-      }),
+      imgs
+        .filter((img) => img.complete && img.naturalWidth > 0 && img.currentSrc.includes('/media/_img/'))
+        .map((img) => {
+          const box = img.getBoundingClientRect();
+          // The file's width is in its name (naturalWidth is divided by the srcset candidate's density).
+          const width = Number(/\/(\d+)\.\w+$/.exec(img.currentSrc)![1]);
+          const height = (width * Number(img.getAttribute('height'))) / Number(img.getAttribute('width'));
+          return (width * height) / (box.width * box.height * devicePixelRatio ** 2);
+        }),
     );
     await context.close();
     const total = [...sizes.values()].reduce((a, b) => a + b, 0);
@@ -137,44 +163,34 @@ if (parts.has(2) || parts.has(3) || parts.has(4)) try {
     await browser.close();
     await server.close();
   }
-  }
-} finally {
-  await photoBackend.close();
-  await svgBackend.close();
 }
 
-// 4. Lighthouse on the photo site.
-if (parts.has(4)) {
+/** 4. Lighthouse's mobile profile on the photo site (bench/lighthouse.ts), and its layout shift. */
+async function lighthouseScores(site: string): Promise<void> {
   console.log('4. Lighthouse, mobile profile, on the photo site');
   const report = join(work, 'lighthouse.json');
-  const code = await new Promise<number | null>((resolve) => spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'lighthouse.ts'), '--site', photoSite, '--runs', '3', '--performance', '98', '--json', report], { stdio: 'inherit' }).on('close', resolve));
+  const code = await new Promise<number | null>((resolve) => spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'lighthouse.ts'), '--site', site, '--runs', '3', '--performance', '98', '--json', report], { stdio: 'inherit' }).on('close', resolve));
   const { results } = JSON.parse(await readFile(report, 'utf8')) as { results: { path: string; cls: number }[] };
   if (code !== 0) misses.push('Lighthouse below target (above)');
   for (const { path, cls } of results) if (cls > 0) misses.push(`${path}: cumulative layout shift ${cls}`);
   console.log(`cumulative layout shift ${results.map((r) => `${r.path} ${r.cls}`).join(', ')}: ${results.every((r) => r.cls === 0) ? 'holds' : 'MISSED'}\n`);
 }
 
-// 5. Memory with many photos.
-// The synthetic site has about 0.275 images a page (backend/scale.ts): 3,630 pages for 1,000 photos.
-if (parts.has(5)) {
-const scale = Math.ceil(Number(values.photos) * 3.63);
-console.log(`5. A cold build of a synthetic site of ${scale} pages whose ~${values.photos} images are distinct camera photos`);
-const manyBackend = await startScaledBackend(SITE, scale, { photos: true });
-const manySvgBackend = await startScaledBackend(SITE, scale);
-try {
-  // The client bundle built first, into the same cache: rollup's own peak (issue 44) is not the photos'.
-  await build(manySvgBackend, 'many-svg', 'many-cache');
-  const many = await build(manyBackend, 'many', 'many-cache');
-  const images = /\((\d+) images?: (\d+) encoded/.exec(many.stdout);
-  console.log(`${images?.[1] ?? '?'} photos encoded in ${(many.ms / 1000).toFixed(1)} s, peak ${Math.round(many.peakMiB)} MiB, target ≤ 600 MiB: ${check(many.peakMiB <= 600, `peak ${Math.round(many.peakMiB)} MiB with ${images?.[1]} photos`)}\n`);
-} finally {
-  await manyBackend.close();
-  await manySvgBackend.close();
-}
-}
-
-console.log(removeAfterwards(work));
-if (misses.length > 0) {
-  console.error(`Missed:\n  ${misses.join('\n  ')}`);
-  process.exitCode = 1;
+/** 5. The peak memory of a build of about `photos` distinct photos, none encoded before, the client bundle cached. */
+async function manyPhotos(photos: number): Promise<void> {
+  // The synthetic site has about 0.275 images a page (backend/scale.ts): 3,630 pages for 1,000 photos.
+  const scale = Math.ceil(photos * 3.63);
+  console.log(`5. A cold build of a synthetic site of ${scale} pages whose ~${photos} images are distinct camera photos`);
+  const manyBackend = await startScaledBackend(SITE, scale, { photos: true });
+  const manySvgBackend = await startScaledBackend(SITE, scale);
+  try {
+    // The client bundle built first, into the same cache: rollup's own peak (issue 44) is not the photos'.
+    await build(manySvgBackend, 'many-svg', 'many-cache');
+    const many = await build(manyBackend, 'many', 'many-cache');
+    const images = /\((\d+) images?: (\d+) encoded/.exec(many.stdout);
+    console.log(`${images?.[1] ?? '?'} photos encoded in ${(many.ms / 1000).toFixed(1)} s, peak ${Math.round(many.peakMiB)} MiB, target ≤ 600 MiB: ${check(many.peakMiB <= 600, `peak ${Math.round(many.peakMiB)} MiB with ${images?.[1]} photos`)}\n`);
+  } finally {
+    await manyBackend.close();
+    await manySvgBackend.close();
+  }
 }
