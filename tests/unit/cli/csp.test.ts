@@ -18,6 +18,12 @@ describe('the Content-Security-Policy the build derives (issue 16.4)', () => {
     );
   });
 
+  it("widens images alone for an image service's origin", () => {
+    const policy = directives(contentSecurityPolicy({ publicEndpoint: null, sentryDsn: null, images: { service: { url: 'https://img.example:8080' } } }));
+    expect(policy['img-src']).toEqual(["'self'", 'https://img.example:8080']);
+    for (const name of ['default-src', 'script-src', 'style-src', 'media-src', 'connect-src']) expect(policy[name], name).toEqual(["'self'"]);
+  });
+
   it("widens requests, images and media for the public API's origin and requests for the reporter's, and nothing else", () => {
     const policy = directives(contentSecurityPolicy({ publicEndpoint: 'https://api.example:8443/v1/graphql', sentryDsn: 'https://publickey@o1.ingest.sentry.io/42' }));
     expect(policy['img-src']).toEqual(["'self'", 'https://api.example:8443']);

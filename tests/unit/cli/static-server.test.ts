@@ -37,6 +37,14 @@ describe('the preview server', () => {
     return server.url;
   };
 
+  it('serves an image derivative as immutable, as publish stores it, and other media as revalidated', async () => {
+    const url = await serve();
+    await mkdir(join(dir(), 'media/_img/0123456789abcdef0123'), { recursive: true });
+    await writeFile(join(dir(), 'media/_img/0123456789abcdef0123/640.webp'), png);
+    expect((await get(`${url}/media/_img/0123456789abcdef0123/640.webp`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get(`${url}/media/a.png`)).headers['cache-control']).toBe('no-cache');
+  });
+
   it('gzips text for a client that accepts it, as a production host does', async () => {
     const url = await serve();
     const answer = await get(url + '/', { 'accept-encoding': 'gzip, deflate, br' });
