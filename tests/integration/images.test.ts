@@ -95,6 +95,14 @@ describe('a build of camera photos', () => {
     expect(photo).toMatchObject({ width: 3000, height: 4000 });
     const portrait = await sharp(join(site(), photo.sources![0]!.urls[0]!)).metadata();
     expect(portrait.height).toBeGreaterThan(portrait.width);
+    // Turned, not squeezed: the scene's sky, at the top of the sensor, is on the right once shown upright.
+    const { data, info } = await sharp(join(site(), photo.sources![0]!.urls[0]!)).resize(80, 80, { fit: 'fill' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const mean = (x0: number, x1: number): number => {
+      let sum = 0;
+      for (let y = 0; y < info.height; y++) for (let x = x0; x < x1; x++) sum += data[y * info.width + x]!;
+      return sum / ((x1 - x0) * info.height);
+    };
+    expect(mean(40, 80) - mean(0, 40)).toBeGreaterThan(20);
   });
 
   it('never publishes a file planted in the cache in place of a derivative (a hard link to a secret, say)', async () => {
@@ -150,7 +158,7 @@ describe('a build of camera photos', () => {
     const id = JSON.parse(await readFile(join(site(), 'news', slug, '_payload.json'), 'utf8')).data.newsItem.id as string;
     await updateContent(backend, token, 'NewsItem', id, {
       image: { url: '/media/uploads/new-photo.jpg', alt: 'A new photo', width: 800, height: 600 },
-      body: '<p>Before.</p><figure><img src="/media/uploads/new-photo.jpg" alt="The new photo, inline" width="800" height="600"></figure><p>After.</p>',
+      body: '<p>Before.</p><figure><img src="/media/uploads/new-photo.jpg" alt="The new photo, inline" width="800" height="600"></figure><p>After, <a href="/media/uploads/new-photo.jpg">the photo itself</a>.</p>',
     });
     const update = await build(['--out', site(), '--cache-dir', join(root, 'cache')]);
     expect(update.code, update.stderr).toBe(0);
@@ -163,6 +171,11 @@ describe('a build of camera photos', () => {
     expect(body).toContain(inline);
     expect(await readFile(join(site(), 'news', slug, 'index.html'), 'utf8')).toContain(inline);
     for (const url of image.sources![0]!.urls) expect((await sharp(join(site(), url)).metadata()).format).toBe('webp');
+    // A link to the photo itself publishes it whole, without what the camera wrote into it.
+    const original = await readFile(join(site(), 'media/uploads/new-photo.jpg'));
+    const meta = await sharp(original).metadata();
+    expect({ format: meta.format, width: meta.width, height: meta.height, exif: meta.exif, icc: meta.icc }).toEqual({ format: 'jpeg', width: 4000, height: 3000, exif: undefined, icc: undefined });
+    expect(original.toString('latin1')).not.toMatch(/GPS|Jane Editor|BodySerial/);
   }, 300_000);
 
   it('fails on a pixel bomb, a truncated photo and a page named .jpg, naming each page, URL and reason; the output stays', async () => {
