@@ -44,9 +44,8 @@ export interface StaticServer {
  */
 export async function startStaticServer({ root, port = 0, host = '127.0.0.1', headers = {}, compress = true }: StaticServerOptions): Promise<StaticServer> {
   const base = resolve(root);
-  let listening = 0;
   const server: Server = createServer((req, res) => {
-    if (refusedHost(req, res, { name: 'site preview', host, port: listening })) return;
+    if (refusedHost(req, res, { name: 'site preview', host })) return;
     // nosniff on every answer: a browser takes each file for the type it is served as, never for HTML it guesses.
     const extra = async (file: string | null): Promise<Record<string, string>> => ({ 'x-content-type-options': 'nosniff', ...(typeof headers === 'function' ? await headers(file) : headers) });
     void handle(base, req, res, extra, compress).catch(() => {
@@ -59,7 +58,6 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
     server.listen(port, host, () => ok());
   });
   const address = server.address() as AddressInfo;
-  listening = address.port;
   return {
     url: `http://${host}:${address.port}`,
     close: () =>
