@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { resolve, sep } from 'node:path';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
+import { DERIVATIVE_PREFIX } from '../../runtime/shared/images.ts';
 import { contentTypeFor } from './content-types.ts';
 import { findNotFoundPage, findSiteFile } from './site-files.ts';
 import { mediaDisposition } from '../content/media-types.ts';
@@ -70,6 +71,9 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
 
 // --- internal ---
 
+/** Where the images' derivatives are (DERIVATIVE_PREFIX), as a path in the site's folder. */
+const DERIVATIVES = DERIVATIVE_PREFIX.replaceAll('/', sep);
+
 async function handle(base: string, req: IncomingMessage, res: ServerResponse, extra: (file: string | null) => Promise<Record<string, string>>, compress: boolean): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -95,7 +99,7 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
 async function send(res: ServerResponse, req: IncomingMessage, file: string, status: number, extra: Record<string, string>, compress: boolean): Promise<void> {
   const info = await stat(file);
   // As publish stores them: the assets and the images' derivatives, named by their content, for a year.
-  const hashed = (file.includes(`${sep}${ASSETS_DIR}${sep}`) && !file.endsWith('latest.json')) || file.includes(`${sep}media${sep}_img${sep}`);
+  const hashed = (file.includes(`${sep}${ASSETS_DIR}${sep}`) && !file.endsWith('latest.json')) || file.includes(DERIVATIVES);
   // As publish stores them: media a browser could open as a document of the site download instead.
   const disposition = file.includes(`${sep}media${sep}`) ? mediaDisposition(file) : null;
   const type = contentTypeFor(file);
