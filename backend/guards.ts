@@ -119,8 +119,8 @@ export function isExpectedHost(hostHeader: string | undefined, listening: string
  * it comes from) and over the whole backend. A reverse proxy in front of the backend makes one client of
  * everyone, and a client with many addresses (an IPv6 /48, a botnet) escapes the per-client limit: the
  * account and backend limits hold regardless. The price: someone guessing can keep the editor waiting
- * (at most ACCOUNT.windowMs after the guessing stops); logging in successfully from another client is no
- * way round it, by design.
+ * (at most `account.windowMs` after the guessing stops); logging in successfully from another client is
+ * no way round it, by design.
  */
 export const LOGIN_LIMIT = {
   client: { failures: 10, windowMs: 60_000 },
@@ -142,10 +142,10 @@ export interface LoginLimiter {
 }
 
 /** Counts failed logins per client, per account and in all (LOGIN_LIMIT), in memory bounded by LOGIN_LIMIT.tracked. */
-export function createLoginLimiter(now: () => number = Date.now, limits: typeof LOGIN_LIMIT = LOGIN_LIMIT): LoginLimiter {
-  const clients = new BoundedWindows(limits.client, limits.tracked, now);
-  const accounts = new BoundedWindows(limits.account, limits.tracked, now);
-  const backend = new BoundedWindows(limits.backend, 1, now);
+export function createLoginLimiter(now: () => number = Date.now): LoginLimiter {
+  const clients = new BoundedWindows(LOGIN_LIMIT.client, LOGIN_LIMIT.tracked, now);
+  const accounts = new BoundedWindows(LOGIN_LIMIT.account, LOGIN_LIMIT.tracked, now);
+  const backend = new BoundedWindows(LOGIN_LIMIT.backend, 1, now);
   const refuse = (wait: number, what: string): never => {
     throw createGraphQLError(`Too many failed logins ${what}; try again in ${wait} s.`, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: wait } });
   };

@@ -5,7 +5,6 @@
  */
 import type { MediaSpec } from './content/types.ts';
 import { createRandom, hashString, pickAt } from './content/random.ts';
-import { cameraPhoto } from './photos.ts';
 
 /** A generated media file ready to send. */
 export interface MediaFile {
@@ -15,13 +14,15 @@ export interface MediaFile {
 
 /**
  * Generates the bytes for one media path. Deterministic: the same spec and path give the same bytes. A
- * camera photo (photos.ts) comes asynchronously: its base may still have to be generated.
+ * camera photo (photos.ts) comes asynchronously: its base may still have to be generated. photos.ts, and
+ * sharp with it, loads with the first photo asked for: a backend serving the sample's SVGs (every build
+ * without --endpoint starts one) never loads libvips.
  * @param path the root-relative URL path (`/media/news/x.svg`), used to seed image patterns
  */
 export function renderMedia(spec: MediaSpec, path: string): MediaFile | Promise<MediaFile> {
   switch (spec.kind) {
     case 'photo':
-      return cameraPhoto(spec.tag, spec.photo).then((body) => ({ contentType: 'image/jpeg', body }));
+      return import('./photos.ts').then(async ({ cameraPhoto }) => ({ contentType: 'image/jpeg', body: await cameraPhoto(spec.tag, spec.photo) }));
     case 'file':
       return { contentType: spec.contentType, body: spec.body };
     case 'image':

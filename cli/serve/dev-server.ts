@@ -33,10 +33,9 @@ export interface DevServer {
  */
 export async function startDevServer({ root, port, host, liveReload, overlay = () => NO_OVERLAY }: { root: string; port: number; host: string; liveReload: LiveReload; overlay?: () => DevOverlay }): Promise<DevServer> {
   const base = resolve(root);
-  let listening = 0;
   const server = createServer((req, res) => {
     // Not even the event stream for another host (DNS rebinding): it says which pages are open.
-    if (refusedHost(req, res, { name: 'site dev', host, port: listening })) return;
+    if (refusedHost(req, res, { name: 'site dev', host })) return;
     let pathname: string;
     try {
       pathname = new URL(req.url ?? '/', 'http://x').pathname;
@@ -55,9 +54,8 @@ export async function startDevServer({ root, port, host, liveReload, overlay = (
     server.once('error', fail);
     server.listen(port, host, () => ok());
   }).catch(portInUse(host, port));
-  listening = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${listening}`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((ok) => {
         liveReload.close();

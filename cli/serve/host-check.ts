@@ -26,14 +26,15 @@ export function isExpectedHost(hostHeader: string | undefined, listening: string
 
 /**
  * Answers a request for an unexpected host with 403 and says why; true when it did (the caller stops).
- * `server` names the command in the answer.
+ * `server` names the command in the answer and the host it listens on; its port is the one the request came to.
  */
-export function refusedHost(req: IncomingMessage, res: ServerResponse, server: { name: string; host: string; port: number }): boolean {
-  if (isExpectedHost(req.headers.host, server.host, server.port)) return false;
+export function refusedHost(req: IncomingMessage, res: ServerResponse, server: { name: string; host: string }): boolean {
+  const port = req.socket.localPort ?? 0;
+  if (isExpectedHost(req.headers.host, server.host, port)) return false;
   const allowed = ['127.0.0.1', 'localhost', '[::1]', ...(isLoopbackHost(hostnameOf(server.host)) || WILDCARDS.has(server.host) ? [] : [hostnameOf(server.host)])];
   res
     .writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
-    .end(`${server.name} answers requests for ${allowed.join(', ')}${WILDCARDS.has(server.host) ? ' or an IP address' : ''} (port ${server.port}), not for this Host: a page elsewhere may have pointed its own name at this machine. Open the site at one of those addresses.\n`);
+    .end(`${server.name} answers requests for ${allowed.join(', ')}${WILDCARDS.has(server.host) ? ' or an IP address' : ''} (port ${port}), not for this Host: a page elsewhere may have pointed its own name at this machine. Open the site at one of those addresses.\n`);
   return true;
 }
 

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { resolve, sep } from 'node:path';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
+import { DERIVATIVE_PREFIX } from '../../runtime/shared/images.ts';
 import { contentTypeFor } from './content-types.ts';
 import { findNotFoundPage, findSiteFile } from './site-files.ts';
 import { mediaDisposition } from '../content/media-types.ts';
@@ -44,9 +45,8 @@ export interface StaticServer {
  */
 export async function startStaticServer({ root, port = 0, host = '127.0.0.1', headers = {}, compress = true }: StaticServerOptions): Promise<StaticServer> {
   const base = resolve(root);
-  let listening = 0;
   const server: Server = createServer((req, res) => {
-    if (refusedHost(req, res, { name: 'site preview', host, port: listening })) return;
+    if (refusedHost(req, res, { name: 'site preview', host })) return;
     // nosniff on every answer: a browser takes each file for the type it is served as, never for HTML it guesses.
     const extra = async (file: string | null): Promise<Record<string, string>> => ({ 'x-content-type-options': 'nosniff', ...(typeof headers === 'function' ? await headers(file) : headers) });
     void handle(base, req, res, extra, compress).catch(() => {
@@ -59,7 +59,6 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
     server.listen(port, host, () => ok());
   });
   const address = server.address() as AddressInfo;
-  listening = address.port;
   return {
     url: `http://${host}:${address.port}`,
     close: () =>
@@ -71,6 +70,9 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
 }
 
 // --- internal ---
+
+/** Where the images' derivatives are (DERIVATIVE_PREFIX), as a path in the site's folder. */
+const DERIVATIVES = DERIVATIVE_PREFIX.replaceAll('/', sep);
 
 async function handle(base: string, req: IncomingMessage, res: ServerResponse, extra: (file: string | null) => Promise<Record<string, string>>, compress: boolean): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -97,7 +99,7 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
 async function send(res: ServerResponse, req: IncomingMessage, file: string, status: number, extra: Record<string, string>, compress: boolean): Promise<void> {
   const info = await stat(file);
   // As publish stores them: the assets and the images' derivatives, named by their content, for a year.
-  const hashed = (file.includes(`${sep}${ASSETS_DIR}${sep}`) && !file.endsWith('latest.json')) || file.includes(`${sep}media${sep}_img${sep}`);
+  const hashed = (file.includes(`${sep}${ASSETS_DIR}${sep}`) && !file.endsWith('latest.json')) || file.includes(DERIVATIVES);
   // As publish stores them: media a browser could open as a document of the site download instead.
   const disposition = file.includes(`${sep}media${sep}`) ? mediaDisposition(file) : null;
   const type = contentTypeFor(file);

@@ -3,7 +3,7 @@ import { redactUrlsIn } from '../../runtime/shared/redact-url.ts';
 /**
  * The build's one logger: stage-labelled lines, levels, and nothing else writes to the console. Every
  * line goes out with the credentials in its URLs redacted (redactUrlsIn), and with its control
- * characters shown rather than sent (visible): lines carry text from the content backend, the network
+ * characters shown rather than sent (oneLine): lines carry text from the content backend, the network
  * and the build cache (titles, links, paths, answers), which must not move the cursor, retitle the
  * terminal or hide a line. An info, warning or debug message is one line whatever it holds (oneLine):
  * a newline in a title cannot start a line of its own, so content can neither forge a `[build]` line
@@ -49,40 +49,28 @@ export function createMemoryLogger(): Logger & { lines: string[] } {
   return Object.assign(createLogger('debug', { stdout: push, stderr: push }), { lines });
 }
 
-// --- internal ---
-
-/** Control characters but newline and tab (C0, DEL, C1). */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** The text with each control character but newline and tab written as `\xNN`: for whatever else reaches the terminal too. */
-export function visible(line: string): string {
-  return line.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
-
 /**
- * The text as one line: control characters as `\xNN`, newlines as `\n` and the Unicode line and paragraph
- * separators as `\u2028` and `\u2029`, and no workflow command (defused). For every value from the
- * content, the network or the cache that goes into a line of output.
+ * The text as one line: control characters but tab as `\xNN` (C0, DEL, C1), newlines as `\n` and the
+ * Unicode line and paragraph separators as `\u2028` and `\u2029`, and no workflow command (defused). For
+ * every value from the content, the network or the cache that goes into a line of output.
  */
 export function oneLine(text: string): string {
-  return defused(visible(text).replace(LINE_BREAKS, (c) => (c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16)}`)));
+  return defused(text.replace(UNSAFE, (c) => (c === '\n' ? '\\n' : c <= '\u00ff' ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : `\\u${c.charCodeAt(0).toString(16)}`)));
 }
 
 /**
  * Text of several lines (an error and its failures) as it may reach a terminal or a CI log: each line
- * made visible, and none able to run as a workflow command (defused).
+ * made safe as oneLine makes it, and the newlines between them kept.
  */
 export function terminalText(text: string): string {
-  return visible(text)
-    .replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
-    .split('\n')
-    .map(defused)
-    .join('\n');
+  return text.split('\n').map(oneLine).join('\n');
 }
 
-/** Newline and the line and paragraph separators some logs and editors break lines at. */
-const LINE_BREAKS = /[\n\u2028\u2029]/g;
+// --- internal ---
+
+/** Control characters but tab (C0, DEL, C1), and the line and paragraph separators some logs and editors break lines at. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /**
  * A line no CI reads as a command: GitHub Actions runs a line that starts (after blanks) with `::`, and
