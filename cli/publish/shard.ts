@@ -4,7 +4,7 @@ import type { PublishDeps } from './deps.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
 import { memoryFile, readLocalFiles, type LocalFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
-import { bytesOf, planUploads } from './plan.ts';
+import { bytesOf, compareWithRemote, planUploads } from './plan.ts';
 import { isContentAddressed, PENDING_DIR, shardRecordId, STAGE_MIN_BYTES, STAGED_DIR, stagedKeyFor } from './policy.ts';
 import { createProgress } from './progress.ts';
 import { readBucketBuilds, signAdopted } from './remote-builds.ts';
@@ -66,7 +66,7 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
  * since the merged publish uploads it for about what copying it would cost.
  */
 function placeOf(file: LocalFile, buildId: string, remote: ReadonlyMap<string, RemoteObject>): LocalFile | null {
-  const there = remote.get(file.key);
-  if (isContentAddressed(file.key) && (!there || (there.size === file.size && there.etag.toLowerCase() === file.md5))) return file;
+  const verdict = compareWithRemote(file, remote.get(file.key));
+  if (isContentAddressed(file.key) && (verdict === 'new' || verdict === 'unchanged')) return file;
   return file.size >= STAGE_MIN_BYTES ? { ...file, key: stagedKeyFor(buildId, file.key) } : null;
 }
