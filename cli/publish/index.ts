@@ -12,9 +12,8 @@ import { FILES_DIR, isShardRecordOf, PENDING_DIR } from './policy.ts';
 import { createProgress } from './progress.ts';
 import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
-import { foreignInTheWay, foreignKeys, ownedKeys, planRetention, reclaimable } from './retention.ts';
-import { BuildErrors, createBuildError } from '../errors/errors.ts';
-import { createS3Store, type RemoteObject } from './s3-store.ts';
+import { checkForeignObjects, planRetention } from './retention.ts';
+import { createS3Store } from './s3-store.ts';
 import { shardHandover } from './staged.ts';
 
 export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from './config.ts';
@@ -53,19 +52,12 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     // Each at its version's own key (manifest.ts recordKeyFor), so no other version of this build id is written over.
     const manifestKey = recordKeyFor(FILES_DIR, manifest);
     const files = [...local.files, memoryFile(manifestKey, Buffer.from(signedRecord(manifest, manifestKey, config.records)))];
-    // Publish never writes beside or deletes what it did not write, unless told to write beside it.
     const pendingKey = recordKeyFor(PENDING_DIR, manifest);
     const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(manifest, pendingKey, config.records)));
-    const listed = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending, bucket.recordKeys.keys()));
-    // Foreign keys holding this build's very bytes are written again (with publish's headers) and owned by its new manifest.
-    const reclaimed = reclaimable(listed, remote, files);
-    const foreign = listed.filter((key) => !reclaimed.has(key));
-    if (foreign.length > 0 && !config.allowForeignObjects) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, someOf(foreign)]);
-    // Writing over an object is losing it as surely as deleting it: the flag never allows that.
-    const inTheWay = foreignInTheWay(foreign, [...files.map((f) => f.key), pendingRecord.key]);
-    if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [store.location, inTheWay.length, someOf(inTheWay)]);
+    // Publish never writes over or deletes what it did not write, and writes beside it only when told to.
+    const { foreign, listing } = checkForeignObjects(remote, bucket, files, pendingRecord.key, { allowForeign: config.allowForeignObjects, location: store.location });
     if (foreign.length > 0) logger.warn('publish', `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`);
-    const plan = await planUploads(files, withoutKeys(remote, reclaimed), (key) => store.headSha256(key), config.concurrency);
+    const plan = await planUploads(files, listing, (key) => store.headSha256(key), config.concurrency);
     // What this build's shards uploaded beforehand: copied into place, then removed as housekeeping.
     const handover = shardHandover(manifest, bucket.manifests, bucket.pending, remote, bucket.recordKeys);
     const housekeeping = new Set([pendingRecord.key, ...handover.leftovers, ...handover.records]);
@@ -139,16 +131,4 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
   } finally {
     if (!deps.store) store.close();
   }
-}
-
-// --- internal ---
-
-/** The listing without some keys: they are uploaded again whatever they hold. */
-function withoutKeys(remote: ReadonlyMap<string, RemoteObject>, keys: ReadonlySet<string>): ReadonlyMap<string, RemoteObject> {
-  return keys.size === 0 ? remote : new Map([...remote].filter(([key]) => !keys.has(key)));
-}
-
-/** The first five keys for a message, and an ellipsis when there are more. */
-function someOf(keys: readonly string[]): string {
-  return keys.slice(0, 5).join(', ') + (keys.length > 5 ? ', …' : '');
 }

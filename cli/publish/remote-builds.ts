@@ -23,8 +23,6 @@ export interface BucketBuilds {
   pending: FileManifest[];
   /** The key of every trusted record (file manifests and pending records), with the build id it names. */
   recordKeys: Map<string, string>;
-  /** Keys of records that were not trusted (reported as warnings): they list nothing, and count as foreign objects. */
-  untrusted: string[];
   /** Records taken without a valid signature because the operator said so (`--adopt-records`), by key: publish signs them anew. */
   adopted: Map<string, FileManifest>;
 }
@@ -36,26 +34,24 @@ export interface BucketBuilds {
  */
 export async function readBucketBuilds(store: ObjectStore, remote: ReadonlyMap<string, RemoteObject>, logger: Logger, concurrency: number, auth: RecordAuth, adopt = false): Promise<BucketBuilds> {
   const limit = pLimit(concurrency);
-  const untrusted: string[] = [];
   const adopted = new Map<string, FileManifest>();
   const recordKeys = new Map<string, string>();
-  const read = { store, remote, logger, limit, auth, untrusted, adopted: adopt ? adopted : null, recordKeys };
+  const read = { store, remote, logger, limit, auth, adopted: adopt ? adopted : null, recordKeys };
   const [latestText, versions, pending] = await Promise.all([
     remote.has(LATEST_FILE) ? store.getText(LATEST_FILE) : null,
     readRecords({ ...read, dir: FILES_DIR }),
     readRecords({ ...read, dir: PENDING_DIR }),
   ]);
-  return { latest: latestText ? parseLatest(latestText) : null, manifests: mergeById(versions), versions, pending: mergeById(pending), recordKeys, untrusted: untrusted.sort(), adopted };
+  return { latest: latestText ? parseLatest(latestText) : null, manifests: mergeById(versions), versions, pending: mergeById(pending), recordKeys, adopted };
 }
 
-/** Writes the adopted records (--adopt-records) back signed, but for `skip` (records this run writes anyway); returns how many. */
-export async function signAdopted(store: ObjectStore, adopted: ReadonlyMap<string, FileManifest>, auth: RecordAuth, skip: ReadonlySet<string>): Promise<number> {
-  const keys = [...adopted.keys()].filter((key) => !skip.has(key));
-  for (const key of keys) {
-    const file = memoryFile(key, Buffer.from(signedRecord(adopted.get(key)!, key, auth)));
+/** Writes the adopted records (--adopt-records) back signed, but for `skip` (records this run writes anyway). */
+export async function signAdopted(store: ObjectStore, adopted: ReadonlyMap<string, FileManifest>, auth: RecordAuth, skip: ReadonlySet<string>): Promise<void> {
+  for (const [key, manifest] of adopted) {
+    if (skip.has(key)) continue;
+    const file = memoryFile(key, Buffer.from(signedRecord(manifest, key, auth)));
     await store.put(key, file.body!, file);
   }
-  return keys.length;
 }
 
 /** The bytes of latest.json for a build, exactly as `site build` writes them. */
@@ -73,15 +69,13 @@ interface RecordsRead {
   logger: Logger;
   limit: ReturnType<typeof pLimit>;
   auth: RecordAuth;
-  /** Collects the keys of the records left out. */
-  untrusted: string[];
   /** With --adopt-records: collects the well-formed records taken without a valid signature. */
   adopted: Map<string, FileManifest> | null;
   /** Collects the keys of the records taken, with the build id each names. */
   recordKeys: Map<string, string>;
 }
 
-async function readRecords({ store, remote, dir, logger, limit, auth, untrusted, adopted, recordKeys }: RecordsRead): Promise<FileManifest[]> {
+async function readRecords({ store, remote, dir, logger, limit, auth, adopted, recordKeys }: RecordsRead): Promise<FileManifest[]> {
   const keys = [...remote.keys()].filter((key) => key.startsWith(`${dir}/`) && key.endsWith('.json'));
   const texts = await Promise.all(keys.map((key) => limit(() => store.getText(key))));
   const records: FileManifest[] = [];
@@ -102,7 +96,6 @@ async function readRecords({ store, remote, dir, logger, limit, auth, untrusted,
       logger.warn('publish', `adopting ${JSON.stringify(key)} (--adopt-records): ${WHY[problem!]}; taken as publish's own, and signed with SITE_PUBLISH_KEY unless this is a dry run`);
       return void records.push(unchecked);
     }
-    untrusted.push(key);
     // The key comes from the bucket: quoted, so it cannot start a line of its own.
     logger.warn('publish', `ignoring ${JSON.stringify(key)}: ${WHY[problem!]}; nothing it lists is deleted, kept or taken for publish's own on its word`);
   });

@@ -1,6 +1,9 @@
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
-import type { FileManifest } from './manifest.ts';
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
+import type { FileManifest, ManifestEntry } from './manifest.ts';
+import { compareWithRemote } from './plan.ts';
 import { FILES_DIR, isBuildRecord, policyFor } from './policy.ts';
+import type { BucketBuilds } from './remote-builds.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import type { RemoteObject } from './s3-store.ts';
 
@@ -90,20 +93,39 @@ export function foreignInTheWay(foreign: readonly string[], written: Iterable<st
   return foreign.filter((key) => keys.has(key));
 }
 
+/** What a run makes of the objects under the prefix that no record of publish's own lists. */
+export interface ForeignObjects {
+  /** Keys left to whoever wrote them: never deleted, never written over. */
+  foreign: string[];
+  /** The listing to plan the run's uploads against: the objects it takes back left out, so they are written again with publish's headers. */
+  listing: ReadonlyMap<string, RemoteObject>;
+}
+
 /**
- * The foreign keys that already hold exactly the bytes this run writes there (equal size and a
- * single-part MD5 ETag): writing them again loses nothing, and the new signed record owns them
- * again, so they neither block a publish nor count as foreign. A build whose record was deleted or
- * overwritten is so taken back by publishing it again.
+ * Sorts out, for a run (a publish or a shard's) that writes `files` after its pending record
+ * `pendingKey`, the objects under the prefix that no record of publish's own lists. Those that already
+ * hold exactly the bytes the run writes at their key (equal size and a single-part MD5 ETag) lose
+ * nothing by being written again, and the run's new signed record owns them: they neither block it nor
+ * count as foreign, so a build whose record was deleted or overwritten is taken back by publishing it
+ * again. Any other is foreign: StorageHoldsForeignObjects unless `allowForeign`, and
+ * StorageForeignObjectInTheWay when the run would write over it, flag or not (writing over an object is
+ * losing it as surely as deleting it).
  */
-export function reclaimable(foreign: readonly string[], remote: ReadonlyMap<string, RemoteObject>, written: Iterable<{ key: string; size: number; md5: string }>): Set<string> {
-  const byKey = new Map([...written].map((file) => [file.key, file] as const));
-  return new Set(
-    foreign.filter((key) => {
-      const [there, file] = [remote.get(key), byKey.get(key)];
-      return there !== undefined && file !== undefined && /^[0-9a-f]{32}$/i.test(there.etag) && there.size === file.size && there.etag.toLowerCase() === file.md5;
-    }),
-  );
+export function checkForeignObjects(
+  remote: ReadonlyMap<string, RemoteObject>,
+  records: Pick<BucketBuilds, 'manifests' | 'pending' | 'recordKeys'>,
+  files: readonly (ManifestEntry & { key: string })[],
+  pendingKey: string,
+  options: { allowForeign: boolean; location: string },
+): ForeignObjects {
+  const listed = foreignKeys(remote.keys(), ownedKeys(records.manifests, records.pending, records.recordKeys.keys()));
+  const byKey = new Map(files.map((file) => [file.key, file] as const));
+  const reclaimed = new Set(listed.filter((key) => byKey.has(key) && compareWithRemote(byKey.get(key)!, remote.get(key)) === 'unchanged'));
+  const foreign = listed.filter((key) => !reclaimed.has(key));
+  if (foreign.length > 0 && !options.allowForeign) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [options.location, foreign.length, someOf(foreign)]);
+  const inTheWay = foreignInTheWay(foreign, [...byKey.keys(), pendingKey]);
+  if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [options.location, inTheWay.length, someOf(inTheWay)]);
+  return { foreign, listing: reclaimed.size === 0 ? remote : new Map([...remote].filter(([key]) => !reclaimed.has(key))) };
 }
 
 /** Builds ordered by their meta timestamp, newest first; the id breaks ties so the order is stable. */
@@ -121,4 +143,9 @@ function deletionOrder(a: string, b: string): number {
   const ra = policyFor(a).stage === 'meta' ? 0 : 1;
   const rb = policyFor(b).stage === 'meta' ? 0 : 1;
   return ra - rb || compareText(a, b);
+}
+
+/** The first five keys for a message, and an ellipsis when there are more. */
+function someOf(keys: readonly string[]): string {
+  return keys.slice(0, 5).join(', ') + (keys.length > 5 ? ', …' : '');
 }

@@ -1,16 +1,15 @@
 import { SHARDS_DIR, type ShardManifest } from '../build/shard.ts';
-import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import type { PublishConfig } from './config.ts';
 import type { PublishDeps } from './deps.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
 import { memoryFile, readLocalFiles, type LocalFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
-import { bytesOf, planUploads } from './plan.ts';
+import { bytesOf, compareWithRemote, planUploads } from './plan.ts';
 import { isContentAddressed, PENDING_DIR, shardRecordId, STAGE_MIN_BYTES, STAGED_DIR, stagedKeyFor } from './policy.ts';
 import { createProgress } from './progress.ts';
 import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { reportDryRun, type PublishResult } from './report.ts';
-import { foreignInTheWay, foreignKeys, ownedKeys, reclaimable } from './retention.ts';
+import { checkForeignObjects } from './retention.ts';
 import { createS3Store, type RemoteObject } from './s3-store.ts';
 
 /**
@@ -38,14 +37,9 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
     const record = createManifest(id, shard.timestamp, local.map((f) => [f.key, f] as const));
     const pendingKey = recordKeyFor(PENDING_DIR, record);
     const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(record, pendingKey, config.records)));
-    const listed = foreignKeys(remote.keys(), ownedKeys(bucket.manifests, bucket.pending, bucket.recordKeys.keys()));
-    // Foreign keys holding this shard's very bytes are written again and owned by its signed record (retention.ts reclaimable).
-    const reclaimed = reclaimable(listed, remote, local);
-    const foreign = listed.filter((key) => !reclaimed.has(key));
-    if (foreign.length > 0 && !config.allowForeignObjects) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [store.location, foreign.length, foreign.slice(0, 5).join(', ')]);
-    const inTheWay = foreignInTheWay(foreign, [...local.map((f) => f.key), pendingRecord.key]);
-    if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [store.location, inTheWay.length, inTheWay.slice(0, 5).join(', ')]);
-    const plan = await planUploads(local, new Map([...remote].filter(([key]) => !reclaimed.has(key))), (key) => store.headSha256(key), config.concurrency);
+    // As a publish does (retention.ts checkForeignObjects): never over what publish did not write, beside it only when told to.
+    const { listing } = checkForeignObjects(remote, bucket, local, pendingRecord.key, { allowForeign: config.allowForeignObjects, location: store.location });
+    const plan = await planUploads(local, listing, (key) => store.headSha256(key), config.concurrency);
     // latest.json names the same build before and after a shard's upload.
     const base = { buildId: bucket.latest?.id ?? '', previousBuildId: bucket.latest?.id ?? null, dryRun: config.dryRun, unchanged: plan.unchanged.length, deferredDeletes: 0, keptBuilds: [] as string[], deleted: 0 };
     if (config.dryRun) return { ...base, uploaded: 0, bytes: 0, actions: reportDryRun(logger, plan.uploads, [], plan.unchanged.length), durationMs: now() - started };
@@ -72,7 +66,7 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
  * since the merged publish uploads it for about what copying it would cost.
  */
 function placeOf(file: LocalFile, buildId: string, remote: ReadonlyMap<string, RemoteObject>): LocalFile | null {
-  const there = remote.get(file.key);
-  if (isContentAddressed(file.key) && (!there || (there.size === file.size && there.etag.toLowerCase() === file.md5))) return file;
+  const verdict = compareWithRemote(file, remote.get(file.key));
+  if (isContentAddressed(file.key) && (verdict === 'new' || verdict === 'unchanged')) return file;
   return file.size >= STAGE_MIN_BYTES ? { ...file, key: stagedKeyFor(buildId, file.key) } : null;
 }
