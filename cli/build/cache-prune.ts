@@ -147,7 +147,7 @@ async function pruneKind(kind: CacheKind, cacheDir: string, used: ReadonlySet<st
     // Hard-linking a medium into an output changes its ctime: a build that just took it counts as a use.
     if (!info || now - Math.max(info.mtimeMs, info.ctimeMs) <= grace) continue;
     gone.count++;
-    gone.bytes += await bytesOf(entry.path);
+    gone.bytes += info.isDirectory() ? await bytesOf(entry.path) : info.size;
     if (!dryRun) await rm(entry.path, { recursive: true, force: true });
   }
   return gone;
