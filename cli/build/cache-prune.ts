@@ -110,7 +110,7 @@ export async function describeCache(cacheDir: string): Promise<{ states: StoredS
     kinds.push({ name: kind.name, holds: kind.holds, count: entries.length, bytes });
   }
   // Everything else at the top of the cache folder (`site dev`'s output, a dev server's scratch folders).
-  const known = new Set(['builds', 'media', 'search', 'bundle', 'images', 'rich-text.json']);
+  const known = new Set(['builds', ...CACHE_KINDS.map((kind) => kind.top)]);
   const names = (await readdir(cacheDir).catch(() => [] as string[])).filter((name) => !known.has(name)).sort();
   let bytes = 0;
   for (const name of names) bytes += await bytesOf(join(cacheDir, name));
