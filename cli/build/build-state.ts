@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual, type Hmac } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
 import { lstat, open, readdir, readFile, stat, utimes } from 'node:fs/promises';
 import { join, posix } from 'node:path';
@@ -6,7 +6,7 @@ import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { isCheckName, type ContentWarning } from '../checks/run.ts';
 import { isSafePagePath } from '../content/crawl.ts';
 import { mediaFileFor } from '../content/media.ts';
-import { cacheKeyFor } from '../config/cache-key.ts';
+import { cacheKeyFor, sealJson } from '../config/cache-key.ts';
 import { readBuild } from '../output/output.ts';
 import { fileKey, leavesFolder, writeFileAtomic } from '../output/write.ts';
 import { readBytes } from '../output/read.ts';
@@ -120,7 +120,7 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     const text = await readFile(stateFileFor(cacheDir, outDir), 'utf8').catch(() => null);
     if (text === null) return none('no previous build of this folder in the build cache');
     // What it says decides which pages are kept unread and what the outputs say of them: believed only as a build holding the cache key wrote it.
-    if (!signedByThisKey(cacheDir, text)) return none("the build cache's state is not signed with this build's cache key (SITE_CACHE_KEY or the key file changed, or the cache was altered)");
+    if (!cacheKeyFor(cacheDir).sealedJson(STATE_MAC_CONTEXT, text)) return none("the build cache's state is not signed with this build's cache key (SITE_CACHE_KEY or the key file changed, or the cache was altered)");
     const saved = JSON.parse(text) as SavedState;
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
@@ -204,9 +204,9 @@ export async function saveBuildState(
   // alone (160,000 of them) was a 10 MB string at the build's end, where its memory peaks.
   await writeFileAtomic(stateFileFor(cacheDir, outDir), async (temp) => {
     const file = await open(temp, 'w');
-    // Everything written is signed as it goes; the signature closes the file (signedByThisKey).
-    const mac = stateHmac(cacheDir);
-    const out = { write: (text: string) => (mac.update(text), file.write(text)) };
+    // Everything written is signed as it goes; the signature closes the file (loadBuildState checks it).
+    const seal = cacheKeyFor(cacheDir).jsonSeal(STATE_MAC_CONTEXT);
+    const out = { write: (text: string) => (seal.update(text), file.write(text)) };
     try {
       const head: Omit<SavedState, 'pages' | 'links' | 'items' | 'outputs' | 'media' | 'warnings'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, search: state.search, feed: state.feed };
       await out.write(`${JSON.stringify(head).slice(0, -1)},"links":`);
@@ -229,7 +229,7 @@ export async function saveBuildState(
       await out.write(`,"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":`);
       await writeJsonList(out, media);
       await out.write(`,"warnings":${JSON.stringify(state.warnings)}`);
-      await file.write(`,"mac":"${mac.digest('hex')}"}`);
+      await file.write(seal.end());
     } finally {
       await file.close();
     }
@@ -649,29 +649,15 @@ async function movedCursor(cacheDir: string, outDir: string, save: string): Prom
 }
 
 /** What the state's and the moved cursor's MACs are taken over besides their text. */
-const STATE_MAC_CONTEXT = 'site-build-state/1\0';
+const STATE_MAC_CONTEXT = 'site-build-state/1';
 const CURSOR_MAC_CONTEXT = 'site-build-cursor/1';
-
-/** The HMAC a state file is signed with, fed its text up to its closing `,"mac":"…"}`. */
-function stateHmac(cacheDir: string): Hmac {
-  return cacheKeyFor(cacheDir).hmac().update(STATE_MAC_CONTEXT);
-}
-
-/** Whether the state's text ends with the MAC, under this build's cache key, of all that comes before it. */
-function signedByThisKey(cacheDir: string, text: string): boolean {
-  const found = /,"mac":"([0-9a-f]{64})"\}$/.exec(text);
-  if (!found) return false;
-  const expected = stateHmac(cacheDir).update(text.slice(0, found.index)).digest();
-  return timingSafeEqual(expected, Buffer.from(found[1]!, 'hex'));
-}
 
 /**
  * A state's JSON text (without a `mac` member) signed as saveBuildState signs it: for tests that alter a
  * state on purpose, to reach the checks behind the signature (as a writer holding the key would).
  */
 export function signedStateText(cacheDir: string, json: string): string {
-  const body = json.slice(0, -1);
-  return `${body},"mac":"${stateHmac(cacheDir).update(body).digest('hex')}"}`;
+  return sealJson(cacheKeyFor(cacheDir), STATE_MAC_CONTEXT, json);
 }
 
 function cursorFileFor(cacheDir: string, outDir: string): string {

@@ -13,6 +13,8 @@ export interface CacheKind {
   name: string;
   /** What it holds, for `site cache`. */
   holds: string;
+  /** What of the top of the cache folder is its own (a folder, or one file): `site cache` counts the rest as other. */
+  top: string;
   /** Every entry on disk now. */
   entries(cacheDir: string): Promise<CacheEntry[]>;
   /** The keys of the entries a build used, from what it knows at its end; absent: never pruned by use. */
@@ -51,6 +53,7 @@ export interface BuildUse {
 /** Downloaded media (content/media-cache.ts): `media/{key}.{expires}`. */
 const media: CacheKind = {
   name: 'media',
+  top: 'media',
   holds: 'downloaded media, while the backend says they are fresh',
   entries: (cacheDir) => entriesOf(join(cacheDir, 'media'), (name) => /^([0-9a-f]{32})\.\d+(?:\.[0-9a-f]{32})?$/.exec(name)?.[1] ?? null),
   usedBy: (build) => build.mediaKeys(),
@@ -62,6 +65,7 @@ const media: CacheKind = {
 /** The site search's partitions (output/search-cache.ts): `search/{key}.pagefind`. */
 const search: CacheKind = {
   name: 'search',
+  top: 'search',
   holds: "the site search's partitions",
   entries: (cacheDir) => entriesOf(join(cacheDir, 'search'), (name) => /^([A-Za-z0-9_-]{43})\.pagefind$/.exec(name)?.[1] ?? null),
   usedBy: (build) => build.searchKeys,
@@ -70,6 +74,7 @@ const search: CacheKind = {
 /** Client bundles (bundle/bundle-cache.ts): `bundle/{inputs hash}/`. */
 const bundle: CacheKind = {
   name: 'bundle',
+  top: 'bundle',
   holds: 'client bundles, by the hash of their inputs',
   entries: (cacheDir) => entriesOf(join(cacheDir, 'bundle'), (name) => (/^[0-9a-f]{16,64}$/.test(name) ? name : null)),
   usedBy: (build) => [build.bundleKey],
@@ -78,6 +83,7 @@ const bundle: CacheKind = {
 /** Image derivatives (content/images/images.ts): `images/derived/{key}/`, the key in each derivative's URL. */
 const images: CacheKind = {
   name: 'images',
+  top: 'images',
   holds: "image derivatives (srcset widths), by their source's bytes and the settings",
   entries: (cacheDir) => entriesOf(join(cacheDir, 'images', 'derived'), (name) => (/^[0-9a-f]{20}$/.test(name) ? name : null)),
   usedBy: (build) => {
@@ -93,6 +99,7 @@ const images: CacheKind = {
 /** The cleaned rich text (content/rich-text-cache.ts): one file, which keeps only what the last build used. */
 const richText: CacheKind = {
   name: 'rich-text',
+  top: 'rich-text.json',
   holds: 'what each rich text cleaned to (what the last build used only)',
   entries: async (cacheDir) => ((await lstat(join(cacheDir, 'rich-text.json')).catch(() => null)) ? [{ key: 'rich-text.json', path: join(cacheDir, 'rich-text.json'), name: 'rich-text.json' }] : []),
 };

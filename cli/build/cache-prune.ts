@@ -110,7 +110,7 @@ export async function describeCache(cacheDir: string): Promise<{ states: StoredS
     kinds.push({ name: kind.name, holds: kind.holds, count: entries.length, bytes });
   }
   // Everything else at the top of the cache folder (`site dev`'s output, a dev server's scratch folders).
-  const known = new Set(['builds', 'media', 'search', 'bundle', 'images', 'rich-text.json']);
+  const known = new Set(['builds', ...CACHE_KINDS.map((kind) => kind.top)]);
   const names = (await readdir(cacheDir).catch(() => [] as string[])).filter((name) => !known.has(name)).sort();
   let bytes = 0;
   for (const name of names) bytes += await bytesOf(join(cacheDir, name));
@@ -147,7 +147,7 @@ async function pruneKind(kind: CacheKind, cacheDir: string, used: ReadonlySet<st
     // Hard-linking a medium into an output changes its ctime: a build that just took it counts as a use.
     if (!info || now - Math.max(info.mtimeMs, info.ctimeMs) <= grace) continue;
     gone.count++;
-    gone.bytes += await bytesOf(entry.path);
+    gone.bytes += info.isDirectory() ? await bytesOf(entry.path) : info.size;
     if (!dryRun) await rm(entry.path, { recursive: true, force: true });
   }
   return gone;

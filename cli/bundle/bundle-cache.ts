@@ -113,7 +113,7 @@ async function readEntry(entry: string, inputs: string, key: CacheKey): Promise<
     for (const [name, size, sha256] of sealed.files) {
       if (!name.split('/').every((part) => PLAIN_NAME.test(part))) return null;
       const bytes = await readBytes(join(entry, 'assets', ...name.split('/')));
-      if (bytes.length !== size || createHash('sha256').update(bytes).digest('base64url') !== sha256) return null;
+      if (bytes.length !== size || sha256Of(bytes) !== sha256) return null;
       files.push([name, bytes]);
     }
     return { manifest: sealed.manifest, files };
@@ -140,7 +140,7 @@ async function storeEntry(entry: string, inputs: string, assetsDir: string, mani
     const target = join(temp, 'assets', ...name.split('/'));
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, bytes);
-    files.push([name, bytes.length, createHash('sha256').update(bytes).digest('base64url')]);
+    files.push([name, bytes.length, sha256Of(bytes)]);
   }
   const body = JSON.stringify({ manifest, files } satisfies Sealed);
   await writeFile(join(temp, 'seal'), `${key.sign(FORMAT, inputs, body).toString('hex')}\n${body}`);
@@ -148,13 +148,12 @@ async function storeEntry(entry: string, inputs: string, assetsDir: string, mani
   await rename(temp, entry).catch(async () => rm(temp, { recursive: true, force: true }));
 }
 
-/** Every file under `dir`, recursively. */
+/** A bundle file's SHA-256 as its seal names it (base64url). */
+function sha256Of(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('base64url');
+}
+
+/** Every file under `dir`, recursively (links not followed). */
 async function filesUnder(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const item of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, item.name);
-    if (item.isDirectory()) files.push(...(await filesUnder(path)));
-    else if (item.isFile()) files.push(path);
-  }
-  return files;
+  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((item) => item.isFile()).map((item) => join(item.parentPath, item.name));
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual, type Hmac } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -21,14 +21,33 @@ import { BuildErrors, createBuildError } from '../errors/errors.ts';
 export interface CacheKey {
   /** HMAC-SHA256 under the key of `parts`, each length-prefixed so no two lists of parts sign alike. */
   sign(...parts: readonly (string | Uint8Array)[]): Buffer;
-  /** An HMAC-SHA256 under the key to feed a long text to piece by piece (a build state written in parts). */
-  hmac(): Hmac;
+  /**
+   * Seals the JSON text of an object, fed piece by piece (a build state is written in parts): all of it
+   * but its closing `}`, which end() gives back as the member `,"mac":"…"}` that closes it: the
+   * HMAC-SHA256 under the key of `context`, a NUL, and all the text fed. sealJson() does it for a whole text.
+   */
+  jsonSeal(context: string): JsonSeal;
+  /** Whether `text` is a JSON object's text closed by the `"mac"` member jsonSeal(context) gave for the rest of it. */
+  sealedJson(context: string, text: string): boolean;
   /** Whether `mac` is sign(...parts), compared in constant time. */
   verify(mac: Uint8Array, ...parts: readonly (string | Uint8Array)[]): boolean;
   /** Where the key came from: 'SITE_CACHE_KEY', the key file's path, or 'this process'. */
   readonly source: string;
   /** Why the key is this process's alone (entries of earlier builds cannot be used), else null. */
   readonly problem: string | null;
+}
+
+export interface JsonSeal {
+  update(text: string): void;
+  end(): string;
+}
+
+/** `json` (an object's text) with the `"mac"` member that seals it under `key` last (CacheKey.jsonSeal). */
+export function sealJson(key: CacheKey, context: string, json: string): string {
+  const body = json.slice(0, -1);
+  const seal = key.jsonSeal(context);
+  seal.update(body);
+  return `${body}${seal.end()}`;
 }
 
 /** The key for the build cache in `cacheDir`, found once per process (see CacheKey). */
@@ -52,6 +71,9 @@ export function checkCacheKey(env: Readonly<Record<string, string | undefined>> 
 const MIN_KEY_CHARS = 32;
 
 const keys = new Map<string, CacheKey>();
+
+/** The member jsonSeal's end() closes an object with. */
+const JSON_SEAL = /,"mac":"([0-9a-f]{64})"\}$/;
 
 function findKey(cacheDir: string, env: NodeJS.ProcessEnv): CacheKey {
   const given = env.SITE_CACHE_KEY;
@@ -80,12 +102,20 @@ function keyOf(secret: Buffer, source: string, problem: string | null): CacheKey
     }
     return hmac.digest();
   };
+  const jsonHmac = (context: string) => createHmac('sha256', secret).update(`${context}\0`);
   return {
     sign,
-    hmac: () => createHmac('sha256', secret),
     verify(mac, ...parts) {
       const expected = sign(...parts);
       return mac.length === expected.length && timingSafeEqual(mac, expected);
+    },
+    jsonSeal(context) {
+      const hmac = jsonHmac(context);
+      return { update: (text) => void hmac.update(text), end: () => `,"mac":"${hmac.digest('hex')}"}` };
+    },
+    sealedJson(context, text) {
+      const found = JSON_SEAL.exec(text);
+      return found !== null && timingSafeEqual(jsonHmac(context).update(text.slice(0, found.index)).digest(), Buffer.from(found[1]!, 'hex'));
     },
     source,
     problem,

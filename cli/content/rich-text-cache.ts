@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { cacheKeyFor, type CacheKey } from '../config/cache-key.ts';
+import { cacheKeyFor, sealJson, type CacheKey } from '../config/cache-key.ts';
 import { readText } from '../output/read.ts';
 import { sanitizerVersion, sanitizeRichText } from './sanitize.ts';
 import { writeFileAtomic } from '../output/write.ts';
@@ -80,26 +80,19 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
         if (entry === null) unchanged.push(hash);
         else if (typeof entry === 'string') changed[hash] = entry;
       }
-      const body = JSON.stringify({ version: sanitizerVersion(), unchanged, changed } satisfies SavedCache);
-      await writeFileAtomic(file, `${body.slice(0, -1)},"mac":"${signer.sign(FORMAT, body).toString('hex')}"}`);
+      await writeFileAtomic(file, sealJson(signer, FORMAT, JSON.stringify({ version: sanitizerVersion(), unchanged, changed } satisfies SavedCache)));
     },
   };
 }
 
 // --- internal ---
 
-/** What the MAC is taken over besides the file's body. */
-const FORMAT = 'site-rich-text-cache/2';
+/** What the MAC is taken over besides the file's text. */
+const FORMAT = 'site-rich-text-cache/3';
 
-/**
- * The saved cache when the file's last member is `"mac"` and it is the MAC of the rest (the JSON the
- * build wrote before it appended the MAC); null otherwise.
- */
+/** The saved cache when the file is sealed as save() seals it (CacheKey.jsonSeal); null otherwise. */
 function verified(text: string, signer: CacheKey): SavedCache | null {
-  const mac = /,"mac":"([0-9a-f]{64})"\}$/.exec(text);
-  if (!mac) return null;
-  const body = `${text.slice(0, mac.index)}}`;
-  return signer.verify(Buffer.from(mac[1]!, 'hex'), FORMAT, body) ? (JSON.parse(body) as SavedCache) : null;
+  return signer.sealedJson(FORMAT, text) ? (JSON.parse(text) as SavedCache) : null;
 }
 
 /** Characters of changed clean text the cache keeps (about 32 MB of memory at most). */
