@@ -113,8 +113,8 @@ async function loadSwc(): Promise<typeof Swc> {
 const BUILD_ONLY = [/(^|[\\/])cli[\\/]/, /(^|[\\/])backend[\\/]/, /\.build(\.ts)?$/, /(^|[\\/])site[\\/]build[\\/]/];
 
 /**
- * Fails the client build when Node-only code enters the browser graph (DESIGN.md: imports flow one
- * way). Tree-shaking is not a correctness guarantee, so the import itself is the error.
+ * Fails the client build when Node-only code enters the browser graph (docs/architecture.md, import
+ * rules). Tree-shaking is not a correctness guarantee, so the import itself is the error.
  */
 function forbidServerCode(): Plugin {
   return {

@@ -83,7 +83,7 @@ async function takeOver(file: string, stale: LockOwner, me: LockOwner, outDir: s
 
 /**
  * Test hook: `SITE_CRASH_AT=<step>` kills the process at that step (`lock:takeover`, and the swap's
- * steps in output-swap.ts), as a power cut or `kill -9` would, so tests can show each is recoverable.
+ * steps in swap.ts), as a power cut or `kill -9` would, so tests can show each is recoverable.
  */
 export function crashPoint(step: string): void {
   if (process.env.SITE_CRASH_AT === step) process.kill(process.pid, 'SIGKILL');
