@@ -120,7 +120,7 @@ function forbidServerCode(): Plugin {
   return {
     name: 'forbid-server-code',
     resolveId(source, importer) {
-      // Judged on the path the import resolves to: `../build/x.ts` from site/pages is site/build/x.ts.
+      // Judged on the path the import resolves to: a relative import of site/build/items.ts from site/pages is that file.
       const target = importer && source.startsWith('.') ? resolve(dirname(importer), source) : source;
       const serverOnly = source.startsWith('node:') || BUILD_ONLY.some((pattern) => pattern.test(target));
       if (serverOnly && importer) {
