@@ -119,14 +119,14 @@ async function loadSwc(): Promise<typeof Swc> {
 const BUILD_ONLY = [/(^|[\\/])cli[\\/]/, /(^|[\\/])backend[\\/]/, /\.build(\.ts)?$/, /(^|[\\/])site[\\/]build[\\/]/];
 
 /**
- * Fails the client build when Node-only code enters the browser graph (DESIGN.md: imports flow one
- * way). Tree-shaking is not a correctness guarantee, so the import itself is the error.
+ * Fails the client build when Node-only code enters the browser graph (docs/architecture.md, import
+ * rules). Tree-shaking is not a correctness guarantee, so the import itself is the error.
  */
 function forbidServerCode(): Plugin {
   return {
     name: 'forbid-server-code',
     resolveId(source, importer) {
-      // Judged on the path the import resolves to: `../build/x.ts` from site/pages is site/build/x.ts.
+      // Judged on the path the import resolves to: a relative import of site/build/items.ts from site/pages is that file.
       const target = importer && source.startsWith('.') ? resolve(dirname(importer), source) : source;
       const serverOnly = source.startsWith('node:') || BUILD_ONLY.some((pattern) => pattern.test(target));
       if (serverOnly && importer) {
