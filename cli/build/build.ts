@@ -76,7 +76,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   // Render threads load the site's code while the build starts the backend, queries and bundles; for a
   // likely update in place (the cache holds a state for the folder), only once many pages are to render.
   const likelyUpdate = config.incremental && hasBuildState(config.cacheDir, config.outDir);
-  const threads = config.renderThreads > 0 ? startRenderThreads(config.renderThreads, { afterPages: likelyUpdate ? THREADS_AFTER_PAGES : 0 }) : null;
+  // None starts while the client bundle is built rather than taken from the cache (render-threads.ts).
+  let bundleQuiet!: () => void;
+  const quiet = new Promise<void>((resolve) => (bundleQuiet = resolve));
+  const threads = config.renderThreads > 0 ? startRenderThreads(config.renderThreads, { afterPages: likelyUpdate ? THREADS_AFTER_PAGES : 0, notBefore: quiet }) : null;
   let source: ContentSource | null = null;
   let buildId: string | null = null;
   // Whether a kept page is read back, once the outputs are known (step 4); on failure, every one is.
@@ -119,17 +122,18 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // Without a saved build to update in place, the output holds none of them: no copy waits.
     if (!saved.state) knowPresent(undefined);
     const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null, images: config.images, cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined }));
-    const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
+    const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir, (cached) => cached && bundleQuiet())), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
     const client = source.client;
     // A page kept unread refers to the media the state recorded for it.
     const onPage = (record: PageRecord): void => {
       if (record.unread) media.add(mediaUrls(saved.state?.pages.get(record.job.path)?.media ?? ''), record.job.path);
       else record.media = media.addFrom(record.json, record.job.path);
     };
-    const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, resolveImages: media.images ? pageImageResolver(media.images, site.images.richTextSizes) : undefined, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom: bundling }));
+    const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, resolveImages: media.images ? pageImageResolver(media.images, site.images.richTextSizes) : undefined, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom: bundling, spillFile: join(staging, PAGES_AHEAD_FILE) }));
     // With nothing to ask of the backend, every page would be read back from the output, which this very
     // build id would leave as it is: they are read only once the build id is known to differ.
     let pages = nothingAsked ? null : startPages();
+    bundling.then(bundleQuiet, bundleQuiet);
     const [bundle, shell] = await bundling;
 
     // 3. What every page shares, and the build id it makes.
@@ -238,6 +242,9 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 }
 
 // --- internal ---
+
+/** The scratch file in the staging folder where pages read ahead wait while the client bundles (content/packed-page.ts); gone when the pages are. */
+const PAGES_AHEAD_FILE = '.pages-ahead';
 
 /**
  * Keeps the build cache bounded once a build succeeded (cache-prune.ts, its default bounds): the
