@@ -154,7 +154,7 @@ try {
     const hr = median(hugoRebuilds.map((m) => m.ms));
     console.log(`target 1, fresh full build / hugo, the user's command lines: ${secs(user)} / ${secs(h)} = ${(user / h).toFixed(2)}x   (goal: at most 1.5x, moonshot 1.0x)`);
     console.log(`  CPU (medians): ours ${cpu(users)}, hugo ${cpu(hugoRuns)}; the backend's is not counted`);
-    console.log(`  with the bench's --endpoint and --cache-dir, CI=true: ${(full / h).toFixed(2)}x with ${THREADS} render thread${THREADS === 1 ? '' : 's'}, ${(fullSingle / h).toFixed(2)}x on the main thread only`);
+    console.log(`  with the bench's --endpoint and --cache-dir, CI=true: ${(full / h).toFixed(2)}x with ${THREADS} render thread${THREADS === 1 ? '' : 's'} (${cpu(threaded)}), ${(fullSingle / h).toFixed(2)}x on the main thread only (${cpu(single)})`);
     console.log(`target 2, --full into the previous output / hugo into its previous output: ${(median(rebuilds.map((m) => m.ms)) / hr).toFixed(2)}x   (target: at most 2.0x)`);
   }
   console.log(`target 3, peak RSS at ${pages} pages: ${mib(peak(threaded))}   (target: at most 400 MiB at 10,000 pages; --large below)`);
