@@ -2,10 +2,13 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** What one command cost: wall time, peak resident memory, and its output. */
+/** What one command cost: wall time, peak resident memory, CPU time, and its output. */
 export interface Measurement {
   ms: number;
   peakMiB: number;
+  /** CPU time in user and kernel mode, every thread of the process and the children it waited for (sampled every 20 ms, so up to 20 ms of the end can be missing). */
+  userMs: number;
+  systemMs: number;
   code: number | null;
   stdout: string;
   stderr: string;
@@ -13,7 +16,8 @@ export interface Measurement {
 
 /**
  * Runs a command and samples its peak resident set size (VmHWM, the kernel's own high-water mark,
- * so a short spike between samples is still counted) until it exits.
+ * so a short spike between samples is still counted) and its CPU time (/proc's stat) until it exits.
+ * The wall time is the whole process's, from spawn to exit, Node's start included.
  */
 export function measure(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Measurement> {
   return new Promise((resolve, reject) => {
@@ -22,6 +26,7 @@ export function measure(command: string, args: string[], options: { cwd?: string
     let stdout = '';
     let stderr = '';
     let peakKiB = 0;
+    let ticks = { user: 0, system: 0 };
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const sample = setInterval(() => {
@@ -31,14 +36,24 @@ export function measure(command: string, args: string[], options: { cwd?: string
           peakKiB = Math.max(peakKiB, hwm);
         })
         .catch(() => undefined);
+      void readFile(`/proc/${child.pid}/stat`, 'utf8')
+        .then((stat) => {
+          // Fields after the command's name (which may hold spaces): utime, stime, cutime, cstime are the 14th to 17th.
+          const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+          ticks = { user: Math.max(ticks.user, f[11]! + f[13]!), system: Math.max(ticks.system, f[12]! + f[14]!) };
+        })
+        .catch(() => undefined);
     }, 20);
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(sample);
-      resolve({ ms: performance.now() - started, peakMiB: peakKiB / 1024, code, stdout, stderr });
+      resolve({ ms: performance.now() - started, peakMiB: peakKiB / 1024, userMs: ticks.user * TICK_MS, systemMs: ticks.system * TICK_MS, code, stdout, stderr });
     });
   });
 }
+
+/** Milliseconds per clock tick of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICK_MS = 10;
 
 /** The median of some numbers. */
 export function median(values: readonly number[]): number {
