@@ -24,6 +24,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../cli/config/config.ts';
 import type { BuildReport } from '../cli/report/report.ts';
+import { plural } from '../cli/terminal/format.ts';
 import { startScaledBackend } from './backend.ts';
 import { writeHugoSite } from './hugo-site.ts';
 import { kB, measure, median, payloadSizes, percentile, printTable, type Measurement } from './measure.ts';
@@ -96,7 +97,7 @@ try {
     ['', 'wall (median)', 'peak RSS', 'runs'],
     [`site build, first build: cold cache, backend just started (${pages} pages)`, secs(first.ms), mib(first.peakMiB), 1],
     [`site build, cold cache`, secs(cold), mib(peak(colds)), colds.length],
-    [`site build, full, ${THREADS} render thread${THREADS === 1 ? '' : 's'} + main`, secs(full), mib(peak(threaded)), threaded.length],
+    [`site build, full, ${plural(THREADS, 'render thread')} + main`, secs(full), mib(peak(threaded)), threaded.length],
     ['site build, full, main thread only', secs(fullSingle), mib(peak(single)), single.length],
     ['site build --full into the previous output', secs(median(rebuilds.map((m) => m.ms))), mib(peak(rebuilds)), rebuilds.length],
     [`same as the first full build, rich-text cache empty`, secs(withoutRichText.ms), mib(withoutRichText.peakMiB), 1],
@@ -123,7 +124,7 @@ try {
   if (hugo) {
     const h = median(hugoRuns.map((m) => m.ms));
     const hr = median(hugoRebuilds.map((m) => m.ms));
-    console.log(`target 1, fresh full build / hugo: ${(full / h).toFixed(2)}x with ${THREADS} render thread${THREADS === 1 ? '' : 's'}, ${(fullSingle / h).toFixed(2)}x on the main thread only   (target: at most 1.5x)`);
+    console.log(`target 1, fresh full build / hugo: ${(full / h).toFixed(2)}x with ${plural(THREADS, 'render thread')}, ${(fullSingle / h).toFixed(2)}x on the main thread only   (target: at most 1.5x)`);
     console.log(`target 2, --full into the previous output / hugo into its previous output: ${(median(rebuilds.map((m) => m.ms)) / hr).toFixed(2)}x   (target: at most 2.0x)`);
   }
   console.log(`target 3, peak RSS at ${pages} pages: ${mib(peak(threaded))}   (target: at most 400 MiB at 10,000 pages; --large below)`);

@@ -4,7 +4,7 @@ import { contentOf, type LocalFile } from './local.ts';
 import type { PlannedUpload, UploadReason } from './plan.ts';
 import { STAGES, type Stage } from './policy.ts';
 import { type Progress } from './progress.ts';
-import { formatBytes } from '../terminal/format.ts';
+import { formatBytes, plural } from '../terminal/format.ts';
 import type { ObjectStore } from './s3-store.ts';
 import { describeSdkError } from './storage-errors.ts';
 
@@ -81,7 +81,7 @@ export async function deleteKeys(keys: readonly string[], deps: Omit<ExecuteDeps
   );
   if (outcome.failed.length > 0) {
     const first = outcome.failed[0]!;
-    deps.logger.warn('publish', `could not delete ${outcome.failed.length} unreferenced ${outcome.failed.length === 1 ? 'file' : 'files'} (first: ${first.key}: ${first.cause}); the next publish tries again`);
+    deps.logger.warn('publish', `could not delete ${plural(outcome.failed.length, 'unreferenced file')} (first: ${first.key}: ${first.cause}); the next publish tries again`);
   }
   return outcome;
 }

@@ -1,4 +1,5 @@
 import { SHARDS_DIR, type ShardManifest } from '../build/shard.ts';
+import { plural } from '../terminal/format.ts';
 import type { PublishConfig } from './config.ts';
 import type { PublishDeps } from './deps.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
@@ -51,7 +52,7 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
     await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: (action) => (actions.push(action), onAction(action)) });
     const staged = local.filter((f) => f.key.startsWith(`${STAGED_DIR}/`)).length;
     const left = own.length - local.length;
-    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count}: ${plan.uploads.length} uploaded, ${plan.unchanged.length} unchanged (${staged} staged for the merged build), ${left} small ${left === 1 ? 'file' : 'files'} left to the merged publish; visitors see none of it until the merged build is published`);
+    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count}: ${plan.uploads.length} uploaded, ${plan.unchanged.length} unchanged (${staged} staged for the merged build), ${plural(left, 'small file')} left to the merged publish; visitors see none of it until the merged build is published`);
     return { ...base, uploaded: plan.uploads.length, bytes: bytesOf(plan.uploads), actions, durationMs: now() - started };
   } finally {
     if (!deps.store) store.close();
