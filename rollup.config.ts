@@ -3,6 +3,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Plugin, RollupOptions } from 'rollup';
 import type * as Swc from '@swc/core';
 import { transform } from 'esbuild';
@@ -51,19 +52,24 @@ export function createClientConfig({ outDir, minify: shouldMinify = true }: Clie
   };
 }
 
-/** The browser build's plugins: the server-code guard, production React, TS/TSX, CommonJS interop, minification. */
+/**
+ * The browser build's plugins: the server-code guard, production React, TS/TSX, CommonJS interop, minification.
+ * The bundle ships no source maps, so no plugin makes one: each would be held per module while rollup
+ * builds the graph (about 20 MB of a cold build's bundle thread).
+ */
 export function createClientPlugins({ minify: shouldMinify = true }: { minify?: boolean } = {}): Plugin[] {
   return [
     forbidServerCode(),
     unusedSentryPackages(),
     graphqlSubset(),
+    sentryConventionNames(),
     pageLocalCopies(),
-    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+    replace({ preventAssignment: true, sourceMap: false, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
     // 'production' is named: otherwise the plugin picks development builds whenever NODE_ENV is not
     // 'production' (as under the test runner), and the same code would give another bundle and build id.
     nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'], exportConditions: ['production'] }),
-    commonjs(),
-    esbuild({ target: 'es2020', jsx: 'automatic', tsconfig: 'tsconfig.json' }),
+    commonjs({ sourceMap: false }),
+    esbuild({ target: 'es2020', jsx: 'automatic', tsconfig: 'tsconfig.json', sourceMap: false }),
     ...(shouldMinify ? [minifyChunks()] : []),
   ];
 }
@@ -113,14 +119,14 @@ async function loadSwc(): Promise<typeof Swc> {
 const BUILD_ONLY = [/(^|[\\/])cli[\\/]/, /(^|[\\/])backend[\\/]/, /\.build(\.ts)?$/, /(^|[\\/])site[\\/]build[\\/]/];
 
 /**
- * Fails the client build when Node-only code enters the browser graph (DESIGN.md: imports flow one
- * way). Tree-shaking is not a correctness guarantee, so the import itself is the error.
+ * Fails the client build when Node-only code enters the browser graph (docs/architecture.md, import
+ * rules). Tree-shaking is not a correctness guarantee, so the import itself is the error.
  */
 function forbidServerCode(): Plugin {
   return {
     name: 'forbid-server-code',
     resolveId(source, importer) {
-      // Judged on the path the import resolves to: `../build/x.ts` from site/pages is site/build/x.ts.
+      // Judged on the path the import resolves to: a relative import of site/build/items.ts from site/pages is that file.
       const target = importer && source.startsWith('.') ? resolve(dirname(importer), source) : source;
       const serverOnly = source.startsWith('node:') || BUILD_ONLY.some((pattern) => pattern.test(target));
       if (serverOnly && importer) {
@@ -186,6 +192,28 @@ function graphqlSubset(): Plugin {
     load(id) {
       if (id !== GRAPHQL_SUBSET_ID) return null;
       return { code: Object.entries(GRAPHQL_SUBSET).map(([name, module]) => `export { ${name} } from '${module}';`).join('\n'), moduleSideEffects: false };
+    },
+  };
+}
+
+/** @sentry/conventions' modules of names, with each module's metadata tables beside them. */
+const SENTRY_CONVENTIONS = /[\\/]node_modules[\\/]@sentry[\\/]conventions[\\/]dist[\\/](attributes|op)\.mjs$/;
+
+/**
+ * Reads @sentry/conventions' attribute and operation names as the constants they are. Its attributes
+ * module is 527 KiB, a fifth of all the code a cold client build parses: 991 names, each a string, beside
+ * two tables of every attribute's metadata that tree-shaking drops but rollup holds as syntax while it
+ * builds the graph. Sentry imports only names; the module given to rollup exports each string export as
+ * it is (the values Node reads from the module itself) and leaves the tables out, so should Sentry ever
+ * import one, the build fails on it ("... is not exported by ...").
+ */
+function sentryConventionNames(): Plugin {
+  return {
+    name: 'sentry-convention-names',
+    async load(id) {
+      if (!SENTRY_CONVENTIONS.test(id)) return null;
+      const names = Object.entries((await import(pathToFileURL(id).href)) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+      return { code: names.map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};`).join('\n'), moduleSideEffects: false };
     },
   };
 }

@@ -26,7 +26,7 @@ export const DEFAULT_EDITOR: Readonly<Required<EditorAccount>> = Object.freeze({
   name: 'Preview Editor',
 });
 
-/** Token lifetime: 7 days, matching the site's `apollo:default.token` cookie (SPEC §9). */
+/** Token lifetime: 7 days, matching the site's `apollo:default.token` cookie (docs/runtime.md, "Login and logout"). */
 export const TOKEN_TTL_MS = 604_800_000;
 
 /**

@@ -27,7 +27,7 @@ export interface AppProps {
   onHydrated?: () => void;
 }
 
-/** The single application root: the error screen, or the routed page inside its layout (SPEC.md section 2). */
+/** The single application root: the error screen, or the routed page inside its layout (docs/decisions/navigation-by-payloads.md). */
 export function App({ nav, layouts, staticMarkup, onHydrated }: AppProps): ReactElement {
   const state = useSyncExternalStore(nav.subscribe, nav.getState, nav.getState);
   // useLayoutEffect never runs on the server, and on the client runs before paint: scroll without a flash.

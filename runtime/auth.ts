@@ -1,6 +1,6 @@
 /**
- * Token auth for the GraphQL client `default` (SPEC.md sections 6, 7 and 9; the reference's
- * @nuxtjs/apollo rules): the token comes from a hook the site registers, else from the cookie
+ * Token auth for the GraphQL client `default` (docs/runtime.md, "Token" and "Login and logout";
+ * @nuxtjs/apollo's rules): the token comes from a hook the site registers, else from the cookie
  * `apollo:default.token`. Login writes that cookie and resets the client's cache; logout clears it and
  * resets the cache; logout without a cookie does nothing.
  */

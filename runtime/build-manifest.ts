@@ -2,7 +2,7 @@ import { ASSETS_DIR, type BuildMeta, type RouteRule } from './shared/contract.ts
 import { matchRouteRules } from './shared/route-rules.ts';
 import { isVerySlowConnection } from './connection.ts';
 
-/** Fetched about one second after hydration (SPEC.md section 9). */
+/** Fetched about one second after hydration (docs/decisions/navigation-by-payloads.md, constants). */
 export const MANIFEST_PREFETCH_DELAY_MS = 1000;
 
 export interface BuildManifest {
@@ -14,7 +14,7 @@ export interface BuildManifest {
    * then on ready() gives the manifest. Callers treat null as "unknown", never as "everything".
    */
   ready(): Promise<BuildMeta | null>;
-  /** The route rule for a path; a manifest that cannot be loaded means no rules (DESIGN.md decision 1). */
+  /** The route rule for a path; a manifest that cannot be loaded means no rules (docs/decisions/navigation-by-payloads.md, decision 1). */
   ruleFor(path: string): Promise<RouteRule>;
   /** Starts the delayed background fetch, unless the connection is slow-2g. */
   schedulePrefetch(): void;

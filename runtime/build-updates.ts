@@ -3,7 +3,7 @@ import type { LatestBuild } from './shared/contract.ts';
 
 export interface BuildUpdateOptions {
   buildId: string;
-  /** Milliseconds between checks; the first check is one interval after hydration (reference §2). */
+  /** Milliseconds between checks; the first check is one interval after hydration (docs/decisions/navigation-by-payloads.md, decision 5). */
   interval: number;
   /** Called once, when latest.json names another build; polling stops then. */
   onNewBuild: (latest: LatestBuild) => void;

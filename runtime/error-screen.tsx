@@ -2,7 +2,10 @@ import type { ReactElement } from 'react';
 import { Link } from './link.tsx';
 import type { PageError } from './shared/contract.ts';
 
-/** The message a visitor reads: a fixed sentence for 404, the error's own message otherwise (SPEC.md section 2). */
+/**
+ * The message a visitor reads: a fixed sentence for 404, the error's own message otherwise
+ * (docs/decisions/navigation-by-payloads.md, constants).
+ */
 export function errorMessageFor(error: PageError): string {
   return error.status === 404 ? 'The page could not be found.' : error.message;
 }

@@ -1,7 +1,7 @@
 import { createGraphQLClient, operationNameOf, type GraphQLRequestError } from './shared/graphql.ts';
 
 /**
- * The browser's GraphQL client `default` (SPEC.md section 7), a wrapper over the shared transport
+ * The browser's GraphQL client `default` (docs/runtime.md), a wrapper over the shared transport
  * (graphql-request, timeouts, retries of transient failures, de-duplication of identical in-flight
  * queries). It adds what @nuxtjs/apollo's client has in the reference: a result cache that login and
  * logout reset, the 100 ms handover after hydration during which queries are answered from the page's
@@ -61,7 +61,7 @@ export function createRuntimeClient(options: RuntimeClientOptions): RuntimeGraph
   const guardedFetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const headers = new Headers(init?.headers);
     const url = new URL(input instanceof Request ? input.url : String(input));
-    // The token belongs to the API origin alone (DESIGN.md decision 8): never sent elsewhere, never
+    // The token belongs to the API origin alone (docs/decisions/untrusted-content.md): never sent elsewhere, never
     // carried along by a redirect, and the site's own cookies never go to the API.
     if (url.origin !== apiOrigin) headers.delete('authorization');
     return fetchImpl(input, { ...init, headers, credentials: 'omit', redirect: headers.has('authorization') ? 'error' : 'follow' });

@@ -11,7 +11,10 @@ import type { GraphQLRequestError } from './shared/graphql.ts';
  * lives in the live-data chunk the route table names, so none of it is first-load JavaScript.
  */
 
-/** After hydration, runtime queries are answered from the page's inlined data for this long (SPEC.md section 9). */
+/**
+ * After hydration, runtime queries are answered from the page's inlined data for this long
+ * (docs/decisions/navigation-by-payloads.md, constants).
+ */
 export const HANDOVER_MS = 100;
 
 /** The hook every failed GraphQL operation is passed to, with its operation name. */
@@ -32,7 +35,7 @@ const documentJar: CookieJar = {
   },
 };
 
-/** The content contract's logout mutation (DESIGN.md, content model): the backend forgets the token. */
+/** The content contract's logout mutation (site/schema.graphql): the backend forgets the token. */
 const LOGOUT_MUTATION = 'mutation Logout { logout }';
 const LOGOUT_REVOKE_MS = 3000;
 
@@ -83,7 +86,7 @@ export async function logout(): Promise<boolean> {
   return auth.logout();
 }
 
-/** The content contract's viewer query (DESIGN.md, content model): null for an unknown or expired token. */
+/** The content contract's viewer query (site/schema.graphql): null for an unknown or expired token. */
 export const VIEWER_QUERY = 'query Viewer { viewer { name } }';
 
 /** Who the token belongs to, asked fresh from the API; null when the token is not (or no longer) valid. */

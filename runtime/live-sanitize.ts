@@ -4,7 +4,7 @@ import * as rules from './shared/content-rules.ts';
 
 /**
  * Rich text that comes live from the API (editor preview, payload fallback) is as untrusted as the HTML
- * the build cleans (DESIGN.md decision 6), and pages render it as HTML. The build uses sanitize-html,
+ * the build cleans (docs/decisions/untrusted-content.md), and pages render it as HTML. The build uses sanitize-html,
  * which needs Node; the browser uses DOMPurify (about 8 kB gzipped, loaded only with the live-data chunk)
  * with the same rules as cli/content/sanitize.ts (shared/content-rules.ts): the same tags, attributes, ids, URL
  * schemes and URL fields, so a page looks the same whether its data came from the build or from the API.

@@ -135,7 +135,7 @@ export function createNavigation(options: NavigationOptions): Navigation {
     const href = target.path + target.search + target.hash;
     const token = ++latest;
 
-    // Same page, other query or hash: nothing to fetch (DESIGN.md decision 2).
+    // Same page, other query or hash: nothing to fetch (docs/decisions/navigation-by-payloads.md).
     if (target.path === state.path && !state.error) {
       commit({ ...state, search: target.search, hash: target.hash }, href, navOptions);
       return;

@@ -1,11 +1,11 @@
 import type { PageError } from './shared/contract.ts';
 
-/** Non-fatal 404 for a path no route matches (SPEC.md section 8). */
+/** Non-fatal 404 for a path no route matches (docs/decisions/navigation-by-payloads.md, constants). */
 export function createNotFoundError(path: string): PageError {
   return { status: 404, message: `Page not found: ${path}`, fatal: false };
 }
 
-/** Fatal 404 for a route whose params fail validation (SPEC.md section 8). */
+/** Fatal 404 for a route whose params fail validation (docs/decisions/navigation-by-payloads.md, constants). */
 export function createValidationError(path: string): PageError {
   return { status: 404, message: `Page Not Found: ${path}`, fatal: true };
 }

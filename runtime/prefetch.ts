@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { isSlowConnection } from './connection.ts';
 import { isPageLink } from './intercept-links.ts';
 
-/** Route preloading runs at most 5 loads at a time (SPEC.md section 9). */
+/** Route preloading runs at most 5 loads at a time (docs/decisions/navigation-by-payloads.md). */
 export const PREFETCH_CONCURRENCY = 5;
 
 export interface PrefetchOptions {

@@ -1,12 +1,12 @@
 /**
- * Automatic full-document loads can never loop (SPEC.md section 9), fast or slow. Per target path,
+ * Automatic full-document loads can never loop (docs/decisions/navigation-by-payloads.md), fast or slow. Per target path,
  * remembered in sessionStorage so it survives the reload it guards:
  * - an automatic load marks the path *pending*; while it is pending there is no other automatic load
  *   of it, however long after the failure comes (a chunk that hangs for 15 s and then fails, an API
  *   that takes 40 s to give up);
  * - a load of the path that succeeds (the page shown with its data and no error: confirmLoad) clears
  *   the mark, and from then on the 10 s window applies: at most one automatic load per RELOAD_GUARD_MS.
- * Without storage there is no automatic reload at all (DESIGN.md decision 4).
+ * Without storage there is no automatic reload at all (docs/decisions/navigation-by-payloads.md, decision 4).
  */
 
 export const RELOAD_GUARD_MS = 10_000;

@@ -4,7 +4,7 @@ import { isLaterPage } from './data/paging.ts';
 import { categoriesOf } from './queries/site.ts';
 
 /**
- * Parameter checks the route table runs before anything loads; a failure is a fatal 404 (SPEC.md section 5).
+ * Parameter checks the route table runs before anything loads; a failure is a fatal 404 (docs/decisions/route-table.md).
  * Slugs come from the address bar, so they are checked for shape before they reach a payload URL or a query.
  */
 

@@ -1,7 +1,7 @@
 import { defineRoutes } from '../runtime/index.ts';
 
 /**
- * The browser's route table (SPEC.md section 2): each route's path, layout and page module, which is all
+ * The browser's route table (docs/decisions/route-table.md): each route's path, layout and page module, which is all
  * a page needs to hydrate. The first matching route wins, so static paths come before the patterns that
  * would also match them. `page` names the module that `load` imports, one chunk per page; every list has
  * later pages at `{list}/page/:page` (page 1 stays at the list's own path), rendered by the list's own

@@ -41,7 +41,7 @@ import type { RouteId } from './routes.ts';
 import type { LiveQuery } from '../runtime/routes.ts';
 
 /**
- * The build-only half of the route table (DESIGN.md "The shape"): how each route of site/routes.ts gets
+ * The build-only half of the route table (docs/decisions/route-table.md): how each route of site/routes.ts gets
  * its data, keyed by route id. Never imported by browser code.
  */
 

@@ -180,7 +180,7 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     logger.info('write', `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
     failIfAny(failures, rendered.built.length + failures.length);
     // The site search's index builds from the pages on disk while the media and the extra outputs finish.
-    const search = rendered.search && (inFlight.search = buildSearchIndex({ pages: rendered.search, siteDir: staging, previous: previous && { outDir: config.outDir, search: previous.search, outputs: previous.outputs }, exclude: site.search.exclude, language: ctx.language, cacheDir: config.drafts ? null : config.cacheDir }, logger));
+    const search = rendered.search && (inFlight.search = buildSearchIndex({ pages: rendered.search, siteDir: staging, previous: previous && { outDir: config.outDir, search: previous.search, outputs: previous.outputs }, exclude: site.search.exclude, language: ctx.language, cacheDir: config.drafts || !config.searchCache ? null : config.cacheDir, partitionPages: config.searchPartitionPages }, logger));
     if (!config.shard) await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
     const mediaFailures = await media.done();
     const images = media.images?.counts();

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hashFiles } from './hash-files.js';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
-import { PARTITION_PAGES } from '../output/search-index.ts';
 
 /**
  * Everything besides a page's data that decides its bytes (issue 17.1): the generator's own server-side
@@ -17,7 +16,7 @@ import { PARTITION_PAGES } from '../output/search-index.ts';
  */
 export async function generatorFingerprint(config: FingerprintOptions, root = config.root): Promise<string> {
   const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...(await installedManifests(root))]);
-  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp, images: imageOptionsOf(config.images), searchPartitionPages: PARTITION_PAGES };
+  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp, images: imageOptionsOf(config.images), searchPartitionPages: config.searchPartitionPages };
   return createHash('sha256')
     .update(code)
     .update('\0')
@@ -29,7 +28,7 @@ export async function generatorFingerprint(config: FingerprintOptions, root = co
 }
 
 /** The options that reach the output, and the project root whose code is hashed. */
-export type FingerprintOptions = Pick<ResolvedConfig, 'root' | 'buildCheckInterval' | 'publicEndpoint' | 'sentryDsn' | 'baseUrl' | 'payloadBudget' | 'drafts' | 'mediaMaxBytes' | 'csp' | 'images'>;
+export type FingerprintOptions = Pick<ResolvedConfig, 'root' | 'buildCheckInterval' | 'publicEndpoint' | 'sentryDsn' | 'baseUrl' | 'payloadBudget' | 'drafts' | 'mediaMaxBytes' | 'csp' | 'images' | 'searchPartitionPages'>;
 
 /**
  * What of the image settings reaches the page data: widths, formats, the pixel limit and the image

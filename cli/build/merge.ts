@@ -30,13 +30,16 @@ import { createRenderContext } from './render-context.ts';
 import { builtPages } from './kept-pages.ts';
 import { readShardManifest, SHARDS_DIR, type ShardManifest } from './shard.ts';
 
+/** What the merge reads of the configuration. */
+export type MergeOptions = Pick<ResolvedConfig, 'allowShrink' | 'backgroundCleanup' | 'logLevel' | 'outDir' | 'payloadBudget' | 'reportFile' | 'root' | 'search' | 'searchPartitionPages' | 'strict'>;
+
 /**
  * `site build --merge <dirs…>`: joins the outputs of the shards of one build (`site build --shard i/n`)
  * into `config.outDir`, as one machine would have built it: every shard present and of the same build,
  * their pages and media linked in, then what spans the site (extra outputs, sitemap, 404, build meta,
  * content checks) and latest.json last. A missing or mismatched shard writes nothing.
  */
-export async function mergeShards(config: ResolvedConfig, shardDirs: readonly string[], { logger, now = () => new Date(), progress = createBuildProgress() }: BuildDeps): Promise<BuildResult> {
+export async function mergeShards(config: MergeOptions, shardDirs: readonly string[], { logger, now = () => new Date(), progress = createBuildProgress() }: BuildDeps): Promise<BuildResult> {
   const started = performance.now();
   const manifests = await readShards(shardDirs);
   const first = manifests[0]!.manifest;
@@ -83,7 +86,7 @@ export async function mergeShards(config: ResolvedConfig, shardDirs: readonly st
     // 4. What spans the site, latest.json last; then the output is replaced as a whole.
     const media = new Set(manifests.flatMap((m) => m.manifest.media));
     // No search cache: the shards' manifests do not say whether they hold drafts, whose text must stay out of it.
-    if (searchRoutes) search = buildSearchIndex({ pages: searched, siteDir: staging, previous: null, exclude: site.search.exclude, language: ctx.language, cacheDir: null }, logger);
+    if (searchRoutes) search = buildSearchIndex({ pages: searched, siteDir: staging, previous: null, exclude: site.search.exclude, language: ctx.language, cacheDir: null, partitionPages: config.searchPartitionPages }, logger);
     const outputs = search ? [...collectors, search] : collectors;
     const { extras, prerendered } = await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: outputs, pages: builtPages(staging, config.outDir, null), built, sitemap, media, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
     await commitOutput(staging, config.outDir, null);

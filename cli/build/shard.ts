@@ -60,16 +60,8 @@ export function shardManifestFile(shard: Shard): string {
   return `${SHARDS_DIR}/${shard.index}-of-${shard.count}.json`;
 }
 
-/** Parses `i/n` (from --shard or SITE_SHARD), or JOB_COMPLETION_INDEX (0-based) with SITE_SHARD_COUNT. */
-export function parseShard(value: string | undefined, env: Record<string, string | undefined>): Shard | null {
-  if (value === undefined && env.JOB_COMPLETION_INDEX !== undefined && env.JOB_COMPLETION_INDEX !== '') {
-    const count = Number(env.SITE_SHARD_COUNT);
-    const index = Number(env.JOB_COMPLETION_INDEX) + 1;
-    if (!Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 1 || index > count) {
-      throw createBuildError(BuildErrors.InvalidOption, ['JOB_COMPLETION_INDEX with SITE_SHARD_COUNT', `${env.JOB_COMPLETION_INDEX} of ${env.SITE_SHARD_COUNT ?? '(unset)'}`, 'an index from 0 to SITE_SHARD_COUNT - 1, with SITE_SHARD_COUNT the number of shards']);
-    }
-    return { index, count };
-  }
+/** Parses `i/n` (from --shard or SITE_SHARD; an indexed Job's shard is cli/config/config.ts shardOfJob). */
+export function parseShard(value: string | undefined): Shard | null {
   if (value === undefined || value === '') return null;
   const match = /^(\d+)\/(\d+)$/.exec(value.trim());
   const index = Number(match?.[1]);

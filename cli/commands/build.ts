@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULTS, resolveConfig, type UserConfig } from '../config/config.ts';
+import { terminalOf } from '../config/environment.ts';
 import { createLogger } from '../terminal/logger.ts';
 import { createBuildProgress } from '../terminal/progress.ts';
 import { progressModeFor, startProgressDisplay } from '../terminal/progress-display.ts';
@@ -71,7 +72,7 @@ export function addBuildCommand(program: Command): void {
       };
       const config = resolveConfig(user);
       const progress = createBuildProgress();
-      const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), process.env));
+      const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), terminalOf()));
       try {
         const deps = { logger: createLogger(config.logLevel, display.streams), progress };
         if (flags.merge) {

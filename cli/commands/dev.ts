@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { checkInteger, resolveConfig } from '../config/config.ts';
+import { contentOverridesFile } from '../config/environment.ts';
 import { createLogger } from '../terminal/logger.ts';
 import { explicitFlags, logLevelOf, PRECEDENCE, waitForSignal, type CommonFlags } from './shared.ts';
 
@@ -34,7 +35,7 @@ export function addDevCommand(program: Command): void {
         host: allFlags.host,
         // Without --search, an edit shows in the open page without waiting for Pagefind to index every page again.
         buildFlags: [allFlags.quiet ? '--quiet' : '', allFlags.verbose ? '--verbose' : '', allFlags.search ? '' : '--no-search'].filter(Boolean),
-        overridesFile: process.env.CONTENT_OVERRIDES_FILE || null,
+        overridesFile: contentOverridesFile(),
         openPagesFirst: allFlags.openPagesFirst,
         logger,
       });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULTS } from '../config/config.ts';
+import { terminalOf } from '../config/environment.ts';
 import { createLogger } from '../terminal/logger.ts';
 import { createBuildProgress } from '../terminal/progress.ts';
 import { progressModeFor, startProgressDisplay } from '../terminal/progress-display.ts';
@@ -29,7 +30,7 @@ export function addPublishCommand(program: Command): void {
       const config = resolvePublishConfig({ ...flags, outDir: flags.out, logLevel: logLevelOf(flags) });
       // The build's progress display: a bar per upload stage on a terminal, a line every 2 s in a log.
       const progress = createBuildProgress();
-      const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), process.env));
+      const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), terminalOf()));
       try {
         const deps = { logger: createLogger(config.logLevel, display.streams), progress };
         await (config.rollback === null ? publish(config, deps) : rollback(config, deps));

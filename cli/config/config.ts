@@ -124,6 +124,10 @@ export interface ResolvedConfig {
   readonly backgroundCleanup: boolean;
   /** This build's share of the pages; null: every page. */
   readonly shard: Shard | null;
+  /** Searched pages per partition of the search index (cli/output/search-index.ts). Env: SITE_SEARCH_PARTITION_PAGES (tests use a few dozen). @default 2000 */
+  readonly searchPartitionPages: number;
+  /** Keep the search index's partitions in the build cache and take them from it (cli/output/search-cache.ts). Env: SITE_SEARCH_CACHE=off. @default true */
+  readonly searchCache: boolean;
   /** Update the previous build in the output folder in place, rendering only pages whose inputs changed, when its build id matches. */
   readonly incremental: boolean;
 }
@@ -168,7 +172,8 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
   const epoch = env.SOURCE_DATE_EPOCH;
   const dsn = user.sentryDsn || env.SENTRY_DSN;
   const outDir = resolve(cwd, user.outDir ?? DEFAULTS.outDir);
-  const shard = parseShard(user.shard ?? (env.SITE_SHARD || undefined), env);
+  const shardSpec = user.shard ?? (env.SITE_SHARD || undefined);
+  const shard = shardSpec === undefined ? shardOfJob(env) : parseShard(shardSpec);
   const sourceDateEpoch = epoch === undefined || epoch === '' ? null : checkInteger('SOURCE_DATE_EPOCH', epoch, 0, 2 ** 40);
   if (shard && sourceDateEpoch === null) throw createBuildError(BuildErrors.ShardTimestampMissing, [`${shard.index}/${shard.count}`]);
   return Object.freeze({
@@ -198,6 +203,8 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
     sharedMarkup: env.SITE_SHARED_MARKUP ? env.SITE_SHARED_MARKUP !== 'off' : (user.sharedMarkup ?? true),
     linkUnchanged: env.SITE_LINK_UNCHANGED ? env.SITE_LINK_UNCHANGED !== 'off' : (user.linkUnchanged ?? true),
     backgroundCleanup: env.SITE_BACKGROUND_CLEANUP ? env.SITE_BACKGROUND_CLEANUP !== 'off' : (user.backgroundCleanup ?? true),
+    searchPartitionPages: searchPartitionPagesOf(env.SITE_SEARCH_PARTITION_PAGES),
+    searchCache: env.SITE_SEARCH_CACHE !== 'off',
     // A shard is rendered in full: its folder is one part of a build, not a build to update in place.
     incremental: !user.full && !shard,
     shard,
@@ -226,6 +233,27 @@ export function checkInteger(name: string, value: number | string, min: number, 
 const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { imageService: 'IMGPROXY_URL', endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN', sharedMarkup: 'SITE_SHARED_MARKUP', linkUnchanged: 'SITE_LINK_UNCHANGED', backgroundCleanup: 'SITE_BACKGROUND_CLEANUP' };
 const PATH_FIELDS: ReadonlySet<string> = new Set(['outDir', 'cacheDir', 'report']);
 const URL_FIELDS: ReadonlySet<string> = new Set(['endpoint', 'publicEndpoint', 'baseUrl']);
+
+/**
+ * Searched pages per partition. Pagefind ranks a partition's results with its own word statistics, which
+ * a few thousand pages drawn at random from the site estimate as well as the whole site does; a site under
+ * this size has one index, as before partitions. Anything but a positive integer keeps the default.
+ */
+function searchPartitionPagesOf(value: string | undefined): number {
+  const given = Number(value);
+  return Number.isInteger(given) && given > 0 ? given : 2000;
+}
+
+/** An indexed Job's shard: JOB_COMPLETION_INDEX (0-based) with SITE_SHARD_COUNT; null without an index. */
+export function shardOfJob(env: Record<string, string | undefined>): Shard | null {
+  if (env.JOB_COMPLETION_INDEX === undefined || env.JOB_COMPLETION_INDEX === '') return null;
+  const count = Number(env.SITE_SHARD_COUNT);
+  const index = Number(env.JOB_COMPLETION_INDEX) + 1;
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 1 || index > count) {
+    throw createBuildError(BuildErrors.InvalidOption, ['JOB_COMPLETION_INDEX with SITE_SHARD_COUNT', `${env.JOB_COMPLETION_INDEX} of ${env.SITE_SHARD_COUNT ?? '(unset)'}`, 'an index from 0 to SITE_SHARD_COUNT - 1, with SITE_SHARD_COUNT the number of shards']);
+  }
+  return { index, count };
+}
 
 /** Fills the fields no flag and no environment variable sets from site.config.ts, its paths made absolute against the project root. */
 function withFileOptions(user: UserConfig, env: Record<string, string | undefined>, file: SiteBuildOptions, root: string): UserConfig {

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
  * the module's source. Pass the result to `new Worker(script, { eval })`.
  *
  * @param compiledName the module's entry in bin/compile-cli.js (`render-thread`)
- * @param source the module's source, `new URL('./render-thread.ts', import.meta.url)`
+ * @param source the module's source file as a URL (render-threads.ts gives its sibling render-thread.ts)
  */
 export function workerModule(compiledName: string, source: URL): { script: string | URL; eval: boolean } {
   const compiled = compiledDir();

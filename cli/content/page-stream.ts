@@ -5,6 +5,7 @@ import type { BuildRecorder } from '../report/recorder.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { crawl, type CrawlOptions, type KeepPage } from './crawl.ts';
 import { queryPages, type PageRecord } from './query.ts';
+import { packPage, unpackPage, type PackedPage } from './packed-page.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import type { ResolvePageImages } from './images/page-images.ts';
 import { holdingPages } from '../build/heap-growth.js';
@@ -58,7 +59,10 @@ export function streamPages({ site, client, concurrency, cleanRichText, resolveI
   const jobs = recorder.jobs(found, routes);
   const queried = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText, resolveImages);
   let unread = 0;
-  const stream = readAhead(
+  // While rendering cannot start, the pages past the first READ_AHEAD are held packed (packPage).
+  let packing = renderingFrom !== undefined;
+  let joined = 0;
+  const stream = readAhead<HeldPage>(
     afterLast(reuse ? concat(queried, reuse.pages) : queried, (count, asked) => {
       recorder.queried();
       const kept = reuse ? `; ${count - asked} kept from the previous output (${count - asked - unread} read back), no change reaches them` : '';
@@ -66,24 +70,34 @@ export function streamPages({ site, client, concurrency, cleanRichText, resolveI
     }, (record) => {
       if (record.unread) unread++;
       onPage?.(record);
+      return packing && ++joined > READ_AHEAD && !record.unread ? packPage(record) : record;
     }),
     renderingFrom ? WAITING_READ_AHEAD : READ_AHEAD,
     // Pages are not all small: whatever their number, the JSON held ahead stays under a bound.
-    { of: (record) => record.json.length, max: READ_AHEAD_CHARS },
+    { of: (held) => ('bytes' in held ? held.bytes.length : held.json.length), max: READ_AHEAD_CHARS },
   );
   if (renderingFrom) {
     // Thousands of pages held, and only more of them until rendering starts: the heap may grow further meanwhile.
     const holding = holdingPages();
     const rendering = (): void => {
+      packing = false;
       stream.resize(READ_AHEAD);
       holding();
     };
     renderingFrom.then(rendering, rendering);
   }
-  return stream;
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const held of stream) yield 'bytes' in held ? unpackPage(held) : held;
+    },
+    close: () => stream.close(),
+    resize: (size) => stream.resize(size),
+  };
 }
 
 // --- internal ---
+
+type HeldPage = PageRecord | PackedPage;
 
 /** Records pulled ahead of rendering: enough to keep the crawl busy while pages render, few enough to stay small. */
 const READ_AHEAD = 512;
@@ -103,18 +117,17 @@ const WAITING_READ_AHEAD = 16_384;
 const READ_AHEAD_CHARS = 64 * 1024 * 1024;
 
 /**
- * Passes `source` through, calling `onItem` with each item, and calls `onEnd` once it is exhausted with
+ * Passes `source` through, each item as `onItem` gives it back, and calls `onEnd` once it is exhausted with
  * the number of items, and of those that came before a concat()'s second part (all of them without one).
  */
-async function* afterLast<T>(source: AsyncIterable<T | typeof SECOND_PART>, onEnd: (count: number, first: number) => void, onItem?: (item: T) => void): AsyncGenerator<T> {
+async function* afterLast<T, H = T>(source: AsyncIterable<T | typeof SECOND_PART>, onEnd: (count: number, first: number) => void, onItem: (item: T) => H): AsyncGenerator<H> {
   let count = 0;
   let first: number | null = null;
   for await (const item of source) {
     if (item === SECOND_PART) first = count;
     else {
       count++;
-      onItem?.(item);
-      yield item;
+      yield onItem(item);
     }
   }
   onEnd(count, first ?? count);

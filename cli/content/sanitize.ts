@@ -16,7 +16,7 @@ import { contentFragment, contentId } from '../../runtime/shared/content-ids.ts'
 import { installedPackages } from '../config/installed-packages.ts';
 
 /**
- * Rich text from the backend is untrusted HTML (DESIGN.md decision 6). Every rich-text field (`body`)
+ * Rich text from the backend is untrusted HTML (docs/decisions/untrusted-content.md). Every rich-text field (`body`)
  * is cleaned with an allowlist before it is rendered or written into a payload: no scripts, no event
  * handlers, no iframes, no javascript: URLs, and no ids that could stand in for the page's own
  * elements (ids become content ids). Plain URL fields (`url`, `href`, `…Url`) keep only http(s), mailto, tel and relative URLs.

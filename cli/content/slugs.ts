@@ -1,5 +1,5 @@
 /**
- * Slugs are untrusted (DESIGN.md decision 7): they become folder names and URLs. These pure checks say
+ * Slugs are untrusted (docs/decisions/untrusted-content.md): they become folder names and URLs. These pure checks say
  * what is wrong with one, and find the item a bad slug belongs to, so the build can name it.
  */
 

@@ -1,6 +1,8 @@
 /**
  * The build's error catalogue. Codes are permanent and greppable; every message names what failed
- * and the hint says what to do. Code throws `new BuildError(BuildErrors.X, details)`.
+ * and the hint says what to do. Code throws
+ * `createBuildError(BuildErrors.X, [message arguments], { page, operation, cause })`, which checks the
+ * arguments against the entry's message; docs/cli.md lists every code.
  */
 import { plural } from '../terminal/format.ts';
 

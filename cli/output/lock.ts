@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { crashStep } from '../config/environment.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 
 /**
@@ -83,10 +84,10 @@ async function takeOver(file: string, stale: LockOwner, me: LockOwner, outDir: s
 
 /**
  * Test hook: `SITE_CRASH_AT=<step>` kills the process at that step (`lock:takeover`, and the swap's
- * steps in output-swap.ts), as a power cut or `kill -9` would, so tests can show each is recoverable.
+ * steps in swap.ts), as a power cut or `kill -9` would, so tests can show each is recoverable.
  */
 export function crashPoint(step: string): void {
-  if (process.env.SITE_CRASH_AT === step) process.kill(process.pid, 'SIGKILL');
+  if (crashStep() === step) process.kill(process.pid, 'SIGKILL');
 }
 
 // --- internal ---

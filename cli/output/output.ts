@@ -10,9 +10,9 @@ import { exists, journalFor, recoverSwap, swapIn, trashRetired } from './swap.ts
 import { compareText } from '../../runtime/shared/compare.ts';
 
 /**
- * All-or-nothing output (DESIGN.md decision 9): the build writes into a temporary folder beside the
+ * All-or-nothing output (docs/decisions/staging-and-swap.md): the build writes into a temporary folder beside the
  * output and swaps it in only when every page succeeded. A failed build leaves the output untouched.
- * From createStagingDir to commit or discard the build holds the output's lock (output-lock.ts).
+ * From createStagingDir to commit or discard the build holds the output's lock (lock.ts).
  */
 
 /** A page count below this share of the previous build's fails the build (unless allowed). */
@@ -46,7 +46,7 @@ export async function createStagingDir(outDir: string, log: (message: string) =>
 }
 
 /**
- * Replaces `outDir` with the finished staging folder through a journaled swap (output-swap.ts), so a
+ * Replaces `outDir` with the finished staging folder through a journaled swap (swap.ts), so a
  * crash at any step is finished by the next build or `site preview`. The old tree goes to the trash;
  * the build deletes it with removeTrash() once its own writes are done and the lock is released:
  * removing a large tree is slow, and it no longer matters to anyone.
@@ -110,7 +110,7 @@ export async function commitOutput(staging: string, outDir: string, remove: read
 }
 
 /**
- * Finishes an interrupted swap of `outDir` (output-swap.ts) for a command that does not build, such
+ * Finishes an interrupted swap of `outDir` (swap.ts) for a command that does not build, such
  * as `site preview`; leaves it to the build when a live build holds the folder's lock.
  */
 export async function recoverUnlessBuilding(outDir: string): Promise<string | null> {

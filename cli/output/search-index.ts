@@ -10,10 +10,8 @@ import { describeCause } from '../errors/format-error.ts';
 import { compareSearchedPages, documentsHash, searchDocuments, usesMainContent, type SearchDocument, type SearchedPage } from '../render/search-documents.ts';
 import { readBytes, readText } from './read.ts';
 import { openSearchCache, type CachedFile } from './search-cache.ts';
-import { installedPackages } from '../config/installed-packages.ts';
+import { whichPagefind } from '../config/pagefind-run.ts';
 import { mapAhead } from '../content/read-ahead.ts';
-import { fileURLToPath } from 'node:url';
-import { statSync } from 'node:fs';
 import { formatBytes, formatCount, formatDuration, plural } from '../terminal/format.ts';
 import type { Logger } from '../terminal/logger.ts';
 
@@ -22,7 +20,8 @@ import type { Logger } from '../terminal/logger.ts';
  * (render/search-documents.ts) and writes a static index that the search page loads in fragments, with
  * no search server. Pagefind runs as a process of its own (its binary comes from npm).
  *
- * A large site's index is cut into partitions of about PARTITION_PAGES pages each, a page's partition
+ * A large site's index is cut into partitions of about `partitionPages` pages each (2,000 unless
+ * SITE_SEARCH_PARTITION_PAGES says otherwise: cli/config/config.ts), a page's partition
  * chosen by a hash of its path: each partition is an index of its own, which the search page merges
  * (Pagefind's mergeIndex), so an update in place builds again only the partitions whose pages' documents
  * changed, and Pagefind holds one partition at a time. Partition 0 sits in `_search/` with Pagefind's
@@ -52,6 +51,8 @@ export interface SearchIndexInput {
   language: string;
   /** The build cache, where partitions are kept by their key for later full builds (search-cache.ts); null for none. */
   cacheDir: string | null;
+  /** Searched pages per partition (ResolvedConfig `searchPartitionPages`). */
+  partitionPages: number;
 }
 
 /** One file of the index, relative to the site root. */
@@ -111,7 +112,7 @@ function whatWasDone({ documents, pages, rebuilt, cached, kept, state }: Built):
 }
 
 /** How many partitions an index of `pages` searched pages is cut into. */
-export function partitionCount(pages: number, partitionPages = PARTITION_PAGES): number {
+export function partitionCount(pages: number, partitionPages: number): number {
   return Math.max(1, Math.ceil(pages / partitionPages));
 }
 
@@ -129,16 +130,6 @@ export function partitionDir(n: number): string {
 
 /** Bumped when the documents the index is built from, or its partitions' layout, change shape. */
 const KEY_VERSION = 3;
-
-/**
- * Searched pages per partition. Pagefind ranks a partition's results with its own word statistics, which
- * a few thousand pages drawn at random from the site estimate as well as the whole site does; a site under
- * this size has one index, as before partitions. SITE_SEARCH_PARTITION_PAGES sets another (tests use a few dozen).
- */
-export const PARTITION_PAGES = (() => {
-  const given = Number(process.env.SITE_SEARCH_PARTITION_PAGES);
-  return Number.isInteger(given) && given > 0 ? given : 2000;
-})();
 
 /** Characters of documents an update in place holds between hashing them and giving them to Pagefind. */
 const HELD_CHARACTERS = 32 * 1024 * 1024;
@@ -184,13 +175,13 @@ interface Built {
 async function indexPartitions(input: SearchIndexInput, control: { stopped: boolean }): Promise<Built> {
   const started = performance.now();
   const pages = [...input.pages].sort(compareSearchedPages);
-  const count = partitionCount(pages.length);
+  const count = partitionCount(pages.length, input.partitionPages);
   const partitions: SearchedPage[][] = Array.from({ length: count }, () => []);
   for (const page of pages) partitions[partitionOf(page.path, count)]!.push(page);
   const read = (page: SearchedPage): Promise<string> =>
     usesMainContent(page.entries) ? readText(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path))) : Promise.resolve('');
   const documentsOf = async (page: SearchedPage): Promise<SearchDocument[]> => searchDocuments(page, await read(page), input.language, input.exclude);
-  const cache = input.cacheDir && process.env.SITE_SEARCH_CACHE !== 'off' && whichPagefind() !== null ? openSearchCache(input.cacheDir) : null;
+  const cache = input.cacheDir && whichPagefind() !== null ? openSearchCache(input.cacheDir) : null;
 
   // With the previous build's index cut as this one is, a partition whose pages' documents are as they
   // were keeps its files: a kept page's documents are the previous build's (same code, same data), the
@@ -306,28 +297,6 @@ function cacheKey(key: string, input: Pick<SearchIndexInput, 'exclude' | 'langua
     .update(JSON.stringify({ key, options: indexOptions(input, count), pagefind: whichPagefind(), kept: [KEPT_CODE.source, KEPT_INDEX.source] }))
     .digest('base64url');
 }
-
-/**
- * Which Pagefind runs, as Pagefind's package chooses its binary (lib/resolveBinary.js): its packages, the
- * platform's, and a binary named by a variable, by its size and time. Null when that cannot be told: the
- * build then uses no cache.
- */
-function whichPagefind(): string | null {
-  if (pagefindRun !== undefined) return pagefindRun;
-  try {
-    const named = [process.env.PAGEFIND_BINARY_PATH, process.env.PAGEFIND_EXTENDED_BINARY_PATH].map((file) => {
-      if (!file) return '';
-      const info = statSync(file);
-      return `${file}:${info.size}:${info.mtimeMs}`;
-    });
-    pagefindRun = [...installedPackages('pagefind', fileURLToPath(import.meta.url), { optional: true }), ...named, process.platform, process.env.npm_config_arch ?? process.arch].join('\0');
-  } catch {
-    pagefindRun = null;
-  }
-  return pagefindRun;
-}
-
-let pagefindRun: string | null | undefined;
 
 /**
  * Files from the build cache if they are a whole partition `n` (each a name the index keeps in its folder,

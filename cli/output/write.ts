@@ -12,7 +12,7 @@ export interface PageFiles {
   payload: string | null;
 }
 
-/** Writes one file under `siteDir`, refusing any relative path that resolves outside it (DESIGN.md decision 7). */
+/** Writes one file under `siteDir`, refusing any relative path that resolves outside it (docs/decisions/untrusted-content.md). */
 export async function writeSiteFile(siteDir: string, relative: string, content: string | Uint8Array): Promise<void> {
   await writeFile(await prepareSiteFile(siteDir, relative), content);
 }

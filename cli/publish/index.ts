@@ -4,7 +4,7 @@ import type { PublishDeps } from './deps.ts';
 import { readShardManifest } from '../build/shard.ts';
 import { isSiteOutput } from '../output/output.ts';
 import { publishShard } from './shard.ts';
-import type { PublishConfig } from './config.ts';
+import type { PublishConfig } from '../config/publish.ts';
 import { deleteKeys, uploadInStages, uploadsDone, type PublishAction } from './execute.ts';
 import { readLocalBuild, memoryFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
@@ -16,7 +16,7 @@ import { checkForeignObjects, planRetention } from './retention.ts';
 import { createS3Store } from './s3-store.ts';
 import { shardHandover } from './staged.ts';
 
-export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from './config.ts';
+export { resolvePublishConfig, PUBLISH_DEFAULTS, type PublishConfig, type PublishOptions } from '../config/publish.ts';
 export { rollback } from './rollback.ts';
 export type { PublishAction } from './execute.ts';
 export type { PublishResult } from './report.ts';

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import { createBuildProgress } from '../terminal/progress.ts';
-import type { PublishConfig } from './config.ts';
+import type { PublishConfig } from '../config/publish.ts';
 import { uploadInStages, uploadsDone, type PublishAction } from './execute.ts';
 import type { PublishDeps } from './deps.ts';
 import { memoryFile, readLocalBuild, type LocalBuild } from './local.ts';

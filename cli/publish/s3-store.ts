@@ -1,5 +1,5 @@
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { PublishConfig } from './config.ts';
+import type { PublishConfig } from '../config/publish.ts';
 import { isMissingKey, toStorageError } from './storage-errors.ts';
 
 /**

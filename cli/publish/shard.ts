@@ -1,7 +1,7 @@
 import { SHARDS_DIR, type ShardManifest } from '../build/shard.ts';
 import { plural } from '../terminal/format.ts';
 import { createBuildProgress } from '../terminal/progress.ts';
-import type { PublishConfig } from './config.ts';
+import type { PublishConfig } from '../config/publish.ts';
 import type { PublishDeps } from './deps.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
 import { memoryFile, readLocalFiles, type LocalFile } from './local.ts';

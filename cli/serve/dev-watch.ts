@@ -56,7 +56,7 @@ export function watchFiles(targets: WatchTargets, onChange: (files: string[]) =>
   };
 }
 
-/** `site/pages/news.tsx` for a file under `root`, the absolute path otherwise: for log lines. */
+/** `site/pages/news-index.tsx` for a file under `root`, the absolute path otherwise: for log lines. */
 export function displayPath(root: string, file: string): string {
   const rel = relative(root, file);
   return rel.startsWith('..') ? file : rel;

@@ -64,8 +64,14 @@ export const MAX_OPEN_PAGES = 8;
 /** The media folders of the latest requests kept: a page shown first may still be served with the media of an edit or two back. */
 const MEDIA_ROUNDS_KEPT = 8;
 
+/** What the open pages' renderer reads of the configuration: the backend's, the render's and the media's options. */
+export type OpenPageRendererOptions = Pick<
+  ResolvedConfig,
+  'endpoint' | 'token' | 'drafts' | 'timeoutMs' | 'retries' | 'retryDelayMs' | 'concurrency' | 'root' | 'cacheDir' | 'outDir' | 'baseUrl' | 'sourceDateEpoch' | 'csp' | 'publicEndpoint' | 'sentryDsn' | 'buildCheckInterval' | 'images' | 'mediaMaxBytes'
+>;
+
 /** Loads what every page shares (the site's code, the bundle's manifest, the template) once. */
-export async function createOpenPageRenderer(config: ResolvedConfig, logger: Logger): Promise<OpenPageRenderer> {
+export async function createOpenPageRenderer(config: OpenPageRendererOptions, logger: Logger): Promise<OpenPageRenderer> {
   const source = await openContentSource(config, logger);
   const scratch = await mkdtemp(join(config.cacheDir, 'open-pages-'));
   const dispose = async (): Promise<void> => {

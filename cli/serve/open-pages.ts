@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import type { ResolvedConfig } from '../config/config.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
 import type { Logger } from '../terminal/logger.ts';
-import { createOpenPageRenderer, type OpenPagesAnswer } from './open-page-renderer.ts';
+import { createOpenPageRenderer, type OpenPageRendererOptions, type OpenPagesAnswer } from './open-page-renderer.ts';
 
 /**
  * The process `site dev` keeps for rendering the open pages first (open-page-renderer.ts), and the
@@ -88,7 +87,7 @@ export function startOpenPages(root: string, args: readonly string[], logger: Lo
  * The renderer process (`site dev-pages`): answers each request in turn, until `site dev` goes away.
  * Started without an IPC channel (by hand), it says what it is for and ends.
  */
-export async function runOpenPages(config: ResolvedConfig, logger: Logger): Promise<void> {
+export async function runOpenPages(config: OpenPageRendererOptions, logger: Logger): Promise<void> {
   const send = process.send?.bind(process);
   if (!send) throw createBuildError(BuildErrors.UsageError, ['site dev-pages is started by site dev, which asks it for pages over an IPC channel; run site dev instead']);
   // `site dev` ends, or starts another renderer for changed code: the renderer's folder goes with it, even while it starts.

@@ -80,7 +80,7 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
     return;
   }
   let file = await findSiteFile(base, req.url ?? '/');
-  // A build swaps its output in with two renames (output-swap.ts): for that instant the folder is
+  // A build swaps its output in with two renames (cli/output/swap.ts): for that instant the folder is
   // missing. Wait for it (at most 2 s) rather than answer 404 for a site that is about to be there.
   for (let waited = 0; !file && waited < 2000 && !(await folderExists(base)); waited += 20) {
     await new Promise((resolve) => setTimeout(resolve, 20));

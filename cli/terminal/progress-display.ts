@@ -1,3 +1,4 @@
+import type { TerminalEnvironment } from '../config/environment.ts';
 import type { LogLevel } from './logger.ts';
 import type { BuildProgress } from './progress.ts';
 import { startLiveProgress } from './progress-live.ts';
@@ -22,10 +23,9 @@ export interface ProgressDisplay {
  * Live only on a terminal that is not CI's and can move its cursor (TERM=dumb cannot); plain lines
  * everywhere else, as Gatsby does with CI=true; nothing under --quiet.
  */
-export function progressModeFor(logLevel: LogLevel, stderrIsTTY: boolean, env: Record<string, string | undefined>): ProgressMode {
+export function progressModeFor(logLevel: LogLevel, stderrIsTTY: boolean, terminal: TerminalEnvironment): ProgressMode {
   if (logLevel === 'silent' || logLevel === 'error' || logLevel === 'warn') return 'off';
-  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
-  return stderrIsTTY && !ci && env.TERM !== 'dumb' ? 'live' : 'plain';
+  return stderrIsTTY && !terminal.ci && !terminal.dumb ? 'live' : 'plain';
 }
 
 /** Starts the display for `mode`; the live one draws on stderr. */

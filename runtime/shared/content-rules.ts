@@ -1,5 +1,5 @@
 /**
- * What content from the backend may hold (DESIGN.md decision 6), for both cleaners: the build's
+ * What content from the backend may hold (docs/decisions/untrusted-content.md), for both cleaners: the build's
  * (cli/content/sanitize.ts, sanitize-html on Node) and the browser's for live data (runtime/live-sanitize.ts,
  * DOMPurify). One list, so a page looks the same whether its data came from the build or the API.
  */

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { Link } from '../../runtime/index.ts';
 
-/** The about pages as a family: their routes are fixed (SPEC.md section 2), so their menu is too. */
+/** The about pages as a family: their routes are fixed (docs/decisions/route-table.md), so their menu is too. */
 export const ABOUT_LINKS = [
   { href: '/about', label: 'About us' },
   { href: '/about/people', label: 'People' },

@@ -3,7 +3,7 @@ import { compareText } from '../../runtime/shared/compare.ts';
 /**
  * The level filter of the course list: which levels exist, which one the address asks for, and the
  * address of each choice. The filter lives in the query string (`?level=Master`) so it can be shared and
- * survives Back and Forward; changing only the query fetches nothing (DESIGN.md decision 2).
+ * survives Back and Forward; changing only the query fetches nothing (docs/decisions/navigation-by-payloads.md).
  */
 
 /** Study levels in the order students progress through them; others follow alphabetically. */

@@ -2,7 +2,7 @@ import type { NavItemData } from '../queries/site.ts';
 
 /**
  * Which navigation item the current page belongs to. Publication pages live under the singular
- * `/publication/...` prefix (SPEC.md section 2) while the section is `/publications`, so paths are mapped to
+ * `/publication/...` prefix (docs/decisions/route-table.md) while the section is `/publications`, so paths are mapped to
  * their section before matching. The most specific item wins, so a nav that lists both `/about` and
  * `/about/people` marks only one of them.
  */

@@ -23,7 +23,7 @@ export default function PublicationsIndexPage({ data, params }: PageProps<Public
         lead="Books, articles, reports and recordings by the institute's researchers."
         breadcrumbs={page > 1 ? listTrail('Publications', '/publications', page) : undefined}
       />
-      {/* Category pages live under the singular /publication prefix (SPEC.md section 2). */}
+      {/* Category pages live under the singular /publication prefix (docs/decisions/route-table.md). */}
       <CategoryNav label="Publication categories" allHref="/publications" categoryBase="/publication" categories={publicationCategories} />
       {nodes.length === 0 ? (
         <EmptyState>Nothing has been published yet.</EmptyState>

@@ -1,6 +1,6 @@
 import { expect, test, waitForHydration } from './fixtures.ts';
 
-/** One concrete path per route of SPEC.md section 2, with the layout it must use. */
+/** One concrete path per route of docs/decisions/route-table.md, with the layout it must use. */
 const SPEC_ROUTES: { pattern: RegExp; layout: 'home' | 'default' }[] = [
   { pattern: /^\/$/, layout: 'home' },
   { pattern: /^\/news$/, layout: 'default' },

@@ -1,7 +1,7 @@
 import { DERIVATIVE_PREFIX, type ImageMimeType, type ImageSource, type ResolvedImageFields } from '../../../runtime/shared/images.ts';
 import type { ImageSettings } from './image-settings.ts';
 
-/** What the build reads of a source image before it decodes it (image-probe.ts). */
+/** What the build reads of a source image before it decodes it (probeImage, image-codec.ts). */
 export interface ProbedImage {
   format: 'jpeg' | 'png' | 'webp' | 'avif' | 'gif';
   /** Pixels as shown: EXIF orientation applied (a phone's portrait stored sideways is taller than wide). */

@@ -107,6 +107,55 @@ describe('what the client build takes of graphql', () => {
   });
 });
 
+describe("what the client build reads of @sentry/conventions", () => {
+  /** Bundles `code` as a module of @sentry/core: the code rollup parsed for each conventions module and the output, or the error. */
+  async function bundleAsSentryCore(code: string): Promise<{ read: Map<string, string>; output: string } | { error: string }> {
+    const folder = await mkdtemp(join(ROOT, 'node_modules/.cache/sentry-conventions-'));
+    const read = new Map<string, string>();
+    const probe = { name: 'probe', moduleParsed: (info: { id: string; code: string | null }) => void (info.id.includes('@sentry/conventions') && read.set(info.id.replaceAll('\\', '/'), info.code ?? '')) };
+    try {
+      const file = join(folder, 'node_modules/@sentry/core/probe.js');
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, code);
+      const bundle = await rollup({ input: file, plugins: [...createClientPlugins({ minify: false }), probe], logLevel: 'silent' });
+      try {
+        const { output } = await bundle.generate({ format: 'es' });
+        return { read, output: output.map((o) => (o.type === 'chunk' ? o.code : '')).join('\n') };
+      } finally {
+        await bundle.close();
+      }
+    } catch (error) {
+      return { error: (error as Error).message };
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  it('reads its names as the strings they are, without the tables of metadata beside them, and bundles the same values', async () => {
+    const attributes = (await import('@sentry/conventions/attributes')) as Record<string, unknown>;
+    const op = (await import('@sentry/conventions/op')) as Record<string, unknown>;
+    const result = await bundleAsSentryCore("import { SENTRY_OP, USER_EMAIL } from '@sentry/conventions/attributes';\nimport { CACHE_GET } from '@sentry/conventions/op';\nexport const used = [SENTRY_OP, USER_EMAIL, CACHE_GET];\n");
+    expect(result).toHaveProperty('read');
+    const { read, output } = result as { read: Map<string, string>; output: string };
+    const attributesRead = [...read].find(([id]) => id.endsWith('/dist/attributes.mjs'))?.[1];
+    const onDisk = await readFile(join(ROOT, 'node_modules/@sentry/conventions/dist/attributes.mjs'), 'utf8');
+    expect(attributesRead, 'the attributes module is read').toBeDefined();
+    // Every string the module exports, as it exports it, and nothing of its metadata tables.
+    expect(attributesRead!.length).toBeLessThan(onDisk.length / 4);
+    expect(attributesRead).not.toContain('ATTRIBUTE_METADATA');
+    for (const [name, value] of [['SENTRY_OP', attributes.SENTRY_OP], ['USER_EMAIL', attributes.USER_EMAIL], ['CACHE_GET', op.CACHE_GET]] as const) {
+      expect(typeof value, name).toBe('string');
+      expect(output, name).toContain(JSON.stringify(value));
+    }
+  });
+
+  it('fails the build when Sentry imports one of the tables the client build leaves out', async () => {
+    const result = await bundleAsSentryCore("import { ATTRIBUTE_METADATA } from '@sentry/conventions/attributes';\nexport const used = [ATTRIBUTE_METADATA];\n");
+    expect(result).toHaveProperty('error');
+    expect((result as { error: string }).error).toMatch(/ATTRIBUTE_METADATA.*is not exported by/s);
+  });
+});
+
 describe('the packages in the client bundle', () => {
   it("pins @sentry/core at @sentry/browser's version, so that npm installs the one the client uses once", async () => {
     // No code imports @sentry/core: it is a dependency only so that npm puts @sentry/browser's version at the

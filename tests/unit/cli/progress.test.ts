@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBuildProgress, describeStage, observe } from '../../../cli/terminal/progress.ts';
+import { terminalOf } from '../../../cli/config/environment.ts';
 import { progressModeFor } from '../../../cli/terminal/progress-display.ts';
 import { startLiveProgress } from '../../../cli/terminal/progress-live.ts';
 import { startPlainProgress } from '../../../cli/terminal/progress-plain.ts';
@@ -126,11 +127,11 @@ describe('live progress (terminal)', () => {
 
 describe('progress mode', () => {
   it('is live on a terminal, plain in CI, on a dumb terminal or without a terminal, and off under --quiet', () => {
-    expect(progressModeFor('info', true, {})).toBe('live');
-    expect(progressModeFor('debug', true, { CI: 'false' })).toBe('live');
-    expect(progressModeFor('info', true, { CI: 'true' })).toBe('plain');
-    expect(progressModeFor('info', true, { TERM: 'dumb' })).toBe('plain');
-    expect(progressModeFor('info', false, {})).toBe('plain');
-    expect(progressModeFor('warn', true, {})).toBe('off');
+    expect(progressModeFor('info', true, terminalOf({}))).toBe('live');
+    expect(progressModeFor('debug', true, terminalOf({ CI: 'false' }))).toBe('live');
+    expect(progressModeFor('info', true, terminalOf({ CI: 'true' }))).toBe('plain');
+    expect(progressModeFor('info', true, terminalOf({ TERM: 'dumb' }))).toBe('plain');
+    expect(progressModeFor('info', false, terminalOf({}))).toBe('plain');
+    expect(progressModeFor('warn', true, terminalOf({}))).toBe('off');
   });
 });

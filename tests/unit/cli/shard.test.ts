@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inShard, parseShard, shardOf } from '../../../cli/build/shard.ts';
+import { shardOfJob } from '../../../cli/config/config.ts';
 import { isBuildError } from '../../../cli/errors/errors.ts';
 
 describe('the split of a sharded build', () => {
@@ -20,18 +21,19 @@ describe('the split of a sharded build', () => {
   });
 
   it('takes the shard from --shard i/n, SITE_SHARD, or a Kubernetes JOB_COMPLETION_INDEX with SITE_SHARD_COUNT', () => {
-    expect(parseShard('2/4', {})).toEqual({ index: 2, count: 4 });
-    expect(parseShard(undefined, { JOB_COMPLETION_INDEX: '0', SITE_SHARD_COUNT: '3' })).toEqual({ index: 1, count: 3 });
-    expect(parseShard(undefined, {})).toBeNull();
+    expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
+    expect(shardOfJob({ JOB_COMPLETION_INDEX: '0', SITE_SHARD_COUNT: '3' })).toEqual({ index: 1, count: 3 });
+    expect(parseShard(undefined)).toBeNull();
+    expect(shardOfJob({})).toBeNull();
     for (const bad of ['0/2', '3/2', '2', 'a/b']) {
       let caught: unknown;
       try {
-        parseShard(bad, {});
+        parseShard(bad);
       } catch (error) {
         caught = error;
       }
       expect(isBuildError(caught) && caught.code, bad).toBe('InvalidOption');
     }
-    expect(() => parseShard(undefined, { JOB_COMPLETION_INDEX: '3', SITE_SHARD_COUNT: '3' })).toThrow(/JOB_COMPLETION_INDEX/);
+    expect(() => shardOfJob({ JOB_COMPLETION_INDEX: '3', SITE_SHARD_COUNT: '3' })).toThrow(/JOB_COMPLETION_INDEX/);
   });
 });

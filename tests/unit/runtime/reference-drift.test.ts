@@ -9,7 +9,7 @@ import type { PageModule, RouteDefinition } from '../../../runtime/routes.ts';
 import type { BootData, BuildMeta } from '../../../runtime/shared/contract.ts';
 import { authorizationFor } from '../../../runtime/shared/graphql.ts';
 
-/** Issue 17.5 and 17.6: where the runtime had drifted from the reference (reference-behaviour.md). */
+/** Issue 17.5 and 17.6: where the runtime had drifted from the Nuxt 3 site the specification was taken from (docs/decisions/navigation-by-payloads.md). */
 
 const META: BuildMeta = { id: 'b1', timestamp: 1, matcher: {}, prerendered: ['/a', '/b/one'], chunks: {} };
 

@@ -9,7 +9,7 @@ import { routeData as siteRouteData, siteData } from '../../../site/routes.build
 import { SITE_QUERY } from '../../../site/queries/site.ts';
 
 /**
- * The route table against SPEC.md section 2: every path, in an order where static paths win, with its layout;
+ * The route table against docs/decisions/route-table.md: every path, in an order where static paths win, with its layout;
  * plus the later pages of every list (`…/page/:page`) and the editors' login page.
  */
 

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import { checkInteger, DEFAULTS } from '../config/config.ts';
+import { checkInteger, DEFAULTS } from './config.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import type { LogLevel } from '../terminal/logger.ts';
-import { readPublishKey } from '../config/publish-key.ts';
-import { isBuildId } from './policy.ts';
-import { createRecordAuth, type RecordAuth } from './record-auth.ts';
+import { readPublishKey } from './publish-key.ts';
+import { isBuildId } from '../publish/policy.ts';
+import { createRecordAuth, type RecordAuth } from '../publish/record-auth.ts';
 
 /**
  * Options of `site publish`. Credentials are not options: the S3 client reads them from the standard

@@ -1,0 +1,31 @@
+/**
+ * The environment variables that are not build options (those are resolveConfig's, config.ts): what the
+ * terminal is, a file `site dev` hands the embedded backend, and a test hook. Read here, so that cli/config/
+ * is the one place the CLI reads its environment (tests/unit/architecture/environment.test.ts).
+ */
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** What the progress display needs to know of the terminal: whether this is CI (CI set, and not `0` or `false`), and whether it can move its cursor (TERM=dumb cannot). */
+export interface TerminalEnvironment {
+  ci: boolean;
+  dumb: boolean;
+}
+
+export function terminalOf(env: Environment = process.env): TerminalEnvironment {
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
+  return { ci, dumb: env.TERM === 'dumb' };
+}
+
+/** CONTENT_OVERRIDES_FILE: content the embedded backend applies over its sample content (backend/content-overrides.ts); null for none. */
+export function contentOverridesFile(env: Environment = process.env): string | null {
+  return env.CONTENT_OVERRIDES_FILE || null;
+}
+
+/**
+ * Test hook: `SITE_CRASH_AT=<step>` names the step of the output's lock or swap at which the process kills
+ * itself (cli/output/lock.ts crashPoint), as a power cut would, so tests can show each step is recoverable.
+ */
+export function crashStep(env: Environment = process.env): string | undefined {
+  return env.SITE_CRASH_AT;
+}
