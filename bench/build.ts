@@ -41,6 +41,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../cli/config/config.ts';
 import type { BuildReport } from '../cli/report/report.ts';
+import { plural } from '../cli/terminal/format.ts';
 import { startScaledBackend } from './backend.ts';
 import { writeHugoSite } from './hugo-site.ts';
 import { kB, measure, median, payloadSizes, percentile, printTable, type Measurement } from './measure.ts';
@@ -127,7 +128,7 @@ try {
     [`site build --no-search --out <new>, the user's command, first run (default cache filled; not counted)`, secs(userFirst.ms), mib(userFirst.peakMiB), 1],
     [`site build --no-search --out <new>, the user's command (target 1)`, secs(user), mib(peak(users)), users.length],
     [`site build, cold cache`, secs(cold), mib(peak(colds)), colds.length],
-    [`site build, full, ${THREADS} render thread${THREADS === 1 ? '' : 's'} + main`, secs(full), mib(peak(threaded)), threaded.length],
+    [`site build, full, ${plural(THREADS, 'render thread')} + main`, secs(full), mib(peak(threaded)), threaded.length],
     ['site build, full, main thread only', secs(fullSingle), mib(peak(single)), single.length],
     ['site build --full into the previous output', secs(median(rebuilds.map((m) => m.ms))), mib(peak(rebuilds)), rebuilds.length],
     [`same as the first full build, rich-text cache empty`, secs(withoutRichText.ms), mib(withoutRichText.peakMiB), 1],
@@ -156,7 +157,7 @@ try {
     const hr = median(hugoRebuilds.map((m) => m.ms));
     console.log(`target 1, fresh full build / hugo, the user's command lines: ${secs(user)} / ${secs(h)} = ${(user / h).toFixed(2)}x   (goal: at most 1.5x, moonshot 1.0x)`);
     console.log(`  CPU (medians): ours ${cpu(users)}, hugo ${cpu(hugoRuns)}; the backend's is not counted`);
-    console.log(`  with the bench's --endpoint and --cache-dir, CI=true: ${(full / h).toFixed(2)}x with ${THREADS} render thread${THREADS === 1 ? '' : 's'} (${cpu(threaded)}), ${(fullSingle / h).toFixed(2)}x on the main thread only (${cpu(single)})`);
+    console.log(`  with the bench's --endpoint and --cache-dir, CI=true: ${(full / h).toFixed(2)}x with ${plural(THREADS, 'render thread')} (${cpu(threaded)}), ${(fullSingle / h).toFixed(2)}x on the main thread only (${cpu(single)})`);
     console.log(`target 2, --full into the previous output / hugo into its previous output: ${(median(rebuilds.map((m) => m.ms)) / hr).toFixed(2)}x   (target: at most 2.0x)`);
   }
   console.log(`target 3, peak RSS at ${pages} pages: ${mib(peak(threaded))}   (target: at most 400 MiB at 10,000 pages; --large below)`);

@@ -1,22 +1,21 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, lstatSync } from 'node:fs';
-import { lstat, open, readdir, readFile, stat, utimes } from 'node:fs/promises';
-import { join, posix } from 'node:path';
-import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
-import { isCheckName, type ContentWarning } from '../checks/run.ts';
-import { isSafePagePath } from '../content/crawl.ts';
-import { mediaFileFor } from '../content/media.ts';
+import { existsSync } from 'node:fs';
+import { lstat, open, readdir, readFile, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { InspectedSite } from '../checks/collect.ts';
+import type { ContentWarning } from '../checks/run.ts';
 import { cacheKeyFor, sealJson } from '../config/cache-key.ts';
-import { readBuild } from '../output/output.ts';
-import { fileKey, leavesFolder, writeFileAtomic } from '../output/write.ts';
-import { readBytes } from '../output/read.ts';
-import { dependsItems, dependsKey, mediaList, mediaUrls, pageDepends } from '../content/page-depends.ts';
-import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
+import { writeFileAtomic } from '../output/write.ts';
+import { decodePage, encodePage, linksByPage, savedSearch, savedWarnings, STATE_VERSION, writeJsonList, type FeedState, type PageRecordForState, type RememberedPage, type SavedState, type SearchIndexState } from './state-format.ts';
+import { folderIdentity, samplePages, whyStateDoesNotHold } from './state-trust.ts';
+
+export { seenWhole, type FeedState, type PageRecordForState, type RememberedPage, type SearchIndexState } from './state-format.ts';
 
 /**
  * What a build remembers about the output it wrote, in the build cache, so the next build into the
  * same folder can rewrite only what changed: each page's input hash and what the checks, the sitemap
  * and the report need from it (its rendered facts), the extra outputs' hashes and the media it copied.
+ * Saved and loaded here; the file's format is state-format.ts's, whether a state holds state-trust.ts's.
  */
 export interface BuildState {
   buildId: string;
@@ -35,66 +34,10 @@ export interface BuildState {
   warnings: ContentWarning[] | null;
 }
 
-/** A build's place in the backend's change feed (build/changed-routes.ts). */
-export interface FeedState {
-  /** The feed's cursor, taken before the build asked for any page. */
-  cursor: string;
-  /** The backend the cursor is from, and whether drafts were asked for: a cursor means nothing to another. */
-  source: string;
-  /** Route id → the content types its documents read (content/types-read.ts). */
-  routeTypes: Record<string, readonly string[]>;
-}
-
-/** One page of a previous build. */
-export interface RememberedPage {
-  /** pageHash of its route, path and data. */
-  hash: string;
-  noindex: boolean;
-  lastmod?: string;
-  /** Bytes of its index.html and _payload.json. */
-  bytes: number;
-  inspected: InspectedPage;
-  links: readonly string[];
-  /** With an entry's key (RouteEntry.key): the key and the ids of the items its data held (content/page-depends.ts). */
-  depends?: string;
-  /**
-   * What the build took from its data for more than the page: the media URLs it refers to
-   * (content/page-depends.ts mediaList) and each extra output's note of it (OutputCollector.page's
-   * return, in the outputs' order, trailing nulls left out). Without them, a later update in place that
-   * keeps the page reads it back.
-   */
-  media?: string;
-  notes?: readonly unknown[];
-}
-
-/** What the build state keeps of the site search's index (output/search-index.ts), for the next update in place. */
-export interface SearchIndexState {
-  /** Each partition's key and files, in partition order. */
-  partitions: { key: string; files: string[] }[];
-  /** Each searched page's path and the hash of its documents, in index order. */
-  docs: [path: string, hash: string][];
-}
-
-/** What a build records per page, in the inspector's order, to save as the next build's state. */
-export interface PageRecordForState {
-  hash: string;
-  noindex: boolean;
-  lastmod?: string;
-  bytes: number;
-  depends?: string;
-  media?: string;
-  notes?: readonly unknown[];
-}
-
 /** Records of pages by their index: build/page-records.ts PageRecords, or a plain array of them. */
 export interface PageRecordList {
   readonly length: number;
   at(index: number): PageRecordForState | undefined;
-}
-
-/** Whether the build recorded what the outputs and the media copier need of a page (its media and the notes). */
-export function seenWhole(page: Pick<RememberedPage, 'media' | 'notes'> | undefined): boolean {
-  return page?.media !== undefined && page.notes !== undefined;
 }
 
 /** The hash that decides whether a page must be rendered again: its route, its path and its data. */
@@ -124,36 +67,13 @@ export async function loadBuildState(cacheDir: string, outDir: string, generator
     const saved = JSON.parse(text) as SavedState;
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
     if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
-    const outside = firstUnsafeName(saved);
-    if (outside !== null) return none(`the build cache's state names ${JSON.stringify(outside)}, which is outside the output folder or not a name a build writes (a damaged or altered cache)`);
-    const malformed = firstMalformedPage(saved);
-    if (malformed !== null) return none(`the build cache's state has a damaged record of the page ${JSON.stringify(malformed)} (a damaged or altered cache)`);
+    const links = Array.isArray(saved.links) ? saved.links : [];
+    const rows = saved.pages.map((row) => decodePage(row, { links, items: Array.isArray(saved.items) ? saved.items : [], media: saved.media }));
+    const distrust = await whyStateDoesNotHold(outDir, saved, rows);
+    if (distrust !== null) return none(distrust);
     if (saved.feed) saved.feed = { ...saved.feed, cursor: (await movedCursor(cacheDir, outDir, saved.save)) ?? saved.feed.cursor };
-    const { latest, meta } = await readBuild(outDir);
-    if (latest.id !== saved.buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== saved.pages.length) return none('the output folder no longer holds the build the cache describes');
-    const folder = await folderIdentity(outDir);
-    if (folder !== saved.folder) return none('the output folder was replaced or restored since the previous build (it is not the folder that build wrote)');
-    for (const [path, hash] of saved.sample) {
-      if ((await samplePage(outDir, path)) !== hash) return none(`the output folder's ${path} is not what the previous build wrote`);
-    }
-    const missing = await firstKeptFileMissing(outDir, saved);
-    if (missing) return none(`the output folder's ${missing} is missing or not the size the previous build wrote`);
     const pages = new Map<string, RememberedPage>();
-    const items = Array.isArray(saved.items) ? saved.items : [];
-    for (const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links, key, held, media, notes] of saved.pages) {
-      const depends = savedDepends(key, held, items);
-      const list = savedMedia(media, saved.media);
-      pages.set(path, {
-        hash,
-        noindex: noindex === 1,
-        lastmod: lastmod ?? undefined,
-        bytes,
-        inspected: { path, route, title, ids, imagesWithoutAlt, htmlChars, payloadChars, payloadBytesOverBudget: overBudget },
-        links: links.map((i) => saved.links[i]!),
-        ...(depends !== undefined && { depends }),
-        ...(list !== undefined && Array.isArray(notes) && { media: list, notes }),
-      });
-    }
+    for (const page of rows as RememberedPage[]) pages.set(page.inspected.path, page);
     return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), search: savedSearch(saved.search), feed: saved.feed ?? null, warnings: savedWarnings(saved.warnings) } };
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
@@ -186,17 +106,15 @@ export async function saveBuildState(
 ): Promise<void> {
   // What the state refers to in the cache, first: a state is never on disk without it (build/cache-prune.ts).
   await saveCacheUses(cacheDir, outDir, state.uses);
-  // A few pages spread over the site, read again by the next build to see that the folder is this one.
   const pages = state.site.pages;
-  const step = Math.max(1, Math.floor(pages.length / SAMPLE_SIZE));
-  const sample: [string, string][] = [];
-  for (let i = 0; i < pages.length && sample.length < SAMPLE_SIZE; i += step) sample.push([pages.path(i), await samplePage(outDir, pages.path(i))]);
+  const sample = await samplePages(outDir, pages);
   const folder = await folderIdentity(outDir);
   // Item ids, once each: pages refer to them by index.
   const itemIds = new Map<string, number>();
   const itemIndex = (id: string): number => itemIds.get(id) ?? (itemIds.set(id, itemIds.size), itemIds.size - 1);
   const media = [...state.media].sort();
   const mediaIndex = new Map(media.map((url, i) => [url, i]));
+  const index = { item: itemIndex, media: (url: string): number => mediaIndex.get(url) ?? -1 };
   // A link's id is its place in the inspector's map of links, which the state lists in that order.
   const pageLinks = linksByPage(state.site.links, pages.length);
   // Written a thousand pages at a time, and the long lists of strings in parts: at 100,000 pages the
@@ -215,12 +133,8 @@ export async function saveBuildState(
       for (let start = 0; start < pages.length; start += 1000) {
         const rows: string[] = [];
         for (let i = start; i < Math.min(start + 1000, pages.length); i++) {
-          const p = pages.at(i);
-          const r = state.records.at(i)!;
-          const row: SavedPage = [p.path, p.route, r.hash, r.noindex ? 1 : 0, r.lastmod ?? null, r.bytes, p.title, p.ids, p.imagesWithoutAlt, p.htmlChars, p.payloadChars, p.payloadBytesOverBudget, [...pageLinks.ids.subarray(pageLinks.starts[i], pageLinks.starts[i + 1])]];
-          const seen = seenWhole(r);
-          row.push(r.depends === undefined ? null : dependsKey(r.depends), r.depends === undefined ? null : dependsItems(r.depends).map(itemIndex), seen ? mediaUrls(r.media!).map((url) => mediaIndex.get(url) ?? -1) : null, seen ? r.notes! : null);
-          rows.push(JSON.stringify(row));
+          const links = [...pageLinks.ids.subarray(pageLinks.starts[i], pageLinks.starts[i + 1])];
+          rows.push(JSON.stringify(encodePage(pages.at(i), state.records.at(i)!, links, index)));
         }
         await out.write((start > 0 ? ',' : '') + rows.join(','));
       }
@@ -314,8 +228,6 @@ export async function loadCacheUses(cacheDir: string, outDir: string): Promise<C
 
 // --- internal ---
 
-const STATE_VERSION = 5;
-
 /** A file of the state of one output folder: the state, its moved cursor, its uses; a temporary file of either. */
 const STATE_FILE = /^([0-9a-f]{16})\.(?:json|cursor\.json|uses\.json)(?:\.[^/]*\.tmp|\.tmp[^/]*)?$/;
 
@@ -345,285 +257,6 @@ async function readCacheUses(file: string): Promise<SavedUses | null> {
 
 function usesFileFor(cacheDir: string, outDir: string): string {
   return stateFileFor(cacheDir, outDir).replace(/\.json$/, '.uses.json');
-}
-
-/**
- * Each page's link ids (its links' places in `links`, the order the state lists them in), in the order
- * saveBuildState writes them: page i's are `ids` from `starts[i]` to `starts[i + 1]`. Two typed arrays
- * rather than a list per page: at 100,000 pages the lists were about 30 MB, made at the build's end,
- * where its memory peaks.
- */
-function linksByPage(links: InspectedSite['links'], pages: number): { ids: Uint32Array; starts: Uint32Array } {
-  const starts = new Uint32Array(pages + 1);
-  for (const users of links.values()) for (const user of users) starts[user + 1]!++;
-  for (let i = 0; i < pages; i++) starts[i + 1]! += starts[i]!;
-  const ids = new Uint32Array(starts[pages]!);
-  const filled = starts.slice(0, pages);
-  let id = 0;
-  for (const users of links.values()) {
-    for (const user of users) ids[filled[user]!++] = id;
-    id++;
-  }
-  return { ids, starts };
-}
-
-/** Writes a JSON array of strings a part at a time, never the whole list as one string. */
-async function writeJsonList(out: { write(text: string): Promise<unknown> }, items: Iterable<string>): Promise<void> {
-  let part: string[] = [];
-  let first = true;
-  const flush = async (): Promise<void> => {
-    await out.write((first ? '[' : ',') + JSON.stringify(part).slice(1, -1));
-    first = false;
-    part = [];
-  };
-  for (const item of items) if (part.push(item) === LIST_PART) await flush();
-  if (part.length > 0 || first) await flush();
-  await out.write(']');
-}
-
-/** Strings of a long list written at once (writeJsonList). */
-const LIST_PART = 10_000;
-
-/** Pages whose bytes the next build checks before it trusts the folder. */
-const SAMPLE_SIZE = 8;
-
-/**
- * The first page path or file the state names that would lead outside the output folder, or that names a
- * file another of its names names too, or null. The state decides which files an update in place reads
- * back, keeps and removes, so a state that was damaged or written by someone else must not take the
- * build elsewhere on the disk, nor name one file twice (a page as `/a` and `/a/.`, an output named like a
- * page's file, two spellings that differ by case on a file system that ignores it: the build would keep
- * the one and remove the other, which is the same file).
- */
-function firstUnsafeName(saved: SavedState): string | null {
-  // Page paths as the crawl makes them (isSafePagePath): ASCII and canonical, so two pages share a file only
-  // when their paths differ by case alone.
-  const paths = new Set<string>();
-  const pages = new Set<string>();
-  for (const [path] of saved.pages) {
-    if (typeof path !== 'string' || !isSafePagePath(path) || pages.has(path.toLowerCase())) return String(path);
-    paths.add(path);
-    pages.add(path.toLowerCase());
-  }
-  for (const [path] of saved.sample) if (typeof path !== 'string' || !paths.has(path)) return String(path);
-  // One file, one name: compared as the file system may (fileKey), and never a page's own file.
-  const files = new Set<string>();
-  const once = (file: string): boolean => {
-    const key = fileKey(file);
-    const page = PAGE_FILE.exec(key);
-    if (files.has(key) || (page !== null && pages.has(`/${page[1] ?? ''}`))) return false;
-    files.add(key);
-    return true;
-  };
-  for (const file of Object.keys(saved.outputs)) if (leavesFolder(file) || posix.normalize(file) !== file || file.startsWith('/') || !once(file)) return file;
-  for (const url of saved.media) {
-    let file: string;
-    try {
-      // Normalised, and under media/ or it throws.
-      file = mediaFileFor(url);
-    } catch {
-      return String(url);
-    }
-    if (leavesFolder(file) || !once(file)) return url;
-  }
-  return null;
-}
-
-/**
- * The path of the first saved page whose facts are not of the types saveBuildState writes (its links
- * included: each an index into the state's links), or null. The facts go to the checks, the report and
- * the next state as they are, so a damaged row must make the state not hold, not fail the build later.
- */
-function firstMalformedPage(saved: SavedState): string | null {
-  const count = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n >= 0;
-  const strings = (list: unknown): boolean => Array.isArray(list) && list.every((item) => typeof item === 'string');
-  const links = Array.isArray(saved.links) ? saved.links.length : 0;
-  for (const row of saved.pages as unknown[]) {
-    if (!Array.isArray(row)) return String(row);
-    const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, pageLinks] = row as unknown[];
-    const whole =
-      typeof route === 'string' &&
-      typeof hash === 'string' &&
-      (noindex === 0 || noindex === 1) &&
-      (lastmod === null || typeof lastmod === 'string') &&
-      count(bytes) &&
-      (title === null || typeof title === 'string') &&
-      typeof ids === 'string' &&
-      strings(imagesWithoutAlt) &&
-      count(htmlChars) &&
-      count(payloadChars) &&
-      (overBudget === null || count(overBudget)) &&
-      Array.isArray(pageLinks) &&
-      pageLinks.every((id) => Number.isInteger(id) && (id as number) >= 0 && (id as number) < links && typeof saved.links[id as number] === 'string');
-    if (!whole) return String(path);
-  }
-  return null;
-}
-
-/** A page's index.html or _payload.json, the page's path without its leading `/` in group 1. */
-const PAGE_FILE = /^(?:(.+)\/)?(?:index\.html|_payload\.json)$/;
-
-/**
- * The first file an incremental build would keep that is not on disk as the previous build wrote it,
- * or null: every page's index.html and _payload.json (their sizes together must be the page's recorded
- * bytes; a page may have no payload file, but not one that is something else), every extra output and
- * every media file. Only sizes: one stat per file, a few per page.
- */
-async function firstKeptFileMissing(outDir: string, saved: SavedState): Promise<string | null> {
-  /** The file's size; ABSENT when nothing is there; -1 when it is not a plain file (a folder, a FIFO, a link) or cannot be looked at. */
-  const size = (file: string): number => {
-    try {
-      const info = lstatSync(join(outDir, file), { throwIfNoEntry: false });
-      return info === undefined ? ABSENT : info.isFile() ? info.size : -1;
-    } catch {
-      // Not a folder on the way, a loop of links, no permission: as good as missing.
-      return -1;
-    }
-  };
-  let checked = 0;
-  // Between runs of files the event loop turns, so the requests and reads started beside it go on.
-  const turn = async (): Promise<void> => {
-    if (++checked % KEPT_CHECK_RUN === 0) await new Promise((resolve) => setImmediate(resolve));
-  };
-  for (const [path, , , , , bytes] of saved.pages) {
-    const html = size(htmlFileFor(path));
-    const payload = size(payloadFileFor(path));
-    if (html < 0 || payload === -1 || html + Math.max(payload, 0) !== bytes) return path;
-    await turn();
-  }
-  for (const file of [...Object.keys(saved.outputs), ...saved.media.map((url) => mediaFileFor(url))]) {
-    if (size(file) < 0) return `/${file}`;
-    await turn();
-  }
-  return null;
-}
-
-/**
- * Pages or files checked between turns of the event loop. The stats are synchronous: at 10,803 pages
- * (25,800 files) the promise API took 0.4-0.5 s of the main thread, synchronous calls about 0.1 s.
- */
-const KEPT_CHECK_RUN = 1024;
-
-/** What firstKeptFileMissing's stat gives for a file that is not there at all. */
-const ABSENT = -2;
-
-/** The folder's identity on disk: a folder copied or restored from elsewhere has another. */
-async function folderIdentity(dir: string): Promise<string> {
-  const info = await stat(dir, { bigint: true });
-  return `${info.dev}:${info.ino}:${info.birthtimeNs}`;
-}
-
-/** The hash of a page's index.html and _payload.json as they are on disk ('' for a missing file). */
-async function samplePage(outDir: string, path: string): Promise<string> {
-  const read = (file: string): Promise<Buffer | string> => readBytes(join(outDir, file)).catch(() => '');
-  const [html, payload] = await Promise.all([read(htmlFileFor(path)), read(payloadFileFor(path))]);
-  return createHash('sha1').update(html).update('\0').update(payload).digest('base64url');
-}
-
-type SavedPage = [
-  path: string,
-  route: string,
-  hash: string,
-  noindex: 0 | 1,
-  lastmod: string | null,
-  bytes: number,
-  title: string | null,
-  ids: string,
-  imagesWithoutAlt: readonly string[],
-  htmlChars: number,
-  payloadChars: number,
-  overBudget: number | null,
-  links: number[],
-  /** With an entry's key: the key, and the page's item ids as indexes into SavedState.items; else null. */
-  key?: string | null,
-  items?: number[] | null,
-  /** RememberedPage.media as indexes into SavedState.media, and RememberedPage.notes; else null. */
-  media?: number[] | null,
-  notes?: readonly unknown[] | null,
-];
-
-interface SavedState {
-  version: number;
-  /** Names this save of the state: a moved cursor (saveFeedCursor) holds only for the save it names. */
-  save: string;
-  buildId: string;
-  /** generatorFingerprint() of the build that wrote the folder. */
-  generator: string;
-  timestamp: number;
-  outDir: string;
-  /** folderIdentity() of the output folder after the build. */
-  folder: string;
-  /** Sampled pages and samplePage() of each. */
-  sample: [string, string][];
-  /** Every distinct link target, once: pages refer to them by index. */
-  links: string[];
-  pages: SavedPage[];
-  /** Every item id a page's data held (when its entry had a key), once: pages refer to them by index. */
-  items?: string[];
-  outputs: Record<string, string>;
-  media: string[];
-  search: unknown;
-  /** Absent in a state saved before the change feed. */
-  feed?: FeedState | null;
-  /** Absent in a state saved before the checks' warnings were kept. */
-  warnings?: unknown;
-}
-
-/**
- * The search index's record a state holds, when it has the shape output/search-index.ts gives; else null
- * (the index is built again). Its file names are used only where the state's outputs list them too.
- */
-function savedSearch(saved: unknown): SearchIndexState | null {
-  const record = saved as Partial<SearchIndexState> | null;
-  const strings = (value: unknown): boolean => Array.isArray(value) && value.every((v) => typeof v === 'string');
-  const whole =
-    typeof record === 'object' &&
-    record !== null &&
-    Array.isArray(record.partitions) &&
-    record.partitions.every((p) => typeof p === 'object' && p !== null && typeof p.key === 'string' && strings(p.files)) &&
-    Array.isArray(record.docs) &&
-    record.docs.every((d) => Array.isArray(d) && d.length === 2 && strings(d));
-  return whole ? (record as SearchIndexState) : null;
-}
-
-/** The warnings a state recorded, when they have the shape the checks give; else null (check again). */
-function savedWarnings(saved: unknown): ContentWarning[] | null {
-  if (!Array.isArray(saved)) return null;
-  const warnings: ContentWarning[] = [];
-  for (const w of saved as Partial<Record<keyof ContentWarning, unknown>>[]) {
-    const { check, page, route, message, fix } = w ?? {};
-    if (!isCheckName(check) || typeof page !== 'string' || typeof route !== 'string' || typeof message !== 'string' || typeof fix !== 'string') return null;
-    // Only the warning's own fields go on to the report.
-    warnings.push({ check, page, route, message, fix });
-  }
-  return warnings;
-}
-
-/**
- * A page's saved key and item ids, when they have the shape saveBuildState gives; else none (the page is
- * then asked for again, never kept unasked).
- */
-function savedDepends(key: unknown, held: unknown, items: readonly unknown[]): string | undefined {
-  const ids = typeof key === 'string' ? stringsAt(held, items) : undefined;
-  return ids && pageDepends(key as string, ids);
-}
-
-/** A saved page's media URLs (RememberedPage.media), when they have the shape saveBuildState gives; else none (the page is then read back when it is kept). */
-function savedMedia(media: unknown, urls: readonly string[]): string | undefined {
-  const list = stringsAt(media, urls);
-  return list && mediaList(list);
-}
-
-/** The strings of `table` at the indexes a saved list names; undefined unless it is a list of indexes of strings there. */
-function stringsAt(indexes: unknown, table: readonly unknown[]): string[] | undefined {
-  if (!Array.isArray(indexes)) return undefined;
-  const strings: string[] = [];
-  for (const index of indexes as unknown[]) {
-    const value = typeof index === 'number' ? table[index] : undefined;
-    if (typeof value !== 'string') return undefined;
-    strings.push(value);
-  }
-  return strings;
 }
 
 /** Where the feed stood after a build that changed nothing, and which save of the state that was. */

@@ -9,7 +9,7 @@ import { settleAll } from '../../runtime/shared/settle-all.ts';
 import { normalizePath, payloadFileFor } from '../../runtime/shared/paths.ts';
 import type { ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
-import { createDuplicateCheck, isSafeSegment } from '../content/crawl.ts';
+import { isSafeSegment } from '../content/crawl.ts';
 import { mapAhead } from '../content/read-ahead.ts';
 import { lastmodOf } from '../content/query.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
@@ -17,7 +17,8 @@ import { checkPageCount, commitOutput, createStagingDir, discardStagingDir } fro
 import { prepareSiteFile, safePath } from '../output/write.ts';
 import { readBytes, readText } from '../output/read.ts';
 import { buildSearchIndex, type SearchIndexBuild } from '../output/search-index.ts';
-import { searchEntries, searchRoutesOf, type SearchedPage } from '../render/search-documents.ts';
+import { createPageFeed } from '../render/page-feed.ts';
+import { searchRoutesOf, type SearchedPage } from '../render/search-documents.ts';
 import { removeTrash } from '../output/swap.ts';
 import { loadShell } from '../render/template.ts';
 import { createBuildRecorder } from '../report/recorder.ts';
@@ -63,7 +64,7 @@ export async function mergeShards(config: MergeOptions, shardDirs: readonly stri
     const routeOrder = new Map(site.routes.map((r, i) => [r.id, i]));
     const pages = manifests.flatMap((m) => m.manifest.pages).sort((a, b) => (routeOrder.get(a.inspected.route) ?? 0) - (routeOrder.get(b.inspected.route) ?? 0) || compareText(a.inspected.path, b.inspected.path));
     const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
-    const checkDuplicate = createDuplicateCheck();
+    const feed = createPageFeed({ collectors, searchRoutes, searched, site: siteData, routeOrder });
     const sitemap: SitemapEntry[] = [];
     const built: { path: string; route: number }[] = [];
     recorder.startPages();
@@ -74,11 +75,7 @@ export async function mergeShards(config: MergeOptions, shardDirs: readonly stri
     for await (const { page, params, payload } of withPayloads) {
       const { path, route: routeId } = page.inspected;
       const { data } = JSON.parse(payload) as { data: unknown };
-      checkDuplicate(path, data);
-      for (const collector of collectors) collector.page({ path, routeId, params, data });
-      const searchOf = searchRoutes?.get(routeId);
-      const entries = searchOf ? searchEntries(searchOf, data, params, siteData) : [];
-      if (entries.length > 0) searched.push({ path, route: routeOrder.get(routeId) ?? 0, entries, kept: false });
+      feed.read({ path, routeId, params, data }, { kept: false });
       recorder.restored(page.inspected, page.links);
       if (!page.noindex) sitemap.push({ path, lastmod: lastmodOf(page.lastmod) });
       built.push({ path, route: routeOrder.get(routeId) ?? 0 });

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { build as esbuild } from 'esbuild';
 import { rollup, type OutputChunk, type RollupOutput } from 'rollup';
 import { createClientConfig } from '../../rollup.config.ts';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
+import { writeSiteFile } from '../output/write.ts';
 
 /** What the HTML needs to know about the client bundle. URLs are root-relative. */
 export interface AssetManifest {
@@ -58,7 +59,7 @@ async function buildStyles(root: string, assetsDir: string): Promise<{ file: str
   });
   const content = result.outputFiles[0]?.text ?? '';
   const file = `site-${shortHash(content)}.css`;
-  await writeFile(join(assetsDir, file), content);
+  await writeSiteFile(assetsDir, file, content);
   return { file, content };
 }
 

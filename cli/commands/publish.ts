@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { DEFAULTS } from '../config/config.ts';
+import { terminalOf } from '../config/environment.ts';
 import { createLogger } from '../terminal/logger.ts';
+import { createBuildProgress } from '../terminal/progress.ts';
+import { progressModeFor, startProgressDisplay } from '../terminal/progress-display.ts';
 import { logLevelOf, type CommonFlags } from './shared.ts';
 
 /** `site publish`: uploads a build, or rolls back to an earlier one. */
@@ -25,7 +28,14 @@ export function addPublishCommand(program: Command): void {
       // Loaded on demand so other commands never pay for the AWS SDK.
       const { publish, resolvePublishConfig, rollback } = await import('../publish/index.ts');
       const config = resolvePublishConfig({ ...flags, outDir: flags.out, logLevel: logLevelOf(flags) });
-      const deps = { logger: createLogger(config.logLevel) };
-      await (config.rollback === null ? publish(config, deps) : rollback(config, deps));
+      // The build's progress display: a bar per upload stage on a terminal, a line every 2 s in a log.
+      const progress = createBuildProgress();
+      const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), terminalOf()));
+      try {
+        const deps = { logger: createLogger(config.logLevel, display.streams), progress };
+        await (config.rollback === null ? publish(config, deps) : rollback(config, deps));
+      } finally {
+        display.stop();
+      }
     });
 }

@@ -2,6 +2,7 @@ import type { SiteData } from '../../runtime/shared/contract.ts';
 import { backoffDelay, createGraphQLClient, isGraphQLRequestError, type GraphQLClientHandle } from '../../runtime/shared/graphql.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
+import { plural } from '../terminal/format.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { PUBLISHED_ONLY, withoutDrafts } from './drafts.ts';
 import { startEmbeddedBackend, type Backend } from './embedded-backend.ts';
@@ -71,6 +72,6 @@ export async function loadSiteData(client: GraphQLClientHandle, query: string): 
 
 /** Logs what became of drafts: how many were left out, or that they are published on purpose. */
 export function logDrafts(drafts: { published: boolean; leftOut: number }, logger: Logger): void {
-  if (drafts.leftOut > 0) logger.info('drafts', `${drafts.leftOut} draft${drafts.leftOut === 1 ? '' : 's'} left out (--drafts publishes them)`);
+  if (drafts.leftOut > 0) logger.info('drafts', `${plural(drafts.leftOut, 'draft')} left out (--drafts publishes them)`);
   else if (drafts.published) logger.warn('drafts', 'drafts are published (--drafts)');
 }

@@ -4,6 +4,7 @@
  * `createBuildError(BuildErrors.X, [message arguments], { page, operation, cause })`, which checks the
  * arguments against the entry's message; docs/cli.md lists every code.
  */
+import { plural } from '../terminal/format.ts';
 
 export interface ErrorDefinition<TArgs extends unknown[]> {
   code: string;
@@ -130,14 +131,14 @@ export const BuildErrors = {
     code: 'StorageHoldsForeignObjects',
     exitCode: 1,
     message: (location: string, count: number, examples: string) =>
-      `${location} holds ${count} ${count === 1 ? 'object' : 'objects'} that no build published there lists (${examples}); nothing was uploaded or deleted.`,
+      `${location} holds ${plural(count, 'object')} that no build published there lists (${examples}); nothing was uploaded or deleted.`,
     hint: 'Publish to an empty bucket or another --prefix, or pass --allow-foreign-objects to publish beside them: publish never deletes an object no build of its own lists, nor writes over one.',
   }),
   StorageForeignObjectInTheWay: define({
     code: 'StorageForeignObjectInTheWay',
     exitCode: 1,
     message: (location: string, count: number, examples: string) =>
-      `${location} holds ${count} ${count === 1 ? 'object' : 'objects'} that no build published there lists at keys this build writes (${examples}); publishing would replace ${count === 1 ? 'it' : 'them'}, so nothing was uploaded or deleted.`,
+      `${location} holds ${plural(count, 'object')} that no build published there lists at keys this build writes (${examples}); publishing would replace ${count === 1 ? 'it' : 'them'}, so nothing was uploaded or deleted.`,
     hint: '--allow-foreign-objects publishes beside such objects, never over them. Publish under another --prefix, or move or delete them yourself if the site is to replace them, then publish again.',
   }),
   PublishKeyMissing: define({
@@ -188,7 +189,7 @@ export const BuildErrors = {
   ContentChecksFailed: define({
     code: 'ContentChecksFailed',
     exitCode: 1,
-    message: (problems: number, pages: number) => `${problems} content ${problems === 1 ? 'problem' : 'problems'} on ${pages} ${pages === 1 ? 'page' : 'pages'} fail the build under --strict; the previous output was kept unchanged.`,
+    message: (problems: number, pages: number) => `${plural(problems, 'content problem')} on ${plural(pages, 'page')} fail the build under --strict; the previous output was kept unchanged.`,
     hint: 'Fix each problem listed above (in the content backend, or in site/ for problems on every page), or build without --strict to publish with warnings; build-report.json lists them all.',
   }),
   RouteDataMissing: define({

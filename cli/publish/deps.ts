@@ -1,4 +1,5 @@
 import type { Logger } from '../terminal/logger.ts';
+import type { BuildProgress } from '../terminal/progress.ts';
 import type { PublishAction } from './execute.ts';
 import type { ObjectStore } from './s3-store.ts';
 
@@ -9,8 +10,8 @@ export interface PublishDeps {
   store?: ObjectStore;
   /** Called after each upload or deletion, in the order they complete. */
   onAction?: (action: PublishAction) => void;
-  /** Milliseconds between progress lines. @default 2000 */
-  progressIntervalMs?: number;
+  /** Where the uploads are counted, for a display to show (terminal/progress-display.ts). @default a model no display reads */
+  progress?: BuildProgress;
   /** @default Date.now */
   now?: () => number;
 }

@@ -1,10 +1,10 @@
 import pLimit from 'p-limit';
 import type { Logger } from '../terminal/logger.ts';
+import type { BuildProgress } from '../terminal/progress.ts';
 import { contentOf, type LocalFile } from './local.ts';
-import type { PlannedUpload, UploadReason } from './plan.ts';
+import { bytesOf, type PlannedUpload, type UploadReason } from './plan.ts';
 import { STAGES, type Stage } from './policy.ts';
-import { type Progress } from './progress.ts';
-import { formatBytes } from '../terminal/format.ts';
+import { formatBytes, plural } from '../terminal/format.ts';
 import type { ObjectStore } from './s3-store.ts';
 import { describeSdkError } from './storage-errors.ts';
 
@@ -23,7 +23,8 @@ export interface ExecuteDeps {
   store: ObjectStore;
   logger: Logger;
   concurrency: number;
-  progress: Progress;
+  /** Where the uploads are counted: a stage of the progress model per upload stage, in files and bytes, which a display shows. */
+  progress: BuildProgress;
   onAction: (action: PublishAction) => void;
   /** Files to copy inside the bucket rather than upload, by key. @default none */
   sources?: ReadonlyMap<string, CopySource>;
@@ -32,24 +33,41 @@ export interface ExecuteDeps {
 /**
  * Uploads stage by stage (policy.ts STAGES): a stage starts only after every upload of the one
  * before succeeded, and the first failure stops the run before the next stage, so latest.json, the
- * last stage, is written only when everything it points to is in the bucket.
+ * last stage, is written only when everything it points to is in the bucket. Each stage is counted in
+ * `progress` (a display shows it as it goes) and says in a line when it starts and when it ends, so a
+ * CI log shows that a long publish is moving without a line per file.
  */
 export async function uploadInStages(uploads: readonly PlannedUpload[], deps: ExecuteDeps): Promise<void> {
   const { store, logger, progress, onAction } = deps;
+  const totalBytes = bytesOf(uploads);
   for (const stage of STAGES) {
     const batch = uploads.filter((u) => u.file.stage === stage);
     if (batch.length === 0) continue;
-    progress.startStage(stage, batch.length, batch.reduce((sum, u) => sum + u.file.size, 0));
+    const counter = progress.stage(stage, 'files');
+    counter.setTotal(batch.length, bytesOf(batch));
+    logger.info('publish', `${stage}: ${plural(batch.length, 'file')} to upload, ${formatBytes(bytesOf(batch))}`);
     await runAll(batch, deps.concurrency, async ({ file, reason }) => {
       const source = deps.sources?.get(file.key);
       const from = source && (await copied(store, source, file)) ? source.key : undefined;
       if (!from) await store.put(file.key, await contentOf(file), file);
-      progress.step(file.size);
+      counter.add(1, file.size);
       logger.debug?.('publish', `${from ? `copied ${from} to` : 'put'} ${file.key} (${reason}, ${formatBytes(file.size)}, ${file.contentType}, ${file.cacheControl})`);
       onAction({ kind: 'upload', key: file.key, stage, bytes: file.size, reason, ...(from ? { from } : {}) });
     });
-    progress.endStage();
+    counter.end();
+    const run = uploadsDone(progress);
+    logger.info('publish', `${run.done}/${uploads.length} uploaded, ${formatBytes(run.bytes)} of ${formatBytes(totalBytes)} (${stage})`);
   }
+}
+
+/** The uploads `progress` counted so far over every upload stage, and the stage running now (null: none). */
+export function uploadsDone(progress: BuildProgress): { done: number; bytes: number; running: Stage | null } {
+  const stages = progress.stages().filter((s) => (STAGES as readonly string[]).includes(s.name));
+  return {
+    done: stages.reduce((n, s) => n + s.count, 0),
+    bytes: stages.reduce((n, s) => n + s.bytes, 0),
+    running: (stages.find((s) => s.endedAt === null)?.name as Stage | undefined) ?? null,
+  };
 }
 
 /** How the deletions of a run went. */
@@ -81,7 +99,7 @@ export async function deleteKeys(keys: readonly string[], deps: Omit<ExecuteDeps
   );
   if (outcome.failed.length > 0) {
     const first = outcome.failed[0]!;
-    deps.logger.warn('publish', `could not delete ${outcome.failed.length} unreferenced ${outcome.failed.length === 1 ? 'file' : 'files'} (first: ${first.key}: ${first.cause}); the next publish tries again`);
+    deps.logger.warn('publish', `could not delete ${plural(outcome.failed.length, 'unreferenced file')} (first: ${first.key}: ${first.cause}); the next publish tries again`);
   }
   return outcome;
 }

@@ -1,15 +1,15 @@
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
+import { createBuildProgress } from '../terminal/progress.ts';
 import type { PublishDeps } from './deps.ts';
 import { readShardManifest } from '../build/shard.ts';
 import { isSiteOutput } from '../output/output.ts';
 import { publishShard } from './shard.ts';
 import type { PublishConfig } from '../config/publish.ts';
-import { deleteKeys, uploadInStages, type PublishAction } from './execute.ts';
+import { deleteKeys, uploadInStages, uploadsDone, type PublishAction } from './execute.ts';
 import { readLocalBuild, memoryFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
 import { FILES_DIR, isShardRecordOf, PENDING_DIR } from './policy.ts';
-import { createProgress } from './progress.ts';
 import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { checkForeignObjects, planRetention } from './retention.ts';
@@ -94,7 +94,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       actions.push(action);
       onAction(action);
     };
-    const progress = createProgress(logger, { total: plan.uploads.length, totalBytes: bytesOf(plan.uploads), intervalMs: deps.progressIntervalMs, now });
+    const progress = deps.progress ?? createBuildProgress(now);
     try {
       // Before any file: every key this run writes is then listed by a record of publish's own.
       if (plan.uploads.length > 0) await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
@@ -102,7 +102,8 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key, manifestKey]));
       await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record, sources: handover.sources });
     } catch (error) {
-      logger.warn('publish', `stopped during ${progress.stage ?? 'upload'} after ${progress.done} of ${plan.uploads.length} uploads; latest.json still names ${previousBuildId ? `build ${previousBuildId}` : 'no build'}`);
+      const run = uploadsDone(progress);
+      logger.warn('publish', `stopped during ${run.running ?? 'upload'} after ${run.done} of ${plan.uploads.length} uploads; latest.json still names ${previousBuildId ? `build ${previousBuildId}` : 'no build'}`);
       throw error;
     }
 

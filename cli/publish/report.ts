@@ -1,7 +1,7 @@
 import type { Logger } from '../terminal/logger.ts';
 import type { PublishAction } from './execute.ts';
 import { bytesOf, type PlannedUpload } from './plan.ts';
-import { formatBytes } from '../terminal/format.ts';
+import { formatBytes, plural } from '../terminal/format.ts';
 
 /** What one run of `site publish` did (or, in a dry run, would do). */
 export interface PublishResult {
@@ -48,5 +48,5 @@ export function summaryLine(verb: 'published' | 'rolled back to', result: Publis
 /** Says which builds stay and which went, so a CI log answers "can I still roll back to X?". */
 export function logRetention(logger: Logger, kept: readonly string[], dropped: readonly string[], deferred: number, maxDeletes: number): void {
   logger.info('publish', `keeping the files of ${kept.length === 1 ? 'build' : 'builds'} ${kept.join(', ')}${dropped.length > 0 ? `; dropping ${dropped.join(', ')}` : ''}`);
-  if (deferred > 0) logger.warn('publish', `${deferred} unreferenced ${deferred === 1 ? 'file was' : 'files were'} left for the next run (--max-deletes ${maxDeletes})`);
+  if (deferred > 0) logger.warn('publish', `${plural(deferred, 'unreferenced file was', 'unreferenced files were')} left for the next run (--max-deletes ${maxDeletes})`);
 }

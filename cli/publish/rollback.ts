@@ -1,14 +1,14 @@
 import pLimit from 'p-limit';
 import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
+import { createBuildProgress } from '../terminal/progress.ts';
 import type { PublishConfig } from '../config/publish.ts';
-import { uploadInStages, type PublishAction } from './execute.ts';
+import { uploadInStages, uploadsDone, type PublishAction } from './execute.ts';
 import type { PublishDeps } from './deps.ts';
 import { memoryFile, readLocalBuild, type LocalBuild } from './local.ts';
 import type { FileManifest } from './manifest.ts';
 import { bytesOf, compareWithRemote, type PlannedUpload } from './plan.ts';
 import { stageIndex } from './policy.ts';
-import { createProgress } from './progress.ts';
 import { latestJson, readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { newestFirst } from './retention.ts';
@@ -58,7 +58,7 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
     }
 
     const actions: PublishAction[] = [];
-    const progress = createProgress(logger, { total: uploads.length, totalBytes: bytesOf(uploads), intervalMs: deps.progressIntervalMs, now });
+    const progress = deps.progress ?? createBuildProgress(now);
     const record = (action: PublishAction): void => {
       actions.push(action);
       onAction(action);
@@ -67,7 +67,7 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
       await signAdopted(store, bucket.adopted, config.records, new Set());
       await uploadInStages(uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record });
     } catch (error) {
-      logger.warn('publish', `rollback stopped after ${progress.done} of ${uploads.length} uploads; latest.json still names ${base.previousBuildId ?? 'no build'}`);
+      logger.warn('publish', `rollback stopped after ${uploadsDone(progress).done} of ${uploads.length} uploads; latest.json still names ${base.previousBuildId ?? 'no build'}`);
       throw error;
     }
     const result: PublishResult = { ...base, uploaded: uploads.length, bytes: bytesOf(uploads), actions, durationMs: now() - started };

@@ -1,4 +1,6 @@
 import { SHARDS_DIR, type ShardManifest } from '../build/shard.ts';
+import { plural } from '../terminal/format.ts';
+import { createBuildProgress } from '../terminal/progress.ts';
 import type { PublishConfig } from '../config/publish.ts';
 import type { PublishDeps } from './deps.ts';
 import { uploadInStages, type PublishAction } from './execute.ts';
@@ -6,7 +8,6 @@ import { memoryFile, readLocalFiles, type LocalFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
 import { bytesOf, compareWithRemote, planUploads } from './plan.ts';
 import { isContentAddressed, PENDING_DIR, shardRecordId, STAGE_MIN_BYTES, STAGED_DIR, stagedKeyFor } from './policy.ts';
-import { createProgress } from './progress.ts';
 import { readBucketBuilds, signAdopted } from './remote-builds.ts';
 import { reportDryRun, type PublishResult } from './report.ts';
 import { checkForeignObjects } from './retention.ts';
@@ -44,14 +45,14 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
     const base = { buildId: bucket.latest?.id ?? '', previousBuildId: bucket.latest?.id ?? null, dryRun: config.dryRun, unchanged: plan.unchanged.length, deferredDeletes: 0, keptBuilds: [] as string[], deleted: 0 };
     if (config.dryRun) return { ...base, uploaded: 0, bytes: 0, actions: reportDryRun(logger, plan.uploads, [], plan.unchanged.length), durationMs: now() - started };
     const actions: PublishAction[] = [];
-    const progress = createProgress(logger, { total: plan.uploads.length, totalBytes: bytesOf(plan.uploads), intervalMs: deps.progressIntervalMs, now });
+    const progress = deps.progress ?? createBuildProgress(now);
     // Before any file: every key this shard writes is then listed by a record of publish's own.
     await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
     await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key]));
     await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: (action) => (actions.push(action), onAction(action)) });
     const staged = local.filter((f) => f.key.startsWith(`${STAGED_DIR}/`)).length;
     const left = own.length - local.length;
-    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count}: ${plan.uploads.length} uploaded, ${plan.unchanged.length} unchanged (${staged} staged for the merged build), ${left} small ${left === 1 ? 'file' : 'files'} left to the merged publish; visitors see none of it until the merged build is published`);
+    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count}: ${plan.uploads.length} uploaded, ${plan.unchanged.length} unchanged (${staged} staged for the merged build), ${plural(left, 'small file')} left to the merged publish; visitors see none of it until the merged build is published`);
     return { ...base, uploaded: plan.uploads.length, bytes: bytesOf(plan.uploads), actions, durationMs: now() - started };
   } finally {
     if (!deps.store) store.close();

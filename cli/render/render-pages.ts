@@ -2,13 +2,13 @@ import type { OutputCollector } from '../../runtime/shared/route-data.ts';
 import { seenWhole, type BuildState, type PageRecordForState } from '../build/build-state.ts';
 import { unchangedPage } from '../build/incremental.ts';
 import { BuiltPaths, PageRecords } from '../build/page-records.ts';
-import { createDuplicateCheck } from '../content/crawl.ts';
 import type { PageRecord } from '../content/query.ts';
 import type { BuildRecorder } from '../report/recorder.ts';
+import { createPageFeed } from './page-feed.ts';
 import { createPageRenderer, type PageDone } from './page-renderer.ts';
 import type { RenderContext } from './render.tsx';
 import { createPageDispatcher, type RenderThreads } from './render-threads.ts';
-import { searchEntries, type SearchSetup, type SearchedPage } from './search-documents.ts';
+import type { SearchSetup, SearchedPage } from './search-documents.ts';
 
 export interface RenderPagesInput {
   ctx: RenderContext;
@@ -50,7 +50,7 @@ export interface RenderedPages {
 /**
  * Renders and writes every page as it arrives from the backend, on the main thread and the render
  * threads, except a page the previous build has with the same route, path and data, which is kept.
- * Each page also feeds the extra outputs and the duplicate check (the media copier is fed as pages stream in: content/page-stream.ts).
+ * Each page also feeds the duplicate check, the extra outputs and the search index (render/page-feed.ts; the media copier is fed as pages stream in: content/page-stream.ts).
  */
 export async function renderPages(pages: AsyncIterable<PageRecord>, input: RenderPagesInput): Promise<RenderedPages> {
   const { ctx, siteDir, threads, previous, collectors, recorder, search } = input;
@@ -77,22 +77,21 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
   const { routes: _routes, layouts: _layouts, modules: _modules, ...threadCtx } = ctx;
   threads?.init({ ctx: threadCtx, siteDir, payloadBudget: input.payloadBudget, sharedMarkup: input.sharedMarkup, reuseFrom: input.reuseFrom, search: search !== null });
   const dispatch = createPageDispatcher(renderer, threads, take);
-  const checkDuplicate = createDuplicateCheck();
+  const feed = createPageFeed({ collectors, searchRoutes: search?.routes ?? null, searched: result.search, site: ctx.site, routeOrder });
   recorder.startPages();
   try {
     for await (const record of pages) {
       const { route, path, params } = record.job;
-      checkDuplicate(path, record.data);
       result.built.push(path, routeOrder.get(route.id) ?? 0);
       const { kept, hash } = unchangedPage(previous, route.id, path, record.json, record.hash);
       // A page kept unread (build/kept-pages.ts): the outputs get their notes of it, and its media are the ones the state names.
       let facts: Pick<PageRecordForState, 'depends' | 'media' | 'notes'> | undefined;
       if (record.unread) {
         if (!kept || !seenWhole(kept)) throw new Error(`The page ${path} was kept without its data, though the previous build did not record what the outputs need of it.`);
-        for (const [i, collector] of collectors.entries()) collector.kept!(kept.notes![i] ?? null, { path, routeId: route.id, params });
+        feed.unread({ path, routeId: route.id, params, data: record.data }, kept.notes!);
       } else {
-        const notes = notesOf(collectors.map((collector) => collector.page({ path, routeId: route.id, params, data: record.data })));
-        facts = factsOf(record, notes);
+        // A kept page's search entries come from its data; a rendered page's from its renderer.
+        facts = factsOf(record, feed.read({ path, routeId: route.id, params, data: record.data }, kept ? { kept: true } : null));
       }
       if (kept) {
         recorder.restored(kept.inspected, kept.links);
@@ -100,9 +99,6 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
         result.records.push(facts ? { ...kept, ...facts } : kept);
         result.bytes += kept.bytes;
         result.kept++;
-        const searched = search?.routes.get(route.id);
-        const entries = searched && !record.unread ? searchEntries(searched, record.data, params, ctx.site) : [];
-        if (entries.length > 0) result.search!.push({ path, route: routeOrder.get(route.id) ?? 0, entries, kept: true });
         continue;
       }
       rendering.set(path, { path, facts });
@@ -124,18 +120,9 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
 
 // --- internal ---
 
-/** The outputs' notes of a page, in the outputs' order, trailing nulls left out: most pages give none, and share one empty list. */
-function notesOf(notes: readonly unknown[]): readonly unknown[] {
-  let end = notes.length;
-  while (end > 0 && (notes[end - 1] === undefined || notes[end - 1] === null)) end--;
-  return end === 0 ? NO_NOTES : notes.slice(0, end).map((note) => note ?? null);
-}
-
 /** What the build state keeps of a page besides its facts, only the fields it has (a build holds one record per page). */
 function factsOf(record: PageRecord, notes: readonly unknown[]): Pick<PageRecordForState, 'depends' | 'media' | 'notes'> | undefined {
   if (record.depends === undefined && record.media === undefined) return undefined;
   if (record.media === undefined) return { depends: record.depends };
   return record.depends === undefined ? { media: record.media, notes } : { depends: record.depends, media: record.media, notes };
 }
-
-const NO_NOTES: readonly unknown[] = Object.freeze([]);

@@ -1,6 +1,7 @@
 import { createGraphQLClient } from '../../runtime/shared/graphql.ts';
 import type { ChangeFeedDefinition } from '../../runtime/shared/route-data.ts';
 import { readChangeFeed } from '../content/change-feed.ts';
+import { plural } from '../terminal/format.ts';
 
 /**
  * `site dev` follows the backend's change feed (docs/content-backend.md): it asks every `intervalMs`
@@ -24,7 +25,7 @@ export function followContent(endpoint: string, feed: ChangeFeedDefinition, onCh
     if (answer) {
       failing = false;
       if (cursor !== null && answer.expired) onChange("the backend's change feed restarted");
-      else if (answer.changes.length > 0) onChange(`${answer.changes.length} content ${answer.changes.length === 1 ? 'change' : 'changes'} in the backend`);
+      else if (answer.changes.length > 0) onChange(`${plural(answer.changes.length, 'content change')} in the backend`);
       cursor = answer.cursor;
     }
     timer = setTimeout(() => void poll(), intervalMs);

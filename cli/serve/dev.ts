@@ -14,7 +14,7 @@ import type { Logger } from '../terminal/logger.ts';
 import { createLiveReload } from './live-reload.ts';
 import { followContent } from './dev-content.ts';
 import { loadChangeFeed } from '../config/site-modules.ts';
-import { formatDuration } from '../terminal/format.ts';
+import { formatDuration, plural } from '../terminal/format.ts';
 
 /** Options of `site dev`. */
 export interface DevOptions {
@@ -136,7 +136,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
         // A page loaded with what the build then wrote (rendered first, or the folder's unchanged file) stays as it is.
         const reloaded = liveReload.send({ type: 'reload', buildId: latest.id }, (client) => current.get(client.path) !== client.first);
         const already = liveReload.clients() - reloaded;
-        logger.info('dev', `built ${latest.id} in ${formatDuration(performance.now() - started)}; reloading ${reloaded} open ${reloaded === 1 ? 'page' : 'pages'}${already > 0 ? ` (${already} already ${already === 1 ? 'shows' : 'show'} it)` : ''}`);
+        logger.info('dev', `built ${latest.id} in ${formatDuration(performance.now() - started)}; reloading ${plural(reloaded, 'open page')}${already > 0 ? ` (${plural(already, 'already shows', 'already show')} it)` : ''}`);
         built = true;
         startRenderer();
       } catch (error) {
@@ -181,7 +181,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
       const changed = await first.show(answer.pages, at);
       if (changed.length > 0) {
         const reloaded = liveReload.send({ type: 'reload', buildId: 'first' }, (client) => changed.includes(client.path));
-        logger.info('dev', `rendered ${changed.length === 1 ? changed[0] : `${changed.length} open pages`} first in ${formatDuration(performance.now() - at)}; reloading ${reloaded} open ${reloaded === 1 ? 'page' : 'pages'}, then updating the rest`);
+        logger.info('dev', `rendered ${changed.length === 1 ? changed[0] : `${changed.length} open pages`} first in ${formatDuration(performance.now() - at)}; reloading ${plural(reloaded, 'open page')}, then updating the rest`);
       }
     }
     schedule({ restartBackend: false, reason: what });

@@ -1,7 +1,7 @@
-import { formatCount, formatDuration } from './format.ts';
+import { formatBytes, formatCount, formatDuration } from './format.ts';
 /**
- * The build's progress model: a counter per stage (bundle, crawl, query, render, write, …) that the
- * pipeline bumps and a display reads on its own timer. Bumping is an integer increment, so the
+ * The progress model of a build or a publish: a counter per stage (bundle, crawl, query, render, write,
+ * publish's uploads, …) that the pipeline bumps and a display reads on its own timer. Bumping is an integer increment, so the
  * render/write loop pays nothing per page; drawing is throttled by the display (progress-display.ts).
  */
 
@@ -18,13 +18,18 @@ export interface StageState {
   readonly endedAt: number | null;
   /** What the stage counts, for display (`pages`, or '' for a stage without a count). */
   readonly unit: string;
+  /** Bytes of the items done, for a stage whose items have a size (publish's uploads). */
+  readonly bytes: number;
+  /** Bytes of every item expected; null for a stage that does not count bytes. */
+  readonly totalBytes: number | null;
 }
 
 /** The pipeline's handle on one stage. */
 export interface StageHandle {
-  /** `n` more items done. @default 1 */
-  add(n?: number): void;
-  setTotal(total: number): void;
+  /** `n` more items done, of `bytes` bytes together. @default 1, 0 */
+  add(n?: number, bytes?: number): void;
+  /** The items expected, and their bytes for a stage that counts them. */
+  setTotal(total: number, totalBytes?: number): void;
   end(): void;
   readonly state: StageState;
 }
@@ -48,14 +53,16 @@ export function createBuildProgress(now: () => number = () => performance.now())
     stage(name, unit = 'pages') {
       const existing = handles.get(name);
       if (existing) return existing;
-      const state = { name, unit, count: 0, total: null as number | null, startedAt: now(), endedAt: null as number | null };
+      const state = { name, unit, count: 0, total: null as number | null, bytes: 0, totalBytes: null as number | null, startedAt: now(), endedAt: null as number | null };
       const handle: StageHandle = {
         state,
-        add(n = 1) {
+        add(n = 1, bytes = 0) {
           state.count += n;
+          state.bytes += bytes;
         },
-        setTotal(total) {
+        setTotal(total, totalBytes) {
           state.total = total;
+          if (totalBytes !== undefined) state.totalBytes = totalBytes;
         },
         end() {
           state.endedAt ??= now();
@@ -83,6 +90,7 @@ export function timeLeftOf(stage: StageState, now: number): number | null {
 /**
  * One line for a running stage, without its name:
  * `4,200/10,802 pages (39%), 1,850/s, about 4 s left`; `4,200 pages, 1,850/s` while the total is unknown;
+ * `120/431 files (27%), 1.2 MiB of 3.4 MiB, 50/s, about 6 s left` for a stage that counts bytes;
  * `running for 3.1 s` for a stage without a count.
  */
 export function describeStage(stage: StageState, now: number): string {
@@ -94,6 +102,7 @@ export function describeStage(stage: StageState, now: number): string {
       ? `${formatCount(stage.count)} ${stage.unit}`
       : `${formatCount(stage.count)}/${formatCount(stage.total)} ${stage.unit} (${percentOf(stage)}%)`,
   ];
+  if (stage.totalBytes !== null) parts.push(`${formatBytes(stage.bytes)} of ${formatBytes(stage.totalBytes)}`);
   if (rate !== null) parts.push(`${formatCount(Math.round(rate))}/s`);
   const left = timeLeftOf(stage, now);
   // Once every item is counted the stage may still be finishing (writes in flight): show its time, not "0 ms left".

@@ -36,7 +36,7 @@ describe('site publish of a real build to an S3-compatible server', () => {
     s3 = await startS3Server();
     client = s3Client(s3.endpoint);
     const logger = createMemoryLogger();
-    first = await publish(resolvePublishConfig(options()), { logger, progressIntervalMs: 0 });
+    first = await publish(resolvePublishConfig(options()), { logger });
     firstLog = logger.lines;
     const puts = s3.requests.filter((r) => r.method === 'PUT').map((r) => r.key.replace(/^www\//, ''));
     // Before any file, the pending record that lists them all (so publish only ever deletes what it wrote).
