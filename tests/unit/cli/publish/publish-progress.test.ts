@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ASSETS_DIR } from '../../../runtime/shared/contract.ts';
-import { LATEST_FILE } from '../../../runtime/shared/paths.ts';
-import { uploadInStages, uploadsDone } from '../../../cli/publish/execute.ts';
-import { memoryFile } from '../../../cli/publish/local.ts';
-import type { PlannedUpload } from '../../../cli/publish/plan.ts';
-import type { ObjectStore } from '../../../cli/publish/s3-store.ts';
-import { createBuildProgress } from '../../../cli/terminal/progress.ts';
-import { startPlainProgress } from '../../../cli/terminal/progress-plain.ts';
+import { ASSETS_DIR } from '../../../../runtime/shared/contract.ts';
+import { LATEST_FILE } from '../../../../runtime/shared/paths.ts';
+import { uploadInStages, uploadsDone } from '../../../../cli/publish/execute.ts';
+import { memoryFile } from '../../../../cli/publish/local.ts';
+import type { PlannedUpload } from '../../../../cli/publish/plan.ts';
+import type { ObjectStore } from '../../../../cli/publish/s3-store.ts';
+import { createBuildProgress } from '../../../../cli/terminal/progress.ts';
+import { startPlainProgress } from '../../../../cli/terminal/progress-plain.ts';
 
 /** A clock the test moves, and a timer the test fires. */
 function fakeTime(): { now: () => number; advance(ms: number): void; every: (ms: number, tick: () => void) => () => void; tick(): void } {

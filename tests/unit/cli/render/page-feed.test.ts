@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { OutputCollector } from '../../../runtime/shared/route-data.ts';
-import { createPageFeed } from '../../../cli/render/page-feed.ts';
-import type { SearchedPage, SearchFunction } from '../../../cli/render/search-documents.ts';
+import type { OutputCollector } from '../../../../runtime/shared/route-data.ts';
+import { createPageFeed } from '../../../../cli/render/page-feed.ts';
+import type { SearchedPage, SearchFunction } from '../../../../cli/render/search-documents.ts';
 
 /** An output that notes each page's title, and records what it was shown. */
 function titles(): OutputCollector & { seen: string[] } {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodePage, encodePage, type PageRecordForState } from '../../../cli/build/state-format.ts';
-import type { InspectedPage } from '../../../cli/checks/collect.ts';
-import { mediaList, pageDepends } from '../../../cli/content/page-depends.ts';
+import { decodePage, encodePage, type PageRecordForState } from '../../../../../cli/build/state-format.ts';
+import type { InspectedPage } from '../../../../../cli/checks/collect.ts';
+import { mediaList, pageDepends } from '../../../../../cli/content/page-depends.ts';
 
 const inspected: InspectedPage = { path: '/news/a', route: 'news-article', title: 'A', ids: '\nmain\n', imagesWithoutAlt: ['/media/x.jpg'], htmlChars: 1200, payloadChars: 300, payloadBytesOverBudget: null };
 const links = ['/', '/news', '/about'];
