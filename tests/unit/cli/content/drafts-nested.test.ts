@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { dropDrafts } from '../../../../cli/content/drafts.ts';
+
+/** No draft reaches a page, however deep in an answer it sits (cli/content/drafts.ts). */
+describe('dropDrafts', () => {
+  it('drops drafts nested inside list items, in lists and in fields, and counts each once', () => {
+    const answer = {
+      items: [
+        { id: 'p1', status: 'PUBLISHED', related: [{ id: 'd1', status: 'DRAFT' }, { id: 'p2', status: 'PUBLISHED' }], lead: { id: 'd2', status: 'DRAFT' } },
+        { id: 'p3', status: 'PUBLISHED', sections: [{ blocks: [{ id: 'd3', status: 'DRAFT' }, { id: 'p4', status: 'PUBLISHED' }] }] },
+        [{ id: 'd1', status: 'DRAFT' }],
+      ],
+    };
+    const seen = new Set<string>();
+    expect(dropDrafts(answer, seen)).toEqual({
+      items: [
+        { id: 'p1', status: 'PUBLISHED', related: [{ id: 'p2', status: 'PUBLISHED' }], lead: null },
+        { id: 'p3', status: 'PUBLISHED', sections: [{ blocks: [{ id: 'p4', status: 'PUBLISHED' }] }] },
+        [],
+      ],
+    });
+    expect([...seen].sort()).toEqual(['d1', 'd2', 'd3']);
+    expect(JSON.stringify(dropDrafts(answer, new Set()))).not.toContain('DRAFT');
+  });
+
+  it('leaves the input as it was and shares the parts without drafts', () => {
+    const clean = { id: 'p2', status: 'PUBLISHED', tags: ['a'] };
+    const answer = { list: [clean, { id: 'p1', children: [{ id: 'd', status: 'DRAFT' }] }] };
+    const copy = structuredClone(answer);
+    const out = dropDrafts(answer, new Set());
+    expect(answer).toEqual(copy);
+    expect(out.list[0]).toBe(clean);
+    expect(out.list[1]).toEqual({ id: 'p1', children: [] });
+  });
+
+  it('names a draft without an id by its slug, else by its place', () => {
+    const seen = new Set<string>();
+    dropDrafts([{ slug: 'draft-news', status: 'DRAFT' }, { status: 'DRAFT' }, { status: 'DRAFT' }], seen);
+    expect([...seen]).toEqual(['draft-news', '#1', '#2']);
+  });
+});
