@@ -43,3 +43,26 @@ describe('the sanitiser version and the URL rule', () => {
     expect(after.counts).toEqual({ cleaned: 1, reused: 0 });
   });
 });
+
+describe('the sanitiser version and the URL rule\'s tables', () => {
+  const dir = tempDirPerTest('sanitizer-version-');
+  afterEach(() => vi.resetModules());
+
+  it('cleans again, once a scheme is taken off the allowed list, text that list had let through', async () => {
+    const cacheDir = dir();
+    const phone = '<p>Call <a href="tel:+4930123">us</a></p>';
+    const before = await (await freshCache()).loadRichTextCache(cacheDir);
+    expect(before.clean(phone)).toBe(phone);
+    await before.save();
+
+    // A new release whose rule allows no tel: links: the list itself changes, isSafeUrl's text does not.
+    vi.resetModules();
+    const rules = (await import(RULES)) as ContentRules;
+    const schemes = rules.RICH_TEXT_SCHEMES as string[];
+    schemes.splice(schemes.indexOf('tel'), 1);
+    const { loadRichTextCache } = await import('../../../../cli/content/rich-text-cache.ts');
+    const after = await loadRichTextCache(cacheDir);
+    expect(after.clean(phone)).toBe('<p>Call <a>us</a></p>');
+    expect(after.counts).toEqual({ cleaned: 1, reused: 0 });
+  });
+});
