@@ -97,3 +97,19 @@ describe('the reload guard window', () => {
     expect(e.loads).toEqual(['/news/a', '/news/a']);
   });
 });
+
+describe('confirming a load', () => {
+  it('keeps the window when a load is confirmed twice, and confirms nothing for a path never reloaded', () => {
+    const clock = { now: 1_000_000 };
+    const s = storage();
+    const e = env(() => s, clock);
+    confirmLoad('/never', e);
+    expect(s.length).toBe(0);
+    expect(reloadOnce('/news/a', e)).toBe(true);
+    confirmLoad('/news/a', e);
+    confirmLoad('/news/a', e);
+    clock.now += 1_000;
+    expect(reloadOnce('/news/a', e)).toBe(false);
+    expect(e.loads).toEqual(['/news/a']);
+  });
+});

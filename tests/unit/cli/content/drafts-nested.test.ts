@@ -33,6 +33,12 @@ describe('dropDrafts', () => {
     expect(out.list[1]).toEqual({ id: 'p1', children: [] });
   });
 
+  it('passes nulls, strings and numbers through, in lists and in fields', () => {
+    const answer = { lead: null, list: [null, 'x', 3, { id: 'd', status: 'DRAFT' }, { title: null, n: 0 }], title: 'News' };
+    expect(dropDrafts(answer, new Set())).toEqual({ lead: null, list: [null, 'x', 3, { title: null, n: 0 }], title: 'News' });
+    expect(dropDrafts(null, new Set())).toBeNull();
+  });
+
   it('names a draft without an id by its slug, else by its place', () => {
     const seen = new Set<string>();
     dropDrafts([{ slug: 'draft-news', status: 'DRAFT' }, { status: 'DRAFT' }, { status: 'DRAFT' }], seen);

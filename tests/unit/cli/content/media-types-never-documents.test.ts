@@ -32,6 +32,7 @@ describe('the media allowlist', () => {
     expect(refusedContentType('media/a.png', 'image/png')).toBeNull();
     expect(refusedContentType('media/a.PNG', 'IMAGE/PNG; charset=binary')).toBeNull();
     expect(refusedContentType('media/a.csv', 'text/plain; charset=utf-8')).toBeNull();
+    expect(refusedContentType('media/a.png', ' image/png ; q=1')).toBeNull();
     expect(refusedContentType('media/a.png', 'image/jpeg')).toBe('the backend answered with Content-Type image/jpeg, which does not agree with .png (expected image/png)');
     expect(refusedContentType('media/a.ico', 'text/html')).toBe('the backend answered with Content-Type text/html, which does not agree with .ico (expected image/x-icon or image/vnd.microsoft.icon)');
   });

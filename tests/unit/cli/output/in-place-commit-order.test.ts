@@ -37,4 +37,14 @@ describe('an update in place', () => {
     expect(JSON.parse(await readFile(join(out, '_assets/builds/meta/b2.json'), 'utf8'))).toEqual({ id: 'b2' });
     expect(JSON.parse(await readFile(join(out, '_assets/builds/latest.json'), 'utf8'))).toEqual({ id: 'b2' });
   });
+
+  it('removes the pages that no longer exist even when latest.json is all this build changed', async () => {
+    const out = join(dir(), 'site');
+    await put(out, { '_assets/builds/latest.json': '{"id":"b1"}', 'news/gone/index.html': 'gone', 'index.html': 'home' });
+    const staging = await createStagingDir(out);
+    await put(staging, { '_assets/builds/latest.json': '{"id":"b2"}' });
+    const result = await commitStagingChanges(staging, out, ['news/gone/index.html']);
+    expect(result).toEqual({ written: ['_assets/builds/latest.json'], removed: ['news/gone/index.html'] });
+    await expect(readFile(join(out, 'news/gone/index.html'))).rejects.toThrow(/ENOENT/);
+  });
 });
