@@ -23,8 +23,10 @@ const TESTS = [
   'reload-guard',
   'graphql',
   'graphql-dedupe-token',
+  'graphql-token-safety',
   'graphql-client',
   'shard',
+  'shard-option',
 ];
 
 export default defineConfig({
