@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dropDrafts } from '../../../../cli/content/drafts.ts';
+import { dropDrafts, withoutDrafts } from '../../../../cli/content/drafts.ts';
+import type { GraphQLClientHandle } from '../../../../runtime/shared/graphql.ts';
 
 /** No draft reaches a page, however deep in an answer it sits (cli/content/drafts.ts). */
 describe('dropDrafts', () => {
@@ -43,5 +44,24 @@ describe('dropDrafts', () => {
     const seen = new Set<string>();
     dropDrafts([{ slug: 'draft-news', status: 'DRAFT' }, { status: 'DRAFT' }, { status: 'DRAFT' }], seen);
     expect([...seen]).toEqual(['draft-news', '#1', '#2']);
+  });
+
+  it('wraps a client so that no answer it gives has a draft, counting each draft once across answers', async () => {
+    const asked: unknown[] = [];
+    const client: GraphQLClientHandle = {
+      name: 'backend',
+      endpoint: 'http://127.0.0.1:1/graphql',
+      requestCount: () => asked.length,
+      request: async <T,>(document: string, variables?: Record<string, unknown>) => {
+        asked.push([document, variables]);
+        return { list: [{ id: 'p', status: 'PUBLISHED' }, { id: 'd', status: 'DRAFT' }] } as T;
+      },
+    };
+    const filter = withoutDrafts(client);
+    expect([filter.client.name, filter.client.endpoint]).toEqual(['backend', 'http://127.0.0.1:1/graphql']);
+    expect(await filter.client.request('query List { list { id status } }', { n: 1 })).toEqual({ list: [{ id: 'p', status: 'PUBLISHED' }] });
+    expect(await filter.client.request('query List { list { id status } }')).toEqual({ list: [{ id: 'p', status: 'PUBLISHED' }] });
+    expect(asked).toEqual([['query List { list { id status } }', { n: 1 }], ['query List { list { id status } }', undefined]]);
+    expect([filter.left(), filter.client.requestCount()]).toEqual([1, 2]);
   });
 });
