@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', '.site-cache/', '**/.*staging*/'] },
+  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', '.site-cache/', '**/.*staging*/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.{ts,tsx}', 'tests/backend/**/*.test.ts'],
+    // StrykerJS's sandbox copies of the repository (npm run mutation) are not this checkout's tests.
+    exclude: ['**/node_modules/**', '.stryker-tmp/**'],
     environment: 'node',
     globalSetup: ['tests/global-setup.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],

@@ -11,6 +11,7 @@ import {
   RICH_TEXT_TAGS,
   safeUrlField,
   URL_ATTRIBUTES,
+  urlRuleSource,
 } from '../../runtime/shared/content-rules.ts';
 import { contentFragment, contentId } from '../../runtime/shared/content-ids.ts';
 import { installedPackages } from '../config/installed-packages.ts';
@@ -56,6 +57,7 @@ export function sanitizerVersion(): string {
     .update(String(contentId))
     .update(String(contentFragment))
     .update(isSafeUrl.toString() + isSafeUrlAttribute.toString() + [...URL_ATTRIBUTES].join())
+    .update(urlRuleSource())
     .update(installedPackages('sanitize-html', fileURLToPath(import.meta.url)).join('\0'))
     .digest('base64url')
     .slice(0, 16);

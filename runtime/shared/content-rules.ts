@@ -113,3 +113,13 @@ const NAMED_REFERENCES: Readonly<Record<string, string>> = { amp: '&', lt: '<', 
 export function safeUrlField(key: string, value: string): string {
   return URL_FIELD.test(key) && !isSafeUrl(value) ? BLOCKED_URL : value;
 }
+
+/**
+ * Everything the URL rule decides with, as text: its functions and its tables. The build's cleaner keeps
+ * cleaned text only under a version that includes this (cli/content/sanitize.ts), so a rule tightened
+ * anywhere, in a function or a list such as RICH_TEXT_SCHEMES, cleans everything again.
+ */
+export function urlRuleSource(): string {
+  const tables = [RICH_TEXT_SCHEMES, [...URL_ATTRIBUTES], [...URL_LIST_ATTRIBUTES], NAMED_REFERENCES, String(URL_FIELD), BLOCKED_URL];
+  return [isSafeUrl, staysOnSite, isSafeUrlAttribute, visibleUrl, safeUrlField].map(String).join('\n') + JSON.stringify(tables);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confirmLoad, RELOAD_GUARD_MS, reloadOnce, type ReloadGuardEnv } from '../../../runtime/reload-guard.ts';
+import { confirmLoad, reloadOnce, type ReloadGuardEnv } from '../../../runtime/reload-guard.ts';
 
 /** A sessionStorage stand-in; `fail` picks which calls throw, as private modes and full quotas do. */
 function storage(fail: { get?: boolean; set?: boolean } = {}): Storage {
@@ -34,7 +34,8 @@ describe('the reload guard', () => {
     const e = env(() => s, clock);
     expect(reloadOnce('/news/a', e)).toBe(true);
     confirmLoad('/news/a', e);
-    clock.now += RELOAD_GUARD_MS - 1;
+    // The window is ten seconds, written out: a test that reads the constant would follow it if it shrank.
+    clock.now += 9_999;
     expect(reloadOnce('/news/a?x=1', e)).toBe(false);
     expect(reloadOnce('/news/b', e)).toBe(true);
     clock.now += 1;
@@ -56,7 +57,7 @@ describe('the reload guard', () => {
     // Once a load of the path succeeds, a later failure may reload it again (after the window).
     confirmLoad('/courses', e);
     confirmLoad('/courses', e);
-    clock.now += RELOAD_GUARD_MS;
+    clock.now += 10_000;
     expect(reloadOnce('/courses', e)).toBe(true);
     expect(e.loads).toEqual(['/courses', '/courses']);
   });
@@ -74,8 +75,41 @@ describe('the reload guard', () => {
     }, clock);
     for (let i = 0; i < 5; i++) {
       expect(reloadOnce('/news/a', e)).toBe(false);
-      clock.now += RELOAD_GUARD_MS * 2;
+      clock.now += 20_000;
     }
     expect(e.loads).toEqual([]);
+  });
+});
+
+describe('the reload guard window', () => {
+  it('is ten seconds after a successful load: none at 1 s, 5 s or 9.999 s, one at 10 s', () => {
+    const clock = { now: 1_000_000 };
+    const s = storage();
+    const e = env(() => s, clock);
+    expect(reloadOnce('/news/a', e)).toBe(true);
+    confirmLoad('/news/a', e);
+    for (const at of [1_000, 5_000, 9_999]) {
+      clock.now = 1_000_000 + at;
+      expect(reloadOnce('/news/a', e), `${at} ms after`).toBe(false);
+    }
+    clock.now = 1_010_000;
+    expect(reloadOnce('/news/a', e)).toBe(true);
+    expect(e.loads).toEqual(['/news/a', '/news/a']);
+  });
+});
+
+describe('confirming a load', () => {
+  it('keeps the window when a load is confirmed twice, and confirms nothing for a path never reloaded', () => {
+    const clock = { now: 1_000_000 };
+    const s = storage();
+    const e = env(() => s, clock);
+    confirmLoad('/never', e);
+    expect(s.length).toBe(0);
+    expect(reloadOnce('/news/a', e)).toBe(true);
+    confirmLoad('/news/a', e);
+    confirmLoad('/news/a', e);
+    clock.now += 1_000;
+    expect(reloadOnce('/news/a', e)).toBe(false);
+    expect(e.loads).toEqual(['/news/a']);
   });
 });

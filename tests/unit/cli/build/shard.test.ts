@@ -17,7 +17,18 @@ describe('the split of a sharded build', () => {
       // 1000 pages per route: each shard's share within 25% of the even split.
       for (const n of counts.values()) expect(Math.abs(n - 1000 / count)).toBeLessThan((1000 / count) * 0.25);
     }
-    expect(shardOf('news-article', '/news/a', 4)).toBe(shardOf('news-article', '/news/a', 4));
+  });
+
+  it('puts a page in the same shard on every machine and every run: the split is a fixed function of route and path', () => {
+    // Shards are built by separate jobs and merged: each must agree on who owns a page without talking to
+    // the others. These owners were taken once and written down; a split that changes (another hash, the
+    // route left out, a count taken modulo differently) moves pages between shards built by mixed versions.
+    const owners = (route: string, path: string): number[] => [2, 3, 4, 7].map((count) => shardOf(route, path, count));
+    expect(owners('news-article', '/news/a')).toEqual([2, 1, 2, 3]);
+    expect(owners('event', '/events/open-day')).toEqual([1, 1, 3, 4]);
+    expect(owners('publication', '/publications/2024/x')).toEqual([2, 3, 2, 4]);
+    expect(owners('news-article', '/x/item-1')).toEqual([1, 2, 1, 6]);
+    expect(shardOf('news-article', '/news/a', 1)).toBe(1);
   });
 
   it('takes the shard from --shard i/n, SITE_SHARD, or a Kubernetes JOB_COMPLETION_INDEX with SITE_SHARD_COUNT', () => {
