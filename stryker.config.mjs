@@ -28,7 +28,9 @@ export default {
     'runtime/shared/graphql.ts:82-182',
     'runtime/shared/graphql.ts:256-264',
     'runtime/graphql-client.ts',
-    'cli/build/shard.ts:17-80',
+    'cli/build/shard.ts:17-71',
+    // An indexed Kubernetes Job's shard (shardOfJob).
+    'cli/config/config.ts:247-256',
   ],
   // Mutants of module-level tables and constants (MEDIA_TYPES, URL_ATTRIBUTES, CODE_DIRS, RELOAD_GUARD_MS...)
   // are "static": each needs every test file run from a fresh start, about 10 s on 2 cores, and there are
