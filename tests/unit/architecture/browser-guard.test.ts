@@ -43,20 +43,29 @@ describe('the client build', () => {
   });
 });
 
+/** What bundling a probe module read and made: each module id with the code rollup parsed for it, and the chunks' code. */
+interface Bundled {
+  ids: string[];
+  parsed: Map<string, string>;
+  output: string;
+}
+
 /**
  * Bundles `code` as the module `entry` (a path inside a fresh folder under the project's node_modules/.cache,
- * where the project's packages resolve) with the client build's plugins: the module ids read, or the error.
+ * where the project's packages resolve) with the client build's plugins: what it read and made, or the error.
  */
-async function bundleInProject(prefix: string, entry: string, code: string): Promise<{ ids: string[] } | { error: string }> {
+async function bundleInProject(prefix: string, entry: string, code: string): Promise<Bundled | { error: string }> {
   const folder = await mkdtemp(join(ROOT, `node_modules/.cache/${prefix}-`));
+  const parsed = new Map<string, string>();
+  const probe = { name: 'probe', moduleParsed: (info: { id: string; code: string | null }) => void parsed.set(info.id.replaceAll('\\', '/'), info.code ?? '') };
   try {
     const file = join(folder, entry);
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, code);
-    const bundle = await rollup({ input: file, plugins: createClientPlugins({ minify: false }), logLevel: 'silent' });
+    const bundle = await rollup({ input: file, plugins: [...createClientPlugins({ minify: false }), probe], logLevel: 'silent' });
     try {
-      await bundle.generate({ format: 'es' });
-      return { ids: bundle.watchFiles.map((id) => id.replaceAll('\\', '/')) };
+      const { output } = await bundle.generate({ format: 'es' });
+      return { ids: bundle.watchFiles.map((id) => id.replaceAll('\\', '/')), parsed, output: output.map((o) => (o.type === 'chunk' ? o.code : '')).join('\n') };
     } finally {
       await bundle.close();
     }
@@ -89,7 +98,7 @@ describe('the Sentry packages the client build leaves out', () => {
 
 describe('what the client build takes of graphql', () => {
   /** Bundles `code` as a module of a graphql-request inside the project (where graphql resolves): the module ids read, or the error. */
-  const bundleAsGraphqlRequest = (code: string): Promise<{ ids: string[] } | { error: string }> => bundleInProject('graphql-subset', 'node_modules/graphql-request/probe.js', code);
+  const bundleAsGraphqlRequest = (code: string): Promise<Bundled | { error: string }> => bundleInProject('graphql-subset', 'node_modules/graphql-request/probe.js', code);
 
   it("reads only the modules of what graphql-request imports, not graphql's index of the whole library", async () => {
     const result = await bundleAsGraphqlRequest("import { Kind, parse, print } from 'graphql';\nexport const used = [Kind, parse, print];\n");
@@ -108,36 +117,16 @@ describe('what the client build takes of graphql', () => {
 });
 
 describe("what the client build reads of @sentry/conventions", () => {
-  /** Bundles `code` as a module of @sentry/core: the code rollup parsed for each conventions module and the output, or the error. */
-  async function bundleAsSentryCore(code: string): Promise<{ read: Map<string, string>; output: string } | { error: string }> {
-    const folder = await mkdtemp(join(ROOT, 'node_modules/.cache/sentry-conventions-'));
-    const read = new Map<string, string>();
-    const probe = { name: 'probe', moduleParsed: (info: { id: string; code: string | null }) => void (info.id.includes('@sentry/conventions') && read.set(info.id.replaceAll('\\', '/'), info.code ?? '')) };
-    try {
-      const file = join(folder, 'node_modules/@sentry/core/probe.js');
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, code);
-      const bundle = await rollup({ input: file, plugins: [...createClientPlugins({ minify: false }), probe], logLevel: 'silent' });
-      try {
-        const { output } = await bundle.generate({ format: 'es' });
-        return { read, output: output.map((o) => (o.type === 'chunk' ? o.code : '')).join('\n') };
-      } finally {
-        await bundle.close();
-      }
-    } catch (error) {
-      return { error: (error as Error).message };
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
-  }
+  /** Bundles `code` as a module of @sentry/core, where @sentry/conventions resolves as Sentry's own imports do. */
+  const bundleAsSentryCore = (code: string): Promise<Bundled | { error: string }> => bundleInProject('sentry-conventions', 'node_modules/@sentry/core/probe.js', code);
 
   it('reads its names as the strings they are, without the tables of metadata beside them, and bundles the same values', async () => {
     const attributes = (await import('@sentry/conventions/attributes')) as Record<string, unknown>;
     const op = (await import('@sentry/conventions/op')) as Record<string, unknown>;
     const result = await bundleAsSentryCore("import { SENTRY_OP, USER_EMAIL } from '@sentry/conventions/attributes';\nimport { CACHE_GET } from '@sentry/conventions/op';\nexport const used = [SENTRY_OP, USER_EMAIL, CACHE_GET];\n");
-    expect(result).toHaveProperty('read');
-    const { read, output } = result as { read: Map<string, string>; output: string };
-    const attributesRead = [...read].find(([id]) => id.endsWith('/dist/attributes.mjs'))?.[1];
+    expect(result).toHaveProperty('parsed');
+    const { parsed, output } = result as Bundled;
+    const attributesRead = [...parsed].find(([id]) => id.endsWith('/dist/attributes.mjs'))?.[1];
     const onDisk = await readFile(join(ROOT, 'node_modules/@sentry/conventions/dist/attributes.mjs'), 'utf8');
     expect(attributesRead, 'the attributes module is read').toBeDefined();
     // Every string the module exports, as it exports it, and nothing of its metadata tables.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fakeTime } from '../../../helpers/fake-time.ts';
 import { ASSETS_DIR } from '../../../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../../../runtime/shared/paths.ts';
 import { uploadInStages, uploadsDone } from '../../../../cli/publish/execute.ts';
@@ -7,21 +8,6 @@ import type { PlannedUpload } from '../../../../cli/publish/plan.ts';
 import type { ObjectStore } from '../../../../cli/publish/s3-store.ts';
 import { createBuildProgress } from '../../../../cli/terminal/progress.ts';
 import { startPlainProgress } from '../../../../cli/terminal/progress-plain.ts';
-
-/** A clock the test moves, and a timer the test fires. */
-function fakeTime(): { now: () => number; advance(ms: number): void; every: (ms: number, tick: () => void) => () => void; tick(): void } {
-  let t = 0;
-  let ticks: (() => void)[] = [];
-  return {
-    now: () => t,
-    advance: (ms) => void (t += ms),
-    every: (_ms, tick) => {
-      ticks.push(tick);
-      return () => void (ticks = ticks.filter((x) => x !== tick));
-    },
-    tick: () => ticks.forEach((f) => f()),
-  };
-}
 
 const upload = (key: string, bytes: number): PlannedUpload => ({ file: memoryFile(key, new Uint8Array(bytes)), reason: 'new' });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fakeTime } from '../../../helpers/fake-time.ts';
 import { createBuildProgress, describeStage, observe } from '../../../../cli/terminal/progress.ts';
 import { terminalOf } from '../../../../cli/config/environment.ts';
 import { progressModeFor } from '../../../../cli/terminal/progress-display.ts';
@@ -7,21 +8,6 @@ import { startPlainProgress } from '../../../../cli/terminal/progress-plain.ts';
 
 /** The escape character that starts every terminal control sequence. */
 const ESC = String.fromCharCode(27);
-
-/** A clock the test moves, and a timer the test fires. */
-function fakeTime(): { now: () => number; advance(ms: number): void; every: (ms: number, tick: () => void) => () => void; tick(): void } {
-  let t = 0;
-  let ticks: (() => void)[] = [];
-  return {
-    now: () => t,
-    advance: (ms) => void (t += ms),
-    every: (_ms, tick) => {
-      ticks.push(tick);
-      return () => void (ticks = ticks.filter((x) => x !== tick));
-    },
-    tick: () => ticks.forEach((f) => f()),
-  };
-}
 
 describe('stage progress', () => {
   it('shows the count and rate while the total is unknown, then the share done and the time left', () => {
