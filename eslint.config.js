@@ -3,7 +3,18 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', '.site-cache/', '**/.*staging*/', '.stryker-tmp/', 'reports/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'test-results/',
+      'playwright-report/',
+      '.site-cache/',
+      '**/.*staging*/',
+      '.stryker-tmp/',
+      'reports/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -27,7 +38,10 @@ export default tseslint.config(
     files: ['runtime/**', 'site/**'],
     ignores: ['site/**/*.build.ts', 'site/build/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/cli/**', '**/backend/**'], message: 'Browser code must not import Node-only modules.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*', '**/cli/**', '**/backend/**'], message: 'Browser code must not import Node-only modules.' }] },
+      ],
     },
   },
 );

@@ -111,7 +111,10 @@ async function loadSwc(): Promise<typeof Swc> {
     return await import('@swc/core');
   } catch (cause) {
     const platform = `${process.platform}-${process.arch}`;
-    throw new Error(`@swc/core, which mangles the client's entry and React's chunk, could not load its native build for ${platform} (${(cause as Error).message}). Run npm ci again, with optional dependencies; @swc/core has a build for Linux, macOS and Windows on x64 and arm64.`, { cause });
+    throw new Error(
+      `@swc/core, which mangles the client's entry and React's chunk, could not load its native build for ${platform} (${(cause as Error).message}). Run npm ci again, with optional dependencies; @swc/core has a build for Linux, macOS and Windows on x64 and arm64.`,
+      { cause },
+    );
   }
 }
 
@@ -130,7 +133,9 @@ function forbidServerCode(): Plugin {
       const target = importer && source.startsWith('.') ? resolve(dirname(importer), source) : source;
       const serverOnly = source.startsWith('node:') || BUILD_ONLY.some((pattern) => pattern.test(target));
       if (serverOnly && importer) {
-        this.error(`${importer} imports '${source}', which is build-only code and must not reach the browser. Move the import into a *.build.ts file or cli/.`);
+        this.error(
+          `${importer} imports '${source}', which is build-only code and must not reach the browser. Move the import into a *.build.ts file or cli/.`,
+        );
       }
       return null;
     },
@@ -151,7 +156,9 @@ function unusedSentryPackages(): Plugin {
   return {
     name: 'unused-sentry-packages',
     resolveId(source, importer) {
-      return UNUSED_SENTRY.test(source) && importer && /[\\/]node_modules[\\/]@sentry[\\/]browser[\\/]/.test(importer) ? UNUSED_PREFIX + source : null;
+      return UNUSED_SENTRY.test(source) && importer && /[\\/]node_modules[\\/]@sentry[\\/]browser[\\/]/.test(importer)
+        ? UNUSED_PREFIX + source
+        : null;
     },
     load(id) {
       return id.startsWith(UNUSED_PREFIX) ? { code: 'export default {};', syntheticNamedExports: true, moduleSideEffects: false } : null;
@@ -159,14 +166,21 @@ function unusedSentryPackages(): Plugin {
     generateBundle(_options, bundle) {
       for (const file of Object.values(bundle)) {
         const used = file.type === 'chunk' ? file.moduleIds.find((id) => id.startsWith(UNUSED_PREFIX)) : undefined;
-        if (used) this.error(`The client uses ${used.slice(UNUSED_PREFIX.length)} (through @sentry/browser), which rollup.config.ts leaves out of the bundle: remove it from UNUSED_SENTRY.`);
+        if (used)
+          this.error(
+            `The client uses ${used.slice(UNUSED_PREFIX.length)} (through @sentry/browser), which rollup.config.ts leaves out of the bundle: remove it from UNUSED_SENTRY.`,
+          );
       }
     },
   };
 }
 
 /** What graphql-request takes from graphql in the browser (analyzeDocument.js and lib/graphql.js of its legacy client). */
-const GRAPHQL_SUBSET: Record<string, string> = { parse: 'graphql/language/parser.mjs', print: 'graphql/language/printer.mjs', Kind: 'graphql/language/kinds.mjs' };
+const GRAPHQL_SUBSET: Record<string, string> = {
+  parse: 'graphql/language/parser.mjs',
+  print: 'graphql/language/printer.mjs',
+  Kind: 'graphql/language/kinds.mjs',
+};
 const GRAPHQL_SUBSET_ID = '\0graphql (the subset rollup.config.ts lists in GRAPHQL_SUBSET)';
 
 /**
@@ -191,7 +205,12 @@ function graphqlSubset(): Plugin {
     },
     load(id) {
       if (id !== GRAPHQL_SUBSET_ID) return null;
-      return { code: Object.entries(GRAPHQL_SUBSET).map(([name, module]) => `export { ${name} } from '${module}';`).join('\n'), moduleSideEffects: false };
+      return {
+        code: Object.entries(GRAPHQL_SUBSET)
+          .map(([name, module]) => `export { ${name} } from '${module}';`)
+          .join('\n'),
+        moduleSideEffects: false,
+      };
     },
   };
 }
@@ -212,8 +231,13 @@ function sentryConventionNames(): Plugin {
     name: 'sentry-convention-names',
     async load(id) {
       if (!SENTRY_CONVENTIONS.test(id)) return null;
-      const names = Object.entries((await import(pathToFileURL(id).href)) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-      return { code: names.map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};`).join('\n'), moduleSideEffects: false };
+      const names = Object.entries((await import(pathToFileURL(id).href)) as Record<string, unknown>).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string',
+      );
+      return {
+        code: names.map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};`).join('\n'),
+        moduleSideEffects: false,
+      };
     },
   };
 }

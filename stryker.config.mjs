@@ -19,18 +19,18 @@ export default {
     'cli/content/media-types.ts',
     // What an update in place trusts: the generator fingerprint, and the order of the in-place commit.
     'cli/build/generator-fingerprint.ts',
-    'cli/output/output.ts:68-101',
+    'cli/output/output.ts:68-111',
     // Publish order and retention.
     'cli/publish/plan.ts',
     'cli/publish/retention.ts',
     // The reload guard, the GraphQL client (token, redirects, de-duplication) and the shard split.
     'runtime/reload-guard.ts',
-    'runtime/shared/graphql.ts:82-182',
-    'runtime/shared/graphql.ts:256-264',
+    'runtime/shared/graphql.ts:91-200',
+    'runtime/shared/graphql.ts:326-332',
     'runtime/graphql-client.ts',
-    'cli/build/shard.ts:17-71',
+    'cli/build/shard.ts:17-72',
     // An indexed Kubernetes Job's shard (shardOfJob).
-    'cli/config/config.ts:247-256',
+    'cli/config/config.ts:274-287',
   ],
   // Mutants of module-level tables and constants (MEDIA_TYPES, URL_ATTRIBUTES, CODE_DIRS, RELOAD_GUARD_MS...)
   // are "static": each needs every test file run from a fresh start, about 10 s on 2 cores, and there are

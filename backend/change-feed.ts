@@ -14,7 +14,10 @@ export interface FeedAnswer {
   changes: { type: string; id: string; slug: string | null; previousSlug: string | null; kind: 'UPSERT' | 'DELETE' }[];
 }
 
-export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>, now: () => Date): (since: string | null, withDrafts: boolean) => FeedAnswer {
+export function createChangeFeed(
+  content: Pick<EditableContent, 'store' | 'log'>,
+  now: () => Date,
+): (since: string | null, withDrafts: boolean) => FeedAnswer {
   const epoch = randomBytes(6).toString('hex');
   // No cursor this process gave is older than its start: an earlier time is forged, and would count every past event as changed.
   const started = now().getTime();
@@ -24,7 +27,8 @@ export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>
   // move while editors work on drafts (which would tell it they do).
   const lastSeen = (withDrafts: boolean): number => {
     if (withDrafts) return head();
-    for (let i = content.log.length - 1; i >= 0; i--) if (content.log[i]!.publicBefore || content.log[i]!.publicAfter) return content.log[i]!.seq;
+    for (let i = content.log.length - 1; i >= 0; i--)
+      if (content.log[i]!.publicBefore || content.log[i]!.publicAfter) return content.log[i]!.seq;
     return Math.max(0, (content.log[0]?.seq ?? 1) - 1);
   };
   return (since, withDrafts) => {
@@ -35,11 +39,23 @@ export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>
     const seq = Number(seqText);
     const from = Number(timeText);
     const oldest = content.log[0]?.seq ?? head() + 1;
-    if (sinceEpoch !== epoch || !Number.isSafeInteger(seq) || !Number.isSafeInteger(from) || seq > head() || seq < oldest - 1 || from < started || from > time) return { cursor, expired: true, changes: [] };
-    const changes = content.log.filter((c) => c.seq > seq && (withDrafts || c.publicBefore || c.publicAfter)).map((c) => asSeenBy(c, withDrafts));
+    if (
+      sinceEpoch !== epoch ||
+      !Number.isSafeInteger(seq) ||
+      !Number.isSafeInteger(from) ||
+      seq > head() ||
+      seq < oldest - 1 ||
+      from < started ||
+      from > time
+    )
+      return { cursor, expired: true, changes: [] };
+    const changes = content.log
+      .filter((c) => c.seq > seq && (withDrafts || c.publicBefore || c.publicAfter))
+      .map((c) => asSeenBy(c, withDrafts));
     for (const event of content.store.events.list(withDrafts)) {
       const start = Date.parse(event.startsAt);
-      if (start > from && start <= time) changes.push({ type: 'Event', id: event.id, slug: event.slug, previousSlug: null, kind: 'UPSERT' });
+      if (start > from && start <= time)
+        changes.push({ type: 'Event', id: event.id, slug: event.slug, previousSlug: null, kind: 'UPSERT' });
     }
     return { cursor, expired: false, changes };
   };
@@ -53,6 +69,7 @@ export function createChangeFeed(content: Pick<EditableContent, 'store' | 'log'>
  */
 function asSeenBy(change: LoggedChange, withDrafts: boolean): FeedAnswer['changes'][number] {
   const { type, id, slug, previousSlug, kind } = change;
-  if (kind === 'UPSERT' && !withDrafts && !change.publicAfter) return { type, id, slug: previousSlug ?? slug, previousSlug: null, kind: 'DELETE' };
+  if (kind === 'UPSERT' && !withDrafts && !change.publicAfter)
+    return { type, id, slug: previousSlug ?? slug, previousSlug: null, kind: 'DELETE' };
   return { type, id, slug, previousSlug: withDrafts || change.publicBefore ? previousSlug : null, kind };
 }

@@ -18,7 +18,20 @@
 import { readFileSync } from 'node:fs';
 import type { Content } from './content/types.ts';
 
-const LISTS = ['news', 'events', 'publications', 'courses', 'projects', 'documents', 'people', 'episodes', 'pages', 'eventCategories', 'publicationCategories', 'documentCategories'] as const;
+const LISTS = [
+  'news',
+  'events',
+  'publications',
+  'courses',
+  'projects',
+  'documents',
+  'people',
+  'episodes',
+  'pages',
+  'eventCategories',
+  'publicationCategories',
+  'documentCategories',
+] as const;
 
 type Overrides = Partial<Record<'site' | 'home', Record<string, unknown>> & Record<(typeof LISTS)[number], Record<string, unknown>[]>>;
 
@@ -38,12 +51,15 @@ export function readContentOverrides(file: string | undefined): Overrides | null
   } catch (error) {
     throw new Error(`CONTENT_OVERRIDES_FILE ${file} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`CONTENT_OVERRIDES_FILE ${file} must hold a JSON object such as {"home": {"title": "…"}}`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`CONTENT_OVERRIDES_FILE ${file} must hold a JSON object such as {"home": {"title": "…"}}`);
   for (const key of Object.keys(parsed)) {
     const value = (parsed as Record<string, unknown>)[key];
     const isList = (LISTS as readonly string[]).includes(key);
-    if (!isList && key !== 'site' && key !== 'home') throw new Error(`CONTENT_OVERRIDES_FILE ${file} has an unknown key '${key}'; use site, home or one of ${LISTS.join(', ')}`);
-    if (isList && (!Array.isArray(value) || value.some((v) => typeof v?.slug !== 'string'))) throw new Error(`CONTENT_OVERRIDES_FILE ${file}: '${key}' must be a list of objects, each with a slug`);
+    if (!isList && key !== 'site' && key !== 'home')
+      throw new Error(`CONTENT_OVERRIDES_FILE ${file} has an unknown key '${key}'; use site, home or one of ${LISTS.join(', ')}`);
+    if (isList && (!Array.isArray(value) || value.some((v) => typeof v?.slug !== 'string')))
+      throw new Error(`CONTENT_OVERRIDES_FILE ${file}: '${key}' must be a list of objects, each with a slug`);
   }
   return parsed as Overrides;
 }

@@ -6,8 +6,17 @@
  * id (a category by its slug), an image or a page section as a JSON object with every field of its type.
  */
 import {
-  getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType,
-  type GraphQLField, type GraphQLObjectType, type GraphQLOutputType, type GraphQLScalarType, type GraphQLSchema,
+  getNullableType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLScalarType,
+  type GraphQLSchema,
 } from 'graphql';
 import { DateScalar, DateTimeScalar } from './scalars.ts';
 
@@ -24,7 +33,12 @@ export interface References {
  * The values to store for `fields` on an item of `type`, checked against the schema.
  * @throws EditError naming the field: not one of the type's, one the API works out itself, or a value of another kind
  */
-export function checkFields(schema: GraphQLSchema, type: string, fields: Record<string, unknown>, references: References): Record<string, unknown> {
+export function checkFields(
+  schema: GraphQLSchema,
+  type: string,
+  fields: Record<string, unknown>,
+  references: References,
+): Record<string, unknown> {
   const object = objectType(schema, type);
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fields)) {
@@ -47,7 +61,9 @@ function objectType(schema: GraphQLSchema, type: string): GraphQLObjectType {
 
 /** The fields an edit may set, for error messages. */
 function settable(object: GraphQLObjectType): string[] {
-  return Object.values(object.getFields()).filter((f) => f.name !== 'id' && f.args.length === 0).map((f) => f.name);
+  return Object.values(object.getFields())
+    .filter((f) => f.name !== 'id' && f.args.length === 0)
+    .map((f) => f.name);
 }
 
 function valueOf(schema: GraphQLSchema, type: GraphQLOutputType, value: unknown, where: string, references: References): unknown {
@@ -62,14 +78,18 @@ function valueOf(schema: GraphQLSchema, type: GraphQLOutputType, value: unknown,
   }
   if (isEnumType(inner)) {
     const allowed = inner.getValues().map((v) => v.value as string);
-    if (typeof value !== 'string' || !allowed.includes(value)) throw new EditError(`The field ${where} is one of ${allowed.join(', ')}, not ${JSON.stringify(value)}.`);
+    if (typeof value !== 'string' || !allowed.includes(value))
+      throw new EditError(`The field ${where} is one of ${allowed.join(', ')}, not ${JSON.stringify(value)}.`);
     return value;
   }
   if (isScalarType(inner)) return scalar(inner.name, value, where);
   if (isObjectType(inner)) {
     // An item of its own (an author, a category, a file): named by its id, or its slug for a category.
     if (isItemType(inner)) {
-      if (typeof value !== 'string') throw new EditError(`The field ${where} names ${an(inner.name)} by its ${inner.name === 'Category' ? 'slug' : 'id'}; ${JSON.stringify(value)} is not one.`);
+      if (typeof value !== 'string')
+        throw new EditError(
+          `The field ${where} names ${an(inner.name)} by its ${inner.name === 'Category' ? 'slug' : 'id'}; ${JSON.stringify(value)} is not one.`,
+        );
       return references.find(inner.name, value, where);
     }
     // A value made of plain fields (an image, a page section, a link): every field of its type.
@@ -78,15 +98,28 @@ function valueOf(schema: GraphQLSchema, type: GraphQLOutputType, value: unknown,
   throw new EditError(`The field ${where} cannot be set here.`);
 }
 
-function plainObject(schema: GraphQLSchema, object: GraphQLObjectType, value: unknown, where: string, references: References): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new EditError(`The field ${where} holds ${an(object.name)} (a JSON object of ${Object.keys(object.getFields()).join(', ')}); ${JSON.stringify(value)} is not one.`);
+function plainObject(
+  schema: GraphQLSchema,
+  object: GraphQLObjectType,
+  value: unknown,
+  where: string,
+  references: References,
+): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new EditError(
+      `The field ${where} holds ${an(object.name)} (a JSON object of ${Object.keys(object.getFields()).join(', ')}); ${JSON.stringify(value)} is not one.`,
+    );
   const given = value as Record<string, unknown>;
   const fields: Record<string, GraphQLField<unknown, unknown>> = object.getFields();
   const unknown = Object.keys(given).filter((key) => !fields[key]);
-  if (unknown.length > 0) throw new EditError(`${capital(an(object.name))} in ${where} has no field '${unknown[0]}': its fields are ${Object.keys(fields).join(', ')}.`);
+  if (unknown.length > 0)
+    throw new EditError(
+      `${capital(an(object.name))} in ${where} has no field '${unknown[0]}': its fields are ${Object.keys(fields).join(', ')}.`,
+    );
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(fields)) {
-    if (!(name in given) && isNonNullType(field.type)) throw new EditError(`${capital(an(object.name))} in ${where} needs its field '${name}'.`);
+    if (!(name in given) && isNonNullType(field.type))
+      throw new EditError(`${capital(an(object.name))} in ${where} needs its field '${name}'.`);
     out[name] = valueOf(schema, field.type, given[name] ?? null, `'${name}' of the ${object.name} in ${where}`, references);
   }
   return out;

@@ -14,7 +14,20 @@ import { createContentStore, type ContentStore } from './store.ts';
 /** A content type editors may change, by its GraphQL type name. */
 export type EditableType = (typeof EDITABLE_TYPES)[number];
 
-export const EDITABLE_TYPES = ['NewsItem', 'Event', 'Publication', 'Course', 'ResearchProject', 'Document', 'Person', 'PodcastEpisode', 'Page', 'Category', 'Home', 'Site'] as const;
+export const EDITABLE_TYPES = [
+  'NewsItem',
+  'Event',
+  'Publication',
+  'Course',
+  'ResearchProject',
+  'Document',
+  'Person',
+  'PodcastEpisode',
+  'Page',
+  'Category',
+  'Home',
+  'Site',
+] as const;
 
 /** The types of which there is exactly one, and its id. */
 const SINGLES = { Home: 'home', Site: 'site' } as const;
@@ -72,23 +85,47 @@ export interface EditingOptions {
  * Makes a content set editable. The content's items are changed in place from now on (see ownRecords
  * for the records it copies first).
  */
-export function createEditableContent(source: Content, { schema, now = () => new Date(), history = CHANGE_HISTORY }: EditingOptions): EditableContent {
-  if (!Number.isInteger(history) || history < 1) throw new RangeError(`Expected the change history to be a whole number from 1 up, got ${history}.`);
+export function createEditableContent(
+  source: Content,
+  { schema, now = () => new Date(), history = CHANGE_HISTORY }: EditingOptions,
+): EditableContent {
+  if (!Number.isInteger(history) || history < 1)
+    throw new RangeError(`Expected the change history to be a whole number from 1 up, got ${history}.`);
   const content = ownRecords(source);
   let store = createContentStore(content);
   const log: LoggedChange[] = [];
   let seq = 0;
   // Ids of added items count up per type and are never given twice, even after a deletion.
   const added = new Map<EditableType, number>();
-  const record = (type: EditableType, item: { id: string; slug?: string | null; status?: Status }, kind: LoggedChange['kind'], publicBefore: boolean, previousSlug: string | null = null): LoggedChange => {
-    const change: LoggedChange = { seq: ++seq, type, id: item.id, slug: item.slug ?? null, previousSlug, kind, publicBefore, publicAfter: kind === 'UPSERT' && isPublic(item) };
+  const record = (
+    type: EditableType,
+    item: { id: string; slug?: string | null; status?: Status },
+    kind: LoggedChange['kind'],
+    publicBefore: boolean,
+    previousSlug: string | null = null,
+  ): LoggedChange => {
+    const change: LoggedChange = {
+      seq: ++seq,
+      type,
+      id: item.id,
+      slug: item.slug ?? null,
+      previousSlug,
+      kind,
+      publicBefore,
+      publicAfter: kind === 'UPSERT' && isPublic(item),
+    };
     log.push(change);
     if (log.length > history) log.splice(0, log.length - history);
     store = createContentStore(content);
     return change;
   };
   const check = (kind: EditableType, fields: Record<string, unknown>): Record<string, unknown> => {
-    if (kind === 'Site') for (const field of SITE_FIXED) if (field in fields) throw new EditError(`The site's ${field} cannot be changed here: it is where and how the whole site is published, set in the content itself.`);
+    if (kind === 'Site')
+      for (const field of SITE_FIXED)
+        if (field in fields)
+          throw new EditError(
+            `The site's ${field} cannot be changed here: it is where and how the whole site is published, set in the content itself.`,
+          );
     const checked = checkFields(schema, kind, fields, referencesFor(content, kind));
     checkUrls(checked, content.media, kind);
     return checked;
@@ -108,15 +145,20 @@ export function createEditableContent(source: Content, { schema, now = () => new
       const before = isPublic(item);
       const previousSlug = item.slug;
       const changes = check(kind, fields);
-      if ('slug' in changes || 'category' in changes) checkSlugFree(content, kind, (changes.slug ?? item.slug) as string, changes.category ?? item.category, item);
+      if ('slug' in changes || 'category' in changes)
+        checkSlugFree(content, kind, (changes.slug ?? item.slug) as string, changes.category ?? item.category, item);
       assign(item, { ...changes, ...('updatedAt' in item && !('updatedAt' in fields) ? { updatedAt: now().toISOString() } : {}) });
       if (isSingle(kind)) return record(kind, { id: SINGLES[kind] }, 'UPSERT', true);
       return record(kind, item, 'UPSERT', before, item.slug !== previousSlug ? previousSlug : null);
     },
     create(type, fields) {
       const kind = typeOf(type);
-      if (kind === 'Category') throw new EditError('Categories cannot be created here: each belongs to the event, publication or document lists, which the site is built around.');
-      if (isSingle(kind)) throw new EditError(`There is one ${kind}: change it with updateContent (id '${SINGLES[kind]}'); it cannot be added or deleted.`);
+      if (kind === 'Category')
+        throw new EditError(
+          'Categories cannot be created here: each belongs to the event, publication or document lists, which the site is built around.',
+        );
+      if (isSingle(kind))
+        throw new EditError(`There is one ${kind}: change it with updateContent (id '${SINGLES[kind]}'); it cannot be added or deleted.`);
       const list = listOf(content, kind);
       // Only a published item lends its other fields: a draft's text, dates and media would go public with the new item.
       const template = list.find((i) => i.status !== 'DRAFT');
@@ -133,9 +175,11 @@ export function createEditableContent(source: Content, { schema, now = () => new
     },
     remove(type, id) {
       const kind = typeOf(type);
-      if (isSingle(kind)) throw new EditError(`There is one ${kind}: change it with updateContent (id '${SINGLES[kind]}'); it cannot be added or deleted.`);
+      if (isSingle(kind))
+        throw new EditError(`There is one ${kind}: change it with updateContent (id '${SINGLES[kind]}'); it cannot be added or deleted.`);
       const item = findItem(content, kind, id);
-      if (kind === 'Category' && usedCategory(content, item)) throw new EditError(`Category ${id} is used by items; move them to another category first.`);
+      if (kind === 'Category' && usedCategory(content, item))
+        throw new EditError(`Category ${id} is used by items; move them to another category first.`);
       const before = isPublic(item);
       // A publication's file is a Document no list holds: only the publication refers to it.
       const list = allLists(content, kind).find((l) => l.includes(item));
@@ -180,7 +224,8 @@ function isSingle(type: EditableType): type is Single {
  * fields with getters on their class, which an edit shadows.
  */
 function assign(item: Item, fields: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(fields)) Object.defineProperty(item, key, { value, writable: true, enumerable: true, configurable: true });
+  for (const [key, value] of Object.entries(fields))
+    Object.defineProperty(item, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /**
@@ -223,7 +268,11 @@ function ownRecords(source: Content): Content {
 /** Every field of an item, computed ones included, as a plain object. */
 function plainCopy(template: Item): Item {
   const keys = new Set<string>(Object.keys(template));
-  for (let proto = Object.getPrototypeOf(template) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto = Object.getPrototypeOf(template) as object | null;
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(proto))) if (descriptor.get) keys.add(key);
   }
   return Object.fromEntries([...keys].map((key) => [key, template[key]])) as Item;
@@ -257,13 +306,16 @@ function listOf(content: Content, type: ListedType): Item[] {
 /** Every list that holds items of a type: the three category lists for Category, the one record for Home and Site. */
 function allLists(content: Content, type: EditableType): Item[][] {
   if (isSingle(type)) return [[{ ...(type === 'Home' ? content.home : content.site), id: SINGLES[type] } as unknown as Item]];
-  return (type === 'Category' ? [content.eventCategories, content.publicationCategories, content.documentCategories] : [listOf(content, type)]) as Item[][];
+  return (
+    type === 'Category' ? [content.eventCategories, content.publicationCategories, content.documentCategories] : [listOf(content, type)]
+  ) as Item[][];
 }
 
 /** Every item of a type, publications' files among the documents. */
 function allOf(content: Content, type: EditableType): Item[] {
   const items = allLists(content, type).flat();
-  if (type === 'Document') for (const publication of content.publications) if (publication.file) items.push(publication.file as unknown as Item);
+  if (type === 'Document')
+    for (const publication of content.publications) if (publication.file) items.push(publication.file as unknown as Item);
   return items;
 }
 
@@ -282,9 +334,13 @@ function referencesFor(content: Content, type: EditableType): References {
   return {
     find(target, key, where) {
       if (target === 'Category') {
-        const categories = type === 'Event' ? content.eventCategories : type === 'Publication' ? content.publicationCategories : content.documentCategories;
+        const categories =
+          type === 'Event' ? content.eventCategories : type === 'Publication' ? content.publicationCategories : content.documentCategories;
         const category = categories.find((c: CategoryEntry) => c.slug === key);
-        if (!category) throw new EditError(`No category of ${type} has the slug '${key}' (${where}): use one of ${categories.map((c) => c.slug).join(', ')}.`);
+        if (!category)
+          throw new EditError(
+            `No category of ${type} has the slug '${key}' (${where}): use one of ${categories.map((c) => c.slug).join(', ')}.`,
+          );
         return category;
       }
       if (!(EDITABLE_TYPES as readonly string[]).includes(target)) throw new EditError(`The field ${where} cannot be set here.`);
@@ -318,17 +374,24 @@ function checkUrls(value: unknown, media: ReadonlyMap<string, unknown>, type: st
   }
   if (typeof value !== 'string') return;
   if ((key === 'url' && type !== 'Site') || key === 'audioUrl') {
-    if (!media.has(value)) throw new EditError(`The ${key} of a ${type} must name a file the backend holds (a /media/… path it serves); ${JSON.stringify(value)} is not one. Upload the file first.`);
+    if (!media.has(value))
+      throw new EditError(
+        `The ${key} of a ${type} must name a file the backend holds (a /media/… path it serves); ${JSON.stringify(value)} is not one. Upload the file first.`,
+      );
   } else if (key === 'registrationUrl' && !/^https:\/\/[^\s/]+\.[^\s]+$/.test(value)) {
     throw new EditError(`The registrationUrl of a ${type} must be an https address; ${JSON.stringify(value)} is not one.`);
   }
 }
 
 function checkSlugFree(content: Content, type: EditableType, slug: string, category: unknown, self: Item | null): void {
-  if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug)) throw new EditError(`The slug '${slug}' is not one: lower-case letters, digits and hyphens.`);
+  if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug))
+    throw new EditError(`The slug '${slug}' is not one: lower-case letters, digits and hyphens.`);
   const scoped = type === 'Event' || type === 'Publication';
   const taken = allOf(content, type).find((i) => i.slug === slug && i !== self && (!scoped || i.category === category));
-  if (taken) throw new EditError(`The slug '${slug}' is taken by ${type} ${taken.id}${scoped ? ` in the category ${(category as CategoryEntry).slug}` : ''}.`);
+  if (taken)
+    throw new EditError(
+      `The slug '${slug}' is taken by ${type} ${taken.id}${scoped ? ` in the category ${(category as CategoryEntry).slug}` : ''}.`,
+    );
 }
 
 /** `newsitem-new-1`, `newsitem-new-2`…: never an id the type has, nor one an item added and deleted had. */
@@ -352,7 +415,8 @@ function dropReferences(content: Content, gone: Item): void {
     if ((publication.authors as unknown[]).includes(gone)) assign(publication, { authors: without(publication.authors as unknown[]) });
     if (publication.file === gone) assign(publication, { file: null });
   }
-  for (const course of content.courses as unknown as Item[]) if ((course.teachers as unknown[]).includes(gone)) assign(course, { teachers: without(course.teachers as unknown[]) });
+  for (const course of content.courses as unknown as Item[])
+    if ((course.teachers as unknown[]).includes(gone)) assign(course, { teachers: without(course.teachers as unknown[]) });
   for (const project of content.projects as unknown as Item[]) {
     if ((project.people as unknown[]).includes(gone)) assign(project, { people: without(project.people as unknown[]) });
     if ((project.publications as unknown[]).includes(gone)) assign(project, { publications: without(project.publications as unknown[]) });

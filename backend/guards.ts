@@ -38,7 +38,8 @@ export const QUERY_LIMITS = { depth: 12, aliases: 30, fields: 600, tokens: 5000 
  */
 export function queryLimitsRule(context: ValidationContext): ASTVisitor {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of context.getDocument().definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of context.getDocument().definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   // Each fragment is measured once however often it is spread: fragments that spread the next one twice
   // would otherwise cost 2^n to measure, a query of a kilobyte that holds the process for hours.
   const costs = new Map<string, Cost>();
@@ -56,9 +57,24 @@ export function queryLimitsRule(context: ValidationContext): ASTVisitor {
     OperationDefinition(node) {
       const tally = costOf(node.selectionSet, (spread) => fragmentCost(spread, new Set()));
       const name = node.name?.value ?? 'the operation';
-      if (tally.depth > QUERY_LIMITS.depth) context.reportError(createGraphQLError(`${name} is nested ${tally.depth} levels deep; this backend answers at most ${QUERY_LIMITS.depth}.`, { nodes: [node] }));
-      if (tally.aliases > QUERY_LIMITS.aliases) context.reportError(createGraphQLError(`${name} uses ${tally.aliases} aliases; this backend answers at most ${QUERY_LIMITS.aliases}.`, { nodes: [node] }));
-      if (tally.fields > QUERY_LIMITS.fields) context.reportError(createGraphQLError(`${name} selects ${tally.fields} fields; this backend answers at most ${QUERY_LIMITS.fields}.`, { nodes: [node] }));
+      if (tally.depth > QUERY_LIMITS.depth)
+        context.reportError(
+          createGraphQLError(`${name} is nested ${tally.depth} levels deep; this backend answers at most ${QUERY_LIMITS.depth}.`, {
+            nodes: [node],
+          }),
+        );
+      if (tally.aliases > QUERY_LIMITS.aliases)
+        context.reportError(
+          createGraphQLError(`${name} uses ${tally.aliases} aliases; this backend answers at most ${QUERY_LIMITS.aliases}.`, {
+            nodes: [node],
+          }),
+        );
+      if (tally.fields > QUERY_LIMITS.fields)
+        context.reportError(
+          createGraphQLError(`${name} selects ${tally.fields} fields; this backend answers at most ${QUERY_LIMITS.fields}.`, {
+            nodes: [node],
+          }),
+        );
     },
   };
 }
@@ -108,7 +124,14 @@ export function isExpectedHost(hostHeader: string | undefined, listening: string
   } catch {
     return false;
   }
-  if (isLoopbackHost(hostname) || hostname === listening.replace(/^\[|\]$/g, '') || `[${listening}]` === hostname || listening === '0.0.0.0' || listening === '::') return true;
+  if (
+    isLoopbackHost(hostname) ||
+    hostname === listening.replace(/^\[|\]$/g, '') ||
+    `[${listening}]` === hostname ||
+    listening === '0.0.0.0' ||
+    listening === '::'
+  )
+    return true;
   for (const origin of siteOrigins) if (new URL(origin).hostname === hostname) return true;
   return false;
 }
@@ -147,7 +170,9 @@ export function createLoginLimiter(now: () => number = Date.now): LoginLimiter {
   const accounts = new BoundedWindows(LOGIN_LIMIT.account, LOGIN_LIMIT.tracked, now);
   const backend = new BoundedWindows(LOGIN_LIMIT.backend, 1, now);
   const refuse = (wait: number, what: string): never => {
-    throw createGraphQLError(`Too many failed logins ${what}; try again in ${wait} s.`, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: wait } });
+    throw createGraphQLError(`Too many failed logins ${what}; try again in ${wait} s.`, {
+      extensions: { code: 'RATE_LIMITED', retryAfterSeconds: wait },
+    });
   };
   return {
     check(client, account) {
@@ -176,7 +201,10 @@ export function createLoginLimiter(now: () => number = Date.now): LoginLimiter {
  * IPv4 one), an IPv6 address by its first 64 bits (a host chooses the rest freely), anything else as given.
  */
 export function clientKey(address: string): string {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  const bare = address
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare);
   if (mapped) return mapped[1]!;
   if (!bare.includes(':')) return bare;

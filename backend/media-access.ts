@@ -35,7 +35,10 @@ export function createMediaAccess(draftMedia: () => ReadonlySet<string>, secret:
     urlFor,
     keyedIn(html, seesDrafts) {
       if (!seesDrafts || draftMedia().size === 0 || !html.includes('/media/')) return html;
-      return html.replace(/(\s(?:src|href)=")(\/media\/[^"?#]+)"/g, (_whole, attribute: string, url: string) => `${attribute}${urlFor(url, true)}"`);
+      return html.replace(
+        /(\s(?:src|href)=")(\/media\/[^"?#]+)"/g,
+        (_whole, attribute: string, url: string) => `${attribute}${urlFor(url, true)}"`,
+      );
     },
     allows(path, key, isEditor) {
       if (!draftMedia().has(path) || isEditor) return true;

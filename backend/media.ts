@@ -22,7 +22,10 @@ export interface MediaFile {
 export function renderMedia(spec: MediaSpec, path: string): MediaFile | Promise<MediaFile> {
   switch (spec.kind) {
     case 'photo':
-      return import('./photos.ts').then(async ({ cameraPhoto }) => ({ contentType: 'image/jpeg', body: await cameraPhoto(spec.tag, spec.photo) }));
+      return import('./photos.ts').then(async ({ cameraPhoto }) => ({
+        contentType: 'image/jpeg',
+        body: await cameraPhoto(spec.tag, spec.photo),
+      }));
     case 'file':
       return { contentType: spec.contentType, body: spec.body };
     case 'image':

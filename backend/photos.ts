@@ -31,7 +31,9 @@ export async function cameraPhoto(path: string, kind: PhotoKind = 'landscape'): 
 
 /** A small PNG whose header claims 30000×30000 pixels (900 megapixels): a decompression bomb. */
 export async function pixelBomb(): Promise<Buffer> {
-  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } })
+    .png()
+    .toBuffer();
   // IHDR is the first chunk: length (4), type (4), width (4), height (4), …, its CRC over type and data.
   png.writeUInt32BE(30_000, 16);
   png.writeUInt32BE(30_000, 20);
@@ -50,8 +52,11 @@ export async function corruptJpeg(): Promise<Buffer> {
  * page (what a browser saves when a download fails). Deterministic.
  */
 export async function mislabelledJpeg(actually: 'png' | 'html'): Promise<Buffer> {
-  if (actually === 'html') return Buffer.from('<!doctype html>\n<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1></body></html>\n', 'utf8');
-  return sharp({ create: { width: 320, height: 240, channels: 3, background: '#3a6ea5' } }).png().toBuffer();
+  if (actually === 'html')
+    return Buffer.from('<!doctype html>\n<html><head><title>403 Forbidden</title></head><body><h1>Forbidden</h1></body></html>\n', 'utf8');
+  return sharp({ create: { width: 320, height: 240, channels: 3, background: '#3a6ea5' } })
+    .png()
+    .toBuffer();
 }
 
 // --- internal ---
@@ -90,7 +95,11 @@ const HEIGHT = 3000;
  */
 async function generate(kind: PhotoKind): Promise<Buffer> {
   const hue = { landscape: 200, portrait: 25, 'display-p3': 140 }[kind];
-  const shapes = Array.from({ length: 14 }, (_, i) => `<ellipse cx="${(i * 137 + hue) % 400}" cy="${170 + ((i * 53) % 130)}" rx="${20 + ((i * 29) % 70)}" ry="${10 + ((i * 17) % 40)}" fill="hsl(${(hue + i * 23) % 360},40%,${25 + ((i * 7) % 40)}%)"/>`).join('');
+  const shapes = Array.from(
+    { length: 14 },
+    (_, i) =>
+      `<ellipse cx="${(i * 137 + hue) % 400}" cy="${170 + ((i * 53) % 130)}" rx="${20 + ((i * 29) % 70)}" ry="${10 + ((i * 17) % 40)}" fill="hsl(${(hue + i * 23) % 360},40%,${25 + ((i * 7) % 40)}%)"/>`,
+  ).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="hsl(${hue},45%,70%)"/><stop offset="0.55" stop-color="hsl(${hue + 20},35%,55%)"/><stop offset="1" stop-color="hsl(${hue + 60},30%,25%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>${shapes}</svg>`;
   const scene = await sharp(Buffer.from(svg)).resize(WIDTH, HEIGHT).png({ compressionLevel: 0 }).toBuffer();
   const grain = await Promise.all(
@@ -99,7 +108,15 @@ async function generate(kind: PhotoKind): Promise<Buffer> {
       [8, 40],
       [2, 22],
     ].map(async ([scale, sigma]) => ({
-      input: await sharp({ create: { width: Math.round(WIDTH / scale!), height: Math.round(HEIGHT / scale!), channels: 3, background: 0, noise: { type: 'gaussian', mean: 128, sigma: sigma! } } })
+      input: await sharp({
+        create: {
+          width: Math.round(WIDTH / scale!),
+          height: Math.round(HEIGHT / scale!),
+          channels: 3,
+          background: 0,
+          noise: { type: 'gaussian', mean: 128, sigma: sigma! },
+        },
+      })
         .resize(WIDTH, HEIGHT, { kernel: scale! > 4 ? 'cubic' : 'nearest' })
         .png({ compressionLevel: 0 })
         .toBuffer(),

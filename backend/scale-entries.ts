@@ -5,7 +5,15 @@
  * field for the 500 items of one page.
  */
 import type {
-  CategoryEntry, DocumentEntry, EventEntry, ImageRef, NewsEntry, PersonEntry, ProjectEntry, PublicationEntry, Status,
+  CategoryEntry,
+  DocumentEntry,
+  EventEntry,
+  ImageRef,
+  NewsEntry,
+  PersonEntry,
+  ProjectEntry,
+  PublicationEntry,
+  Status,
 } from './content/types.ts';
 import { eventBody, eventStyle } from './content/events.ts';
 import { composeArticle, composeSentences } from './content/prose.ts';
@@ -31,11 +39,21 @@ export class ScaledNews implements NewsEntry {
     readonly status: Status,
     private readonly context: ScaleContext,
   ) {}
-  get id(): string { return `news-${this.index + 1}`; }
-  get updatedAt(): string { return `${this.date}T12:00:00Z`; }
-  get summary(): string { return composeSentences(seeded('news-summary', this.index), this.topic, 2); }
-  get body(): string { return composeArticle(seeded('news-body', this.index), this.topic, { sections: 2 + (this.index % 2) }); }
-  get tags(): readonly string[] { return [this.topic, pickAt(this.context.tags, this.index)]; }
+  get id(): string {
+    return `news-${this.index + 1}`;
+  }
+  get updatedAt(): string {
+    return `${this.date}T12:00:00Z`;
+  }
+  get summary(): string {
+    return composeSentences(seeded('news-summary', this.index), this.topic, 2);
+  }
+  get body(): string {
+    return composeArticle(seeded('news-body', this.index), this.topic, { sections: 2 + (this.index % 2) });
+  }
+  get tags(): readonly string[] {
+    return [this.topic, pickAt(this.context.tags, this.index)];
+  }
 }
 
 /** A scaled event. */
@@ -50,15 +68,27 @@ export class ScaledEvent implements EventEntry {
     readonly image: ImageRef | null,
     readonly status: Status,
   ) {}
-  get id(): string { return `event-${this.index + 1}`; }
-  get updatedAt(): string { return addHours(this.startsAt, -24 * 30); }
-  get endsAt(): string { return addHours(this.startsAt, eventStyle(this.category.slug).hours); }
-  get location(): string { return `${pickAt(eventStyle(this.category.slug).locations, this.index)}, Northlight Institute`; }
+  get id(): string {
+    return `event-${this.index + 1}`;
+  }
+  get updatedAt(): string {
+    return addHours(this.startsAt, -24 * 30);
+  }
+  get endsAt(): string {
+    return addHours(this.startsAt, eventStyle(this.category.slug).hours);
+  }
+  get location(): string {
+    return `${pickAt(eventStyle(this.category.slug).locations, this.index)}, Northlight Institute`;
+  }
   get registrationUrl(): string | null {
     return eventStyle(this.category.slug).ticketed ? `https://tickets.institute.example/${this.category.slug}/${this.slug}` : null;
   }
-  get summary(): string { return composeSentences(seeded('event-summary', this.index), this.topic, 2); }
-  get body(): string { return eventBody(this.category.slug, this.index, this.topic); }
+  get summary(): string {
+    return composeSentences(seeded('event-summary', this.index), this.topic, 2);
+  }
+  get body(): string {
+    return eventBody(this.category.slug, this.index, this.topic);
+  }
 }
 
 /** A scaled publication; authors come from the shared people list. */
@@ -74,12 +104,24 @@ export class ScaledPublication implements PublicationEntry {
     readonly status: Status,
     private readonly context: ScaleContext,
   ) {}
-  get id(): string { return `publication-${this.index + 1}`; }
-  get updatedAt(): string { return atTime(`${this.year}-06-01`, '09:00'); }
-  get authors(): readonly PersonEntry[] { return spread(this.context.people, this.index, 1 + (this.index % 3)); }
-  get abstract(): string { return composeSentences(seeded('publication-abstract', this.index), this.topic, 4); }
-  get doi(): string | null { return this.index % 4 === 3 ? null : `10.5555/northlight.${this.year}.${this.index + 1}`; }
-  get publisher(): string { return pickAt(['Northlight Press', 'Journal of Art and Computation', 'Media Practice Review'], this.index); }
+  get id(): string {
+    return `publication-${this.index + 1}`;
+  }
+  get updatedAt(): string {
+    return atTime(`${this.year}-06-01`, '09:00');
+  }
+  get authors(): readonly PersonEntry[] {
+    return spread(this.context.people, this.index, 1 + (this.index % 3));
+  }
+  get abstract(): string {
+    return composeSentences(seeded('publication-abstract', this.index), this.topic, 4);
+  }
+  get doi(): string | null {
+    return this.index % 4 === 3 ? null : `10.5555/northlight.${this.year}.${this.index + 1}`;
+  }
+  get publisher(): string {
+    return pickAt(['Northlight Press', 'Journal of Art and Computation', 'Media Practice Review'], this.index);
+  }
 }
 
 /** A scaled research project; people and publications come from the shared lists. */
@@ -94,16 +136,30 @@ export class ScaledProject implements ProjectEntry {
     private readonly context: ScaleContext,
   ) {}
   readonly status: Status = 'PUBLISHED';
-  get id(): string { return `project-${this.index + 1}`; }
-  get updatedAt(): string { return atTime(this.startDate, '11:00'); }
-  get summary(): string { return composeSentences(seeded('project-summary', this.index), this.topic, 2); }
-  get body(): string { return composeArticle(seeded('project-body', this.index), this.topic, { sections: 3 }); }
-  get people(): readonly PersonEntry[] { return spread(this.context.people, this.index * 3, 2 + (this.index % 3)); }
-  get publications(): readonly PublicationEntry[] { return spread(this.context.publications, this.index * 2, 1 + (this.index % 3)); }
+  get id(): string {
+    return `project-${this.index + 1}`;
+  }
+  get updatedAt(): string {
+    return atTime(this.startDate, '11:00');
+  }
+  get summary(): string {
+    return composeSentences(seeded('project-summary', this.index), this.topic, 2);
+  }
+  get body(): string {
+    return composeArticle(seeded('project-body', this.index), this.topic, { sections: 3 });
+  }
+  get people(): readonly PersonEntry[] {
+    return spread(this.context.people, this.index * 3, 2 + (this.index % 3));
+  }
+  get publications(): readonly PublicationEntry[] {
+    return spread(this.context.publications, this.index * 2, 1 + (this.index % 3));
+  }
   get endDate(): string | null {
     return this.index % 3 === 0 ? null : `${Number(this.startDate.slice(0, 4)) + 3}${this.startDate.slice(4)}`;
   }
-  get artistic(): boolean { return this.index % 4 === 1; }
+  get artistic(): boolean {
+    return this.index % 4 === 1;
+  }
 }
 
 // --- internal ---

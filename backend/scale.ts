@@ -26,8 +26,15 @@ export const FIXED_SITE_PAGES = 1 + 6 + PAGES.length + EVENT_CATEGORIES.length +
 export function countSitePages(content: Content): number {
   const published = (items: readonly { status: Status }[]): number => items.filter((i) => i.status !== 'DRAFT').length;
   return (
-    1 + 6 + content.pages.length + content.eventCategories.length + content.publicationCategories.length +
-    published(content.news) + published(content.events) + published(content.publications) + published(content.projects)
+    1 +
+    6 +
+    content.pages.length +
+    content.eventCategories.length +
+    content.publicationCategories.length +
+    published(content.news) +
+    published(content.events) +
+    published(content.publications) +
+    published(content.projects)
   );
 }
 
@@ -46,7 +53,11 @@ export function createScaledContent(pages: number, options: MediaOptions = {}): 
   const projectCount = items - newsCount - eventCount - publicationCount;
   const media = createMediaRegistry(options);
   const people = createScaledPeople(media, Math.min(200, Math.max(25, Math.round(items / 250))));
-  const context: ScaleContext = { people, publications: [], tags: ['research', 'education', 'exhibition', 'archive', 'students', 'partnership'] };
+  const context: ScaleContext = {
+    people,
+    publications: [],
+    tags: ['research', 'education', 'exhibition', 'archive', 'students', 'partnership'],
+  };
   const titles = createTitleCache();
 
   const news: ScaledNews[] = [];
@@ -56,7 +67,9 @@ export function createScaledContent(pages: number, options: MediaOptions = {}): 
     const draft = i >= newsCount;
     const topic = pickAt(TOPICS, i * 7 + Math.floor(i / 30));
     const { title, slug } = titles.get('news', pickAt(NEWS_TITLES, i), topic, i);
-    const date = draft ? addDays('2026-10-31', -(i - newsCount)) : addDays('2026-10-31', -Math.floor((i * newsDays) / Math.max(1, newsCount)));
+    const date = draft
+      ? addDays('2026-10-31', -(i - newsCount))
+      : addDays('2026-10-31', -Math.floor((i * newsDays) / Math.max(1, newsCount)));
     const image = i % 4 === 0 ? media.image('news', 'news', slug, `Abstract illustration for “${title}”`) : null;
     news.push(new ScaledNews(i, slug, title, topic, date, image, draft ? 'DRAFT' : 'PUBLISHED', context));
   }
@@ -88,24 +101,118 @@ export function createScaledContent(pages: number, options: MediaOptions = {}): 
     const topic = pickAt(TOPICS, i * 17 + 1);
     const { title, slug } = titles.get('project', pickAt(PROJECT_TITLES, i), topic, i);
     const image = media.image('project', 'research', slug, `Image from the project “${title}”`);
-    return new ScaledProject(i, slug, title, topic, addDays('2026-10-01', -Math.floor((i * projectDays) / Math.max(1, projectCount))), image, context);
+    return new ScaledProject(
+      i,
+      slug,
+      title,
+      topic,
+      addDays('2026-10-01', -Math.floor((i * projectDays) / Math.max(1, projectCount))),
+      image,
+      context,
+    );
   });
 
   return {
-    site: SITE, home: HOME, people, news, eventCategories: EVENT_CATEGORIES, events, publicationCategories: PUBLICATION_CATEGORIES,
-    publications, courses: createCourses(people), projects, documentCategories: DOCUMENT_CATEGORIES,
-    documents: createDocuments(media), episodes: createEpisodes(media), pages: PAGES, media: media.specs,
+    site: SITE,
+    home: HOME,
+    people,
+    news,
+    eventCategories: EVENT_CATEGORIES,
+    events,
+    publicationCategories: PUBLICATION_CATEGORIES,
+    publications,
+    courses: createCourses(people),
+    projects,
+    documentCategories: DOCUMENT_CATEGORIES,
+    documents: createDocuments(media),
+    episodes: createEpisodes(media),
+    pages: PAGES,
+    media: media.specs,
   };
 }
 
 // --- internal ---
 
-const NEWS_TITLES = ['New research group on {topic} launches', 'Open call: residency in {topic}', 'Students show new work in {topic}', 'Workshop series on {topic}', 'Open studio week: {topic}', 'Grant awarded for research on {topic}', 'Archive acquires collection on {topic}', 'Lecture recordings on {topic} online', 'Summer school in {topic}', 'Book launch: essays on {topic}', 'Visiting researcher explores {topic}'] as const;
-const PUBLICATION_TITLES = ['Towards a practice of {topic}', '{topic} as method', 'Notes on {topic}', '{topic} in public space', 'Materials and memory in {topic}'] as const;
-const PROJECT_TITLES = ['Studio inquiry into {topic}', '{topic} in the city', 'Archives of {topic}', '{topic} and the body', 'Slow {topic}'] as const;
-const FIRST_NAMES = ['Astrid', 'Bilal', 'Clara', 'Dmitri', 'Eva', 'Farah', 'Gustav', 'Hana', 'Ivo', 'Jorunn', 'Karim', 'Liv', 'Magnus', 'Nadia', 'Ola', 'Paula', 'Reza', 'Silje', 'Tariq', 'Ulrike'] as const;
-const LAST_NAMES = ['Aasen', 'Berger', 'Castell', 'Dahl', 'Eriksen', 'Fagerli', 'Grønn', 'Holm', 'Iversen', 'Jansen', 'Kaur', 'Lund', 'Moen', 'Nygaard', 'Okafor', 'Pettersen', 'Quist', 'Rossi', 'Strand', 'Tanaka'] as const;
-const ROLES = [['Researcher', 'Research'], ['PhD Fellow', 'Research'], ['Lecturer', 'Education'], ['Senior Researcher', 'Research'], ['Postdoctoral Fellow', 'Research'], ['Studio Technician', 'Studios and Labs'], ['Archivist', 'Archive and Library']] as const;
+const NEWS_TITLES = [
+  'New research group on {topic} launches',
+  'Open call: residency in {topic}',
+  'Students show new work in {topic}',
+  'Workshop series on {topic}',
+  'Open studio week: {topic}',
+  'Grant awarded for research on {topic}',
+  'Archive acquires collection on {topic}',
+  'Lecture recordings on {topic} online',
+  'Summer school in {topic}',
+  'Book launch: essays on {topic}',
+  'Visiting researcher explores {topic}',
+] as const;
+const PUBLICATION_TITLES = [
+  'Towards a practice of {topic}',
+  '{topic} as method',
+  'Notes on {topic}',
+  '{topic} in public space',
+  'Materials and memory in {topic}',
+] as const;
+const PROJECT_TITLES = [
+  'Studio inquiry into {topic}',
+  '{topic} in the city',
+  'Archives of {topic}',
+  '{topic} and the body',
+  'Slow {topic}',
+] as const;
+const FIRST_NAMES = [
+  'Astrid',
+  'Bilal',
+  'Clara',
+  'Dmitri',
+  'Eva',
+  'Farah',
+  'Gustav',
+  'Hana',
+  'Ivo',
+  'Jorunn',
+  'Karim',
+  'Liv',
+  'Magnus',
+  'Nadia',
+  'Ola',
+  'Paula',
+  'Reza',
+  'Silje',
+  'Tariq',
+  'Ulrike',
+] as const;
+const LAST_NAMES = [
+  'Aasen',
+  'Berger',
+  'Castell',
+  'Dahl',
+  'Eriksen',
+  'Fagerli',
+  'Grønn',
+  'Holm',
+  'Iversen',
+  'Jansen',
+  'Kaur',
+  'Lund',
+  'Moen',
+  'Nygaard',
+  'Okafor',
+  'Pettersen',
+  'Quist',
+  'Rossi',
+  'Strand',
+  'Tanaka',
+] as const;
+const ROLES = [
+  ['Researcher', 'Research'],
+  ['PhD Fellow', 'Research'],
+  ['Lecturer', 'Education'],
+  ['Senior Researcher', 'Research'],
+  ['Postdoctoral Fellow', 'Research'],
+  ['Studio Technician', 'Studios and Labs'],
+  ['Archivist', 'Archive and Library'],
+] as const;
 
 /**
  * Templates x topics repeat, so slugs carry the item number, and a title met again gets a part number
@@ -138,18 +245,40 @@ function createScaledPeople(media: MediaRegistry, count: number): PersonEntry[] 
     const topic = pickAt(TOPICS, i * 3);
     const photo: ImageRef = media.image('person', 'people', slug, `Portrait of ${name}`);
     return {
-      id: `person-${i + 1}`, slug, name, role, department, email: `${slug.replace(/-/g, '.')}@institute.example`, photo,
+      id: `person-${i + 1}`,
+      slug,
+      name,
+      role,
+      department,
+      email: `${slug.replace(/-/g, '.')}@institute.example`,
+      photo,
       bio: `${name} works in the ${department} department of the Northlight Institute, with a focus on ${topic}.`,
       updatedAt: '2026-01-15T08:00:00Z',
     };
   });
 }
 
-function createFile(media: MediaRegistry, category: string, slug: string, title: string, year: number, i: number): PublicationEntry['file'] {
+function createFile(
+  media: MediaRegistry,
+  category: string,
+  slug: string,
+  title: string,
+  year: number,
+  i: number,
+): PublicationEntry['file'] {
   const { url, size } = media.pdf(`publications/${category}`, slug, title, `Northlight Institute (${year})`);
   const publishedAt = `${year}-06-01T09:00:00Z`;
   return {
-    id: `publication-file-${i + 1}`, slug, title, updatedAt: publishedAt, status: 'PUBLISHED', category: PUBLICATION_FILE_CATEGORY,
-    url, mimeType: 'application/pdf', size, publishedAt, description: `Full text of “${title}” (${year}).`,
+    id: `publication-file-${i + 1}`,
+    slug,
+    title,
+    updatedAt: publishedAt,
+    status: 'PUBLISHED',
+    category: PUBLICATION_FILE_CATEGORY,
+    url,
+    mimeType: 'application/pdf',
+    size,
+    publishedAt,
+    description: `Full text of “${title}” (${year}).`,
   };
 }

@@ -52,7 +52,10 @@ export interface ContentSchemaOptions {
   /** Keys for the media of drafts in the URLs handed to an editor's browser (media-access.ts). @default URLs as stored */
   readonly mediaAccess?: MediaAccess;
   /** Live edits and the change feed (editing.ts, change-feed.ts). @default none: the mutations and `changes` fail */
-  readonly editing?: { readonly content: Pick<EditableContent, 'create' | 'update' | 'remove'>; readonly feed: (since: string | null, withDrafts: boolean) => FeedAnswer };
+  readonly editing?: {
+    readonly content: Pick<EditableContent, 'create' | 'update' | 'remove'>;
+    readonly feed: (since: string | null, withDrafts: boolean) => FeedAnswer;
+  };
 }
 
 /** Reads the content schema's SDL. */
@@ -99,7 +102,8 @@ export function createContentSchema({ store, auth, now, logins, mediaAccess, edi
         people: (_: unknown, args: PageArgs) => paginate(store.people.list(false), args),
         podcastEpisodes: (_: unknown, args: PageArgs, ctx: RequestContext) => paginate(store.episodes.list(drafts(ctx)), args),
         page: (_: unknown, { slug }: { slug: string }, ctx: RequestContext) => store.pages.find(slug, drafts(ctx)),
-        changes: (_: unknown, { since }: { since?: string | null }, ctx: RequestContext) => editingOf(editing, 'changes').feed(since ?? null, drafts(ctx)),
+        changes: (_: unknown, { since }: { since?: string | null }, ctx: RequestContext) =>
+          editingOf(editing, 'changes').feed(since ?? null, drafts(ctx)),
       },
       Mutation: {
         login: (_: unknown, args: { email: string; password: string }, ctx: RequestContext) => {
@@ -171,7 +175,11 @@ function editingOf(editing: ContentSchemaOptions['editing'], field: string): Non
 
 /** A mutation of the content: an editor's token only, and a refused edit as the client's error to read. */
 function edit(ctx: RequestContext, mutation: string, run: () => LoggedChange): Omit<LoggedChange, 'seq' | 'publicBefore' | 'publicAfter'> {
-  if (!ctx.viewer) throw createGraphQLError(`${mutation} needs an editor's token: log in with the login mutation and send its token as 'Authorization: Bearer {token}'.`, { extensions: { code: 'UNAUTHENTICATED' } });
+  if (!ctx.viewer)
+    throw createGraphQLError(
+      `${mutation} needs an editor's token: log in with the login mutation and send its token as 'Authorization: Bearer {token}'.`,
+      { extensions: { code: 'UNAUTHENTICATED' } },
+    );
   try {
     const { type, id, slug, previousSlug, kind } = run();
     return { type, id, slug, previousSlug, kind };
@@ -188,7 +196,8 @@ function fieldsOf(text: string): Record<string, unknown> {
   } catch {
     throw new EditError('fields is not JSON: send a JSON object of field names and values.');
   }
-  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new EditError('fields must be a JSON object of field names and values.');
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+    throw new EditError('fields must be a JSON object of field names and values.');
   return fields as Record<string, unknown>;
 }
 

@@ -9,7 +9,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { createAuthService, DEFAULT_EDITOR, readBearerToken, resolveEditor } from './auth.ts';
-import { createLoginLimiter, draftOnlyMedia, isAllowedOrigin, isExpectedHost, isLoopbackHost, QUERY_LIMITS, queryLimitsRule } from './guards.ts';
+import {
+  createLoginLimiter,
+  draftOnlyMedia,
+  isAllowedOrigin,
+  isExpectedHost,
+  isLoopbackHost,
+  QUERY_LIMITS,
+  queryLimitsRule,
+} from './guards.ts';
 import { createMediaAccess, MEDIA_KEY_PARAM } from './media-access.ts';
 import { applyContentOverrides, readContentOverrides } from './content-overrides.ts';
 import { loadSampleContent } from './content/sample.ts';
@@ -79,7 +87,10 @@ export interface ContentServer {
  */
 export async function startContentServer(options: ContentServerOptions = {}): Promise<ContentServer> {
   const media = { photos: options.photos };
-  const base = withExtraMedia(options.scale === undefined ? loadSampleContent(media) : createScaledContent(options.scale, media), options.extraMedia);
+  const base = withExtraMedia(
+    options.scale === undefined ? loadSampleContent(media) : createScaledContent(options.scale, media),
+    options.extraMedia,
+  );
   const content = applyContentOverrides(base, readContentOverrides(options.overridesFile ?? process.env.CONTENT_OVERRIDES_FILE));
   const host = options.host ?? '127.0.0.1';
   const editor = resolveEditor(options.editor);
@@ -87,10 +98,16 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
     throw new SampleCredentialsExposed(host);
   }
   const now = options.now ?? (() => new Date());
-  const editable = createEditableContent(content, { schema: buildSchema(loadSchemaSource()), now, ...(options.changeHistory === undefined ? {} : { history: options.changeHistory }) });
+  const editable = createEditableContent(content, {
+    schema: buildSchema(loadSchemaSource()),
+    now,
+    ...(options.changeHistory === undefined ? {} : { history: options.changeHistory }),
+  });
   const store = liveView(editable);
   const auth = createAuthService(editor);
-  const siteOrigins = new Set([originOf(content.site.url), ...(options.allowOrigins ?? []).map(originOf)].filter((o): o is string => o !== null));
+  const siteOrigins = new Set(
+    [originOf(content.site.url), ...(options.allowOrigins ?? []).map(originOf)].filter((o): o is string => o !== null),
+  );
   // Which media only drafts use changes with the edits (a draft published, an item made a draft).
   const mediaAccess = createMediaAccess(afterEdits(editable, draftOnlyMedia));
   const logins = createLoginLimiter();
@@ -105,7 +122,14 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
     },
   };
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
-    schema: createContentSchema({ store, auth, now, logins, mediaAccess, editing: { content: editable, feed: createChangeFeed(editable, now) } }),
+    schema: createContentSchema({
+      store,
+      auth,
+      now,
+      logins,
+      mediaAccess,
+      editing: { content: editable, feed: createChangeFeed(editable, now) },
+    }),
     graphqlEndpoint: '/graphql',
     graphiql: false,
     landingPage: false,
@@ -115,7 +139,13 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
     cors: (request) => {
       const origin = request.headers.get('origin');
       return origin && isAllowedOrigin(origin, siteOrigins)
-        ? { origin: [origin], methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Authorization', 'Content-Type', PUBLISHED_ONLY_HEADER], credentials: false, maxAge: 600 }
+        ? {
+            origin: [origin],
+            methods: ['GET', 'POST', 'OPTIONS'],
+            allowedHeaders: ['Authorization', 'Content-Type', PUBLISHED_ONLY_HEADER],
+            credentials: false,
+            maxAge: 600,
+          }
         : false;
     },
     plugins: [
@@ -139,7 +169,13 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
       // A bad or expired token means "anonymous", not an error: a stale cookie must not break the public site.
       const token = readBearerToken(request.headers.get('authorization'));
       const client = (initial as { req?: IncomingMessage }).req?.socket.remoteAddress ?? 'unknown';
-      return { token, viewer: auth.viewerFor(token), publishedOnly: request.headers.get(PUBLISHED_ONLY_HEADER) === 'published', client, browser: request.headers.has('origin') };
+      return {
+        token,
+        viewer: auth.viewerFor(token),
+        publishedOnly: request.headers.get(PUBLISHED_ONLY_HEADER) === 'published',
+        client,
+        browser: request.headers.has('origin'),
+      };
     },
   });
   // A draft's media: for an editor's token (the build with --drafts), or with the key the API put into
@@ -147,13 +183,29 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
   const server = createServer((req, res) => {
     // A page elsewhere on the web whose own name was made to point here (DNS rebinding) gets nothing.
     if (!isExpectedHost(req.headers.host, host, siteOrigins)) {
-      res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ errors: [{ message: `Requests for the host ${req.headers.host ?? '(none)'} are not answered: this backend answers its loopback address, the address it listens on and the site's own hosts.` }] }));
+      res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8' }).end(
+        JSON.stringify({
+          errors: [
+            {
+              message: `Requests for the host ${req.headers.host ?? '(none)'} are not answered: this backend answers its loopback address, the address it listens on and the site's own hosts.`,
+            },
+          ],
+        }),
+      );
       return;
     }
     // A page elsewhere on the web (its request carries its Origin) gets nothing, not even a side effect.
     const origin = req.headers.origin;
     if (origin && !isAllowedOrigin(origin, siteOrigins)) {
-      res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ errors: [{ message: `Requests from ${origin} are not allowed: this backend answers pages on this machine and the site's own origin (content serve --allow-origin adds one).` }] }));
+      res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8' }).end(
+        JSON.stringify({
+          errors: [
+            {
+              message: `Requests from ${origin} are not allowed: this backend answers pages on this machine and the site's own origin (content serve --allow-origin adds one).`,
+            },
+          ],
+        }),
+      );
       return;
     }
     if (req.url?.startsWith('/media/')) {
@@ -191,7 +243,9 @@ export async function startContentServer(options: ContentServerOptions = {}): Pr
 /** Refused: the sample editor account on an address other machines can reach. */
 export class SampleCredentialsExposed extends Error {
   constructor(readonly host: string) {
-    super(`The content backend will not listen on ${host} with the sample editor account (${DEFAULT_EDITOR.email} / ${DEFAULT_EDITOR.password}), which anyone who can reach it could use.`);
+    super(
+      `The content backend will not listen on ${host} with the sample editor account (${DEFAULT_EDITOR.email} / ${DEFAULT_EDITOR.password}), which anyone who can reach it could use.`,
+    );
     this.name = 'SampleCredentialsExposed';
   }
 }

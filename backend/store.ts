@@ -4,8 +4,21 @@
  * left, which keeps the scaled content (tens of thousands of items) fast.
  */
 import type {
-  CategoryEntry, Content, CourseEntry, DocumentEntry, EpisodeEntry, EventEntry, HomeInfo, MediaSpec, NewsEntry,
-  PageEntry, PersonEntry, ProjectEntry, PublicationEntry, SiteInfo, Status,
+  CategoryEntry,
+  Content,
+  CourseEntry,
+  DocumentEntry,
+  EpisodeEntry,
+  EventEntry,
+  HomeInfo,
+  MediaSpec,
+  NewsEntry,
+  PageEntry,
+  PersonEntry,
+  ProjectEntry,
+  PublicationEntry,
+  SiteInfo,
+  Status,
 } from './content/types.ts';
 
 /** A sorted list with a published-only view and a slug index. */
@@ -57,9 +70,13 @@ export function createContentStore(content: Content): ContentStore {
     publicationsByCategory: groupByCategory(content.publicationCategories, publications, byPublicationOrder),
     courses: createCollection(content.courses, (a, b) => compareText(a.code, b.code)),
     projects: createCollection(content.projects, (a, b) => compareDesc(a.startDate, b.startDate) || compareText(a.slug, b.slug)),
-    documents: createCollection(content.documents, (a, b) =>
-      (documentRank.get(a.category.slug) ?? Infinity) - (documentRank.get(b.category.slug) ?? Infinity) ||
-      compareDesc(a.publishedAt, b.publishedAt) || compareText(a.slug, b.slug)),
+    documents: createCollection(
+      content.documents,
+      (a, b) =>
+        (documentRank.get(a.category.slug) ?? Infinity) - (documentRank.get(b.category.slug) ?? Infinity) ||
+        compareDesc(a.publishedAt, b.publishedAt) ||
+        compareText(a.slug, b.slug),
+    ),
     people: createCollection(content.people, (a, b) => collator.compare(a.name, b.name) || compareText(a.slug, b.slug)),
     episodes: createCollection(content.episodes, (a, b) => b.number - a.number),
     pages: createCollection(content.pages, (a, b) => compareText(a.slug, b.slug)),
@@ -127,4 +144,3 @@ function compareText(a: string, b: string): number {
 function compareDesc(a: string, b: string): number {
   return compareText(b, a);
 }
-

@@ -68,11 +68,18 @@ await writeFile(overrides, '{}');
 // Hugo builds no search index, so neither do the builds compared with it: what the index adds is
 // bench:search's to measure.
 const buildWithCache = (cache: string, endpoint: string, out: string, ...flags: string[]): Promise<Measurement> =>
-  measure(process.execPath, [SITE, 'build', '--endpoint', endpoint, '--out', join(work, out), '--cache-dir', join(work, cache), '--no-search', ...flags], { env: { NODE_ENV: 'production', CI: 'true' } });
+  measure(
+    process.execPath,
+    [SITE, 'build', '--endpoint', endpoint, '--out', join(work, out), '--cache-dir', join(work, cache), '--no-search', ...flags],
+    { env: { NODE_ENV: 'production', CI: 'true' } },
+  );
 const build = (endpoint: string, out: string, ...flags: string[]): Promise<Measurement> => buildWithCache('cache', endpoint, out, ...flags);
 // Target 1: the user's command line, every default the user's (the header says which).
 const userBuild = (endpoint: string, out: string): Promise<Measurement> =>
-  measure(process.execPath, [SITE, 'build', '--no-search', '--out', join(work, out)], { cwd: PROJECT, env: { GRAPHQL_ENDPOINT: endpoint } });
+  measure(process.execPath, [SITE, 'build', '--no-search', '--out', join(work, out)], {
+    cwd: PROJECT,
+    env: { GRAPHQL_ENDPOINT: endpoint },
+  });
 const hugoBuild = (out: string): Promise<Measurement> => measure(hugo!, ['-d', join(work, out)], { cwd: join(work, 'hugo') });
 
 let backend = await startBackend(PAGES, 0);
@@ -98,7 +105,9 @@ try {
   for (let i = 0; i < RUNS; i++) {
     users.push(check(await userBuild(backend.url, `user-${i}/site`), "the user's command"));
     if (hugo) hugoRuns.push(check(await hugoBuild(`hugo-out-${i}`), 'hugo'));
-    colds.push(check(await buildWithCache(`cache-cold-${i}`, backend.url, `cold-${i}/site`, '--render-threads', String(THREADS)), 'cold build'));
+    colds.push(
+      check(await buildWithCache(`cache-cold-${i}`, backend.url, `cold-${i}/site`, '--render-threads', String(THREADS)), 'cold build'),
+    );
     threaded.push(check(await build(backend.url, `full-${i}/site`, '--render-threads', String(THREADS)), 'full build'));
     if (i === 0) sizes = await payloadSizes(join(work, 'full-0/site'));
     single.push(check(await build(backend.url, `single-${i}/site`, '--render-threads', '0'), 'full build, main thread only'));
@@ -109,12 +118,20 @@ try {
   // build first: target 4 read 2.33x, and 2.03x in the next run with the rebuilds here.
   for (let i = 0; i < RUNS; i++) {
     // Ours into the first fresh folder, Hugo into its own.
-    rebuilds.push(check(await build(backend.url, 'full-0/site', '--full', '--render-threads', String(THREADS)), 'full build into the previous output'));
+    rebuilds.push(
+      check(await build(backend.url, 'full-0/site', '--full', '--render-threads', String(THREADS)), 'full build into the previous output'),
+    );
     if (hugo) hugoRebuilds.push(check(await hugoBuild('hugo-out-0'), 'hugo rebuild'));
   }
   // What the rich-text cache is worth: the bundle cached, but every rich text cleaned again.
-  await cp(join(work, 'cache'), join(work, 'cache-without-rich-text'), { recursive: true, filter: (source) => !source.endsWith('rich-text.json') });
-  const withoutRichText = check(await buildWithCache('cache-without-rich-text', backend.url, 'without-rich-text/site', '--render-threads', String(THREADS)), 'full build, rich text cleaned');
+  await cp(join(work, 'cache'), join(work, 'cache-without-rich-text'), {
+    recursive: true,
+    filter: (source) => !source.endsWith('rich-text.json'),
+  });
+  const withoutRichText = check(
+    await buildWithCache('cache-without-rich-text', backend.url, 'without-rich-text/site', '--render-threads', String(THREADS)),
+    'full build, rich text cleaned',
+  );
   const requests = Number(/(\d+) requests/.exec(threaded.at(-1)!.stdout)?.[1] ?? NaN);
   const pages = Number(/wrote (\d+) pages/.exec(threaded.at(-1)!.stdout)?.[1] ?? NaN);
   const full = median(threaded.map((m) => m.ms));
@@ -125,7 +142,12 @@ try {
   const rows: (string | number)[][] = [
     ['', 'wall (median)', 'peak RSS', 'runs'],
     [`site build, first build: cold cache, backend just started (${pages} pages)`, secs(first.ms), mib(first.peakMiB), 1],
-    [`site build --no-search --out <new>, the user's command, first run (default cache filled; not counted)`, secs(userFirst.ms), mib(userFirst.peakMiB), 1],
+    [
+      `site build --no-search --out <new>, the user's command, first run (default cache filled; not counted)`,
+      secs(userFirst.ms),
+      mib(userFirst.peakMiB),
+      1,
+    ],
     [`site build --no-search --out <new>, the user's command (target 1)`, secs(user), mib(peak(users)), users.length],
     [`site build, cold cache`, secs(cold), mib(peak(colds)), colds.length],
     [`site build, full, ${plural(THREADS, 'render thread')} + main`, secs(full), mib(peak(threaded)), threaded.length],
@@ -134,8 +156,18 @@ try {
     [`same as the first full build, rich-text cache empty`, secs(withoutRichText.ms), mib(withoutRichText.peakMiB), 1],
   ];
   if (hugo) {
-    rows.push([`hugo -d <new> ${hugoVersion(hugo)} (${PAGES} pages), fresh folder (target 1)`, secs(median(hugoRuns.map((m) => m.ms))), mib(peak(hugoRuns)), hugoRuns.length]);
-    rows.push([`hugo, into its previous output`, secs(median(hugoRebuilds.map((m) => m.ms))), mib(peak(hugoRebuilds)), hugoRebuilds.length]);
+    rows.push([
+      `hugo -d <new> ${hugoVersion(hugo)} (${PAGES} pages), fresh folder (target 1)`,
+      secs(median(hugoRuns.map((m) => m.ms))),
+      mib(peak(hugoRuns)),
+      hugoRuns.length,
+    ]);
+    rows.push([
+      `hugo, into its previous output`,
+      secs(median(hugoRebuilds.map((m) => m.ms))),
+      mib(peak(hugoRebuilds)),
+      hugoRebuilds.length,
+    ]);
   }
 
   // Incremental: a full build, then one news item changes in the backend, then a rebuild in place.
@@ -155,23 +187,39 @@ try {
   if (hugo) {
     const h = median(hugoRuns.map((m) => m.ms));
     const hr = median(hugoRebuilds.map((m) => m.ms));
-    console.log(`target 1, fresh full build / hugo, the user's command lines: ${secs(user)} / ${secs(h)} = ${(user / h).toFixed(2)}x   (goal: at most 1.5x, moonshot 1.0x)`);
+    console.log(
+      `target 1, fresh full build / hugo, the user's command lines: ${secs(user)} / ${secs(h)} = ${(user / h).toFixed(2)}x   (goal: at most 1.5x, moonshot 1.0x)`,
+    );
     console.log(`  CPU (medians): ours ${cpu(users)}, hugo ${cpu(hugoRuns)}; the backend's is not counted`);
-    console.log(`  with the bench's --endpoint and --cache-dir, CI=true: ${(full / h).toFixed(2)}x with ${plural(THREADS, 'render thread')} (${cpu(threaded)}), ${(fullSingle / h).toFixed(2)}x on the main thread only (${cpu(single)})`);
-    console.log(`target 2, --full into the previous output / hugo into its previous output: ${(median(rebuilds.map((m) => m.ms)) / hr).toFixed(2)}x   (target: at most 2.0x)`);
+    console.log(
+      `  with the bench's --endpoint and --cache-dir, CI=true: ${(full / h).toFixed(2)}x with ${plural(THREADS, 'render thread')} (${cpu(threaded)}), ${(fullSingle / h).toFixed(2)}x on the main thread only (${cpu(single)})`,
+    );
+    console.log(
+      `target 2, --full into the previous output / hugo into its previous output: ${(median(rebuilds.map((m) => m.ms)) / hr).toFixed(2)}x   (target: at most 2.0x)`,
+    );
   }
   console.log(`target 3, peak RSS at ${pages} pages: ${mib(peak(threaded))}   (target: at most 400 MiB at 10,000 pages; --large below)`);
   console.log(`target 4, cold build cache / warm: ${secs(cold)} / ${secs(full)} = ${(cold / full).toFixed(2)}x   (target: at most 2x)`);
-  console.log(`cold memory, peak RSS of a build with an empty cache at ${pages} pages: ${colds.map((m) => mib(m.peakMiB)).join(', ')}, highest ${mib(peak(colds))}   (goal: at most ${COLD_GOAL_MIB.pages} MiB at 10,000 pages)`);
+  console.log(
+    `cold memory, peak RSS of a build with an empty cache at ${pages} pages: ${colds.map((m) => mib(m.peakMiB)).join(', ')}, highest ${mib(peak(colds))}   (goal: at most ${COLD_GOAL_MIB.pages} MiB at 10,000 pages)`,
+  );
   console.log('target 5, first-load JavaScript and navigation: npm run bench:client');
-  console.log(`render threads: ${THREADS} + main ${secs(full)} vs main thread only ${secs(fullSingle)} = ${(fullSingle / full).toFixed(2)}x speed-up on ${availableParallelism()} CPUs`);
+  console.log(
+    `render threads: ${THREADS} + main ${secs(full)} vs main thread only ${secs(fullSingle)} = ${(fullSingle / full).toFixed(2)}x speed-up on ${availableParallelism()} CPUs`,
+  );
   const changes = report.changes!;
   console.log(
     `incremental: ${changes.mode}, ${changes.pagesRendered} pages rendered, ${changes.pagesKept} kept, ${changes.written.length} files written, rich text ${changes.richText.cleaned} cleaned/${changes.richText.reused} from cache, ${changes.removed.length} removed, in ${secs(incremental.ms)} = ${((incremental.ms / Math.min(full, fullSingle)) * 100).toFixed(0)}% of the faster full build   (target: under 15%)`,
   );
-  console.log(`  written: ${changes.written.slice(0, 20).join(', ')}${changes.written.length > 20 ? `, and ${changes.written.length - 20} more` : ''}`);
-  console.log(`requests: ${requests} GraphQL requests for ${pages} pages = ${(requests / pages).toFixed(4)} per page   (target: at most 0.05)`);
-  console.log(`payload sizes: p50 ${kB(percentile(sizes, 0.5))} kB, p95 ${kB(percentile(sizes, 0.95))} kB, max ${kB(Math.max(...sizes))} kB over ${sizes.length} payloads`);
+  console.log(
+    `  written: ${changes.written.slice(0, 20).join(', ')}${changes.written.length > 20 ? `, and ${changes.written.length - 20} more` : ''}`,
+  );
+  console.log(
+    `requests: ${requests} GraphQL requests for ${pages} pages = ${(requests / pages).toFixed(4)} per page   (target: at most 0.05)`,
+  );
+  console.log(
+    `payload sizes: p50 ${kB(percentile(sizes, 0.5))} kB, p95 ${kB(percentile(sizes, 0.95))} kB, max ${kB(Math.max(...sizes))} kB over ${sizes.length} payloads`,
+  );
 } finally {
   await backend.close();
 }
@@ -181,10 +229,14 @@ if (LARGE > 0) {
   try {
     const m = check(await build(large.url, 'large'), 'large build');
     const pages = Number(/wrote (\d+) pages/.exec(m.stdout)?.[1] ?? NaN);
-    console.log(`target 3, memory: ${pages} pages built in ${secs(m.ms)} with peak RSS ${mib(m.peakMiB)}   (target: at most 600 MiB at 100,000 pages)`);
+    console.log(
+      `target 3, memory: ${pages} pages built in ${secs(m.ms)} with peak RSS ${mib(m.peakMiB)}   (target: at most 600 MiB at 100,000 pages)`,
+    );
     // The same site with an empty cache: the client bundled, every rich text cleaned, every medium downloaded.
     const cold = check(await buildWithCache('cache-large-cold', large.url, 'large-cold'), 'large build, cold cache');
-    console.log(`cold memory, peak RSS of a build with an empty cache at ${pages} pages: ${mib(cold.peakMiB)} in ${secs(cold.ms)}   (goal: at most ${COLD_GOAL_MIB.large} MiB at 100,000 pages)`);
+    console.log(
+      `cold memory, peak RSS of a build with an empty cache at ${pages} pages: ${mib(cold.peakMiB)} in ${secs(cold.ms)}   (goal: at most ${COLD_GOAL_MIB.large} MiB at 100,000 pages)`,
+    );
   } finally {
     await large.close();
   }
@@ -202,7 +254,10 @@ function ensureHugo(): string | null {
   if (existsSync('/usr/bin/hugo')) return '/usr/bin/hugo';
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
     console.log("[bench] installing Debian's hugo package for the comparison…");
-    execFileSync('apt-get', ['install', '-y', '-qq', 'hugo'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'hugo'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     return '/usr/bin/hugo';
   }
   console.log('[bench] hugo is not installed (sudo apt-get install -y hugo): the Hugo comparison is skipped.');

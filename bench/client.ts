@@ -18,7 +18,14 @@ const out = outArg > 0 ? process.argv[outArg + 1]! : (await buildSampleSite('ben
 const loads = await firstLoadByRoute(out);
 const rows: (string | number)[][] = [['route', 'page', 'scripts', 'React kB', 'rest kB', 'first-load kB']];
 for (const load of loads) {
-  rows.push([load.route, load.path.length > 40 ? load.path.slice(0, 37) + '...' : load.path, load.scripts.length, kB(load.react), kB(load.rest), kB(load.total)]);
+  rows.push([
+    load.route,
+    load.path.length > 40 ? load.path.slice(0, 37) + '...' : load.path,
+    load.scripts.length,
+    kB(load.react),
+    kB(load.rest),
+    kB(load.total),
+  ]);
 }
 console.log('\nFirst-load JavaScript per route (gzip -9, each file as served):');
 printTable(rows);
@@ -28,7 +35,9 @@ console.log(
 );
 
 const sizes = await payloadSizes(out);
-console.log(`payloads: p50 ${kB(percentile(sizes, 0.5))} kB, p95 ${kB(percentile(sizes, 0.95))} kB, max ${kB(Math.max(...sizes))} kB over ${sizes.length}`);
+console.log(
+  `payloads: p50 ${kB(percentile(sizes, 0.5))} kB, p95 ${kB(percentile(sizes, 0.95))} kB, max ${kB(Math.max(...sizes))} kB over ${sizes.length}`,
+);
 
 const server = await startStaticServer({ root: out });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -37,13 +46,19 @@ try {
   const timings: number[] = [];
   await page.goto(server.url + '/news');
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
-  const links = (await page.locator('main a[href^="/news/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))).filter((h) => /^\/news\/[^/]+$/.test(h) && !h.startsWith('/news/page'));
+  const links = (await page.locator('main a[href^="/news/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))).filter(
+    (h) => /^\/news\/[^/]+$/.test(h) && !h.startsWith('/news/page'),
+  );
   for (let i = 0; i < 20; i++) {
     const href = links[i % links.length]!;
     const link = page.locator(`main a[href="${href}"]`).first();
     // Hovering prefetches (visible links were prefetched already); wait until the payload is in.
     await link.hover();
-    await page.waitForFunction((h) => performance.getEntriesByType('resource').some((e) => e.name.includes(`${h}/_payload.json`)), href, { timeout: 5000 }).catch(() => undefined);
+    await page
+      .waitForFunction((h) => performance.getEntriesByType('resource').some((e) => e.name.includes(`${h}/_payload.json`)), href, {
+        timeout: 5000,
+      })
+      .catch(() => undefined);
     await page.waitForTimeout(100);
     // A string, not a function: tsx's name-keeping helpers do not exist inside the page.
     const ms = (await page.evaluate(`new Promise((resolve) => {
@@ -58,7 +73,9 @@ try {
     await page.goBack();
     await page.waitForSelector('[data-route="news"]');
   }
-  console.log(`navigation to a prefetched page, click to rendered frame: median ${median(timings).toFixed(1)} ms, max ${Math.max(...timings).toFixed(1)} ms over 20   (target: 50 ms)`);
+  console.log(
+    `navigation to a prefetched page, click to rendered frame: median ${median(timings).toFixed(1)} ms, max ${Math.max(...timings).toFixed(1)} ms over 20   (target: 50 ms)`,
+  );
 } finally {
   await browser.close();
   await server.close();

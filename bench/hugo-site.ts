@@ -14,7 +14,10 @@ export async function writeHugoSite(dir: string, pages: number): Promise<void> {
     ['research', 0.06],
   ];
   await mkdir(join(dir, 'layouts/_default'), { recursive: true });
-  await writeFile(join(dir, 'hugo.toml'), 'baseURL = "https://institute.example/"\ntitle = "Northlight Institute"\ndisableKinds = ["taxonomy", "term"]\n[pagination]\npagerSize = 24\n');
+  await writeFile(
+    join(dir, 'hugo.toml'),
+    'baseURL = "https://institute.example/"\ntitle = "Northlight Institute"\ndisableKinds = ["taxonomy", "term"]\n[pagination]\npagerSize = 24\n',
+  );
   await writeFile(join(dir, 'layouts/_default/baseof.html'), BASEOF);
   await writeFile(join(dir, 'layouts/_default/single.html'), SINGLE);
   await writeFile(join(dir, 'layouts/_default/list.html'), LIST);
@@ -32,12 +35,15 @@ export async function writeHugoSite(dir: string, pages: number): Promise<void> {
 
 // --- internal ---
 
-const WORDS = 'institute research art media technology archive residency sound image network study practice public lecture exhibition'.split(' ');
+const WORDS =
+  'institute research art media technology archive residency sound image network study practice public lecture exhibition'.split(' ');
 
 function page(section: string, i: number, n: number): string {
   const date = new Date(Date.UTC(2020, 0, 1) + n * 3_600_000).toISOString();
   const sentence = (k: number): string => Array.from({ length: 14 }, (_, j) => WORDS[(k * 7 + j * 3) % WORDS.length]).join(' ') + '.';
-  const paragraphs = Array.from({ length: 6 }, (_, p) => Array.from({ length: 3 }, (_, s) => sentence(n + p * 3 + s)).join(' ')).join('\n\n');
+  const paragraphs = Array.from({ length: 6 }, (_, p) => Array.from({ length: 3 }, (_, s) => sentence(n + p * 3 + s)).join(' ')).join(
+    '\n\n',
+  );
   return `---\ntitle: "${section} item ${i}"\ndate: ${date}\nsummary: "${sentence(n)}"\ntags: ["${WORDS[n % WORDS.length]}"]\n---\n\n## Overview\n\n${paragraphs}\n`;
 }
 

@@ -30,7 +30,13 @@ import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { startScaledBackend } from './backend.ts';
 import { measure, median, printTable, removeAfterwards, type Measurement } from './measure.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, photos: { type: 'string', default: '1000' }, parts: { type: 'string', default: '1,2,3,4,5' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    photos: { type: 'string', default: '1000' },
+    parts: { type: 'string', default: '1,2,3,4,5' },
+  },
+});
 const parts = new Set(values.parts.split(',').map(Number));
 const RUNS = Math.max(1, Number(values.runs));
 const SITE = join(import.meta.dirname, '../bin/site.js');
@@ -42,7 +48,11 @@ const check = (ok: boolean, what: string): string => {
 };
 
 const build = async (backend: { url: string }, out: string, cache: string): Promise<Measurement> => {
-  const m = await measure(process.execPath, [SITE, 'build', '--endpoint', backend.url, '--out', join(work, out), '--cache-dir', join(work, cache), '--no-report', '--no-search'], { env: { NODE_ENV: 'production', CI: 'true' } });
+  const m = await measure(
+    process.execPath,
+    [SITE, 'build', '--endpoint', backend.url, '--out', join(work, out), '--cache-dir', join(work, cache), '--no-report', '--no-search'],
+    { env: { NODE_ENV: 'production', CI: 'true' } },
+  );
   if (m.code !== 0) throw new Error(`build of ${out} failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
   return m;
 };
@@ -81,7 +91,11 @@ async function encodeCost(): Promise<void> {
     const ms: number[] = [];
     const bytes: number[] = [];
     for (const file of photos) {
-      const plan = planDerivatives('0'.repeat(20), { format: 'jpeg', width: 4000, height: 3000, hasAlpha: false }, { widths: DEFAULT_IMAGE_WIDTHS, formats, fallbackWidth: 1200, maxPixels: 1e8, service: null });
+      const plan = planDerivatives(
+        '0'.repeat(20),
+        { format: 'jpeg', width: 4000, height: 3000, hasAlpha: false },
+        { widths: DEFAULT_IMAGE_WIDTHS, formats, fallbackWidth: 1200, maxPixels: 1e8, service: null },
+      );
       const start = cpuMs();
       const files = await encodeDerivatives(file, plan, { maxPixels: 1e8 });
       ms.push(cpuMs() - start);
@@ -98,7 +112,9 @@ async function encodeCost(): Promise<void> {
     ['avif + JPEG fallback', `${Math.round(avif.ms)} ms`, `${Math.round(avif.bytes / 1024)} KiB`],
     ['avif + webp + JPEG fallback', `${Math.round(both.ms)} ms`, `${Math.round(both.bytes / 1024)} KiB`],
   ]);
-  console.log(`default set ${Math.round(webp.ms)} ms of CPU per photo, target ≤ 1000 ms: ${check(webp.ms <= 1000, `encode cost ${Math.round(webp.ms)} ms > 1000 ms`)}\n`);
+  console.log(
+    `default set ${Math.round(webp.ms)} ms of CPU per photo, target ≤ 1000 ms: ${check(webp.ms <= 1000, `encode cost ${Math.round(webp.ms)} ms > 1000 ms`)}\n`,
+  );
 }
 
 /** 2. The photo sample built cold, then warm builds of it interleaved with warm builds of the SVG sample. Returns the cold build's folder. */
@@ -108,7 +124,9 @@ async function sampleSite(): Promise<string> {
   const svgBackend = await startScaledBackend(SITE, null);
   try {
     const cold = await build(photoBackend, 'photos-cold', 'photo-cache');
-    console.log(`cold build ${(cold.ms / 1000).toFixed(1)} s, peak ${Math.round(cold.peakMiB)} MiB: ${/\[media\] .*/.exec(cold.stdout)?.[0] ?? ''}`);
+    console.log(
+      `cold build ${(cold.ms / 1000).toFixed(1)} s, peak ${Math.round(cold.peakMiB)} MiB: ${/\[media\] .*/.exec(cold.stdout)?.[0] ?? ''}`,
+    );
     await build(svgBackend, 'svg-warmup', 'svg-cache');
     const warmPhotos: number[] = [];
     const warmSvgs: number[] = [];
@@ -117,7 +135,9 @@ async function sampleSite(): Promise<string> {
       warmPhotos.push((await build(photoBackend, `photos-${i}`, 'photo-cache')).ms);
     }
     const ratio = median(warmPhotos) / median(warmSvgs);
-    console.log(`warm build with photos ${(median(warmPhotos) / 1000).toFixed(2)} s, with SVGs ${(median(warmSvgs) / 1000).toFixed(2)} s (medians of ${RUNS}, interleaved): ${ratio.toFixed(3)}×, target ≤ 1.05: ${check(ratio <= 1.05, `warm build ${ratio.toFixed(3)}× the SVG site's`)}\n`);
+    console.log(
+      `warm build with photos ${(median(warmPhotos) / 1000).toFixed(2)} s, with SVGs ${(median(warmSvgs) / 1000).toFixed(2)} s (medians of ${RUNS}, interleaved): ${ratio.toFixed(3)}×, target ≤ 1.05: ${check(ratio <= 1.05, `warm build ${ratio.toFixed(3)}× the SVG site's`)}\n`,
+    );
     return join(work, 'photos-cold');
   } finally {
     await photoBackend.close();
@@ -131,11 +151,20 @@ async function homePageOnPhone(site: string): Promise<void> {
   const server = await startStaticServer({ root: site });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 3,
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     const sizes = new Map<string, number>();
     page.on('response', (response) => {
-      if (response.request().resourceType() === 'image') void response.body().then((b) => sizes.set(response.url(), b.length), () => undefined);
+      if (response.request().resourceType() === 'image')
+        void response.body().then(
+          (b) => sizes.set(response.url(), b.length),
+          () => undefined,
+        );
     });
     await page.goto(server.url + '/');
     for (let y = 0; y <= (await page.evaluate(() => document.documentElement.scrollHeight)); y += 400) {
@@ -157,8 +186,12 @@ async function homePageOnPhone(site: string): Promise<void> {
     await context.close();
     const total = [...sizes.values()].reduce((a, b) => a + b, 0);
     const worst = Math.max(...ratios);
-    console.log(`${sizes.size} image files, ${(total / 1e6).toFixed(2)} MB, target ≤ 1 MB: ${check(total <= 1e6, `home page images ${(total / 1e6).toFixed(2)} MB`)}`);
-    console.log(`largest file pixels / shown pixels ${worst.toFixed(2)}, target ≤ 2: ${check(worst <= 2, `an image at ${worst.toFixed(2)}× its shown pixels`)}\n`);
+    console.log(
+      `${sizes.size} image files, ${(total / 1e6).toFixed(2)} MB, target ≤ 1 MB: ${check(total <= 1e6, `home page images ${(total / 1e6).toFixed(2)} MB`)}`,
+    );
+    console.log(
+      `largest file pixels / shown pixels ${worst.toFixed(2)}, target ≤ 2: ${check(worst <= 2, `an image at ${worst.toFixed(2)}× its shown pixels`)}\n`,
+    );
   } finally {
     await browser.close();
     await server.close();
@@ -169,11 +202,31 @@ async function homePageOnPhone(site: string): Promise<void> {
 async function lighthouseScores(site: string): Promise<void> {
   console.log('4. Lighthouse, mobile profile, on the photo site');
   const report = join(work, 'lighthouse.json');
-  const code = await new Promise<number | null>((resolve) => spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'lighthouse.ts'), '--site', site, '--runs', '3', '--performance', '98', '--json', report], { stdio: 'inherit' }).on('close', resolve));
+  const code = await new Promise<number | null>((resolve) =>
+    spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(import.meta.dirname, 'lighthouse.ts'),
+        '--site',
+        site,
+        '--runs',
+        '3',
+        '--performance',
+        '98',
+        '--json',
+        report,
+      ],
+      { stdio: 'inherit' },
+    ).on('close', resolve),
+  );
   const { results } = JSON.parse(await readFile(report, 'utf8')) as { results: { path: string; cls: number }[] };
   if (code !== 0) misses.push('Lighthouse below target (above)');
   for (const { path, cls } of results) if (cls > 0) misses.push(`${path}: cumulative layout shift ${cls}`);
-  console.log(`cumulative layout shift ${results.map((r) => `${r.path} ${r.cls}`).join(', ')}: ${results.every((r) => r.cls === 0) ? 'holds' : 'MISSED'}\n`);
+  console.log(
+    `cumulative layout shift ${results.map((r) => `${r.path} ${r.cls}`).join(', ')}: ${results.every((r) => r.cls === 0) ? 'holds' : 'MISSED'}\n`,
+  );
 }
 
 /** 5. The peak memory of a build of about `photos` distinct photos, none encoded before, the client bundle cached. */
@@ -188,7 +241,9 @@ async function manyPhotos(photos: number): Promise<void> {
     await build(manySvgBackend, 'many-svg', 'many-cache');
     const many = await build(manyBackend, 'many', 'many-cache');
     const images = /\((\d+) images?: (\d+) encoded/.exec(many.stdout);
-    console.log(`${images?.[1] ?? '?'} photos encoded in ${(many.ms / 1000).toFixed(1)} s, peak ${Math.round(many.peakMiB)} MiB, target ≤ 600 MiB: ${check(many.peakMiB <= 600, `peak ${Math.round(many.peakMiB)} MiB with ${images?.[1]} photos`)}\n`);
+    console.log(
+      `${images?.[1] ?? '?'} photos encoded in ${(many.ms / 1000).toFixed(1)} s, peak ${Math.round(many.peakMiB)} MiB, target ≤ 600 MiB: ${check(many.peakMiB <= 600, `peak ${Math.round(many.peakMiB)} MiB with ${images?.[1]} photos`)}\n`,
+    );
   } finally {
     await manyBackend.close();
     await manySvgBackend.close();

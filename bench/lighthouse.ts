@@ -49,7 +49,10 @@ const setup = `${values.desktop ? 'desktop' : 'mobile'} profile, ${values.raw ? 
 console.log(`Lighthouse, ${setup}, ${runs} run${runs > 1 ? 's' : ''} per page`);
 const port = await freePort();
 // Lighthouse drives the browser over the DevTools protocol on this port; Playwright only starts and stops it.
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
+});
 const results: { path: string; scores: Record<Category, number>; lcpMs: number; cls: number }[] = [];
 try {
   for (const path of await pagesToAudit(siteDir)) {
@@ -59,7 +62,9 @@ try {
     const lcpMs = median(samples.map((s) => s.lcpMs));
     const cls = median(samples.map((s) => s.cls));
     results.push({ path, scores, lcpMs, cls });
-    console.log(`${path.padEnd(52)} ${CATEGORIES.map((c) => `${c} ${String(scores[c]).padStart(3)}`).join('  ')}  LCP ${(lcpMs / 1000).toFixed(1)} s  CLS ${cls.toFixed(3)}${runs > 1 ? `  (median of ${runs})` : ''}`);
+    console.log(
+      `${path.padEnd(52)} ${CATEGORIES.map((c) => `${c} ${String(scores[c]).padStart(3)}`).join('  ')}  LCP ${(lcpMs / 1000).toFixed(1)} s  CLS ${cls.toFixed(3)}${runs > 1 ? `  (median of ${runs})` : ''}`,
+    );
   }
 } finally {
   await browser.close();
@@ -67,8 +72,14 @@ try {
   if (built) await rm(built.root, { recursive: true, force: true });
 }
 
-if (values.json) await writeFile(values.json, JSON.stringify({ profile: values.desktop ? 'desktop' : 'mobile', compressed: !values.raw, runs, results }, null, 2) + '\n');
-const misses = results.flatMap(({ path, scores }) => CATEGORIES.filter((c) => scores[c] < TARGETS[c]).map((c) => `${path}: ${c} ${scores[c]} < ${TARGETS[c]}`));
+if (values.json)
+  await writeFile(
+    values.json,
+    JSON.stringify({ profile: values.desktop ? 'desktop' : 'mobile', compressed: !values.raw, runs, results }, null, 2) + '\n',
+  );
+const misses = results.flatMap(({ path, scores }) =>
+  CATEGORIES.filter((c) => scores[c] < TARGETS[c]).map((c) => `${path}: ${c} ${scores[c]} < ${TARGETS[c]}`),
+);
 if (misses.length > 0) {
   console.error(`Below target:\n  ${misses.join('\n  ')}`);
   process.exitCode = 1;
@@ -85,18 +96,31 @@ interface Audit {
 }
 
 async function audit(url: string): Promise<Audit> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] }, values.desktop ? desktopConfig : undefined);
+  const result = await lighthouse(
+    url,
+    { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+    values.desktop ? desktopConfig : undefined,
+  );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}.`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.message}`);
-  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<Category, number>;
+  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<
+    Category,
+    number
+  >;
   // Name what cost points, so a miss says where to look.
   for (const c of CATEGORIES) {
     if (scores[c] >= TARGETS[c]) continue;
-    const failing = (lhr.categories[c]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => `${ref.id} (${lhr.audits[ref.id]?.displayValue ?? lhr.audits[ref.id]?.score})`);
+    const failing = (lhr.categories[c]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => `${ref.id} (${lhr.audits[ref.id]?.displayValue ?? lhr.audits[ref.id]?.score})`);
     console.log(`  ${url} ${c} ${scores[c]}: ${failing.join(', ')}`);
   }
-  return { scores, lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN, cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN };
+  return {
+    scores,
+    lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
+    cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
+  };
 }
 
 /** `/`, `/news`, the first news article and event the build wrote, and the long about page. */

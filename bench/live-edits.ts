@@ -48,7 +48,24 @@ const backend = await startScaledBackend(SITE, PAGES);
 const s3 = await startS3Server({ bucket: 'site' });
 const env = { NODE_ENV: 'production', CI: 'true' };
 const run = async (out: string, ...flags: string[]): Promise<Measurement> => {
-  const m = await measure(process.execPath, [SITE, 'build', '--endpoint', backend.url, '--out', join(work, out), '--cache-dir', join(work, 'cache'), '--report', join(work, `${out}-report.json`), ...(SEARCH ? [] : ['--no-search']), ...flags], { env });
+  const m = await measure(
+    process.execPath,
+    [
+      SITE,
+      'build',
+      '--endpoint',
+      backend.url,
+      '--out',
+      join(work, out),
+      '--cache-dir',
+      join(work, 'cache'),
+      '--report',
+      join(work, `${out}-report.json`),
+      ...(SEARCH ? [] : ['--no-search']),
+      ...flags,
+    ],
+    { env },
+  );
   if (m.code !== 0) throw new Error(`build of ${out} failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
   return m;
 };
@@ -58,23 +75,47 @@ const run = async (out: string, ...flags: string[]): Promise<Measurement> => {
  * are printed instead, with the reason.
  */
 const publish = async (): Promise<{ files: number; bytes: string; ms: number; how: string }> => {
-  const m = await measure(process.execPath, [SITE, 'publish', '--out', join(work, 'live'), '--bucket', 'site', '--endpoint-url', s3.endpoint], { env: { ...env, ...S3_ENV } });
+  const m = await measure(
+    process.execPath,
+    [SITE, 'publish', '--out', join(work, 'live'), '--bucket', 'site', '--endpoint-url', s3.endpoint],
+    { env: { ...env, ...S3_ENV } },
+  );
   if (m.code === 0) {
     const [, files = 'NaN', bytes = '?'] = /: (\d+) uploaded, \d+ unchanged, \d+ deleted, ([\d.,]+ \S+)/.exec(m.stdout) ?? [];
     return { files: Number(files), bytes, ms: m.ms, how: 'uploaded by site publish' };
   }
   const report = JSON.parse(await readFile(join(work, 'live-report.json'), 'utf8')) as { changes: { written: string[] } };
-  const sizes = await Promise.all(report.changes.written.map((file) => stat(join(work, 'live', file)).then((s) => s.size, () => 0)));
-  return { files: report.changes.written.length, bytes: `${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KiB`, ms: NaN, how: `written by the update in place (publish failed: ${/\[(\w+)\][^\n]*/.exec(m.stdout + m.stderr)?.[0]?.slice(0, 90) ?? m.code})` };
+  const sizes = await Promise.all(
+    report.changes.written.map((file) =>
+      stat(join(work, 'live', file)).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
+  return {
+    files: report.changes.written.length,
+    bytes: `${(sizes.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KiB`,
+    ms: NaN,
+    how: `written by the update in place (publish failed: ${/\[(\w+)\][^\n]*/.exec(m.stdout + m.stderr)?.[0]?.slice(0, 90) ?? m.code})`,
+  };
 };
 
 async function login(): Promise<string> {
-  const response = await fetch(backend.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { login(email: "editor@institute.example", password: "preview-editor") { token } }' }) });
+  const response = await fetch(backend.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'mutation { login(email: "editor@institute.example", password: "preview-editor") { token } }' }),
+  });
   return ((await response.json()) as { data: { login: { token: string } } }).data.login.token;
 }
 
 async function newestNews(): Promise<{ id: string; slug: string }> {
-  const response = await fetch(backend.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ newsItems(first: 1) { nodes { id slug } } }' }) });
+  const response = await fetch(backend.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ newsItems(first: 1) { nodes { id slug } } }' }),
+  });
   return ((await response.json()) as { data: { newsItems: { nodes: { id: string; slug: string }[] } } }).data.newsItems.nodes[0]!;
 }
 
@@ -84,7 +125,19 @@ async function newestNews(): Promise<{ id: string; slug: string }> {
  * page shows it (dev follows the feed, updates its build in place, and reloads the page).
  */
 async function devEdits(token: string, rounds: number, flags: readonly string[] = []): Promise<number[]> {
-  const dev = await startDev(['--endpoint', backend.url, '--out', join(work, 'dev'), '--cache-dir', join(work, 'cache'), ...(DEV_SEARCH ? ['--search'] : []), ...flags], env);
+  const dev = await startDev(
+    [
+      '--endpoint',
+      backend.url,
+      '--out',
+      join(work, 'dev'),
+      '--cache-dir',
+      join(work, 'cache'),
+      ...(DEV_SEARCH ? ['--search'] : []),
+      ...flags,
+    ],
+    env,
+  );
   let browser: Browser | null = null;
   try {
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -105,7 +158,9 @@ async function devEdits(token: string, rounds: number, flags: readonly string[] 
       while ((dev.output().match(/\[dev\] built /g)?.length ?? 0) <= builds) await new Promise((resolve) => setTimeout(resolve, 20));
       whole.push(performance.now() - started);
     }
-    console.log(`site dev, the same edits to the whole folder updated: median ${(median(whole) / 1000).toFixed(2)} s (${whole.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')})`);
+    console.log(
+      `site dev, the same edits to the whole folder updated: median ${(median(whole) / 1000).toFixed(2)} s (${whole.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')})`,
+    );
     return ms;
   } finally {
     await browser?.close();
@@ -118,14 +173,24 @@ try {
   // Fills the build cache, writes the folder kept up to date, and publishes it once.
   await run('live');
   await publish();
-  const rows = { fresh: [] as Measurement[], edited: [] as Measurement[], added: [] as Measurement[], deleted: [] as Measurement[], unchanged: [] as Measurement[] };
+  const rows = {
+    fresh: [] as Measurement[],
+    edited: [] as Measurement[],
+    added: [] as Measurement[],
+    deleted: [] as Measurement[],
+    unchanged: [] as Measurement[],
+  };
   const published: Awaited<ReturnType<typeof publish>>[] = [];
   for (let i = 0; i < RUNS; i++) {
     rows.fresh.push(await run(`fresh-${i}`));
     await updateContent(backend, token, 'NewsItem', (await newestNews()).id, { title: `Edited live, round ${i}` });
     rows.edited.push(await run('live'));
     published.push(await publish());
-    const added = await createContent(backend, token, 'NewsItem', { slug: `bench-added-${i}`, title: `Added live, round ${i}`, date: '2099-01-01' });
+    const added = await createContent(backend, token, 'NewsItem', {
+      slug: `bench-added-${i}`,
+      title: `Added live, round ${i}`,
+      date: '2099-01-01',
+    });
     rows.added.push(await run('live'));
     await deleteContent(backend, token, 'NewsItem', added.id);
     rows.deleted.push(await run('live'));
@@ -139,7 +204,9 @@ try {
         const how = first ? '' : ' --no-open-pages-first';
         console.log(`\nsite dev${how}:`);
         const dev = await devEdits(token, DEV_EDITS, first ? [] : ['--no-open-pages-first']);
-        console.log(`site dev${how}, an edited news title to the open page: median ${(median(dev) / 1000).toFixed(2)} s over ${dev.length} (${dev.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}; target ≤ 1 s${DEV_SEARCH ? '; site dev --search' : ''})`);
+        console.log(
+          `site dev${how}, an edited news title to the open page: median ${(median(dev) / 1000).toFixed(2)} s over ${dev.length} (${dev.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}; target ≤ 1 s${DEV_SEARCH ? '; site dev --search' : ''})`,
+        );
       }
     }
   }
@@ -149,13 +216,24 @@ try {
   console.log(`\n${removeAfterwards(work)}`);
 }
 
-function printRounds(rows: Record<'fresh' | 'edited' | 'added' | 'deleted' | 'unchanged', Measurement[]>, published: Awaited<ReturnType<typeof publish>>[]): void {
+function printRounds(
+  rows: Record<'fresh' | 'edited' | 'added' | 'deleted' | 'unchanged', Measurement[]>,
+  published: Awaited<ReturnType<typeof publish>>[],
+): void {
   const base = median(rows.fresh.map((m) => m.ms));
   const row = (name: string, runs: Measurement[], target: string): (string | number)[] => {
     const ms = median(runs.map((m) => m.ms));
-    return [name, `${(ms / 1000).toFixed(2)} s`, `${((ms / base) * 100).toFixed(1)}%`, target, `${Math.round(Math.max(...runs.map((m) => m.peakMiB)))} MiB`];
+    return [
+      name,
+      `${(ms / 1000).toFixed(2)} s`,
+      `${((ms / base) * 100).toFixed(1)}%`,
+      target,
+      `${Math.round(Math.max(...runs.map((m) => m.peakMiB)))} MiB`,
+    ];
   };
-  console.log(`\n${PAGES.toLocaleString('en-US')}-page site${SEARCH ? ', with the search index' : ', --no-search'}, medians of ${RUNS} interleaved rounds:`);
+  console.log(
+    `\n${PAGES.toLocaleString('en-US')}-page site${SEARCH ? ', with the search index' : ', --no-search'}, medians of ${RUNS} interleaved rounds:`,
+  );
   printTable([
     ['build', 'wall', 'of a fresh full build', 'target', 'peak memory'],
     row('fresh full build', rows.fresh, ''),
@@ -165,5 +243,7 @@ function printRounds(rows: Record<'fresh' | 'edited' | 'added' | 'deleted' | 'un
     row('update in place: nothing changed', rows.unchanged, '≤ 5%'),
   ]);
   const p = published[Math.floor(published.length / 2)]!;
-  console.log(`\nafter one edited title: ${p.files} files, ${p.bytes} ${p.how}; each round: ${published.map((x) => `${x.files} files, ${x.bytes}`).join('; ')}`);
+  console.log(
+    `\nafter one edited title: ${p.files} files, ${p.bytes} ${p.how}; each round: ${published.map((x) => `${x.files} files, ${x.bytes}`).join('; ')}`,
+  );
 }

@@ -39,7 +39,10 @@ export function measure(command: string, args: string[], options: { cwd?: string
       void readFile(`/proc/${child.pid}/stat`, 'utf8')
         .then((stat) => {
           // Fields after the command's name (which may hold spaces): utime, stime, cutime, cstime are the 14th to 17th.
-          const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+          const f = stat
+            .slice(stat.lastIndexOf(')') + 2)
+            .split(' ')
+            .map(Number);
           ticks = { user: Math.max(ticks.user, f[11]! + f[13]!), system: Math.max(ticks.system, f[12]! + f[14]!) };
         })
         .catch(() => undefined);
@@ -47,7 +50,15 @@ export function measure(command: string, args: string[], options: { cwd?: string
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(sample);
-      resolve({ ms: performance.now() - started, peakMiB: peakKiB / 1024, userMs: ticks.user * TICK_MS, systemMs: ticks.system * TICK_MS, code, stdout, stderr });
+      resolve({
+        ms: performance.now() - started,
+        peakMiB: peakKiB / 1024,
+        userMs: ticks.user * TICK_MS,
+        systemMs: ticks.system * TICK_MS,
+        code,
+        stdout,
+        stderr,
+      });
     });
   });
 }
@@ -101,6 +112,9 @@ export function printTable(rows: (string | number)[][]): void {
  */
 export function removeAfterwards(dir: string): string {
   if (process.env.KEEP_BENCH_OUTPUTS === '1') return `(outputs kept in ${dir}: KEEP_BENCH_OUTPUTS=1)`;
-  spawn(process.execPath, ['-e', 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })', dir], { detached: true, stdio: 'ignore' }).unref();
+  spawn(process.execPath, ['-e', 'require("node:fs").rmSync(process.argv[1], { recursive: true, force: true })', dir], {
+    detached: true,
+    stdio: 'ignore',
+  }).unref();
   return `(outputs in ${dir} are being removed in the background; KEEP_BENCH_OUTPUTS=1 keeps them)`;
 }

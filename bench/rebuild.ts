@@ -21,7 +21,23 @@ const SITE = join(import.meta.dirname, '../bin/site.js');
 const work = await mkdtemp(join(tmpdir(), 'bench-rebuild-'));
 const backend = await startScaledBackend(SITE, PAGES);
 const run = async (out: string, env: Record<string, string> = {}, ...flags: string[]): Promise<Measurement> => {
-  const m = await measure(process.execPath, [SITE, 'build', '--endpoint', backend.url, '--out', join(work, out), '--cache-dir', join(work, 'cache'), '--no-report', '--quiet', ...flags], { env: { NODE_ENV: 'production', CI: 'true', ...env } });
+  const m = await measure(
+    process.execPath,
+    [
+      SITE,
+      'build',
+      '--endpoint',
+      backend.url,
+      '--out',
+      join(work, out),
+      '--cache-dir',
+      join(work, 'cache'),
+      '--no-report',
+      '--quiet',
+      ...flags,
+    ],
+    { env: { NODE_ENV: 'production', CI: 'true', ...env } },
+  );
   if (m.code !== 0) throw new Error(`build of ${out} failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
   return m;
 };
@@ -38,9 +54,19 @@ try {
     written.push(await run('written', { SITE_LINK_UNCHANGED: 'off' }, '--full'));
   }
   const base = median(fresh.map((m) => m.ms));
-  const row = (name: string, runs: Measurement[]): (string | number)[] => [name, `${(median(runs.map((m) => m.ms)) / 1000).toFixed(2)} s`, `${(median(runs.map((m) => m.ms)) / base).toFixed(2)}x`, `${Math.round(Math.max(...runs.map((m) => m.peakMiB)))} MiB`];
+  const row = (name: string, runs: Measurement[]): (string | number)[] => [
+    name,
+    `${(median(runs.map((m) => m.ms)) / 1000).toFixed(2)} s`,
+    `${(median(runs.map((m) => m.ms)) / base).toFixed(2)}x`,
+    `${Math.round(Math.max(...runs.map((m) => m.peakMiB)))} MiB`,
+  ];
   console.log(`\n${PAGES.toLocaleString('en-US')} pages, medians of ${RUNS} interleaved rounds:`);
-  printTable([['build', 'wall', 'vs fresh folder', 'peak memory'], row('fresh folder', fresh), row('--full into previous, unchanged files linked', linked), row('--full into previous, every file written', written)]);
+  printTable([
+    ['build', 'wall', 'vs fresh folder', 'peak memory'],
+    row('fresh folder', fresh),
+    row('--full into previous, unchanged files linked', linked),
+    row('--full into previous, every file written', written),
+  ]);
 } finally {
   await backend.close();
   console.log(`\n${removeAfterwards(work)}`);

@@ -36,12 +36,17 @@ interface Run {
 const work = await mkdtemp(join(tmpdir(), 'bench-search-'));
 const overrides = join(work, 'overrides.json');
 await writeFile(overrides, '{}');
-const startBackend = (port = 0): ReturnType<typeof startScaledBackend> => startScaledBackend(SITE, PAGES, { port, env: { CONTENT_OVERRIDES_FILE: overrides } });
+const startBackend = (port = 0): ReturnType<typeof startScaledBackend> =>
+  startScaledBackend(SITE, PAGES, { port, env: { CONTENT_OVERRIDES_FILE: overrides } });
 let backend = await startBackend();
 const build = async (out: string, ...flags: (string | NodeJS.ProcessEnv)[]): Promise<Run> => {
   const env = Object.assign({ NODE_ENV: 'production', CI: 'true' }, ...flags.filter((f) => typeof f !== 'string')) as NodeJS.ProcessEnv;
   const argv = flags.filter((f) => typeof f === 'string');
-  const run = await measureTree(process.execPath, [SITE, 'build', '--endpoint', backend.url, '--out', join(work, out), '--cache-dir', join(work, 'cache'), '--no-report', ...argv], env);
+  const run = await measureTree(
+    process.execPath,
+    [SITE, 'build', '--endpoint', backend.url, '--out', join(work, out), '--cache-dir', join(work, 'cache'), '--no-report', ...argv],
+    env,
+  );
   if (run.code !== 0) throw new Error(`build of ${out} failed (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
   return run;
 };
@@ -83,20 +88,48 @@ try {
   printTable([
     ['', 'wall', 'build peak RSS', 'Pagefind peak RSS'],
     ['full build, --no-search', secs(ms(off)), mib(peak(off, 'buildMiB')), '-'],
-    ['full build, with the search index, no partition in the build cache', secs(ms(cold)), mib(peak(cold, 'buildMiB')), mib(peak(cold, 'childMiB'))],
-    ['full build, with the search index, every partition from the build cache', secs(ms(on)), mib(peak(on, 'buildMiB')), on.some((r) => r.childMiB > 0) ? mib(peak(on, 'childMiB')) : '-'],
+    [
+      'full build, with the search index, no partition in the build cache',
+      secs(ms(cold)),
+      mib(peak(cold, 'buildMiB')),
+      mib(peak(cold, 'childMiB')),
+    ],
+    [
+      'full build, with the search index, every partition from the build cache',
+      secs(ms(on)),
+      mib(peak(on, 'buildMiB')),
+      on.some((r) => r.childMiB > 0) ? mib(peak(on, 'childMiB')) : '-',
+    ],
     ['update in place, nothing changed, --no-search', secs(inPlaceOff.ms), mib(inPlaceOff.buildMiB), '-'],
-    ['update in place, nothing changed, with the index (kept)', secs(inPlaceOn.ms), mib(inPlaceOn.buildMiB), inPlaceOn.childMiB > 0 ? mib(inPlaceOn.childMiB) : '-'],
+    [
+      'update in place, nothing changed, with the index (kept)',
+      secs(inPlaceOn.ms),
+      mib(inPlaceOn.buildMiB),
+      inPlaceOn.childMiB > 0 ? mib(inPlaceOn.childMiB) : '-',
+    ],
     ['update in place, one news item edited, --no-search', secs(editedOff.ms), mib(editedOff.buildMiB), '-'],
-    ['update in place, one news item edited, with the index (its changed partitions built again, SITE_SEARCH_CACHE=off)', secs(editedOn.ms), mib(editedOn.buildMiB), mib(editedOn.childMiB)],
+    [
+      'update in place, one news item edited, with the index (its changed partitions built again, SITE_SEARCH_CACHE=off)',
+      secs(editedOn.ms),
+      mib(editedOn.buildMiB),
+      mib(editedOn.childMiB),
+    ],
     ['full build after that edit, --no-search (1 run)', secs(editedFullOff.ms), mib(editedFullOff.buildMiB), '-'],
-    ['full build after that edit, with the index (its changed partitions built, the others from the cache; 1 run)', secs(editedFullOn.ms), mib(editedFullOn.buildMiB), mib(editedFullOn.childMiB)],
+    [
+      'full build after that edit, with the index (its changed partitions built, the others from the cache; 1 run)',
+      secs(editedFullOn.ms),
+      mib(editedFullOn.buildMiB),
+      mib(editedFullOn.childMiB),
+    ],
   ]);
-  const share = (withIndex: number, without: number): string => `${secs(withIndex - without)} = ${(((withIndex - without) / without) * 100).toFixed(0)}%`;
+  const share = (withIndex: number, without: number): string =>
+    `${secs(withIndex - without)} = ${(((withIndex - without) / without) * 100).toFixed(0)}%`;
   console.log(`index adds to a full build (share of the build without it; target: at most 15%):`);
   console.log(`  no partition cached: ${share(ms(cold), ms(off))}`);
   console.log(`  every partition cached: ${share(ms(on), ms(off))}`);
-  console.log(`  after one edit, the others cached: ${share(editedFullOn.ms, editedFullOff.ms)}   (${/\[search\] (.*)/.exec(editedFullOn.stdout)?.[1] ?? 'no [search] line'})`);
+  console.log(
+    `  after one edit, the others cached: ${share(editedFullOn.ms, editedFullOff.ms)}   (${/\[search\] (.*)/.exec(editedFullOn.stdout)?.[1] ?? 'no [search] line'})`,
+  );
   console.log(`index: ${(index.bytes / 1024 / 1024).toFixed(1)} MiB in ${index.files} files; ${line}`);
 } finally {
   await backend.close();

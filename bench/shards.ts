@@ -39,7 +39,9 @@ const NO_SEARCH = '--no-search';
 const work = await mkdtemp(join(tmpdir(), 'bench-shards-'));
 let outputs = 0;
 const run = async (site: string, what: string, ...args: string[]): Promise<Measurement> => {
-  const m = await measure(process.execPath, [site, 'build', '--cache-dir', join(work, 'cache'), '--no-report', '--quiet', ...args], { env: ENV });
+  const m = await measure(process.execPath, [site, 'build', '--cache-dir', join(work, 'cache'), '--no-report', '--quiet', ...args], {
+    env: ENV,
+  });
   if (m.code !== 0) throw new Error(`${what} failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
   return m;
 };
@@ -65,7 +67,8 @@ try {
         record(`${n}/${i}`, await run(SITE, `shard ${i}/${n}`, '--endpoint', backend.url, '--out', dirs.at(-1)!, '--shard', `${i}/${n}`));
       }
       record(`merge ${n}`, await run(SITE, `merge of ${n}`, '--merge', ...dirs, '--out', out(), NO_SEARCH));
-      if (n === COUNTS.at(-1)) record(`merge ${n} search`, await run(SITE, `merge of ${n} with the search index`, '--merge', ...dirs, '--out', out()));
+      if (n === COUNTS.at(-1))
+        record(`merge ${n} search`, await run(SITE, `merge of ${n} with the search index`, '--merge', ...dirs, '--out', out()));
     }
   }
   await backend.close();
@@ -78,11 +81,27 @@ try {
   if (BEFORE) rows.push(['one machine, before', secs(ms('one-before')), mib(peak('one-before')), percent(ms('one-before') / one), '']);
   rows.push([`start (shard ${START_PROBE})`, secs(start), mib(peak('start')), percent(start / one), '']);
   for (const n of COUNTS) {
-    for (let i = 1; i <= n; i++) rows.push([`shard ${i}/${n}`, secs(ms(`${n}/${i}`)), mib(peak(`${n}/${i}`)), percent(ms(`${n}/${i}`) / one), `${secs(ideal(n))} (${percent(ideal(n) / one)})`]);
+    for (let i = 1; i <= n; i++)
+      rows.push([
+        `shard ${i}/${n}`,
+        secs(ms(`${n}/${i}`)),
+        mib(peak(`${n}/${i}`)),
+        percent(ms(`${n}/${i}`) / one),
+        `${secs(ideal(n))} (${percent(ideal(n) / one)})`,
+      ]);
     rows.push([`merge of ${n}`, secs(ms(`merge ${n}`)), mib(peak(`merge ${n}`)), percent(ms(`merge ${n}`) / one), '']);
-    if (runs.has(`merge ${n} search`)) rows.push([`merge of ${n}, with the search index`, secs(ms(`merge ${n} search`)), mib(peak(`merge ${n} search`)), percent(ms(`merge ${n} search`) / one), '']);
+    if (runs.has(`merge ${n} search`))
+      rows.push([
+        `merge of ${n}, with the search index`,
+        secs(ms(`merge ${n} search`)),
+        mib(peak(`merge ${n} search`)),
+        percent(ms(`merge ${n} search`) / one),
+        '',
+      ]);
   }
-  console.log(`\nSharded builds of ${PAGES.toLocaleString('en-US')} pages, ${RUNS} round(s), one build after the other (${NO_SEARCH} but where said):`);
+  console.log(
+    `\nSharded builds of ${PAGES.toLocaleString('en-US')} pages, ${RUNS} round(s), one build after the other (${NO_SEARCH} but where said):`,
+  );
   printTable(rows);
 
   // A site ten times larger: one shard against the whole build, which it should divide.
@@ -95,14 +114,19 @@ try {
   await run(SITE, 'warm-up build', '--endpoint', backend.url, '--out', out(), NO_SEARCH);
   const probe = await run(SITE, 'start probe', '--endpoint', backend.url, '--shard', START_PROBE, '--out', out());
   const mine = await run(SITE, `shard 1/${LARGE_SHARDS}`, ...shard, '--out', out());
-  large.push([`start (shard ${START_PROBE})`, secs(probe.ms), mib(probe.peakMiB)], [`shard 1/${LARGE_SHARDS}`, secs(mine.ms), mib(mine.peakMiB)]);
+  large.push(
+    [`start (shard ${START_PROBE})`, secs(probe.ms), mib(probe.peakMiB)],
+    [`shard 1/${LARGE_SHARDS}`, secs(mine.ms), mib(mine.peakMiB)],
+  );
   if (BEFORE) {
     const before = await run(BEFORE, `shard 1/${LARGE_SHARDS} (before)`, ...shard, '--out', out());
     large.push([`shard 1/${LARGE_SHARDS}, before`, secs(before.ms), mib(before.peakMiB)]);
   }
   const whole = await run(SITE, 'one machine', '--endpoint', backend.url, '--out', out(), NO_SEARCH);
   large.push(['one machine', secs(whole.ms), mib(whole.peakMiB)]);
-  console.log(`\n${LARGE.toLocaleString('en-US')} pages, one run each, ${NO_SEARCH} (ideal shard 1/${LARGE_SHARDS}: ${secs(probe.ms + (whole.ms - probe.ms) / LARGE_SHARDS)}):`);
+  console.log(
+    `\n${LARGE.toLocaleString('en-US')} pages, one run each, ${NO_SEARCH} (ideal shard 1/${LARGE_SHARDS}: ${secs(probe.ms + (whole.ms - probe.ms) / LARGE_SHARDS)}):`,
+  );
   printTable(large);
 } finally {
   await backend.close().catch(() => undefined);

@@ -45,7 +45,11 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
   const staging = `${dir}.${process.pid}-${randomUUID()}`;
   try {
     await esbuild.build({
-      entryPoints: { main: join(root, 'cli/main.ts'), 'render-thread': join(root, 'cli/render/render-thread.ts'), 'bundle-thread': join(root, 'cli/bundle/bundle-thread.ts') },
+      entryPoints: {
+        main: join(root, 'cli/main.ts'),
+        'render-thread': join(root, 'cli/render/render-thread.ts'),
+        'bundle-thread': join(root, 'cli/bundle/bundle-thread.ts'),
+      },
       outdir: staging,
       bundle: true,
       splitting: true,

@@ -26,7 +26,9 @@ if (Number(process.versions.node.split('.')[0]) < required) {
 // `site build` replaces itself with the same command and the cap (process.execve: same process id, same
 // standard streams), unless a cap was given (NODE_OPTIONS=--max-semi-space-size=N to try another).
 const YOUNG_GENERATION = '--max-semi-space-size=16';
-const capGiven = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) => flag.startsWith('--max-semi-space-size'));
+const capGiven = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) =>
+  flag.startsWith('--max-semi-space-size'),
+);
 // glibc's malloc raises the size from which it maps a block of its own (and unmaps it when freed) to the
 // largest block freed so far, up to 32 MB: once the build has freed a few large buffers (pages on their
 // way to the page-write threads, the state and the outputs at the end), blocks up to that size come from
@@ -34,9 +36,15 @@ const capGiven = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split
 // and returned: at 100,000 pages the median peak was 24 MiB lower, the time the same (docs/performance.md).
 // Read by glibc when the process starts, so it goes with the restart; a threshold or tunables the user
 // set are left as they are, and other C libraries ignore it.
-const MALLOC = process.env.MALLOC_MMAP_THRESHOLD_ === undefined && process.env.GLIBC_TUNABLES === undefined ? { MALLOC_MMAP_THRESHOLD_: String(256 * 1024) } : {};
+const MALLOC =
+  process.env.MALLOC_MMAP_THRESHOLD_ === undefined && process.env.GLIBC_TUNABLES === undefined
+    ? { MALLOC_MMAP_THRESHOLD_: String(256 * 1024) }
+    : {};
 if (process.argv[2] === 'build' && !capGiven && typeof process.execve === 'function') {
-  process.execve(process.execPath, [process.execPath, YOUNG_GENERATION, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, ...MALLOC });
+  process.execve(process.execPath, [process.execPath, YOUNG_GENERATION, ...process.execArgv, ...process.argv.slice(1)], {
+    ...process.env,
+    ...MALLOC,
+  });
 }
 // The cap is for the main thread, whose heap V8 has sized by now. While the flag is set, V8 also gives it
 // to every worker thread and ignores the young generation the thread asks for (`resourceLimits`): a

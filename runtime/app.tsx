@@ -1,4 +1,13 @@
-import { Component, useEffect, useLayoutEffect, useSyncExternalStore, type ComponentType, type ErrorInfo, type ReactElement, type ReactNode } from 'react';
+import {
+  Component,
+  useEffect,
+  useLayoutEffect,
+  useSyncExternalStore,
+  type ComponentType,
+  type ErrorInfo,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { Router } from 'wouter';
 import { LocationContext, useNavigationLocation, useNavigationSearch } from './location.ts';
 import type { Navigation } from './navigation.ts';
@@ -7,7 +16,8 @@ import type { PageError } from './shared/contract.ts';
 import { SiteContext } from './site-context.ts';
 
 /** What the app needs of the navigation: its state, and where to send navigations and errors. */
-export interface AppNavigation extends Pick<Navigation, 'routes' | 'site' | 'getState' | 'subscribe' | 'moduleFor' | 'errorScreen' | 'navigate' | 'fail' | 'didRender'> {
+export interface AppNavigation
+  extends Pick<Navigation, 'routes' | 'site' | 'getState' | 'subscribe' | 'moduleFor' | 'errorScreen' | 'navigate' | 'fail' | 'didRender'> {
   /** What the app shows above the page (the editor-preview banner) once its code has loaded; never on the server. */
   readonly banner?: Slot;
 }
@@ -39,7 +49,8 @@ export function App({ nav, layouts, staticMarkup, onHydrated }: AppProps): React
     onHydrated?.();
   }, []);
 
-  if (state.staticFallback && staticMarkup !== undefined) return <div className="static-fallback" dangerouslySetInnerHTML={{ __html: staticMarkup }} />;
+  if (state.staticFallback && staticMarkup !== undefined)
+    return <div className="static-fallback" dangerouslySetInnerHTML={{ __html: staticMarkup }} />;
   const route = state.routeId ? nav.routes.find((r) => r.id === state.routeId) : undefined;
   const Layout = layouts[route?.layout ?? 'default'];
   return (

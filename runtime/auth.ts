@@ -81,7 +81,9 @@ export function createAuth(jar: CookieJar, resetCache: () => void): Auth {
     login(token) {
       jar.write(tokenCookie(token));
       if (cookieToken() !== token) {
-        throw new Error(`The browser refused the ${TOKEN_COOKIE} cookie: it is Secure, so the site must be served over HTTPS (or from localhost).`);
+        throw new Error(
+          `The browser refused the ${TOKEN_COOKIE} cookie: it is Secure, so the site must be served over HTTPS (or from localhost).`,
+        );
       }
       changed();
     },

@@ -24,7 +24,11 @@ export interface BuildManifest {
 export const MANIFEST_RETRY_MS = [2000, 8000, 30000];
 
 /** Loads `builds/meta/{buildId}.json` once; a failed load is forgotten so a later call tries again, and retried on its own. */
-export function createBuildManifest(buildId: string, fetchImpl: typeof fetch = (...args) => fetch(...args), retryMs: readonly number[] = MANIFEST_RETRY_MS): BuildManifest {
+export function createBuildManifest(
+  buildId: string,
+  fetchImpl: typeof fetch = (...args) => fetch(...args),
+  retryMs: readonly number[] = MANIFEST_RETRY_MS,
+): BuildManifest {
   let pending: Promise<BuildMeta | null> | null = null;
   let loaded: BuildMeta | null = null;
   let settled = false;
@@ -67,5 +71,13 @@ export function createBuildManifest(buildId: string, fetchImpl: typeof fetch = (
 
 function isBuildMeta(value: unknown): value is BuildMeta {
   const m = value as Partial<BuildMeta> | null;
-  return !!m && typeof m === 'object' && typeof m.matcher === 'object' && m.matcher !== null && Array.isArray(m.prerendered) && typeof m.chunks === 'object' && m.chunks !== null;
+  return (
+    !!m &&
+    typeof m === 'object' &&
+    typeof m.matcher === 'object' &&
+    m.matcher !== null &&
+    Array.isArray(m.prerendered) &&
+    typeof m.chunks === 'object' &&
+    m.chunks !== null
+  );
 }

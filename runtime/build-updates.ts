@@ -15,7 +15,12 @@ export interface BuildUpdateOptions {
  * on another origin needs no preflight). A different id, older or newer, means this tab is stale.
  * Errors are ignored and the next check is scheduled.
  */
-export function watchForNewBuild({ buildId, interval, onNewBuild, fetch: fetchImpl = (...args) => fetch(...args) }: BuildUpdateOptions): () => void {
+export function watchForNewBuild({
+  buildId,
+  interval,
+  onNewBuild,
+  fetch: fetchImpl = (...args) => fetch(...args),
+}: BuildUpdateOptions): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const check = async (): Promise<void> => {

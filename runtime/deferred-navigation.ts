@@ -33,7 +33,15 @@ export interface DeferredNavigation extends AppNavigation {
  * the first render. So the code for navigating, prefetching, build checks and editor preview is not
  * first-load JavaScript, and a visitor who clicks before it arrives still gets a client navigation.
  */
-export function createDeferredNavigation({ routes, site, store, modules, load, errorScreen, fallback }: DeferredNavigationOptions): DeferredNavigation {
+export function createDeferredNavigation({
+  routes,
+  site,
+  store,
+  modules,
+  load,
+  errorScreen,
+  fallback,
+}: DeferredNavigationOptions): DeferredNavigation {
   let loaded: Navigation | null = null;
   let pending: Promise<Navigation> | null = null;
   const banner = createStore<ComponentType | null>(null);

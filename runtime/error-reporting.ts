@@ -44,8 +44,10 @@ let sink: ReportSink | null = null;
  */
 export function collectErrors(): CollectedErrors {
   queue = [];
-  const onError = (event: ErrorEvent): void => void queue?.push({ error: event.error ?? event.message, mechanism: 'onerror', handled: false });
-  const onRejection = (event: PromiseRejectionEvent): void => void queue?.push({ error: event.reason, mechanism: 'onunhandledrejection', handled: false });
+  const onError = (event: ErrorEvent): void =>
+    void queue?.push({ error: event.error ?? event.message, mechanism: 'onerror', handled: false });
+  const onRejection = (event: PromiseRejectionEvent): void =>
+    void queue?.push({ error: event.reason, mechanism: 'onunhandledrejection', handled: false });
   window.addEventListener('error', onError);
   window.addEventListener('unhandledrejection', onRejection);
   return {

@@ -14,7 +14,14 @@ export function errorMessageFor(error: PageError): string {
 export function ErrorScreen({ error }: { error: PageError }): ReactElement {
   const digits = String(error.status).split('');
   return (
-    <main id="main" className="error-screen" tabIndex={-1} data-status={error.status} data-fatal={error.fatal} data-error-message={error.message}>
+    <main
+      id="main"
+      className="error-screen"
+      tabIndex={-1}
+      data-status={error.status}
+      data-fatal={error.fatal}
+      data-error-message={error.message}
+    >
       <h1 className="error-screen__code" aria-label={`Error ${error.status}`}>
         {digits.map((digit, i) => (
           <span key={i} className={`error-screen__digit error-screen__digit--${i % 3}`} aria-hidden="true">

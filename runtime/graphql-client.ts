@@ -49,7 +49,9 @@ export interface RuntimeGraphQLClient {
 /** Thrown for any subscription operation. */
 export class SubscriptionsUnavailableError extends Error {
   constructor(operation: string) {
-    super(`Subscription ${operation} cannot run: the GraphQL client "default" has no WebSocket endpoint configured, so subscriptions are not available. Use a query instead.`);
+    super(
+      `Subscription ${operation} cannot run: the GraphQL client "default" has no WebSocket endpoint configured, so subscriptions are not available. Use a query instead.`,
+    );
     this.name = 'SubscriptionsUnavailableError';
   }
 }
@@ -67,7 +69,16 @@ export function createRuntimeClient(options: RuntimeClientOptions): RuntimeGraph
     return fetchImpl(input, { ...init, headers, credentials: 'omit', redirect: headers.has('authorization') ? 'error' : 'follow' });
   };
   const transport = (dedupe: boolean) =>
-    createGraphQLClient({ endpoint: options.endpoint, name: 'default', fetch: guardedFetch, getToken: options.getToken, dedupe, onError: options.onError, timeoutMs: options.timeoutMs ?? 10_000, retries: options.retries ?? 1 });
+    createGraphQLClient({
+      endpoint: options.endpoint,
+      name: 'default',
+      fetch: guardedFetch,
+      getToken: options.getToken,
+      dedupe,
+      onError: options.onError,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      retries: options.retries ?? 1,
+    });
   const queries = transport(true);
   // Two identical mutations are two actions (Apollo never de-duplicates them either).
   const mutations = transport(false);
@@ -84,7 +95,11 @@ export function createRuntimeClient(options: RuntimeClientOptions): RuntimeGraph
   return {
     name: 'default',
     endpoint: options.endpoint,
-    async query<T>(document: string, variables?: Record<string, unknown>, { fetchPolicy = 'cache-first' }: { fetchPolicy?: FetchPolicy } = {}): Promise<T> {
+    async query<T>(
+      document: string,
+      variables?: Record<string, unknown>,
+      { fetchPolicy = 'cache-first' }: { fetchPolicy?: FetchPolicy } = {},
+    ): Promise<T> {
       refuseSubscription(document);
       const key = keyOf(document, variables);
       // During the handover a network-only query is served like cache-first (Apollo's ssrForceFetchDelay).

@@ -58,10 +58,14 @@ export async function hydrate({ routes, layouts }: HydrateOptions): Promise<void
     store,
     modules,
     errorScreen,
-    load: () => import('./interactive.ts').then(({ startNavigation }) => startNavigation({ routes, boot, store, modules, container, showBanner: (banner) => nav.showBanner(banner), reloadEnv, collected })),
+    load: () =>
+      import('./interactive.ts').then(({ startNavigation }) =>
+        startNavigation({ routes, boot, store, modules, container, showBanner: (banner) => nav.showBanner(banner), reloadEnv, collected }),
+      ),
     // Without the navigation chunk a link still works, as a document load.
     // `href` is a path of this site: resolved against the page, never as `//host`.
-    fallback: (href, options) => (options.pop ? location.reload() : location.assign(new URL(href.replace(/^[/\\]{2,}/, '/'), location.href).href)),
+    fallback: (href, options) =>
+      options.pop ? location.reload() : location.assign(new URL(href.replace(/^[/\\]{2,}/, '/'), location.href).href),
   });
   // Back and Forward: the address bar already shows the target.
   window.addEventListener('popstate', () => void nav.navigate(location.pathname + location.search + location.hash, { pop: true }));

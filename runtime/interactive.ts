@@ -32,14 +32,24 @@ export interface InteractiveOptions {
  * client navigation with its effects (history, scrolling, focus, title, announcements), prefetching, the
  * route manifest, checks for a newer build, editor preview and error reporting. Returns the navigation.
  */
-export async function startNavigation({ routes, boot, store, modules, container, showBanner, reloadEnv, collected }: InteractiveOptions): Promise<Navigation> {
+export async function startNavigation({
+  routes,
+  boot,
+  store,
+  modules,
+  container,
+  showBanner,
+  reloadEnv,
+  collected,
+}: InteractiveOptions): Promise<Navigation> {
   // Checks and head fields of every route; a table of whole routes has them already.
   const loading = routes.definitions?.() ?? Promise.resolve(routes as readonly RouteTableEntry[] as readonly RouteDefinition[]);
   // The banner waits for nothing: an editor may log in on this very page (/login) while the rest loads.
   showBanner(previewBannerFor(preview));
   const definitions = await loading;
   const payloads = createPayloadLoader(boot.buildId);
-  if (boot.path && !boot.error) payloads.prime({ v: PAYLOAD_VERSION, buildId: boot.buildId, path: boot.path, data: boot.data, prerenderedAt: '' });
+  if (boot.path && !boot.error)
+    payloads.prime({ v: PAYLOAD_VERSION, buildId: boot.buildId, path: boot.path, data: boot.data, prerenderedAt: '' });
   const manifest = createBuildManifest(boot.buildId);
   let stale = false;
   const nav = createNavigation({
@@ -50,13 +60,23 @@ export async function startNavigation({ routes, boot, store, modules, container,
     location: window.location,
     payloads,
     live: { isPreview: isPreviewMode, load: loadLiveData },
-    effects: createBrowserEffects({ routes: definitions, site: boot.site, reloadEnv, manifest, isStale: () => stale, announcer: createAnnouncer() }),
+    effects: createBrowserEffects({
+      routes: definitions,
+      site: boot.site,
+      reloadEnv,
+      manifest,
+      isStale: () => stale,
+      announcer: createAnnouncer(),
+    }),
   });
 
   // Editor preview: pages show live data (drafts included) instead of the build's, from now on and after
   // every login or logout. A draft has no page in the build, so its URL serves 404.html: try the API there too.
   auth.subscribe(() => void nav.refresh());
-  if (isPreviewMode()) void (boot.error && !boot.routeId ? nav.navigate(location.pathname + location.search + location.hash, { replace: true }) : nav.refresh());
+  if (isPreviewMode())
+    void (boot.error && !boot.routeId
+      ? nav.navigate(location.pathname + location.search + location.hash, { replace: true })
+      : nav.refresh());
   // The prerendered page with the build's data is a successful load (in preview, its live data is, once it arrives).
   else if (boot.path && boot.routeId && !boot.error) confirmLoad(boot.path, reloadEnv);
 
@@ -66,7 +86,11 @@ export async function startNavigation({ routes, boot, store, modules, container,
     void import('./prefetch.ts').then(({ startPrefetch }) => startPrefetch({ root: container, preload: nav.preload }));
     manifest.schedulePrefetch();
     if (collected && boot.config.sentryDsn && routes.errorReporting) {
-      void startSentry(collected, { dsn: boot.config.sentryDsn, release: boot.buildId, getToken: () => auth.getToken() }, routes.errorReporting);
+      void startSentry(
+        collected,
+        { dsn: boot.config.sentryDsn, release: boot.buildId, getToken: () => auth.getToken() },
+        routes.errorReporting,
+      );
     }
   });
   watchForNewBuild({ buildId: boot.buildId, interval: boot.config.buildCheckInterval, onNewBuild: () => (stale = true) });
@@ -90,7 +114,11 @@ function createAnnouncer(): HTMLElement {
  * Loads Sentry with `load` and hands the collected errors over to it. Sentry's own global handlers take
  * over in the same task, so no error falls between the two.
  */
-async function startSentry(collected: CollectedErrors, options: ErrorReportingOptions, load: () => Promise<ErrorReportingModule>): Promise<void> {
+async function startSentry(
+  collected: CollectedErrors,
+  options: ErrorReportingOptions,
+  load: () => Promise<ErrorReportingModule>,
+): Promise<void> {
   try {
     const { initSentry } = await load();
     collected.handOver(initSentry(options));

@@ -23,7 +23,9 @@ export type GraphQLErrorHook = (error: GraphQLRequestError) => void;
 /** Raised when the page needs the API and the build configured none. */
 export class LiveApiUnavailableError extends Error {
   constructor() {
-    super('This build has no public GraphQL endpoint: rebuild with --public-endpoint (or PUBLIC_GRAPHQL_ENDPOINT) to enable editor preview and live data.');
+    super(
+      'This build has no public GraphQL endpoint: rebuild with --public-endpoint (or PUBLIC_GRAPHQL_ENDPOINT) to enable editor preview and live data.',
+    );
     this.name = 'LiveApiUnavailableError';
   }
 }
@@ -41,7 +43,8 @@ const LOGOUT_REVOKE_MS = 3000;
 
 let live: Promise<{ client: RuntimeGraphQLClient; module: LiveDataModule }> | null = null;
 let loadedClient: RuntimeGraphQLClient | null = null;
-const logError: GraphQLErrorHook = (error) => console.warn(`[graphql:default] ${error.operation} failed (${error.kind}${error.status ? ` ${error.status}` : ''}): ${error.reason}`);
+const logError: GraphQLErrorHook = (error) =>
+  console.warn(`[graphql:default] ${error.operation} failed (${error.kind}${error.status ? ` ${error.status}` : ''}): ${error.reason}`);
 let errorHook = logError;
 
 /** The visitor's token state; login and logout reset the client's cache before anyone hears of them. */

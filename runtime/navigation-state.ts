@@ -47,7 +47,11 @@ export function createStore<T>(initial: T): Store<T> {
 }
 
 /** The state of the page as the build wrote it: its route, params and inlined data, or its error. */
-export function initialState(boot: BootData, location: { pathname: string; search: string; hash: string }, routes: readonly RouteTableEntry[]): NavigationState {
+export function initialState(
+  boot: BootData,
+  location: { pathname: string; search: string; hash: string },
+  routes: readonly RouteTableEntry[],
+): NavigationState {
   const path = normalizePath(boot.path ?? location.pathname);
   const base = { path, search: location.search, hash: location.hash };
   if (boot.error) {

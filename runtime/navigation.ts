@@ -157,7 +157,11 @@ export function createNavigation(options: NavigationOptions): Navigation {
       return;
     }
     if (match.route.validate && !match.route.validate(match.params, boot.site)) {
-      commit({ ...target, routeId: match.route.id, params: match.params, data: null, error: createValidationError(target.path) }, href, navOptions);
+      commit(
+        { ...target, routeId: match.route.id, params: match.params, data: null, error: createValidationError(target.path) },
+        href,
+        navOptions,
+      );
       return;
     }
     try {
@@ -228,7 +232,8 @@ export function createNavigation(options: NavigationOptions): Navigation {
         const data = await pageData.load(route, current.params, current.path);
         // A navigation that started meanwhile owns the page now.
         const state = store.get();
-        if (token === latest && state.path === current.path && !state.error) commit({ ...state, data: data ?? null }, null, { refresh: true });
+        if (token === latest && state.path === current.path && !state.error)
+          commit({ ...state, data: data ?? null }, null, { refresh: true });
       } catch {
         // The page keeps the data it shows; the error hook has heard of the failure.
       }
@@ -255,5 +260,7 @@ function warm(file: string, schedule: <T>(load: () => Promise<T>) => Promise<T>)
 /** True for the errors browsers raise when a dynamic import's file cannot be fetched or parsed. */
 export function isChunkLoadError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
-  return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload/i.test(message);
+  return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload/i.test(
+    message,
+  );
 }

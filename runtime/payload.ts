@@ -41,7 +41,14 @@ export function createPayloadLoader(buildId: string, fetchImpl: typeof fetch = g
 /** Validates JSON read from a payload file; throws PayloadError('unreadable') on any other shape. */
 export function parsePayload(value: unknown, path: string): Payload {
   const p = value as Partial<Payload> | null;
-  if (!p || typeof p !== 'object' || p.v !== PAYLOAD_VERSION || typeof p.buildId !== 'string' || typeof p.path !== 'string' || !('data' in p)) {
+  if (
+    !p ||
+    typeof p !== 'object' ||
+    p.v !== PAYLOAD_VERSION ||
+    typeof p.buildId !== 'string' ||
+    typeof p.path !== 'string' ||
+    !('data' in p)
+  ) {
     throw new PayloadError('unreadable', path, 'is not a payload of this site version');
   }
   return p as Payload;

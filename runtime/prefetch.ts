@@ -21,7 +21,7 @@ export function startPrefetch({ root, preload }: PrefetchOptions): () => void {
   document.documentElement.dataset.prefetch = off ? 'off' : 'on';
   if (off) return () => undefined;
   const limit = pLimit(PREFETCH_CONCURRENCY);
-  const schedule = <T,>(load: () => Promise<T>): Promise<T> => limit(load);
+  const schedule = <T>(load: () => Promise<T>): Promise<T> => limit(load);
   const done = new Set<string>();
 
   const prefetch = (anchor: HTMLAnchorElement): void => {
@@ -41,7 +41,10 @@ export function startPrefetch({ root, preload }: PrefetchOptions): () => void {
   });
   const observeLinks = (scope: ParentNode): void => scope.querySelectorAll('a[href]').forEach((a) => visible.observe(a));
   const added = new MutationObserver((records) => {
-    for (const record of records) record.addedNodes.forEach((node) => node instanceof Element && (node.matches('a[href]') ? visible.observe(node) : observeLinks(node)));
+    for (const record of records)
+      record.addedNodes.forEach(
+        (node) => node instanceof Element && (node.matches('a[href]') ? visible.observe(node) : observeLinks(node)),
+      );
   });
   const onIntent = (event: Event): void => {
     const anchor = (event.target as Element | null)?.closest?.('a[href]');

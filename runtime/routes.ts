@@ -118,7 +118,10 @@ export interface LayoutProps {
 export type Layouts = Record<LayoutName, ComponentType<LayoutProps>>;
 
 /** Types a route table, and attaches the table's options (the loaders of its optional chunks) to it. */
-export function defineRoutes<const T extends readonly RouteTableEntry[]>(routes: T, options: RouteTableOptions = {}): T & RouteTableOptions {
+export function defineRoutes<const T extends readonly RouteTableEntry[]>(
+  routes: T,
+  options: RouteTableOptions = {},
+): T & RouteTableOptions {
   return Object.assign(routes, options);
 }
 

@@ -9,7 +9,8 @@ import { TOKEN_COOKIE } from './live-config.ts';
 
 export const FILTERED = '[Filtered]';
 
-const SECRET_KEY = /^(?:authorization|proxy-authorization|cookie|set-cookie|x-auth-token|token|access_?token|id_?token|refresh_?token|password|secret)$/i;
+const SECRET_KEY =
+  /^(?:authorization|proxy-authorization|cookie|set-cookie|x-auth-token|token|access_?token|id_?token|refresh_?token|password|secret)$/i;
 const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
 const COOKIE = new RegExp(`(${TOKEN_COOKIE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=)[^;\\s"']*`, 'g');
 const MAX_DEPTH = 20;
@@ -30,7 +31,8 @@ function walk(value: unknown, secrets: readonly string[], depth: number, seen: W
   seen.add(value);
   if (Array.isArray(value)) return value.map((v) => walk(v, secrets, depth + 1, seen));
   // Console breadcrumbs keep the raw arguments, errors among them.
-  if (value instanceof Error) return { name: value.name, message: scrubString(value.message, secrets), stack: scrubString(value.stack ?? '', secrets) };
+  if (value instanceof Error)
+    return { name: value.name, message: scrubString(value.message, secrets), stack: scrubString(value.stack ?? '', secrets) };
   // Other class instances (dates, DOM nodes) carry no credentials of ours and are serialised by the SDK.
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return value;

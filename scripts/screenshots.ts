@@ -40,7 +40,9 @@ try {
       const page = await context.newPage();
       for (const { route, path } of targets) {
         await page.goto(server.url + path, { waitUntil: 'load' });
-        await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', undefined, { timeout: 10_000 }).catch(() => {});
+        await page
+          .waitForFunction(() => document.documentElement.dataset.hydrated === 'true', undefined, { timeout: 10_000 })
+          .catch(() => {});
         // Lazy images below the fold would otherwise show as empty boxes in a full-page shot.
         await page.evaluate(() => document.querySelectorAll('img[loading="lazy"]').forEach((img) => img.setAttribute('loading', 'eager')));
         await page.waitForLoadState('networkidle');

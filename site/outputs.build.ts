@@ -128,12 +128,18 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
     // Each file made when the build takes it, so thousands of calendars are never held at once.
     *files(): Generator<OutputFile> {
       events.sort((a, b) => compareText(a.event.startsAt, b.event.startsAt) || compareText(a.path, b.path));
-      for (const { file, event } of events) yield { file, content: renderCalendar({ name: `${event.title} · ${producer}`, producer, timeZone, events: [event] }) };
+      for (const { file, event } of events)
+        yield { file, content: renderCalendar({ name: `${event.title} · ${producer}`, producer, timeZone, events: [event] }) };
       // Every category gets its file, an empty one too: the category page links to it either way.
       for (const category of categoriesOf(ctx.site, 'eventCategories')) {
         yield {
           file: categoryCalendarHref(category.slug).slice(1),
-          content: renderCalendar({ name: `${category.title} · ${producer}`, producer, timeZone, events: events.filter((e) => e.category === category.slug).map((e) => e.event) }),
+          content: renderCalendar({
+            name: `${category.title} · ${producer}`,
+            producer,
+            timeZone,
+            events: events.filter((e) => e.category === category.slug).map((e) => e.event),
+          }),
         };
       }
     },
@@ -158,8 +164,12 @@ function channel(ctx: OutputContext, section: string, path: string, feed: FeedLi
 function isCalendarEvent(note: unknown): note is CalendarEvent {
   if (note === null || typeof note !== 'object') return false;
   const event = note as Record<string, unknown>;
-  const texts = ['uid', 'title', 'startsAt', 'endsAt', 'updatedAt', 'location', 'description', 'url'].every((field) => typeof event[field] === 'string');
-  return texts && (event.categories === undefined || (Array.isArray(event.categories) && event.categories.every((c) => typeof c === 'string')));
+  const texts = ['uid', 'title', 'startsAt', 'endsAt', 'updatedAt', 'location', 'description', 'url'].every(
+    (field) => typeof event[field] === 'string',
+  );
+  return (
+    texts && (event.categories === undefined || (Array.isArray(event.categories) && event.categories.every((c) => typeof c === 'string')))
+  );
 }
 
 /** A feed's note of a kept page: the date it ranks it by. */
@@ -175,7 +185,11 @@ interface Ranked<T> {
 }
 
 /** The feed's items in full, in order: those of pages kept from the previous build read back. */
-function inFull<T>(entries: readonly { item: Ranked<T>; path: string }[], pages: BuiltPages, itemOf: (data: unknown) => T | null): Promise<T[]> {
+function inFull<T>(
+  entries: readonly { item: Ranked<T>; path: string }[],
+  pages: BuiltPages,
+  itemOf: (data: unknown) => T | null,
+): Promise<T[]> {
   return Promise.all(
     entries.map(async ({ item, path }) => {
       const full = item.item ?? itemOf(await pages.data(path));

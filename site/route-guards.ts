@@ -43,6 +43,8 @@ export const validateSlug = (params: RouteParams): boolean => hasSlugParams(para
 /** Later pages of a list: `/news/page/2`; page 1 is the list's own path, so `/news/page/1` does not exist. */
 export const validatePage = (params: RouteParams): boolean => isLaterPage(params.page);
 
-export const validateEventCategoryPage = (params: RouteParams, site: SiteData): boolean => validatePage(params) && validateEventCategory(params, site);
+export const validateEventCategoryPage = (params: RouteParams, site: SiteData): boolean =>
+  validatePage(params) && validateEventCategory(params, site);
 
-export const validatePublicationCategoryPage = (params: RouteParams, site: SiteData): boolean => validatePage(params) && validatePublicationCategory(params, site);
+export const validatePublicationCategoryPage = (params: RouteParams, site: SiteData): boolean =>
+  validatePage(params) && validatePublicationCategory(params, site);

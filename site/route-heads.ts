@@ -12,7 +12,15 @@ import type { PageData } from './queries/pages.ts';
 import type { PublicationResult } from './queries/publications.ts';
 import type { ResearchProjectResult } from './queries/research.ts';
 import { categoriesOf, siteInfo } from './queries/site.ts';
-import { breadcrumbList, courseList, event as eventLd, newsArticle, organization, scholarlyArticle, type JsonLd } from './structured-data.ts';
+import {
+  breadcrumbList,
+  courseList,
+  event as eventLd,
+  newsArticle,
+  organization,
+  scholarlyArticle,
+  type JsonLd,
+} from './structured-data.ts';
 
 /**
  * `<head>` fields per route: title, description, feeds and structured data. The runtime also calls these on
@@ -40,7 +48,11 @@ export interface ListHeadOptions {
 }
 
 /** A list page and its later pages: `News`, `News · Page 2`, each with its place in the breadcrumb trail. */
-export function listHead(title: string, description: string, { base, alternates, items }: ListHeadOptions): (data: unknown, params: RouteParams, site: SiteData) => PageHead {
+export function listHead(
+  title: string,
+  description: string,
+  { base, alternates, items }: ListHeadOptions,
+): (data: unknown, params: RouteParams, site: SiteData) => PageHead {
   return (data, params, site) => {
     const page = pageNumber(params);
     const trail = listTrail(title, base, page);
@@ -72,7 +84,10 @@ export interface EditorialHeadOptions {
 }
 
 /** About pages: any data whose `page` is an editorial page. */
-export function editorialHead(fallbackTitle: string, { top = false, describesInstitute = false }: EditorialHeadOptions = {}): (data: { page: PageData | null } | null, params: RouteParams, site: SiteData) => PageHead {
+export function editorialHead(
+  fallbackTitle: string,
+  { top = false, describesInstitute = false }: EditorialHeadOptions = {},
+): (data: { page: PageData | null } | null, params: RouteParams, site: SiteData) => PageHead {
   return (data, _params, site) => {
     const title = data?.page?.title ?? fallbackTitle;
     const trail: Crumb[] = top ? [{ label: title }] : [ABOUT_CRUMB, { label: title }];
@@ -156,7 +171,12 @@ export function categoryHead(
       title: `${category.title} · ${section.label}${page > 1 ? ` · Page ${page}` : ''}`,
       description: excerpt(category.description),
       ...(key === 'eventCategories'
-        ? { alternates: [EVENTS_FEED, { href: categoryCalendarHref(category.slug), type: 'text/calendar', title: `${category.title} (iCalendar)` }] }
+        ? {
+            alternates: [
+              EVENTS_FEED,
+              { href: categoryCalendarHref(category.slug), type: 'text/calendar', title: `${category.title} (iCalendar)` },
+            ],
+          }
         : {}),
       structuredData: [breadcrumbList(trail)],
     };

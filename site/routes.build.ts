@@ -33,8 +33,20 @@ import {
 import type { HomeResult } from './queries/home.ts';
 import { NEWS_INDEX_KEYS_QUERY, NEWS_INDEX_QUERY, type NewsArticleResult, type NewsIndexResult } from './queries/news.ts';
 import type { PageData } from './queries/pages.ts';
-import { PUBLICATION_CATEGORY_QUERY, PUBLICATIONS_INDEX_KEYS_QUERY, PUBLICATIONS_INDEX_QUERY, type PublicationCategoryResult, type PublicationResult, type PublicationsIndexResult } from './queries/publications.ts';
-import { RESEARCH_INDEX_KEYS_QUERY, RESEARCH_INDEX_QUERY, type ResearchIndexResult, type ResearchProjectResult } from './queries/research.ts';
+import {
+  PUBLICATION_CATEGORY_QUERY,
+  PUBLICATIONS_INDEX_KEYS_QUERY,
+  PUBLICATIONS_INDEX_QUERY,
+  type PublicationCategoryResult,
+  type PublicationResult,
+  type PublicationsIndexResult,
+} from './queries/publications.ts';
+import {
+  RESEARCH_INDEX_KEYS_QUERY,
+  RESEARCH_INDEX_QUERY,
+  type ResearchIndexResult,
+  type ResearchProjectResult,
+} from './queries/research.ts';
 import { SITE_QUERY } from './queries/site.ts';
 import { liveQueries } from './route-queries.ts';
 import type { RouteId } from './routes.ts';
@@ -75,7 +87,12 @@ function newest(items: readonly { updatedAt: string }[]): string | undefined {
  * A later page of a list (`…/page/:page`). Its data always comes with its entry, cut from a walk of the
  * list query: the cursor that would fetch it alone is opaque and never part of a URL.
  */
-function laterPage<TData>(query: string, entries: RouteDataDefinition['entries'], nodes: (data: TData) => readonly { updatedAt: string }[], search?: RouteDataDefinition['search']): RouteDataDefinition {
+function laterPage<TData>(
+  query: string,
+  entries: RouteDataDefinition['entries'],
+  nodes: (data: TData) => readonly { updatedAt: string }[],
+  search?: RouteDataDefinition['search'],
+): RouteDataDefinition {
   return {
     query,
     entries,
@@ -85,12 +102,41 @@ function laterPage<TData>(query: string, entries: RouteDataDefinition['entries']
   };
 }
 
-const newsList = { document: NEWS_INDEX_QUERY, select: (r: NewsIndexResult) => r.newsItems, pageSize: NEWS_PAGE_SIZE, keys: keysFrom(NEWS_INDEX_KEYS_QUERY, 'newsItems') };
-const publicationsList = { document: PUBLICATIONS_INDEX_QUERY, select: (r: PublicationsIndexResult) => r.publications, pageSize: LIST_PAGE_SIZE, keys: keysFrom(PUBLICATIONS_INDEX_KEYS_QUERY, 'publications') };
-const publicationCategoryList = { document: PUBLICATION_CATEGORY_QUERY, select: (r: PublicationCategoryResult) => r.publications, pageSize: LIST_PAGE_SIZE };
-const coursesList = { document: COURSES_QUERY, select: (r: CoursesResult) => r.courses, pageSize: LIST_PAGE_SIZE, keys: keysFrom(COURSES_KEYS_QUERY, 'courses') };
-const researchList = { document: RESEARCH_INDEX_QUERY, select: (r: ResearchIndexResult) => r.researchProjects, pageSize: LIST_PAGE_SIZE, keys: keysFrom(RESEARCH_INDEX_KEYS_QUERY, 'researchProjects') };
-const documentsList = { document: DOCUMENTS_QUERY, select: (r: DocumentsResult) => r.documents, pageSize: LIST_PAGE_SIZE, keys: keysFrom(DOCUMENTS_KEYS_QUERY, 'documents') };
+const newsList = {
+  document: NEWS_INDEX_QUERY,
+  select: (r: NewsIndexResult) => r.newsItems,
+  pageSize: NEWS_PAGE_SIZE,
+  keys: keysFrom(NEWS_INDEX_KEYS_QUERY, 'newsItems'),
+};
+const publicationsList = {
+  document: PUBLICATIONS_INDEX_QUERY,
+  select: (r: PublicationsIndexResult) => r.publications,
+  pageSize: LIST_PAGE_SIZE,
+  keys: keysFrom(PUBLICATIONS_INDEX_KEYS_QUERY, 'publications'),
+};
+const publicationCategoryList = {
+  document: PUBLICATION_CATEGORY_QUERY,
+  select: (r: PublicationCategoryResult) => r.publications,
+  pageSize: LIST_PAGE_SIZE,
+};
+const coursesList = {
+  document: COURSES_QUERY,
+  select: (r: CoursesResult) => r.courses,
+  pageSize: LIST_PAGE_SIZE,
+  keys: keysFrom(COURSES_KEYS_QUERY, 'courses'),
+};
+const researchList = {
+  document: RESEARCH_INDEX_QUERY,
+  select: (r: ResearchIndexResult) => r.researchProjects,
+  pageSize: LIST_PAGE_SIZE,
+  keys: keysFrom(RESEARCH_INDEX_KEYS_QUERY, 'researchProjects'),
+};
+const documentsList = {
+  document: DOCUMENTS_QUERY,
+  select: (r: DocumentsResult) => r.documents,
+  pageSize: LIST_PAGE_SIZE,
+  keys: keysFrom(DOCUMENTS_KEYS_QUERY, 'documents'),
+};
 
 // `satisfies` turns a route of site/routes.ts without data here into a type error rather than a failed build.
 export const routeData = defineRouteData({
@@ -130,7 +176,11 @@ export const routeData = defineRouteData({
   },
 
   publications: { ...liveQueries.publications, lastmod: (data: PublicationsIndexResult) => newest(data.publications.nodes) },
-  'publications-page': laterPage(PUBLICATIONS_INDEX_QUERY, laterPages(publicationsList), (data: PublicationsIndexResult) => data.publications.nodes),
+  'publications-page': laterPage(
+    PUBLICATIONS_INDEX_QUERY,
+    laterPages(publicationsList),
+    (data: PublicationsIndexResult) => data.publications.nodes,
+  ),
   'publication-category': {
     ...liveQueries['publication-category'],
     entries: publicationCategoryEntries,

@@ -26,10 +26,21 @@ import { routeTable, type RouteId } from './route-table.ts';
 
 export type { RouteId } from './route-table.ts';
 
-const newsHead = listHead('News', 'Announcements, stories and results from across the institute.', { base: '/news', alternates: [NEWS_FEED] });
-const eventsHead = listHead('Events', 'Lectures, concerts, workshops and open days at the institute.', { base: '/events', alternates: [EVENTS_FEED] });
-const publicationsHead = listHead('Publications', "Books, articles, reports and recordings by the institute's researchers.", { base: '/publications' });
-const coursesHead = listHead('Courses', 'Courses taught at the institute, with their level, credits, period and teachers.', { base: '/courses', items: coursesItems });
+const newsHead = listHead('News', 'Announcements, stories and results from across the institute.', {
+  base: '/news',
+  alternates: [NEWS_FEED],
+});
+const eventsHead = listHead('Events', 'Lectures, concerts, workshops and open days at the institute.', {
+  base: '/events',
+  alternates: [EVENTS_FEED],
+});
+const publicationsHead = listHead('Publications', "Books, articles, reports and recordings by the institute's researchers.", {
+  base: '/publications',
+});
+const coursesHead = listHead('Courses', 'Courses taught at the institute, with their level, credits, period and teachers.', {
+  base: '/courses',
+  items: coursesItems,
+});
 const researchHead = listHead('Research', "Research projects of the institute's researchers and artists.", { base: '/research' });
 const documentsHead = listHead('Documents', 'Annual reports, regulations, forms and other documents to download.', { base: '/documents' });
 const eventCategoryHead = categoryHead('eventCategories', EVENTS_CRUMB);
@@ -66,7 +77,14 @@ const details: Record<RouteId, RouteDetails> = {
   'documents-page': { validate: validatePage, head: documentsHead },
   login: { head: () => ({ title: 'Editor login', description: 'Log in to preview drafts and unpublished changes.', noindex: true }) },
   // Search runs Pagefind's WebAssembly: only this page's policy allows it. Results pages are not for search engines.
-  search: { head: () => ({ title: 'Search', description: 'Search news, events, publications, research, courses, documents and people.', noindex: true }), webAssembly: true },
+  search: {
+    head: () => ({
+      title: 'Search',
+      description: 'Search news, events, publications, research, courses, documents and people.',
+      noindex: true,
+    }),
+    webAssembly: true,
+  },
 };
 
 /**

@@ -33,7 +33,13 @@ export function organization(site: SiteInfo, { full = false }: { full?: boolean 
       ? {
           email: contact.email,
           telephone: contact.phone,
-          address: { '@type': 'PostalAddress', streetAddress: contact.address, postalCode: contact.postalCode, addressLocality: contact.city, addressCountry: contact.country },
+          address: {
+            '@type': 'PostalAddress',
+            streetAddress: contact.address,
+            postalCode: contact.postalCode,
+            addressLocality: contact.city,
+            addressCountry: contact.country,
+          },
         }
       : {}),
   };
@@ -45,7 +51,12 @@ export function breadcrumbList(trail: readonly Crumb[]): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',
-    itemListElement: items.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.label, ...(crumb.href ? { item: crumb.href } : {}) })),
+    itemListElement: items.map((crumb, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: crumb.label,
+      ...(crumb.href ? { item: crumb.href } : {}),
+    })),
   };
 }
 
@@ -119,7 +130,12 @@ export function courseList(courses: readonly CourseData[], site: SiteInfo): Json
         numberOfCredits: course.credits,
         ...(course.language ? { inLanguage: course.language } : {}),
         provider: organization(site),
-        hasCourseInstance: { '@type': 'CourseInstance', courseMode: 'Onsite', name: course.period, instructor: course.teachers.map(person) },
+        hasCourseInstance: {
+          '@type': 'CourseInstance',
+          courseMode: 'Onsite',
+          name: course.period,
+          instructor: course.teachers.map(person),
+        },
       },
     })),
   };
@@ -135,5 +151,11 @@ function person(p: PersonRefData): JsonLd {
 function placeAddress(site: SiteInfo, location: string): JsonLd | string {
   const contact = site.contact;
   if (!contact) return location;
-  return { '@type': 'PostalAddress', streetAddress: contact.address, postalCode: contact.postalCode, addressLocality: contact.city, addressCountry: contact.country };
+  return {
+    '@type': 'PostalAddress',
+    streetAddress: contact.address,
+    postalCode: contact.postalCode,
+    addressLocality: contact.city,
+    addressCountry: contact.country,
+  };
 }

@@ -9,10 +9,44 @@ import { pickAt } from './random.ts';
 import { addDays, slugify } from './slugs.ts';
 
 const TITLES: Readonly<Record<string, readonly string[]>> = {
-  'annual-reports': ['Annual report 2019', 'Annual report 2020', 'Annual report 2021', 'Annual report 2022', 'Annual report 2023', 'Annual report 2024', 'Annual report 2025'],
-  policies: ['Open access policy', 'Research ethics guidelines', 'Environmental policy', 'Data protection policy', 'Guidelines for the use of studios', 'Collection and acquisitions policy', 'Safety regulations for labs', 'Code of conduct', 'Equality and inclusion policy'],
-  forms: ['Application for studio time', 'Equipment loan agreement', 'Travel reimbursement form', 'Archive visit request', 'Residency application form', 'Image permission request', 'Conflict of interest declaration'],
-  plans: ['Strategy 2024–2028', 'Action plan for sustainability 2025', 'Digital infrastructure plan', 'Accessibility action plan', 'Communications strategy', 'Research infrastructure roadmap', 'Collection digitisation plan'],
+  'annual-reports': [
+    'Annual report 2019',
+    'Annual report 2020',
+    'Annual report 2021',
+    'Annual report 2022',
+    'Annual report 2023',
+    'Annual report 2024',
+    'Annual report 2025',
+  ],
+  policies: [
+    'Open access policy',
+    'Research ethics guidelines',
+    'Environmental policy',
+    'Data protection policy',
+    'Guidelines for the use of studios',
+    'Collection and acquisitions policy',
+    'Safety regulations for labs',
+    'Code of conduct',
+    'Equality and inclusion policy',
+  ],
+  forms: [
+    'Application for studio time',
+    'Equipment loan agreement',
+    'Travel reimbursement form',
+    'Archive visit request',
+    'Residency application form',
+    'Image permission request',
+    'Conflict of interest declaration',
+  ],
+  plans: [
+    'Strategy 2024–2028',
+    'Action plan for sustainability 2025',
+    'Digital infrastructure plan',
+    'Accessibility action plan',
+    'Communications strategy',
+    'Research infrastructure roadmap',
+    'Collection digitisation plan',
+  ],
 };
 
 const DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -36,13 +70,7 @@ export function createDocuments(media: MediaRegistry): DocumentEntry[] {
 // --- internal ---
 
 /** Builds one document and registers its PDF. */
-function createDocument(
-  media: MediaRegistry,
-  category: CategoryEntry,
-  title: string,
-  publishedOn: string,
-  index: number,
-): DocumentEntry {
+function createDocument(media: MediaRegistry, category: CategoryEntry, title: string, publishedOn: string, index: number): DocumentEntry {
   const slug = slugify(title);
   const { url, size } = media.pdf('documents', slug, title, `Northlight Institute for Art, Media and Technology, ${publishedOn}`);
   const publishedAt = `${publishedOn}T10:00:00Z`;

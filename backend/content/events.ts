@@ -22,23 +22,46 @@ export interface EventStyle {
 /** Per-category event styles, keyed by category slug; shared with the scaled content. */
 export const EVENT_STYLES: Readonly<Record<string, EventStyle>> = {
   lectures: {
-    titles: ['Evening lecture: {topic} and its histories', 'Lecture: what {topic} can teach us', 'Lecture: the politics of {topic}', 'Guest lecture on {topic}', 'Lecture: {topic} after the hype'],
-    time: '17:00', hours: 2, locations: ['Auditorium', 'Auditorium and online', 'Library reading room'], ticketed: false,
+    titles: [
+      'Evening lecture: {topic} and its histories',
+      'Lecture: what {topic} can teach us',
+      'Lecture: the politics of {topic}',
+      'Guest lecture on {topic}',
+      'Lecture: {topic} after the hype',
+    ],
+    time: '17:00',
+    hours: 2,
+    locations: ['Auditorium', 'Auditorium and online', 'Library reading room'],
+    ticketed: false,
     practical: 'Free entry, no registration needed. The lecture is in English and lasts about an hour, followed by questions.',
   },
   exhibitions: {
-    titles: ['Exhibition: new work in {topic}', 'Exhibition: traces of {topic}', 'Graduate exhibition: {topic}', 'Exhibition: {topic} in the project space'],
-    time: '10:00', hours: 24 * 27 + 6, locations: ['Main hall', 'Project space', 'Main hall and courtyard'], ticketed: false,
+    titles: [
+      'Exhibition: new work in {topic}',
+      'Exhibition: traces of {topic}',
+      'Graduate exhibition: {topic}',
+      'Exhibition: {topic} in the project space',
+    ],
+    time: '10:00',
+    hours: 24 * 27 + 6,
+    locations: ['Main hall', 'Project space', 'Main hall and courtyard'],
+    ticketed: false,
     practical: 'Open Tuesday to Sunday, 10:00 to 17:00. Free entry. Guided tours on Saturdays at 13:00.',
   },
   concerts: {
     titles: ['Concert: music for {topic}', 'Late-night concert: {topic}', 'Listening session: {topic}', 'Concert evening: {topic}'],
-    time: '18:30', hours: 2, locations: ['Black box', 'Black box (standing)', 'Courtyard'], ticketed: true,
+    time: '18:30',
+    hours: 2,
+    locations: ['Black box', 'Black box (standing)', 'Courtyard'],
+    ticketed: true,
     practical: 'Tickets are required. Doors open 30 minutes before the concert; the black box is step-free.',
   },
   symposia: {
     titles: ['Symposium on {topic}', 'Two-day symposium: futures of {topic}', 'Symposium: {topic} and the public'],
-    time: '08:00', hours: 32, locations: ['Auditorium and seminar rooms', 'Auditorium'], ticketed: true,
+    time: '08:00',
+    hours: 32,
+    locations: ['Auditorium and seminar rooms', 'Auditorium'],
+    ticketed: true,
     practical: 'Registration is required. Lunch and coffee are included; the programme is published two weeks before.',
   },
 };

@@ -8,7 +8,11 @@ import { slugify } from './slugs.ts';
 
 /** [title, summary, duration in seconds] */
 const EPISODES: readonly (readonly [string, string, number])[] = [
-  ['What the machine heard', 'Two researchers play back a week of recordings made by the city’s traffic sensors and ask what was lost.', 1860],
+  [
+    'What the machine heard',
+    'Two researchers play back a week of recordings made by the city’s traffic sensors and ask what was lost.',
+    1860,
+  ],
   ['Weaving a computer', 'On looms, punch cards and the craft knowledge that computing forgot.', 2230],
   ['The tapes in the basement', 'The archivist tells the story of four hundred video tapes and the workshop that made them.', 2540],
   ['Dancing with robots', 'A choreographer and an engineer on rehearsing with a machine that cannot improvise.', 1975],

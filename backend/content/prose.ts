@@ -7,12 +7,36 @@ import type { Random } from './random.ts';
 
 /** Research themes the institute works on; used in titles, bodies, tags and bios. */
 export const TOPICS = [
-  'machine listening', 'generative drawing', 'expanded cinema', 'sound installation', 'responsive architecture',
-  'textile computing', 'critical AI', 'media archaeology', 'live coding', 'immersive performance',
-  'data sculpture', 'bio-art', 'glitch aesthetics', 'open hardware', 'spatial audio', 'digital preservation',
-  'algorithmic composition', 'participatory mapping', 'light and perception', 'robotic choreography',
-  'climate data', 'game art', 'net art', 'computational photography', 'voice synthesis', 'archival practice',
-  'interactive narrative', 'haptic interfaces', 'urban sensing', 'slow technology',
+  'machine listening',
+  'generative drawing',
+  'expanded cinema',
+  'sound installation',
+  'responsive architecture',
+  'textile computing',
+  'critical AI',
+  'media archaeology',
+  'live coding',
+  'immersive performance',
+  'data sculpture',
+  'bio-art',
+  'glitch aesthetics',
+  'open hardware',
+  'spatial audio',
+  'digital preservation',
+  'algorithmic composition',
+  'participatory mapping',
+  'light and perception',
+  'robotic choreography',
+  'climate data',
+  'game art',
+  'net art',
+  'computational photography',
+  'voice synthesis',
+  'archival practice',
+  'interactive narrative',
+  'haptic interfaces',
+  'urban sensing',
+  'slow technology',
 ] as const;
 
 const SENTENCES = [
@@ -43,16 +67,31 @@ const SENTENCES = [
 ] as const;
 
 const HEADINGS = [
-  'Background', 'What happens next', 'About the work', 'Methods', 'Who is involved', 'Why it matters',
-  'A closer look', 'Context', 'From the studio', 'Taking part',
+  'Background',
+  'What happens next',
+  'About the work',
+  'Methods',
+  'Who is involved',
+  'Why it matters',
+  'A closer look',
+  'Context',
+  'From the studio',
+  'Taking part',
 ] as const;
 
 const LIST_ITEMS = [
-  'open studio sessions on Thursday afternoons', 'a public seminar with invited respondents',
-  'a reading group for staff and students', 'guided tours of the archive', 'a workshop for secondary school teachers',
-  'an online presentation with live captions', 'a small printed catalogue', 'a field recording walk along the harbour',
-  'a set of open-source tools and documentation', 'a closing conversation with the artists',
-  'short video portraits of the participants', 'an evening of performances in the black box',
+  'open studio sessions on Thursday afternoons',
+  'a public seminar with invited respondents',
+  'a reading group for staff and students',
+  'guided tours of the archive',
+  'a workshop for secondary school teachers',
+  'an online presentation with live captions',
+  'a small printed catalogue',
+  'a field recording walk along the harbour',
+  'a set of open-source tools and documentation',
+  'a closing conversation with the artists',
+  'short video portraits of the participants',
+  'an evening of performances in the black box',
 ] as const;
 
 const QUOTES = [

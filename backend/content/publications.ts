@@ -10,10 +10,25 @@ import { TOPICS, capitalize, composeSentences } from './prose.ts';
 import { createSlugScope } from './slugs.ts';
 
 const TITLES: Readonly<Record<string, readonly string[]>> = {
-  articles: ['Towards a practice of {topic}', '{topic} as method: notes from the studio', 'Listening closely: {topic} in public space', 'After the screen: {topic} and the gallery', 'Materials and memory in {topic}'],
+  articles: [
+    'Towards a practice of {topic}',
+    '{topic} as method: notes from the studio',
+    'Listening closely: {topic} in public space',
+    'After the screen: {topic} and the gallery',
+    'Materials and memory in {topic}',
+  ],
   books: ['{topic}: a reader', 'Working with {topic}', '{topic}: histories and futures', 'Studio notes on {topic}'],
-  reports: ['{topic} in cultural institutions', 'Mapping {topic} in the Nordic region', 'Evaluation of the {topic} pilot', 'Sustainable {topic}: a survey'],
-  theses: ['Thinking with {topic}: a practice-based study', 'Between tool and material: {topic} in artistic research', 'Unfinished systems: {topic} and authorship'],
+  reports: [
+    '{topic} in cultural institutions',
+    'Mapping {topic} in the Nordic region',
+    'Evaluation of the {topic} pilot',
+    'Sustainable {topic}: a survey',
+  ],
+  theses: [
+    'Thinking with {topic}: a practice-based study',
+    'Between tool and material: {topic} in artistic research',
+    'Unfinished systems: {topic} and authorship',
+  ],
 };
 
 const PUBLISHERS: Readonly<Record<string, readonly string[]>> = {
@@ -37,8 +52,14 @@ export function createPublications(media: MediaRegistry, people: readonly Person
     const authors = category.slug === 'theses' ? [pickAt(fellows, i)] : random.sample(researchers, random.int(1, 3));
     list.push(
       createPublication({
-        index: i, category, topic: pickAt(TOPICS, i * 13 + 5), year: 2019 + ((i * 5) % 8), authors,
-        slugFor: scopes.get(category.slug) ?? createSlugScope(), media, status: i === 13 ? 'DRAFT' : 'PUBLISHED',
+        index: i,
+        category,
+        topic: pickAt(TOPICS, i * 13 + 5),
+        year: 2019 + ((i * 5) % 8),
+        authors,
+        slugFor: scopes.get(category.slug) ?? createSlugScope(),
+        media,
+        status: i === 13 ? 'DRAFT' : 'PUBLISHED',
       }),
     );
   }
@@ -77,7 +98,10 @@ function createPublication(seed: PublicationSeed): PublicationEntry {
     authors: seed.authors,
     year,
     abstract: composeSentences(random, topic, 4),
-    doi: cat === 'theses' || (cat === 'reports' && index % 2 === 0) ? null : `10.5555/northlight.${year}.${String(index + 1).padStart(4, '0')}`,
+    doi:
+      cat === 'theses' || (cat === 'reports' && index % 2 === 0)
+        ? null
+        : `10.5555/northlight.${year}.${String(index + 1).padStart(4, '0')}`,
     publisher: random.pick(PUBLISHERS[cat] ?? ['Northlight Institute']),
     file: withFile ? createPublicationFile(seed, title, slug, updatedAt) : null,
   };

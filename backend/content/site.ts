@@ -56,43 +56,86 @@ export const HOME: HomeInfo = {
 
 /** The six editorial pages. */
 export const PAGES: readonly PageEntry[] = [
-  page('about', 'About the institute', 'An independent institute for art, media and technology, on the harbour since 1994.', [
-    'The Northlight Institute brings together artists, researchers, engineers and archivists to study how art and technology shape each other. We run <strong>research projects</strong>, <strong>study programmes</strong>, an <strong>archive</strong> and a public programme of exhibitions, concerts and lectures.',
-    'Read more about our <a href="/about/about-large">history and mission</a>, meet the <a href="/about/people">people</a>, or listen to the <a href="/about/podcast">podcast</a>.',
-  ], [
-    section('what-we-do', 'What we do', ['Research, education, collections and a public programme, all under one roof.', 'Everything we make is published openly.']),
-    section('where-we-are', 'Where we are', ['In a former glassworks on the harbour, ten minutes from the central station.']),
-  ]),
+  page(
+    'about',
+    'About the institute',
+    'An independent institute for art, media and technology, on the harbour since 1994.',
+    [
+      'The Northlight Institute brings together artists, researchers, engineers and archivists to study how art and technology shape each other. We run <strong>research projects</strong>, <strong>study programmes</strong>, an <strong>archive</strong> and a public programme of exhibitions, concerts and lectures.',
+      'Read more about our <a href="/about/about-large">history and mission</a>, meet the <a href="/about/people">people</a>, or listen to the <a href="/about/podcast">podcast</a>.',
+    ],
+    [
+      section('what-we-do', 'What we do', [
+        'Research, education, collections and a public programme, all under one roof.',
+        'Everything we make is published openly.',
+      ]),
+      section('where-we-are', 'Where we are', ['In a former glassworks on the harbour, ten minutes from the central station.']),
+    ],
+  ),
   page('people', 'People', 'Researchers, artists, technicians and staff at the institute.', [
     'Around sixty people work at Northlight. Below are the researchers, teachers and staff you are most likely to meet. For general questions, use the <a href="/about/contact">contact page</a>.',
   ]),
-  page('contact', 'Contact', 'How to reach us and visit the building.', [
-    'Northlight Institute, Glassworks Quay 14, 0150 Harbourside, Norway.',
-    'Phone +47 22 00 41 00, email <a href="mailto:info@institute.example">info@institute.example</a>. The reception is staffed Tuesday to Friday, 09:00 to 16:00.',
-  ], [
-    section('opening-hours', 'Opening hours', ['Tuesday to Sunday 10:00–17:00; Thursday until 21:00. Closed on Mondays and public holidays.']),
-    section('getting-here', 'Getting here', ['A ten-minute walk from the central station along the harbour promenade. Bicycle parking is in the courtyard.', 'The building is step-free throughout.']),
-    section('press', 'Press', ['Journalists can reach the communications team at <a href="mailto:press@institute.example">press@institute.example</a>.']),
-  ]),
+  page(
+    'contact',
+    'Contact',
+    'How to reach us and visit the building.',
+    [
+      'Northlight Institute, Glassworks Quay 14, 0150 Harbourside, Norway.',
+      'Phone +47 22 00 41 00, email <a href="mailto:info@institute.example">info@institute.example</a>. The reception is staffed Tuesday to Friday, 09:00 to 16:00.',
+    ],
+    [
+      section('opening-hours', 'Opening hours', [
+        'Tuesday to Sunday 10:00–17:00; Thursday until 21:00. Closed on Mondays and public holidays.',
+      ]),
+      section('getting-here', 'Getting here', [
+        'A ten-minute walk from the central station along the harbour promenade. Bicycle parking is in the courtyard.',
+        'The building is step-free throughout.',
+      ]),
+      section('press', 'Press', [
+        'Journalists can reach the communications team at <a href="mailto:press@institute.example">press@institute.example</a>.',
+      ]),
+    ],
+  ),
   page('podcast', 'Podcast', 'Conversations from the studios, the archive and the stage.', [
     'In the Northlight podcast, researchers and artists talk about work in progress: what they are trying, what failed and what they learnt. A new episode appears on the first Thursday of each month.',
     '<em>Listen below or subscribe in your podcast app.</em>',
   ]),
-  page('about-large', 'History and mission', 'Thirty years of art, media and technology on the harbour: where we come from and what we do.', [
-    'This page tells the longer story of the institute, from a shared workshop in a disused glassworks to an independent foundation with studios, an archive and study programmes.',
-  ], ABOUT_LARGE_SECTIONS),
-  page('artistic-research', 'Artistic research', 'Projects in which the artwork is the main result of the research.', [
-    'In artistic research the work of art is not an illustration of findings made elsewhere: it is where the research happens. About a third of our projects work this way.',
-    'Each artistic research project is presented publicly, documented in a written reflection and reviewed by peers from both art and academia.',
-  ], [
-    section('how-we-work', 'How we work', ['Projects are led jointly by an artist and a researcher, with at least one public presentation each year.', 'Documentation and reflections are published openly.']),
-    section('assessment', 'Assessment', ['Artistic research outcomes are assessed by a panel that includes practising artists.']),
-  ]),
+  page(
+    'about-large',
+    'History and mission',
+    'Thirty years of art, media and technology on the harbour: where we come from and what we do.',
+    [
+      'This page tells the longer story of the institute, from a shared workshop in a disused glassworks to an independent foundation with studios, an archive and study programmes.',
+    ],
+    ABOUT_LARGE_SECTIONS,
+  ),
+  page(
+    'artistic-research',
+    'Artistic research',
+    'Projects in which the artwork is the main result of the research.',
+    [
+      'In artistic research the work of art is not an illustration of findings made elsewhere: it is where the research happens. About a third of our projects work this way.',
+      'Each artistic research project is presented publicly, documented in a written reflection and reviewed by peers from both art and academia.',
+    ],
+    [
+      section('how-we-work', 'How we work', [
+        'Projects are led jointly by an artist and a researcher, with at least one public presentation each year.',
+        'Documentation and reflections are published openly.',
+      ]),
+      section('assessment', 'Assessment', ['Artistic research outcomes are assessed by a panel that includes practising artists.']),
+    ],
+  ),
 ];
 
 // --- internal ---
 
-function page(slug: string, title: string, summary: string, body: readonly string[], sections: readonly PageSectionEntry[] = []): PageEntry {
+function page(
+  slug: string,
+  title: string,
+  summary: string,
+  body: readonly string[],
+  sections: readonly PageSectionEntry[] = [],
+): PageEntry {
   return {
     id: `page-${slug}`,
     slug,

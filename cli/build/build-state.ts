@@ -6,7 +6,20 @@ import type { InspectedSite } from '../checks/collect.ts';
 import type { ContentWarning } from '../checks/run.ts';
 import { cacheKeyFor, sealJson } from '../config/cache-key.ts';
 import { writeFileAtomic } from '../output/write.ts';
-import { decodePage, encodePage, linksByPage, savedSearch, savedWarnings, STATE_VERSION, writeJsonList, type FeedState, type PageRecordForState, type RememberedPage, type SavedState, type SearchIndexState } from './state-format.ts';
+import {
+  decodePage,
+  encodePage,
+  linksByPage,
+  savedSearch,
+  savedWarnings,
+  STATE_VERSION,
+  writeJsonList,
+  type FeedState,
+  type PageRecordForState,
+  type RememberedPage,
+  type SavedState,
+  type SearchIndexState,
+} from './state-format.ts';
 import { folderIdentity, samplePages, whyStateDoesNotHold } from './state-trust.ts';
 
 export { seenWhole, type FeedState, type PageRecordForState, type RememberedPage, type SearchIndexState } from './state-format.ts';
@@ -57,24 +70,47 @@ export function contentHash(content: string | Uint8Array): string {
  * folder that is no longer the one the state describes (checked cheaply: the folder's identity on
  * disk, and the bytes of a few sampled pages).
  */
-export async function loadBuildState(cacheDir: string, outDir: string, generator: string): Promise<{ state: BuildState } | { state: null; reason: string }> {
+export async function loadBuildState(
+  cacheDir: string,
+  outDir: string,
+  generator: string,
+): Promise<{ state: BuildState } | { state: null; reason: string }> {
   const none = (reason: string): { state: null; reason: string } => ({ state: null, reason });
   try {
     const text = await readFile(stateFileFor(cacheDir, outDir), 'utf8').catch(() => null);
     if (text === null) return none('no previous build of this folder in the build cache');
     // What it says decides which pages are kept unread and what the outputs say of them: believed only as a build holding the cache key wrote it.
-    if (!cacheKeyFor(cacheDir).sealedJson(STATE_MAC_CONTEXT, text)) return none("the build cache's state is not signed with this build's cache key (SITE_CACHE_KEY or the key file changed, or the cache was altered)");
+    if (!cacheKeyFor(cacheDir).sealedJson(STATE_MAC_CONTEXT, text))
+      return none(
+        "the build cache's state is not signed with this build's cache key (SITE_CACHE_KEY or the key file changed, or the cache was altered)",
+      );
     const saved = JSON.parse(text) as SavedState;
     if (saved.version !== STATE_VERSION || saved.outDir !== outDir) return none('the build cache holds another format');
-    if (saved.generator !== generator) return none("the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build");
+    if (saved.generator !== generator)
+      return none(
+        "the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build",
+      );
     const links = Array.isArray(saved.links) ? saved.links : [];
-    const rows = saved.pages.map((row) => decodePage(row, { links, items: Array.isArray(saved.items) ? saved.items : [], media: saved.media }));
+    const rows = saved.pages.map((row) =>
+      decodePage(row, { links, items: Array.isArray(saved.items) ? saved.items : [], media: saved.media }),
+    );
     const distrust = await whyStateDoesNotHold(outDir, saved, rows);
     if (distrust !== null) return none(distrust);
     if (saved.feed) saved.feed = { ...saved.feed, cursor: (await movedCursor(cacheDir, outDir, saved.save)) ?? saved.feed.cursor };
     const pages = new Map<string, RememberedPage>();
     for (const page of rows as RememberedPage[]) pages.set(page.inspected.path, page);
-    return { state: { buildId: saved.buildId, save: saved.save, pages, outputs: new Map(Object.entries(saved.outputs)), media: new Set(saved.media), search: savedSearch(saved.search), feed: saved.feed ?? null, warnings: savedWarnings(saved.warnings) } };
+    return {
+      state: {
+        buildId: saved.buildId,
+        save: saved.save,
+        pages,
+        outputs: new Map(Object.entries(saved.outputs)),
+        media: new Set(saved.media),
+        search: savedSearch(saved.search),
+        feed: saved.feed ?? null,
+        warnings: savedWarnings(saved.warnings),
+      },
+    };
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
   }
@@ -126,7 +162,18 @@ export async function saveBuildState(
     const seal = cacheKeyFor(cacheDir).jsonSeal(STATE_MAC_CONTEXT);
     const out = { write: (text: string) => (seal.update(text), file.write(text)) };
     try {
-      const head: Omit<SavedState, 'pages' | 'links' | 'items' | 'outputs' | 'media' | 'warnings'> = { version: STATE_VERSION, save: randomUUID(), buildId: state.buildId, generator: state.generator, timestamp: state.timestamp, outDir, folder, sample, search: state.search, feed: state.feed };
+      const head: Omit<SavedState, 'pages' | 'links' | 'items' | 'outputs' | 'media' | 'warnings'> = {
+        version: STATE_VERSION,
+        save: randomUUID(),
+        buildId: state.buildId,
+        generator: state.generator,
+        timestamp: state.timestamp,
+        outDir,
+        folder,
+        sample,
+        search: state.search,
+        feed: state.feed,
+      };
       await out.write(`${JSON.stringify(head).slice(0, -1)},"links":`);
       await writeJsonList(out, state.site.links.keys());
       await out.write(`,"pages":[`);
@@ -158,7 +205,11 @@ export async function saveBuildState(
  * feed's cursor moves at every build (the embedded backend's holds the time it was given).
  */
 export async function saveFeedCursor(cacheDir: string, outDir: string, previous: Pick<BuildState, 'save'>, cursor: string): Promise<void> {
-  const moved: MovedCursor = { save: previous.save, cursor, mac: cacheKeyFor(cacheDir).sign(CURSOR_MAC_CONTEXT, previous.save, cursor).toString('hex') };
+  const moved: MovedCursor = {
+    save: previous.save,
+    cursor,
+    mac: cacheKeyFor(cacheDir).sign(CURSOR_MAC_CONTEXT, previous.save, cursor).toString('hex'),
+  };
   await writeFileAtomic(cursorFileFor(cacheDir, outDir), JSON.stringify(moved));
 }
 
@@ -206,7 +257,14 @@ export async function listBuildStates(cacheDir: string): Promise<StoredState[]> 
     const saved = await readCacheUses(join(dir, `${id}.uses.json`));
     // Uses copied under another folder's name are no one's.
     const whole = saved !== null && stateFileFor(cacheDir, saved.outDir) === join(dir, `${id}.json`);
-    states.push({ files: files.map((name) => join(dir, name)), outDir: whole ? saved.outDir : null, hasState: files.includes(`${id}.json`), builtAt, bytes, uses: whole ? saved.uses : null });
+    states.push({
+      files: files.map((name) => join(dir, name)),
+      outDir: whole ? saved.outDir : null,
+      hasState: files.includes(`${id}.json`),
+      builtAt,
+      bytes,
+      uses: whole ? saved.uses : null,
+    });
   }
   return states.sort((a, b) => b.builtAt - a.builtAt);
 }
@@ -239,7 +297,11 @@ interface SavedUses {
 
 /** Saves the cache entries the build into `outDir` used (saveBuildState's first step; a shard's only record). */
 export async function saveCacheUses(cacheDir: string, outDir: string, uses: CacheUses): Promise<void> {
-  const saved: SavedUses = { version: 1, outDir, uses: Object.fromEntries(Object.entries(uses).map(([kind, keys]) => [kind, [...new Set(keys)].sort()])) };
+  const saved: SavedUses = {
+    version: 1,
+    outDir,
+    uses: Object.fromEntries(Object.entries(uses).map(([kind, keys]) => [kind, [...new Set(keys)].sort()])),
+  };
   await writeFileAtomic(usesFileFor(cacheDir, outDir), JSON.stringify(saved));
 }
 

@@ -69,7 +69,10 @@ export interface BuildResult {
  * follows one page through them). Everything goes to a staging folder that replaces the output only
  * when every page succeeded, so a failed build leaves the previous output as it was.
  */
-export async function build(config: ResolvedConfig, { logger, now = () => new Date(), progress = createBuildProgress() }: BuildDeps): Promise<BuildResult> {
+export async function build(
+  config: ResolvedConfig,
+  { logger, now = () => new Date(), progress = createBuildProgress() }: BuildDeps,
+): Promise<BuildResult> {
   const started = performance.now();
   const recorder = createBuildRecorder(config, logger, progress, now());
   const staging = await createStagingDir(config.outDir, (message) => logger.warn('output', message));
@@ -79,7 +82,10 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
   // None starts while the client bundle is built rather than taken from the cache (render-threads.ts).
   let bundleQuiet!: () => void;
   const quiet = new Promise<void>((resolve) => (bundleQuiet = resolve));
-  const threads = config.renderThreads > 0 ? startRenderThreads(config.renderThreads, { afterPages: likelyUpdate ? THREADS_AFTER_PAGES : 0, notBefore: quiet }) : null;
+  const threads =
+    config.renderThreads > 0
+      ? startRenderThreads(config.renderThreads, { afterPages: likelyUpdate ? THREADS_AFTER_PAGES : 0, notBefore: quiet })
+      : null;
   let source: ContentSource | null = null;
   let buildId: string | null = null;
   // Whether a kept page is read back, once the outputs are known (step 4); on failure, every one is.
@@ -90,8 +96,16 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // 1. The content backend and the site's code; the site query first, the cheapest way to find the endpoint unreachable.
     source = await openContentSource(config, logger);
     const cacheKey = cacheKeyFor(config.cacheDir);
-    if (cacheKey.problem) logger.warn('cache', `${cacheKey.problem}: this build uses nothing an earlier build left in ${config.cacheDir} (set SITE_CACHE_KEY to share the cache between builds)`);
-    const [site, richText, generator] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir), generatorFingerprint(config)]);
+    if (cacheKey.problem)
+      logger.warn(
+        'cache',
+        `${cacheKey.problem}: this build uses nothing an earlier build left in ${config.cacheDir} (set SITE_CACHE_KEY to share the cache between builds)`,
+      );
+    const [site, richText, generator] = await Promise.all([
+      loadSiteModules(),
+      loadRichTextCache(config.cacheDir),
+      generatorFingerprint(config),
+    ]);
     const siteData = await loadSiteData(source.client, site.siteData.query);
     // Where the backend's change feed stands, and which routes a change since the previous build reaches.
     const saved = await savedBuild(config, generator);
@@ -100,12 +114,23 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // The schema is parsed when a change is to be placed or the state saved: a build that finds nothing changed never needs it.
     let schemaLoaded: Promise<GraphQLSchema> | undefined;
     const schema = site.changeFeed ? () => (schemaLoaded ??= loadSchema(join(config.root, 'site/schema.graphql'))) : null;
-    const feed = await feedPlan({ feed: site.changeFeed, shard: config.shard !== null, source: `${source.endpoint}${config.drafts ? ' with drafts' : ''}`, client: source.client, saved, routes: site.routes, routeData: site.routeData, schema, logger });
+    const feed = await feedPlan({
+      feed: site.changeFeed,
+      shard: config.shard !== null,
+      source: `${source.endpoint}${config.drafts ? ' with drafts' : ''}`,
+      client: source.client,
+      saved,
+      routes: site.routes,
+      routeData: site.routeData,
+      schema,
+      logger,
+    });
 
     // 2. Pages stream from the backend while the client bundles.
     const failures: PageFailure[] = [];
     // Shard 1 of 1 wants every page, as one machine does: it fetches as one machine does.
-    const keep = config.shard && config.shard.count > 1 ? (routeId: string, path: string) => inShard(config.shard!, routeId, path) : undefined;
+    const keep =
+      config.shard && config.shard.count > 1 ? (routeId: string, path: string) => inShard(config.shard!, routeId, path) : undefined;
     const documents = new Map<string, Set<string>>();
     const plan = feed?.routes;
     // The feed says no route's documents can see a change: with the same build id, the output stands as it is.
@@ -113,7 +138,14 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // Which kept pages must be read back is known once the outputs are (step 4): until then the kept pages wait.
     const reading = new Promise<(routeId: string, path: string) => boolean>((resolve) => (decideReading = resolve));
     // The pages of asked routes whose entries give them as unchanged join the kept ones, after the asked pages.
-    const reuse = plan ? { skip: (routeId: string) => !plan.crawl.has(routeId), unchanged: plan.unchanged, onUnchanged: (routeId: string, path: string) => void plan.kept.push({ path, routeId, hash: saved.state!.pages.get(path)!.hash }), pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData, reading) } : undefined;
+    const reuse = plan
+      ? {
+          skip: (routeId: string) => !plan.crawl.has(routeId),
+          unchanged: plan.unchanged,
+          onUnchanged: (routeId: string, path: string) => void plan.kept.push({ path, routeId, hash: saved.state!.pages.get(path)!.hash }),
+          pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData, reading),
+        }
+      : undefined;
     // Media are copied as pages stream in, while the client bundles; whether the output already holds
     // them (an update in place) is known with the build id, and each copy waits for that.
     const mediaStarted = performance.now();
@@ -121,15 +153,52 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     const present = new Promise<ReadonlySet<string> | undefined>((resolve) => (knowPresent = resolve));
     // Without a saved build to update in place, the output holds none of them: no copy waits.
     if (!saved.state) knowPresent(undefined);
-    const media = (inFlight.media = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: staging, concurrency: Math.max(config.concurrency, 16), cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null, images: config.images, cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined }));
-    const bundling = (inFlight.bundling = settleAll([logTimed(logger, 'bundle', () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir, (cached) => cached && bundleQuiet())), (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`), loadShell(config.root)]));
+    const media = (inFlight.media = createMediaCopier({
+      origin: new URL(source.endpoint).origin,
+      siteDir: staging,
+      concurrency: Math.max(config.concurrency, 16),
+      cacheDir: config.cacheDir,
+      present,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      retryDelayMs: config.retryDelayMs,
+      maxBytes: config.mediaMaxBytes,
+      token: config.drafts ? config.token : null,
+      images: config.images,
+      cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined,
+    }));
+    const bundling = (inFlight.bundling = settleAll([
+      logTimed(
+        logger,
+        'bundle',
+        () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir, (cached) => cached && bundleQuiet())),
+        (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`,
+      ),
+      loadShell(config.root),
+    ]));
     const client = source.client;
     // A page kept unread refers to the media the state recorded for it.
     const onPage = (record: PageRecord): void => {
       if (record.unread) media.add(mediaUrls(saved.state?.pages.get(record.job.path)?.media ?? ''), record.job.path);
       else record.media = media.addFrom(record.json, record.job.path);
     };
-    const startPages = (): ReadAhead<PageRecord> => (inFlight.pages = streamPages({ site, client, concurrency: config.concurrency, cleanRichText: richText.clean, resolveImages: media.images ? pageImageResolver(media.images, site.images.richTextSizes) : undefined, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom: bundling, spillFile: join(staging, PAGES_AHEAD_FILE) }));
+    const startPages = (): ReadAhead<PageRecord> =>
+      (inFlight.pages = streamPages({
+        site,
+        client,
+        concurrency: config.concurrency,
+        cleanRichText: richText.clean,
+        resolveImages: media.images ? pageImageResolver(media.images, site.images.richTextSizes) : undefined,
+        recorder,
+        failures,
+        logger,
+        keep,
+        reuse,
+        documents,
+        onPage,
+        renderingFrom: bundling,
+        spillFile: join(staging, PAGES_AHEAD_FILE),
+      }));
     // With nothing to ask of the backend, every page would be read back from the output, which this very
     // build id would leave as it is: they are read only once the build id is known to differ.
     let pages = nothingAsked ? null : startPages();
@@ -138,7 +207,19 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
 
     // 3. What every page shares, and the build id it makes.
     const csp = config.csp ? contentSecurityPolicy(config) : null;
-    const { ctx, timestamp } = await createRenderContext({ site: siteData, siteJson: serializeJson(siteData), modules: site, assets: bundle.manifest, shell, client: clientConfigOf(config), csp, baseUrl: config.baseUrl, sourceDateEpoch: config.sourceDateEpoch, outDir: config.outDir, now });
+    const { ctx, timestamp } = await createRenderContext({
+      site: siteData,
+      siteJson: serializeJson(siteData),
+      modules: site,
+      assets: bundle.manifest,
+      shell,
+      client: clientConfigOf(config),
+      csp,
+      baseUrl: config.baseUrl,
+      sourceDateEpoch: config.sourceDateEpoch,
+      outDir: config.outDir,
+      now,
+    });
     buildId = ctx.buildId;
 
     // 4. Render every page, keeping those the previous build in the folder already has; media copy alongside.
@@ -160,10 +241,20 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
       media.stop();
       await media.done();
       await discardStagingDir(staging);
-      const kept = await keepUnchanged({ config, previous, cursor: feed!.cursor, baseUrl: ctx.baseUrl, routeRules: site.routeRules, recorder }, logger);
+      const kept = await keepUnchanged(
+        { config, previous, cursor: feed!.cursor, baseUrl: ctx.baseUrl, routeRules: site.routeRules, recorder },
+        logger,
+      );
       await touchBuildState(config.cacheDir, config.outDir);
       await pruneAfterBuild(config, logger);
-      return { outDir: config.outDir, buildId, ...kept, requests: source.client.requestCount(), durationMs: performance.now() - started, report: await recorder.succeeded(buildId, source.drafts()) };
+      return {
+        outDir: config.outDir,
+        buildId,
+        ...kept,
+        requests: source.client.requestCount(),
+        durationMs: performance.now() - started,
+        report: await recorder.succeeded(buildId, source.drafts()),
+      };
     }
     pages ??= startPages();
     media.addFrom(ctx.siteJson);
@@ -172,7 +263,18 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // A shard leaves the site search's index to the merge, which indexes the joined site.
     // While pages render, the main heap may grow by at least 48 MB between full collections (heap-growth.js).
     const rendering = renderingPages();
-    const rendered = await renderPages(pages, { ctx, siteDir: staging, payloadBudget: config.payloadBudget, sharedMarkup: config.sharedMarkup, reuseFrom, threads, previous, collectors, recorder, search: searchRoutes && { routes: searchRoutes, exclude: site.search.exclude } }).finally(rendering);
+    const rendered = await renderPages(pages, {
+      ctx,
+      siteDir: staging,
+      payloadBudget: config.payloadBudget,
+      sharedMarkup: config.sharedMarkup,
+      reuseFrom,
+      threads,
+      previous,
+      collectors,
+      recorder,
+      search: searchRoutes && { routes: searchRoutes, exclude: site.search.exclude },
+    }).finally(rendering);
     // The stream has ended: what its crawl still holds (the calendar's lists of events, 11 MB at 100,000
     // pages, kept by the build's key until the crawl's generators go) goes with it.
     pages = null;
@@ -180,44 +282,161 @@ export async function build(config: ResolvedConfig, { logger, now = () => new Da
     // Every page is written: the render threads' heaps (about 70 MB each at 100,000 pages) go now, not
     // after the extra outputs, checks and state, which are where a large build's memory peaked.
     await threads?.close();
-    const how = [threads && rendered.rendered > 0 ? `${rendered.onThreads} on ${plural(config.renderThreads, 'render thread')}` : '', previous ? `${rendered.kept} unchanged, kept` : ''].filter(Boolean).join('; ');
-    logger.info('write', `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`);
+    const how = [
+      threads && rendered.rendered > 0 ? `${rendered.onThreads} on ${plural(config.renderThreads, 'render thread')}` : '',
+      previous ? `${rendered.kept} unchanged, kept` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
+    logger.info(
+      'write',
+      `${rendered.built.length} pages, ${formatMiB(rendered.bytes)} in ${Math.round(performance.now() - writeStarted)} ms${how ? ` (${how})` : ''}`,
+    );
     failIfAny(failures, rendered.built.length + failures.length);
     // The site search's index builds from the pages on disk while the media and the extra outputs finish.
-    const search = rendered.search && (inFlight.search = buildSearchIndex({ pages: rendered.search, siteDir: staging, previous: previous && { outDir: config.outDir, search: previous.search, outputs: previous.outputs }, exclude: site.search.exclude, language: ctx.language, cacheDir: config.drafts || !config.searchCache ? null : config.cacheDir, partitionPages: config.searchPartitionPages }, logger));
+    const search =
+      rendered.search &&
+      (inFlight.search = buildSearchIndex(
+        {
+          pages: rendered.search,
+          siteDir: staging,
+          previous: previous && { outDir: config.outDir, search: previous.search, outputs: previous.outputs },
+          exclude: site.search.exclude,
+          language: ctx.language,
+          cacheDir: config.drafts || !config.searchCache ? null : config.cacheDir,
+          partitionPages: config.searchPartitionPages,
+        },
+        logger,
+      ));
     if (!config.shard) await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
     const mediaFailures = await media.done();
     const images = media.images?.counts();
-    logger.info('media', `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms${images && images.sources > 0 ? ` (${plural(images.sources, 'image')}: ${images.encoded} encoded, ${images.cached} from the cache)` : ''}`);
+    logger.info(
+      'media',
+      `${media.urls.size} files in ${Math.round(performance.now() - mediaStarted)} ms${images && images.sources > 0 ? ` (${plural(images.sources, 'image')}: ${images.encoded} encoded, ${images.cached} from the cache)` : ''}`,
+    );
     failIfAny(mediaFailures, media.urls.size);
 
     // 5. What spans the site: extra outputs, build meta, latest.json, content checks. A shard leaves them to the merge (build/merge.ts).
     if (config.shard) {
-      await writeShardManifest(staging, { version: SHARD_MANIFEST_VERSION, buildId, shard: config.shard, timestamp, baseUrl: ctx.baseUrl, siteJson: ctx.siteJson, assets: ctx.assets, client: ctx.client, csp, pages: shardPages(recorder.inspected(), rendered.records), media: [...media.urls] });
+      await writeShardManifest(staging, {
+        version: SHARD_MANIFEST_VERSION,
+        buildId,
+        shard: config.shard,
+        timestamp,
+        baseUrl: ctx.baseUrl,
+        siteJson: ctx.siteJson,
+        assets: ctx.assets,
+        client: ctx.client,
+        csp,
+        pages: shardPages(recorder.inspected(), rendered.records),
+        media: [...media.urls],
+      });
     }
     const { extras, prerendered, warnings } = config.shard
       ? { extras: null, prerendered: Array.from(rendered.built, (b) => b.path), warnings: [] }
-      : await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: search ? [...collectors, search] : collectors, pages: builtPages(staging, config.outDir, previous), built: rendered.built, sitemap: rendered.records.sitemap(recorder.inspected().pages), media: media.urls, previousOutputs: previous?.outputs, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
+      : await finishSite(
+          {
+            siteDir: staging,
+            root: config.root,
+            ctx,
+            timestamp,
+            site,
+            collectors: search ? [...collectors, search] : collectors,
+            pages: builtPages(staging, config.outDir, previous),
+            built: rendered.built,
+            sitemap: rendered.records.sitemap(recorder.inspected().pages),
+            media: media.urls,
+            previousOutputs: previous?.outputs,
+            payloadBudget: config.payloadBudget,
+            strict: config.strict,
+            verbose: config.logLevel === 'debug',
+            recorder,
+          },
+          logger,
+        );
 
     // 7. Commit: replace the output, or move in only what changed; then the caches for the next build.
     const remove = previous && extras ? filesToRemove(previous, prerendered, extras.outputHashes, media.urls) : null;
     const { written, removed } = await commitOutput(staging, config.outDir, remove);
-    if (previous) logger.info('build', `updated in place: ${rendered.rendered} pages rendered, ${written.length} files written, ${removed.length} removed`);
+    if (previous)
+      logger.info(
+        'build',
+        `updated in place: ${rendered.rendered} pages rendered, ${written.length} files written, ${removed.length} removed`,
+      );
     // The output is committed: a cache that cannot be saved costs the next build time, not this build.
-    await richText.save().catch((error: unknown) => logger.warn('cache', `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`));
-    const feedState = feed && schema && { cursor: feed.cursor, source: feed.source, routeTypes: routeTypesOf(await schema(), site.routes, site.routeData, documents, (id) => !plan || plan.crawl.has(id), feed.routeTypes) };
+    await richText
+      .save()
+      .catch((error: unknown) =>
+        logger.warn(
+          'cache',
+          `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`,
+        ),
+      );
+    const feedState = feed &&
+      schema && {
+        cursor: feed.cursor,
+        source: feed.source,
+        routeTypes: routeTypesOf(
+          await schema(),
+          site.routes,
+          site.routeData,
+          documents,
+          (id) => !plan || plan.crawl.has(id),
+          feed.routeTypes,
+        ),
+      };
     const searchState = search ? await search.state() : null;
-    const uses = await usesOf({ mediaKeys: () => media.cacheKeys(), mediaUrls: media.urls, searchKeys: search ? await search.cacheKeys() : [], bundleKey: bundle.key }, previous && (await loadCacheUses(config.cacheDir, config.outDir)));
-    if (extras) await saveBuildState(config.cacheDir, config.outDir, { buildId, generator, timestamp, site: recorder.inspected(), records: rendered.records, outputs: extras.outputHashes, media: media.urls, search: searchState, feed: feedState, warnings, uses });
+    const uses = await usesOf(
+      {
+        mediaKeys: () => media.cacheKeys(),
+        mediaUrls: media.urls,
+        searchKeys: search ? await search.cacheKeys() : [],
+        bundleKey: bundle.key,
+      },
+      previous && (await loadCacheUses(config.cacheDir, config.outDir)),
+    );
+    if (extras)
+      await saveBuildState(config.cacheDir, config.outDir, {
+        buildId,
+        generator,
+        timestamp,
+        site: recorder.inspected(),
+        records: rendered.records,
+        outputs: extras.outputHashes,
+        media: media.urls,
+        search: searchState,
+        feed: feedState,
+        warnings,
+        uses,
+      });
     // A shard keeps no state, but what it used stays for its next build.
     else await saveCacheUses(config.cacheDir, config.outDir, uses);
     await pruneAfterBuild(config, logger);
 
     // 8. The report.
-    const changes = { mode: previous ? 'incremental' : 'full', pagesRendered: rendered.rendered, pagesKept: rendered.kept, richText: { ...richText.counts }, written, removed } as const;
+    const changes = {
+      mode: previous ? 'incremental' : 'full',
+      pagesRendered: rendered.rendered,
+      pagesKept: rendered.kept,
+      richText: { ...richText.counts },
+      written,
+      removed,
+    } as const;
     await recorder.measureOutput(config.outDir, { pageBytes: rendered.bytes, outputs: extras?.outputs ?? { files: 0, bytes: 0 } }, changes);
-    const result = { outDir: config.outDir, buildId, pages: prerendered.length, bytes: rendered.bytes, media: media.urls.size, requests: source.client.requestCount(), durationMs: performance.now() - started };
-    logger.info('build', `wrote ${result.pages} pages to ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${buildId})`);
+    const result = {
+      outDir: config.outDir,
+      buildId,
+      pages: prerendered.length,
+      bytes: rendered.bytes,
+      media: media.urls.size,
+      requests: source.client.requestCount(),
+      durationMs: performance.now() - started,
+    };
+    logger.info(
+      'build',
+      `wrote ${result.pages} pages to ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${buildId})`,
+    );
     const drafts = source.drafts();
     logDrafts(drafts, logger);
     return { ...result, report: await recorder.succeeded(buildId, drafts) };
@@ -254,11 +473,19 @@ const PAGES_AHEAD_FILE = '.pages-ahead';
 async function pruneAfterBuild(config: ResolvedConfig, logger: Logger): Promise<void> {
   try {
     const pruned = await pruneCache(config.cacheDir, { keep: config.outDir, entriesEveryMs: 60 * 60 * 1000 });
-    const gone = Object.entries(pruned.entries).filter(([, n]) => n.count > 0).map(([kind, n]) => `${n.count} ${kind} (${formatMiB(n.bytes)})`);
+    const gone = Object.entries(pruned.entries)
+      .filter(([, n]) => n.count > 0)
+      .map(([kind, n]) => `${n.count} ${kind} (${formatMiB(n.bytes)})`);
     if (pruned.removed.length > 0) gone.unshift(plural(pruned.removed.length, 'state'));
-    logger.debug?.('cache', `pruned in ${Math.round(pruned.ms)} ms${gone.length > 0 ? `: removed ${gone.join(', ')}` : ', nothing to remove'}`);
+    logger.debug?.(
+      'cache',
+      `pruned in ${Math.round(pruned.ms)} ms${gone.length > 0 ? `: removed ${gone.join(', ')}` : ', nothing to remove'}`,
+    );
   } catch (error) {
-    logger.warn('cache', `could not prune the build cache in ${config.cacheDir} (${describeCause(error)}); run \`site cache prune\` to try again`);
+    logger.warn(
+      'cache',
+      `could not prune the build cache in ${config.cacheDir} (${describeCause(error)}); run \`site cache prune\` to try again`,
+    );
   }
 }
 

@@ -101,7 +101,10 @@ const richText: CacheKind = {
   name: 'rich-text',
   top: 'rich-text.json',
   holds: 'what each rich text cleaned to (what the last build used only)',
-  entries: async (cacheDir) => ((await lstat(join(cacheDir, 'rich-text.json')).catch(() => null)) ? [{ key: 'rich-text.json', path: join(cacheDir, 'rich-text.json'), name: 'rich-text.json' }] : []),
+  entries: async (cacheDir) =>
+    (await lstat(join(cacheDir, 'rich-text.json')).catch(() => null))
+      ? [{ key: 'rich-text.json', path: join(cacheDir, 'rich-text.json'), name: 'rich-text.json' }]
+      : [],
 };
 
 /** Every kind, in the order `site cache` lists them. */

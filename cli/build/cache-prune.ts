@@ -77,7 +77,8 @@ export async function pruneCache(cacheDir: string, options: PruneOptions = {}): 
   const removed: StoredState[] = [];
   let counted = 0;
   for (const state of states) {
-    const keep = state.outDir !== null && (state.outDir === options.keep || (counted < maxStates && now - state.builtAt <= maxAgeDays * DAY_MS));
+    const keep =
+      state.outDir !== null && (state.outDir === options.keep || (counted < maxStates && now - state.builtAt <= maxAgeDays * DAY_MS));
     if (keep) counted++;
     // A record without uses is a state saved before uses were (no build reads it again), or a cursor left
     // alone: gone once it is older than the grace period.
@@ -88,7 +89,8 @@ export async function pruneCache(cacheDir: string, options: PruneOptions = {}): 
   const entries: Record<string, KindCount> = {};
   const marker = join(cacheDir, 'builds', '.entries-pruned');
   const last = options.entriesEveryMs ? ((await lstat(marker).catch(() => null))?.mtimeMs ?? 0) : 0;
-  if (options.entriesEveryMs && now - last < options.entriesEveryMs && removed.length === 0) return { kept, removed, entries, ms: performance.now() - started };
+  if (options.entriesEveryMs && now - last < options.entriesEveryMs && removed.length === 0)
+    return { kept, removed, entries, ms: performance.now() - started };
   if (!options.dryRun) await writeFile(marker, '').catch(() => undefined);
   for (const kind of CACHE_KINDS) {
     if (!kind.usedBy) continue;
@@ -100,7 +102,9 @@ export async function pruneCache(cacheDir: string, options: PruneOptions = {}): 
 }
 
 /** What the build cache holds, per kind, and its states: for `site cache`. */
-export async function describeCache(cacheDir: string): Promise<{ states: StoredState[]; kinds: (KindCount & { name: string; holds: string })[]; other: KindCount & { names: string[] } }> {
+export async function describeCache(
+  cacheDir: string,
+): Promise<{ states: StoredState[]; kinds: (KindCount & { name: string; holds: string })[]; other: KindCount & { names: string[] } }> {
   const states = await listBuildStates(cacheDir);
   const kinds: (KindCount & { name: string; holds: string })[] = [];
   for (const kind of CACHE_KINDS) {
@@ -139,7 +143,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * temporary files of an interrupted write; never one used or written within the grace period. Only
  * those are looked at on disk: the entries in use (most of them, after a build) cost a name each.
  */
-async function pruneKind(kind: CacheKind, cacheDir: string, used: ReadonlySet<string>, { now, grace, dryRun }: { now: number; grace: number; dryRun: boolean }): Promise<KindCount> {
+async function pruneKind(
+  kind: CacheKind,
+  cacheDir: string,
+  used: ReadonlySet<string>,
+  { now, grace, dryRun }: { now: number; grace: number; dryRun: boolean },
+): Promise<KindCount> {
   const gone: KindCount = { count: 0, bytes: 0 };
   for (const entry of await kind.entries(cacheDir)) {
     if (!unwanted(kind, entry, used, now)) continue;

@@ -45,14 +45,16 @@ export function planRoutes(
   const changed = new Set(changes.map((c) => c.type));
   const crawl = new Set(routes.filter((r) => !routeTypes[r.id] || routeTypes[r.id]!.some((type) => changed.has(type))).map((r) => r.id));
   const kept: RoutePlan['kept'] = [];
-  for (const [path, page] of previous.pages) if (!crawl.has(page.inspected.route)) kept.push({ path, routeId: page.inspected.route, hash: page.hash });
+  for (const [path, page] of previous.pages)
+    if (!crawl.has(page.inspected.route)) kept.push({ path, routeId: page.inspected.route, hash: page.hash });
   const changedIds = new Set(changes.map((c) => String(c.id)));
   // Changes to anything but an object type (an interface, a type the schema lacks) reach every page of an asked route.
   const byItem = items && [...changed].every((type) => isObjectType(items.schema.getType(type)));
   const unchanged = (routeId: string): ((path: string, key: string) => boolean) | undefined => {
     const query = items?.routeData[routeId]?.query;
     if (!byItem || !query || !crawl.has(routeId)) return undefined;
-    if ([...typesWithoutIds(items.schema, query), ...typesNestedInItems(items.schema, query)].some((type) => changed.has(type))) return undefined;
+    if ([...typesWithoutIds(items.schema, query), ...typesNestedInItems(items.schema, query)].some((type) => changed.has(type)))
+      return undefined;
     return (path, key) => {
       const page = previous.pages.get(path);
       return page?.inspected.route === routeId && dependsUnchanged(page.depends, key, changedIds);
@@ -75,7 +77,8 @@ export function routeTypesOf(
   before: Readonly<Record<string, readonly string[]>>,
 ): Record<string, string[]> {
   const cache = new Map<string, readonly string[]>();
-  const read = (document: string): readonly string[] => cache.get(document) ?? cache.set(document, typesRead(schema, document)).get(document)!;
+  const read = (document: string): readonly string[] =>
+    cache.get(document) ?? cache.set(document, typesRead(schema, document)).get(document)!;
   const result: Record<string, string[]> = {};
   for (const { id } of routes) {
     if (!crawled(id) && before[id]) {

@@ -25,7 +25,17 @@ export interface FeedPlan {
  * previous build's cursor, what changed. Null without a feed, for a shard (it asks for its own share),
  * or when the feed cannot be read: the build then asks for every page and compares.
  */
-export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; shard: boolean; source: string; client: GraphQLClientHandle; saved: SavedBuild; routes: readonly Pick<RouteDefinition, 'id'>[]; routeData: Readonly<Record<string, Pick<RouteDataDefinition, 'query'>>>; schema: (() => Promise<GraphQLSchema>) | null; logger: Logger }): Promise<FeedPlan | null> {
+export async function feedPlan(input: {
+  feed: ChangeFeedDefinition | undefined;
+  shard: boolean;
+  source: string;
+  client: GraphQLClientHandle;
+  saved: SavedBuild;
+  routes: readonly Pick<RouteDefinition, 'id'>[];
+  routeData: Readonly<Record<string, Pick<RouteDataDefinition, 'query'>>>;
+  schema: (() => Promise<GraphQLSchema>) | null;
+  logger: Logger;
+}): Promise<FeedPlan | null> {
   const { feed, saved, source, logger } = input;
   if (!feed || input.shard || !input.schema) return null;
   // A cursor from another backend (or for another view of it: drafts or not) says nothing about this one.
@@ -44,11 +54,23 @@ export async function feedPlan(input: { feed: ChangeFeedDefinition | undefined; 
   const schema = answer.changes.length > 0 ? await input.schema() : null;
   const unknown = schema && answer.changes.find((c) => typeof c.type !== 'string' || !isObjectType(schema.getType(c.type)));
   if (unknown) {
-    logger.warn('changes', `the change feed names the type ${JSON.stringify(unknown.type)}, which is not an object type of site/schema.graphql: every page is asked for and compared (the feed must name the GraphQL types the site's queries select)`);
+    logger.warn(
+      'changes',
+      `the change feed names the type ${JSON.stringify(unknown.type)}, which is not an object type of site/schema.graphql: every page is asked for and compared (the feed must name the GraphQL types the site's queries select)`,
+    );
     return fresh;
   }
-  const routes = planRoutes(input.routes, saved.state, previous.routeTypes, answer.changes, schema && feed.itemIds ? { schema, routeData: input.routeData } : undefined);
+  const routes = planRoutes(
+    input.routes,
+    saved.state,
+    previous.routeTypes,
+    answer.changes,
+    schema && feed.itemIds ? { schema, routeData: input.routeData } : undefined,
+  );
   const types = [...new Set(answer.changes.map((c) => c.type))].sort();
-  logger.info('changes', `${plural(answer.changes.length, 'change')} since the previous build${types.length ? ` (${types.join(', ')})` : ''}: ${routes.crawl.size} of ${plural(input.routes.length, 'route')} asked for, ${plural(routes.kept.length, 'page')} kept`);
+  logger.info(
+    'changes',
+    `${plural(answer.changes.length, 'change')} since the previous build${types.length ? ` (${types.join(', ')})` : ''}: ${routes.crawl.size} of ${plural(input.routes.length, 'route')} asked for, ${plural(routes.kept.length, 'page')} kept`,
+  );
   return { cursor: answer.cursor, source, routes, routeTypes: previous.routeTypes };
 }

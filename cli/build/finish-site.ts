@@ -42,18 +42,47 @@ export interface FinishSiteInput {
  * the content checks (under --strict a warning fails the build here, before the output is touched).
  * Returns what the extras wrote and the prerendered paths in route order.
  */
-export async function finishSite(input: FinishSiteInput, logger: Logger): Promise<{ extras: Extras; prerendered: string[]; warnings: ContentWarning[] }> {
+export async function finishSite(
+  input: FinishSiteInput,
+  logger: Logger,
+): Promise<{ extras: Extras; prerendered: string[]; warnings: ContentWarning[] }> {
   const { siteDir, ctx, site, recorder } = input;
   const notFoundHtml = renderErrorPage(ctx, { status: 404, message: 'Page not found', fatal: false }).html;
   const extras = await logTimed(
     logger,
     'outputs',
-    () => writeExtras({ siteDir, publicDir: join(input.root, 'site/public'), baseUrl: ctx.baseUrl, routeRules: site.routeRules, csp: ctx.csp, notFoundHtml, sitemap: input.sitemap, collectors: input.collectors, pages: input.pages, previousOutputs: input.previousOutputs }),
+    () =>
+      writeExtras({
+        siteDir,
+        publicDir: join(input.root, 'site/public'),
+        baseUrl: ctx.baseUrl,
+        routeRules: site.routeRules,
+        csp: ctx.csp,
+        notFoundHtml,
+        sitemap: input.sitemap,
+        collectors: input.collectors,
+        pages: input.pages,
+        previousOutputs: input.previousOutputs,
+      }),
     (e) => `${e.outputs.files} files`,
   );
-  const prerendered = await writeBuildMeta(siteDir, { buildId: ctx.buildId, timestamp: input.timestamp, routes: site.routes, routeRules: site.routeRules, built: input.built, pageChunks: ctx.assets.pageChunks });
+  const prerendered = await writeBuildMeta(siteDir, {
+    buildId: ctx.buildId,
+    timestamp: input.timestamp,
+    routes: site.routes,
+    routeRules: site.routeRules,
+    built: input.built,
+    pageChunks: ctx.assets.pageChunks,
+  });
   const knownFiles = [...input.media, ...[...extras.outputHashes.keys()].map((file) => `/${file}`)];
-  const warnings = await checkSite({ site: recorder.inspected(), siteDir, files: knownFiles, baseUrl: ctx.baseUrl, routeRules: site.routeRules, payloadBudget: input.payloadBudget });
+  const warnings = await checkSite({
+    site: recorder.inspected(),
+    siteDir,
+    files: knownFiles,
+    baseUrl: ctx.baseUrl,
+    routeRules: site.routeRules,
+    payloadBudget: input.payloadBudget,
+  });
   recorder.checked(warnings);
   reportWarnings(warnings, input.built.length, { strict: input.strict, verbose: input.verbose }, logger);
   return { extras, prerendered, warnings };

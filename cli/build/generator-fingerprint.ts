@@ -16,7 +16,16 @@ import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
  */
 export async function generatorFingerprint(config: FingerprintOptions, root = config.root): Promise<string> {
   const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...(await installedManifests(root))]);
-  const options = { client: clientConfigOf(config), baseUrl: config.baseUrl, payloadBudget: config.payloadBudget, drafts: config.drafts, mediaMaxBytes: config.mediaMaxBytes, csp: config.csp, images: imageOptionsOf(config.images), searchPartitionPages: config.searchPartitionPages };
+  const options = {
+    client: clientConfigOf(config),
+    baseUrl: config.baseUrl,
+    payloadBudget: config.payloadBudget,
+    drafts: config.drafts,
+    mediaMaxBytes: config.mediaMaxBytes,
+    csp: config.csp,
+    images: imageOptionsOf(config.images),
+    searchPartitionPages: config.searchPartitionPages,
+  };
   return createHash('sha256')
     .update(code)
     .update('\0')
@@ -28,7 +37,20 @@ export async function generatorFingerprint(config: FingerprintOptions, root = co
 }
 
 /** The options that reach the output, and the project root whose code is hashed. */
-export type FingerprintOptions = Pick<ResolvedConfig, 'root' | 'buildCheckInterval' | 'publicEndpoint' | 'sentryDsn' | 'baseUrl' | 'payloadBudget' | 'drafts' | 'mediaMaxBytes' | 'csp' | 'images' | 'searchPartitionPages'>;
+export type FingerprintOptions = Pick<
+  ResolvedConfig,
+  | 'root'
+  | 'buildCheckInterval'
+  | 'publicEndpoint'
+  | 'sentryDsn'
+  | 'baseUrl'
+  | 'payloadBudget'
+  | 'drafts'
+  | 'mediaMaxBytes'
+  | 'csp'
+  | 'images'
+  | 'searchPartitionPages'
+>;
 
 /**
  * What of the image settings reaches the page data: widths, formats, the pixel limit and the image
@@ -36,7 +58,13 @@ export type FingerprintOptions = Pick<ResolvedConfig, 'root' | 'buildCheckInterv
  */
 function imageOptionsOf(images: ResolvedConfig['images']): unknown {
   const { service, ...rest } = images;
-  return { ...rest, service: service && { url: service.url, signing: createHash('sha256').update(service.key).update('\0').update(service.salt).digest('hex') } };
+  return {
+    ...rest,
+    service: service && {
+      url: service.url,
+      signing: createHash('sha256').update(service.key).update('\0').update(service.salt).digest('hex'),
+    },
+  };
 }
 
 /** Folders whose files are the generator's and the site's code and shell. */
@@ -46,6 +74,8 @@ export const CODE_FILES = ['package.json', 'package-lock.json'];
 
 /** The package.json of each installed dependency the tool declares (a version bump changes it). */
 async function installedManifests(root: string): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8').catch(() => '{}')) as { dependencies?: Record<string, string> };
+  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8').catch(() => '{}')) as {
+    dependencies?: Record<string, string>;
+  };
   return Object.keys(manifest.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`);
 }

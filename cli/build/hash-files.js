@@ -19,7 +19,12 @@ export async function hashFiles(root, dirs, files) {
   }
   names.sort();
   const hash = createHash('sha256');
-  for (const name of names) hash.update(name).update('\0').update(orNone(() => readFileSync(join(root, name)), '')).update('\0');
+  for (const name of names)
+    hash
+      .update(name)
+      .update('\0')
+      .update(orNone(() => readFileSync(join(root, name)), ''))
+      .update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -63,7 +63,12 @@ export function growingPercent(usedBytes) {
 export function setHeapGrowth() {
   const policy = { holding: 0, rendering: 0, percent: 0, timer: undefined, fit };
   function fit() {
-    const percent = policy.holding > 0 ? HOLDING_PERCENT : policy.rendering > 0 ? growingPercent(getHeapStatistics().used_heap_size) : HEAP_GROWING_PERCENT;
+    const percent =
+      policy.holding > 0
+        ? HOLDING_PERCENT
+        : policy.rendering > 0
+          ? growingPercent(getHeapStatistics().used_heap_size)
+          : HEAP_GROWING_PERCENT;
     if (policy.rendering > 0) policy.timer ??= setInterval(fit, FIT_EVERY_MS).unref();
     else if (policy.timer !== undefined) {
       clearInterval(policy.timer);

@@ -10,8 +10,13 @@ import { loadBuildState, pageHash, type BuildState, type RememberedPage } from '
  * rendered again. Null: every page is rendered (--full, or why not under --verbose).
  */
 export function previousBuild(options: { outDir: string }, found: SavedBuild, buildId: string, logger: Logger): BuildState | null {
-  if (found.state && found.state.buildId !== buildId) found = { state: null, reason: `the code, options or site-wide data changed (build ${found.state.buildId} → ${buildId})` };
-  if (found.state) logger.info('build', `updating build ${buildId} in ${options.outDir}: only pages whose data changed are rendered (--full renders every page)`);
+  if (found.state && found.state.buildId !== buildId)
+    found = { state: null, reason: `the code, options or site-wide data changed (build ${found.state.buildId} → ${buildId})` };
+  if (found.state)
+    logger.info(
+      'build',
+      `updating build ${buildId} in ${options.outDir}: only pages whose data changed are rendered (--full renders every page)`,
+    );
   else logger.debug?.('build', `rendering every page: ${(found as { reason: string }).reason}`);
   return found.state;
 }
@@ -24,7 +29,10 @@ export type SavedBuild = { state: BuildState } | { state: null; reason: string }
  * still what it wrote (build-state.ts loadBuildState); whether its build id is this build's is decided
  * once the build id is known (previousBuild).
  */
-export async function savedBuild(options: { incremental: boolean; cacheDir: string; outDir: string }, generator: string): Promise<SavedBuild> {
+export async function savedBuild(
+  options: { incremental: boolean; cacheDir: string; outDir: string },
+  generator: string,
+): Promise<SavedBuild> {
   if (!options.incremental) return { state: null, reason: '--full' };
   return loadBuildState(options.cacheDir, options.outDir, generator);
 }
@@ -34,7 +42,13 @@ export async function savedBuild(options: { incremental: boolean; cacheDir: stri
  * page's hash when it was taken to compare (a page the previous build lacks is hashed where it renders).
  * `known`: the page's hash, when the caller already took it (a page read back from the previous output).
  */
-export function unchangedPage(previous: BuildState | null, routeId: string, path: string, json: string, known?: string): { kept: RememberedPage | null; hash?: string } {
+export function unchangedPage(
+  previous: BuildState | null,
+  routeId: string,
+  path: string,
+  json: string,
+  known?: string,
+): { kept: RememberedPage | null; hash?: string } {
   const before = previous?.pages.get(path);
   if (!before) return { kept: null };
   const hash = known ?? pageHash(routeId, path, json);
@@ -46,11 +60,17 @@ export function unchangedPage(previous: BuildState | null, routeId: string, path
  * outputs it did not write, the media nothing refers to any more. The staging folder of an update in
  * place lacks the unchanged files, so the output folder is no guide to them.
  */
-export function filesToRemove(previous: BuildState, built: Iterable<string>, outputs: ReadonlyMap<string, string>, media: ReadonlySet<string>): string[] {
+export function filesToRemove(
+  previous: BuildState,
+  built: Iterable<string>,
+  outputs: ReadonlyMap<string, string>,
+  media: ReadonlySet<string>,
+): string[] {
   const pageFiles = (paths: Iterable<string>): string[] => [...paths].flatMap((path) => [htmlFileFor(path), payloadFileFor(path)]);
   // Whatever this build has or keeps stays, however the previous build's records spell it (another case,
   // a medium under an encoded slash, an output named like a page's file).
   const kept = new Set([...pageFiles(built), ...outputs.keys(), ...[...media].map(mediaFileFor)].map(fileKey));
-  return [...pageFiles(previous.pages.keys()), ...previous.outputs.keys(), ...[...previous.media].map(mediaFileFor)].filter((file) => !kept.has(fileKey(file)));
+  return [...pageFiles(previous.pages.keys()), ...previous.outputs.keys(), ...[...previous.media].map(mediaFileFor)].filter(
+    (file) => !kept.has(fileKey(file)),
+  );
 }
-

@@ -31,7 +31,19 @@ import { builtPages } from './kept-pages.ts';
 import { readShardManifest, SHARDS_DIR, type ShardManifest } from './shard.ts';
 
 /** What the merge reads of the configuration. */
-export type MergeOptions = Pick<ResolvedConfig, 'allowShrink' | 'backgroundCleanup' | 'logLevel' | 'outDir' | 'payloadBudget' | 'reportFile' | 'root' | 'search' | 'searchPartitionPages' | 'strict'>;
+export type MergeOptions = Pick<
+  ResolvedConfig,
+  | 'allowShrink'
+  | 'backgroundCleanup'
+  | 'logLevel'
+  | 'outDir'
+  | 'payloadBudget'
+  | 'reportFile'
+  | 'root'
+  | 'search'
+  | 'searchPartitionPages'
+  | 'strict'
+>;
 
 /**
  * `site build --merge <dirs…>`: joins the outputs of the shards of one build (`site build --shard i/n`)
@@ -39,7 +51,11 @@ export type MergeOptions = Pick<ResolvedConfig, 'allowShrink' | 'backgroundClean
  * their pages and media linked in, then what spans the site (extra outputs, sitemap, 404, build meta,
  * content checks) and latest.json last. A missing or mismatched shard writes nothing.
  */
-export async function mergeShards(config: MergeOptions, shardDirs: readonly string[], { logger, now = () => new Date(), progress = createBuildProgress() }: BuildDeps): Promise<BuildResult> {
+export async function mergeShards(
+  config: MergeOptions,
+  shardDirs: readonly string[],
+  { logger, now = () => new Date(), progress = createBuildProgress() }: BuildDeps,
+): Promise<BuildResult> {
   const started = performance.now();
   const manifests = await readShards(shardDirs);
   const first = manifests[0]!.manifest;
@@ -50,19 +66,43 @@ export async function mergeShards(config: MergeOptions, shardDirs: readonly stri
     // 1. The shared context, checked against the shards': the same code, shell, options and site data.
     const [site, shell] = await Promise.all([loadSiteModules(), loadShell(config.root)]);
     const siteData = JSON.parse(first.siteJson) as SiteData;
-    const { ctx, timestamp } = await createRenderContext({ site: siteData, siteJson: first.siteJson, modules: site, assets: first.assets, shell, client: first.client, csp: first.csp, baseUrl: first.baseUrl, sourceDateEpoch: first.timestamp / 1000, outDir: config.outDir, now });
-    if (ctx.buildId !== first.buildId) throw createBuildError(BuildErrors.ShardsIncomplete, [`this machine's code, document shell or route rules make build ${ctx.buildId}, the shards built ${first.buildId}`]);
+    const { ctx, timestamp } = await createRenderContext({
+      site: siteData,
+      siteJson: first.siteJson,
+      modules: site,
+      assets: first.assets,
+      shell,
+      client: first.client,
+      csp: first.csp,
+      baseUrl: first.baseUrl,
+      sourceDateEpoch: first.timestamp / 1000,
+      outDir: config.outDir,
+      now,
+    });
+    if (ctx.buildId !== first.buildId)
+      throw createBuildError(BuildErrors.ShardsIncomplete, [
+        `this machine's code, document shell or route rules make build ${ctx.buildId}, the shards built ${first.buildId}`,
+      ]);
 
     // 2. Every shard's files, linked in; a file two shards both wrote (assets, shared media) must be the same.
     for (const { dir } of manifests) await linkTree(dir, staging);
-    logger.info('merge', `${manifests.length} shards of build ${first.buildId}: ${manifests.reduce((n, m) => n + m.manifest.pages.length, 0)} pages`);
+    logger.info(
+      'merge',
+      `${manifests.length} shards of build ${first.buildId}: ${manifests.reduce((n, m) => n + m.manifest.pages.length, 0)} pages`,
+    );
 
     // 3. Every page, in route order, as one build would have seen it: its facts for the checks and the
     // sitemap, its data (from its payload) for the extra outputs and its search entries.
     const searchRoutes = config.search ? searchRoutesOf(site.routeData) : null;
     const searched: SearchedPage[] = [];
     const routeOrder = new Map(site.routes.map((r, i) => [r.id, i]));
-    const pages = manifests.flatMap((m) => m.manifest.pages).sort((a, b) => (routeOrder.get(a.inspected.route) ?? 0) - (routeOrder.get(b.inspected.route) ?? 0) || compareText(a.inspected.path, b.inspected.path));
+    const pages = manifests
+      .flatMap((m) => m.manifest.pages)
+      .sort(
+        (a, b) =>
+          (routeOrder.get(a.inspected.route) ?? 0) - (routeOrder.get(b.inspected.route) ?? 0) ||
+          compareText(a.inspected.path, b.inspected.path),
+      );
     const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
     const feed = createPageFeed({ collectors, searchRoutes, searched, site: siteData, routeOrder });
     const sitemap: SitemapEntry[] = [];
@@ -71,7 +111,10 @@ export async function mergeShards(config: MergeOptions, shardDirs: readonly stri
     // Every page the manifests list is checked before any file is read: a manifest is input like any other.
     const routed = pages.map((page) => ({ page, params: paramsOf(site.routes, page.inspected) }));
     // Payloads are read a few ahead of the page that parses them: one after the other, the reads' waits were much of the merge.
-    const withPayloads = mapAhead(routed, READS_AHEAD, async (page) => ({ ...page, payload: await readText(safePath(resolve(staging), payloadFileFor(page.page.inspected.path))) }));
+    const withPayloads = mapAhead(routed, READS_AHEAD, async (page) => ({
+      ...page,
+      payload: await readText(safePath(resolve(staging), payloadFileFor(page.page.inspected.path))),
+    }));
     for await (const { page, params, payload } of withPayloads) {
       const { path, route: routeId } = page.inspected;
       const { data } = JSON.parse(payload) as { data: unknown };
@@ -86,14 +129,59 @@ export async function mergeShards(config: MergeOptions, shardDirs: readonly stri
     // 4. What spans the site, latest.json last; then the output is replaced as a whole.
     const media = new Set(manifests.flatMap((m) => m.manifest.media));
     // No search cache: the shards' manifests do not say whether they hold drafts, whose text must stay out of it.
-    if (searchRoutes) search = buildSearchIndex({ pages: searched, siteDir: staging, previous: null, exclude: site.search.exclude, language: ctx.language, cacheDir: null, partitionPages: config.searchPartitionPages }, logger);
+    if (searchRoutes)
+      search = buildSearchIndex(
+        {
+          pages: searched,
+          siteDir: staging,
+          previous: null,
+          exclude: site.search.exclude,
+          language: ctx.language,
+          cacheDir: null,
+          partitionPages: config.searchPartitionPages,
+        },
+        logger,
+      );
     const outputs = search ? [...collectors, search] : collectors;
-    const { extras, prerendered } = await finishSite({ siteDir: staging, root: config.root, ctx, timestamp, site, collectors: outputs, pages: builtPages(staging, config.outDir, null), built, sitemap, media, payloadBudget: config.payloadBudget, strict: config.strict, verbose: config.logLevel === 'debug', recorder }, logger);
+    const { extras, prerendered } = await finishSite(
+      {
+        siteDir: staging,
+        root: config.root,
+        ctx,
+        timestamp,
+        site,
+        collectors: outputs,
+        pages: builtPages(staging, config.outDir, null),
+        built,
+        sitemap,
+        media,
+        payloadBudget: config.payloadBudget,
+        strict: config.strict,
+        verbose: config.logLevel === 'debug',
+        recorder,
+      },
+      logger,
+    );
     await commitOutput(staging, config.outDir, null);
     const bytes = pages.reduce((n, p) => n + p.bytes, 0);
-    await recorder.measureOutput(config.outDir, { pageBytes: bytes, outputs: extras.outputs }, { mode: 'full', pagesRendered: 0, pagesKept: pages.length, richText: { cleaned: 0, reused: 0 }, written: [], removed: [] });
-    const result = { outDir: config.outDir, buildId: first.buildId, pages: prerendered.length, bytes, media: media.size, requests: 0, durationMs: performance.now() - started };
-    logger.info('build', `merged ${result.pages} pages into ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${first.buildId})`);
+    await recorder.measureOutput(
+      config.outDir,
+      { pageBytes: bytes, outputs: extras.outputs },
+      { mode: 'full', pagesRendered: 0, pagesKept: pages.length, richText: { cleaned: 0, reused: 0 }, written: [], removed: [] },
+    );
+    const result = {
+      outDir: config.outDir,
+      buildId: first.buildId,
+      pages: prerendered.length,
+      bytes,
+      media: media.size,
+      requests: 0,
+      durationMs: performance.now() - started,
+    };
+    logger.info(
+      'build',
+      `merged ${result.pages} pages into ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${first.buildId})`,
+    );
     return { ...result, report: await recorder.succeeded(first.buildId) };
   } catch (error) {
     await discardStagingDir(staging);
@@ -113,11 +201,20 @@ async function readShards(dirs: readonly string[]): Promise<{ dir: string; manif
     throw createBuildError(BuildErrors.ShardsIncomplete, [problem]);
   };
   if (dirs.length === 0) fail('no shard folders were given');
-  const shards = await Promise.all(dirs.map(async (dir) => ({ dir, manifest: (await readShardManifest(dir)) ?? fail(`${dir} holds no shard of a build (no ${SHARDS_DIR}/*.json)`) })));
+  const shards = await Promise.all(
+    dirs.map(async (dir) => ({
+      dir,
+      manifest: (await readShardManifest(dir)) ?? fail(`${dir} holds no shard of a build (no ${SHARDS_DIR}/*.json)`),
+    })),
+  );
   const { buildId, timestamp, shard } = shards[0]!.manifest;
   for (const { dir, manifest } of shards) {
-    if (manifest.buildId !== buildId || manifest.timestamp !== timestamp) fail(`${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of build ${manifest.buildId}, ${shards[0]!.dir} of build ${buildId} (code, options, content or SOURCE_DATE_EPOCH differ)`);
-    if (manifest.shard.count !== shard.count) fail(`${dir} is one of ${manifest.shard.count} shards, ${shards[0]!.dir} one of ${shard.count}`);
+    if (manifest.buildId !== buildId || manifest.timestamp !== timestamp)
+      fail(
+        `${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of build ${manifest.buildId}, ${shards[0]!.dir} of build ${buildId} (code, options, content or SOURCE_DATE_EPOCH differ)`,
+      );
+    if (manifest.shard.count !== shard.count)
+      fail(`${dir} is one of ${manifest.shard.count} shards, ${shards[0]!.dir} one of ${shard.count}`);
   }
   const byIndex = new Map<number, string>();
   for (const { dir, manifest } of shards) {
@@ -126,7 +223,8 @@ async function readShards(dirs: readonly string[]): Promise<{ dir: string; manif
     byIndex.set(manifest.shard.index, dir);
   }
   const missing = Array.from({ length: shard.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (missing.length > 0) fail(`shard ${missing.map((i) => `${i}/${shard.count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`);
+  if (missing.length > 0)
+    fail(`shard ${missing.map((i) => `${i}/${shard.count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`);
   return shards.sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
 }
 
@@ -138,7 +236,10 @@ async function readShards(dirs: readonly string[]): Promise<{ dir: string; manif
 function paramsOf(routes: readonly RouteDefinition[], { path, route: routeId }: { path: string; route: string }): RouteParams {
   const route = routes.find((r) => r.id === routeId);
   const params = route && isPagePath(path) ? findRoute([route], path)?.params : undefined;
-  if (!params) throw createBuildError(BuildErrors.ShardsIncomplete, [`the shards list ${JSON.stringify(path)} under route ${routeId}, which this machine's site/routes.ts does not match`]);
+  if (!params)
+    throw createBuildError(BuildErrors.ShardsIncomplete, [
+      `the shards list ${JSON.stringify(path)} under route ${routeId}, which this machine's site/routes.ts does not match`,
+    ]);
   return params;
 }
 

@@ -133,7 +133,8 @@ export class PackedNumbers {
   }
 
   push(value: number): number {
-    if (this.values instanceof Uint32Array && !(Number.isInteger(value) && value >= 0 && value <= 0xffffffff)) throw new RangeError(`${value} is not a count below 2^32`);
+    if (this.values instanceof Uint32Array && !(Number.isInteger(value) && value >= 0 && value <= 0xffffffff))
+      throw new RangeError(`${value} is not a count below 2^32`);
     if (this.rows === this.values.length) this.values = grown(this.values);
     this.values[this.rows] = value;
     return this.rows++;

@@ -33,11 +33,19 @@ export async function createRenderContext(input: RenderContextInput): Promise<{ 
   // The id covers what every page shares: code, shell, options (SOURCE_DATE_EPOCH, which dates every
   // page, among them), rules and the site-wide data. A page's
   // own content is not part of it, so editing one item leaves every other page's bytes unchanged.
-  const buildId = createBuildId([assets.hash, shell.parts.join('\0'), JSON.stringify({ baseUrl, client, routeRules: modules.routeRules, csp, sourceDateEpoch: input.sourceDateEpoch }), siteJson]);
+  const buildId = createBuildId([
+    assets.hash,
+    shell.parts.join('\0'),
+    JSON.stringify({ baseUrl, client, routeRules: modules.routeRules, csp, sourceDateEpoch: input.sourceDateEpoch }),
+    siteJson,
+  ]);
   // Every page of one build id carries the same prerenderedAt, the time that build was first made: a
   // build into a folder that holds the same id (incremental or --full) keeps its timestamp, so the
   // pages it keeps and the pages it renders agree, byte for byte, with a full build.
-  const timestamp = input.sourceDateEpoch !== null ? input.sourceDateEpoch * 1000 : ((await previousTimestamp(input.outDir, buildId)) ?? input.now().getTime());
+  const timestamp =
+    input.sourceDateEpoch !== null
+      ? input.sourceDateEpoch * 1000
+      : ((await previousTimestamp(input.outDir, buildId)) ?? input.now().getTime());
   const ctx: RenderContext = {
     buildId,
     prerenderedAt: new Date(timestamp).toISOString(),
@@ -61,6 +69,9 @@ export async function createRenderContext(input: RenderContextInput): Promise<{ 
 
 /** The timestamp of the build in `outDir` when it is build `buildId`, else null. */
 async function previousTimestamp(outDir: string, buildId: string): Promise<number | null> {
-  const latest = await readBuild(outDir).then((b) => b.latest, () => null);
+  const latest = await readBuild(outDir).then(
+    (b) => b.latest,
+    () => null,
+  );
   return latest?.id === buildId ? latest.timestamp : null;
 }

@@ -66,7 +66,8 @@ export function parseShard(value: string | undefined): Shard | null {
   const match = /^(\d+)\/(\d+)$/.exec(value.trim());
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || count > 10_000 || index < 1 || index > count) throw createBuildError(BuildErrors.InvalidOption, ['--shard', value, 'i/n with 1 ≤ i ≤ n, such as 2/4']);
+  if (!match || count < 1 || count > 10_000 || index < 1 || index > count)
+    throw createBuildError(BuildErrors.InvalidOption, ['--shard', value, 'i/n with 1 ≤ i ≤ n, such as 2/4']);
   return { index, count };
 }
 

@@ -76,7 +76,12 @@ export interface PageTables {
 }
 
 /** Page `page`'s row, with `links` its link ids and `index` giving an item id's or a media URL's place in the state's tables. */
-export function encodePage(page: InspectedPage, record: PageRecordForState, links: number[], index: { item(id: string): number; media(url: string): number }): SavedPage {
+export function encodePage(
+  page: InspectedPage,
+  record: PageRecordForState,
+  links: number[],
+  index: { item(id: string): number; media(url: string): number },
+): SavedPage {
   const seen = seenWhole(record);
   return [
     page.path,
@@ -113,10 +118,36 @@ export interface DamagedPage {
  */
 export function decodePage(row: unknown, tables: PageTables): RememberedPage | DamagedPage {
   if (!Array.isArray(row)) return { damaged: row };
-  const [path, route, hash, noindex, lastmod, bytes, title, ids, imagesWithoutAlt, htmlChars, payloadChars, overBudget, links, key, held, media, notes] = row as unknown[];
+  const [
+    path,
+    route,
+    hash,
+    noindex,
+    lastmod,
+    bytes,
+    title,
+    ids,
+    imagesWithoutAlt,
+    htmlChars,
+    payloadChars,
+    overBudget,
+    links,
+    key,
+    held,
+    media,
+    notes,
+  ] = row as unknown[];
   const count = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
   const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((item) => typeof item === 'string');
-  const linkIds = (list: unknown): list is number[] => Array.isArray(list) && list.every((id) => Number.isInteger(id) && (id as number) >= 0 && (id as number) < tables.links.length && typeof tables.links[id as number] === 'string');
+  const linkIds = (list: unknown): list is number[] =>
+    Array.isArray(list) &&
+    list.every(
+      (id) =>
+        Number.isInteger(id) &&
+        (id as number) >= 0 &&
+        (id as number) < tables.links.length &&
+        typeof tables.links[id as number] === 'string',
+    );
   if (
     !(
       typeof path === 'string' &&
@@ -228,7 +259,14 @@ export function savedWarnings(saved: unknown): ContentWarning[] | null {
   const warnings: ContentWarning[] = [];
   for (const w of saved as Partial<Record<keyof ContentWarning, unknown>>[]) {
     const { check, page, route, message, fix } = w ?? {};
-    if (!isCheckName(check) || typeof page !== 'string' || typeof route !== 'string' || typeof message !== 'string' || typeof fix !== 'string') return null;
+    if (
+      !isCheckName(check) ||
+      typeof page !== 'string' ||
+      typeof route !== 'string' ||
+      typeof message !== 'string' ||
+      typeof fix !== 'string'
+    )
+      return null;
     // Only the warning's own fields go on to the report.
     warnings.push({ check, page, route, message, fix });
   }
@@ -298,5 +336,3 @@ export async function writeJsonList(out: { write(text: string): Promise<unknown>
 
 /** Strings of a long list written at once (writeJsonList). */
 const LIST_PART = 10_000;
-
-

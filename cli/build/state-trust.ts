@@ -23,16 +23,24 @@ import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
  * it holds. Checked cheaply: names and rows first, then the folder's build, its identity on disk, the
  * bytes of a few sampled pages and the sizes of the files an update would keep.
  */
-export async function whyStateDoesNotHold(outDir: string, saved: SavedState, rows: readonly (RememberedPage | DamagedPage)[]): Promise<string | null> {
+export async function whyStateDoesNotHold(
+  outDir: string,
+  saved: SavedState,
+  rows: readonly (RememberedPage | DamagedPage)[],
+): Promise<string | null> {
   const outside = firstUnsafeName(saved, rows);
-  if (outside !== null) return `the build cache's state names ${JSON.stringify(outside)}, which is outside the output folder or not a name a build writes (a damaged or altered cache)`;
+  if (outside !== null)
+    return `the build cache's state names ${JSON.stringify(outside)}, which is outside the output folder or not a name a build writes (a damaged or altered cache)`;
   const damaged = rows.find(isDamaged);
-  if (damaged) return `the build cache's state has a damaged record of the page ${JSON.stringify(String(damaged.damaged))} (a damaged or altered cache)`;
+  if (damaged)
+    return `the build cache's state has a damaged record of the page ${JSON.stringify(String(damaged.damaged))} (a damaged or altered cache)`;
   const pages = rows as readonly RememberedPage[];
   const { latest, meta } = await readBuild(outDir);
-  if (latest.id !== saved.buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== pages.length) return 'the output folder no longer holds the build the cache describes';
+  if (latest.id !== saved.buildId || latest.timestamp !== saved.timestamp || meta.prerendered.length !== pages.length)
+    return 'the output folder no longer holds the build the cache describes';
   const folder = await folderIdentity(outDir);
-  if (folder !== saved.folder) return 'the output folder was replaced or restored since the previous build (it is not the folder that build wrote)';
+  if (folder !== saved.folder)
+    return 'the output folder was replaced or restored since the previous build (it is not the folder that build wrote)';
   for (const [path, hash] of saved.sample) {
     if ((await samplePage(outDir, path)) !== hash) return `the output folder's ${path} is not what the previous build wrote`;
   }
@@ -45,7 +53,8 @@ export async function whyStateDoesNotHold(outDir: string, saved: SavedState, row
 export async function samplePages(outDir: string, pages: InspectedPages): Promise<[string, string][]> {
   const step = Math.max(1, Math.floor(pages.length / SAMPLE_SIZE));
   const sample: [string, string][] = [];
-  for (let i = 0; i < pages.length && sample.length < SAMPLE_SIZE; i += step) sample.push([pages.path(i), await samplePage(outDir, pages.path(i))]);
+  for (let i = 0; i < pages.length && sample.length < SAMPLE_SIZE; i += step)
+    sample.push([pages.path(i), await samplePage(outDir, pages.path(i))]);
   return sample;
 }
 
@@ -97,7 +106,8 @@ function firstUnsafeName(saved: SavedState, rows: readonly (RememberedPage | Dam
     files.add(key);
     return true;
   };
-  for (const file of Object.keys(saved.outputs)) if (leavesFolder(file) || posix.normalize(file) !== file || file.startsWith('/') || !once(file)) return file;
+  for (const file of Object.keys(saved.outputs))
+    if (leavesFolder(file) || posix.normalize(file) !== file || file.startsWith('/') || !once(file)) return file;
   for (const url of saved.media) {
     let file: string;
     try {
@@ -167,4 +177,3 @@ async function samplePage(outDir: string, path: string): Promise<string> {
   const [html, payload] = await Promise.all([read(htmlFileFor(path)), read(payloadFileFor(path))]);
   return createHash('sha1').update(html).update('\0').update(payload).digest('base64url');
 }
-

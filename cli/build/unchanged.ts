@@ -16,7 +16,14 @@ import { saveFeedCursor, type BuildState } from './build-state.ts';
  * feed's new cursor.
  */
 export async function keepUnchanged(
-  input: { config: Pick<ResolvedConfig, 'outDir' | 'cacheDir' | 'payloadBudget' | 'strict' | 'logLevel'>; previous: BuildState; cursor: string; baseUrl: string; routeRules: Readonly<Record<string, RouteRule>>; recorder: Pick<BuildRecorder, 'restored' | 'inspected' | 'checked' | 'measureOutput'> },
+  input: {
+    config: Pick<ResolvedConfig, 'outDir' | 'cacheDir' | 'payloadBudget' | 'strict' | 'logLevel'>;
+    previous: BuildState;
+    cursor: string;
+    baseUrl: string;
+    routeRules: Readonly<Record<string, RouteRule>>;
+    recorder: Pick<BuildRecorder, 'restored' | 'inspected' | 'checked' | 'measureOutput'>;
+  },
   logger: Logger,
 ): Promise<{ pages: number; bytes: number; media: number }> {
   const { config, previous, recorder } = input;
@@ -30,12 +37,37 @@ export async function keepUnchanged(
   // The checks' result is a function of the pages, the files and the options, which are the previous
   // build's: its warnings stand (a state saved without them is checked again, over the output folder).
   const files = [...previous.media, ...[...previous.outputs.keys()].map((file) => `/${file}`)];
-  const warnings = previous.warnings ?? (await checkSite({ site: recorder.inspected(), siteDir: config.outDir, files, baseUrl: input.baseUrl, routeRules: input.routeRules, payloadBudget: config.payloadBudget }));
+  const warnings =
+    previous.warnings ??
+    (await checkSite({
+      site: recorder.inspected(),
+      siteDir: config.outDir,
+      files,
+      baseUrl: input.baseUrl,
+      routeRules: input.routeRules,
+      payloadBudget: config.payloadBudget,
+    }));
   recorder.checked(warnings);
   reportWarnings(warnings, previous.pages.size, { strict: config.strict, verbose: config.logLevel === 'debug' }, logger);
   if (previous.feed && previous.feed.cursor !== input.cursor) await saveFeedCursor(config.cacheDir, config.outDir, previous, input.cursor);
-  logger.info('build', `nothing any page reads changed since build ${previous.buildId}: the ${plural(previous.pages.size, 'page')} in ${config.outDir} stand as they are`);
-  const outputBytes = (await Promise.all([...previous.outputs.keys()].map((file) => stat(join(config.outDir, file)).then((info) => info.size)))).reduce((sum, size) => sum + size, 0);
-  await recorder.measureOutput(config.outDir, { pageBytes: bytes, outputs: { files: previous.outputs.size, bytes: outputBytes } }, { mode: 'incremental', pagesRendered: 0, pagesKept: previous.pages.size, richText: { cleaned: 0, reused: 0 }, written: [], removed: [] });
+  logger.info(
+    'build',
+    `nothing any page reads changed since build ${previous.buildId}: the ${plural(previous.pages.size, 'page')} in ${config.outDir} stand as they are`,
+  );
+  const outputBytes = (
+    await Promise.all([...previous.outputs.keys()].map((file) => stat(join(config.outDir, file)).then((info) => info.size)))
+  ).reduce((sum, size) => sum + size, 0);
+  await recorder.measureOutput(
+    config.outDir,
+    { pageBytes: bytes, outputs: { files: previous.outputs.size, bytes: outputBytes } },
+    {
+      mode: 'incremental',
+      pagesRendered: 0,
+      pagesKept: previous.pages.size,
+      richText: { cleaned: 0, reused: 0 },
+      written: [],
+      removed: [],
+    },
+  );
   return { pages: previous.pages.size, bytes, media: previous.media.size };
 }

@@ -31,7 +31,12 @@ export interface CachedBundle {
  * that made it. The files written are the bytes that were checked, never read again from the cache.
  * `onLookedUp` hears whether the cache had it, before the bundle is written or built.
  */
-export async function bundleWithCache(root: string, siteDir: string, cacheDir: string, onLookedUp?: (cached: boolean) => void): Promise<CachedBundle> {
+export async function bundleWithCache(
+  root: string,
+  siteDir: string,
+  cacheDir: string,
+  onLookedUp?: (cached: boolean) => void,
+): Promise<CachedBundle> {
   const inputs = await hashFiles(root, INPUT_DIRS, INPUT_FILES);
   const entry = join(cacheDir, 'bundle', inputs);
   const assetsDir = join(siteDir, ASSETS_DIR);
@@ -85,7 +90,8 @@ function bundleInThread(input: BundleThreadInput): Promise<AssetManifest> {
       reject(createBuildError(BuildErrors.BundleFailed, [describeCause(error)], { cause: error }));
     });
     worker.once('exit', (code) => {
-      if (!answered) reject(createBuildError(BuildErrors.BundleFailed, [`the bundle thread stopped (exit code ${code}) before it finished`]));
+      if (!answered)
+        reject(createBuildError(BuildErrors.BundleFailed, [`the bundle thread stopped (exit code ${code}) before it finished`]));
     });
   });
 }
@@ -104,7 +110,11 @@ interface Sealed {
  * The entry's manifest and files when its seal verifies under `key` for these inputs and every file is a
  * plain file of the size and hash it names; else null (the bundle is built again, and the entry replaced).
  */
-async function readEntry(entry: string, inputs: string, key: CacheKey): Promise<{ manifest: AssetManifest; files: [string, Buffer][] } | null> {
+async function readEntry(
+  entry: string,
+  inputs: string,
+  key: CacheKey,
+): Promise<{ manifest: AssetManifest; files: [string, Buffer][] } | null> {
   try {
     const seal = await readText(join(entry, 'seal'));
     const newline = seal.indexOf('\n');
@@ -157,5 +167,7 @@ function sha256Of(bytes: Uint8Array): string {
 
 /** Every file under `dir`, recursively (links not followed). */
 async function filesUnder(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((item) => item.isFile()).map((item) => join(item.parentPath, item.name));
+  return (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((item) => item.isFile())
+    .map((item) => join(item.parentPath, item.name));
 }

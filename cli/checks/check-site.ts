@@ -20,18 +20,33 @@ export interface SiteCheckInput {
 
 /** Runs the content checks over the finished output: every warning, sorted by page. */
 export function checkSite(input: SiteCheckInput): Promise<ContentWarning[]> {
-  return runContentChecks(input.site, { baseUrl: input.baseUrl, routeRules: input.routeRules, fileExists: siteFileExists(input.siteDir, input.files), payloadBudget: input.payloadBudget });
+  return runContentChecks(input.site, {
+    baseUrl: input.baseUrl,
+    routeRules: input.routeRules,
+    fileExists: siteFileExists(input.siteDir, input.files),
+    payloadBudget: input.payloadBudget,
+  });
 }
 
 /**
  * Prints the warnings of `pages` checked pages, or, under --strict, throws them as ContentChecksFailed
  * (before the output is replaced).
  */
-export function reportWarnings(warnings: readonly ContentWarning[], pages: number, options: { strict: boolean; verbose: boolean }, logger: Logger): void {
+export function reportWarnings(
+  warnings: readonly ContentWarning[],
+  pages: number,
+  options: { strict: boolean; verbose: boolean },
+  logger: Logger,
+): void {
   if (warnings.length > 0 && options.strict) {
-    throw createBuildError(BuildErrors.ContentChecksFailed, [warnings.length, pagesWithWarnings(warnings)], { failures: warningFailures(warnings) });
+    throw createBuildError(BuildErrors.ContentChecksFailed, [warnings.length, pagesWithWarnings(warnings)], {
+      failures: warningFailures(warnings),
+    });
   }
   // --verbose lists every warning; otherwise the report holds those past the first PRINTED_WARNINGS.
   for (const line of warningLines(warnings, options.verbose ? Infinity : PRINTED_WARNINGS)) logger.warn('check', line);
-  logger.info('check', `${pages} pages checked: ${warnings.length === 0 ? 'no problems' : `${warnings.length} warnings on ${pagesWithWarnings(warnings)} pages`}`);
+  logger.info(
+    'check',
+    `${pages} pages checked: ${warnings.length === 0 ? 'no problems' : `${warnings.length} warnings on ${pagesWithWarnings(warnings)} pages`}`,
+  );
 }

@@ -53,8 +53,18 @@ export interface PageInspection {
 }
 
 /** Reads one page's facts and size; `payloadBytes` is the payload's UTF-8 size, which the renderer has already taken. */
-export function inspectPage(html: string, payload: string | null, payloadBudget: number, payloadBytes = payload === null ? 0 : Buffer.byteLength(payload)): PageInspection {
-  return { facts: extractPageFacts(html), htmlChars: html.length, payloadChars: payload?.length ?? 0, payloadBytesOverBudget: payloadBytes > payloadBudget ? payloadBytes : null };
+export function inspectPage(
+  html: string,
+  payload: string | null,
+  payloadBudget: number,
+  payloadBytes = payload === null ? 0 : Buffer.byteLength(payload),
+): PageInspection {
+  return {
+    facts: extractPageFacts(html),
+    htmlChars: html.length,
+    payloadChars: payload?.length ?? 0,
+    payloadBytesOverBudget: payloadBytes > payloadBudget ? payloadBytes : null,
+  };
 }
 
 /**
@@ -80,7 +90,16 @@ export function createPageInspector(): {
       addLinks(pages.add(page), pageLinks);
     },
     add(path, route, { facts, htmlChars, payloadChars, payloadBytesOverBudget }) {
-      const index = pages.add({ path, route, title: facts.title, ids: `\n${facts.ids.join('\n')}\n`, imagesWithoutAlt: facts.imagesWithoutAlt.map(detach), htmlChars, payloadChars, payloadBytesOverBudget });
+      const index = pages.add({
+        path,
+        route,
+        title: facts.title,
+        ids: `\n${facts.ids.join('\n')}\n`,
+        imagesWithoutAlt: facts.imagesWithoutAlt.map(detach),
+        htmlChars,
+        payloadChars,
+        payloadBytesOverBudget,
+      });
       addLinks(index, facts.links);
     },
     result: () => ({ pages, links }),

@@ -61,5 +61,8 @@ function attributeOf(attrs: string, name: string): string | undefined {
 
 function decodeEntities(value: string): string {
   if (!value.includes('&')) return value;
-  return value.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[e] ?? _);
+  return value.replace(
+    /&(amp|lt|gt|quot|#39|#x27);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[e] ?? _,
+  );
 }

@@ -13,7 +13,9 @@ export function warningLines(warnings: readonly ContentWarning[], limit = PRINTE
 
 /** The warnings as the per-page failures of a strict build's error, at most `limit` of them. */
 export function warningFailures(warnings: readonly ContentWarning[], limit = PRINTED_WARNINGS): PageFailure[] {
-  return warnings.slice(0, limit).map((w) => ({ page: w.page, route: w.route, operation: `${w.check} check`, cause: w.message, fix: w.fix }));
+  return warnings
+    .slice(0, limit)
+    .map((w) => ({ page: w.page, route: w.route, operation: `${w.check} check`, cause: w.message, fix: w.fix }));
 }
 
 /** How many distinct pages have warnings. */

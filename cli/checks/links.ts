@@ -46,7 +46,12 @@ export function isRedirected(path: string, rules: Readonly<Record<string, RouteR
  * (media, feeds, calendars, sitemap, public files, redirect pages). Files are looked up last, and
  * only for paths that are not pages, so a 10,000-page build asks the file system a few dozen times.
  */
-export async function resolvePath(path: string, pages: { has(path: string): boolean }, rules: Readonly<Record<string, RouteRule>>, fileExists: (path: string) => Promise<boolean>): Promise<LinkResolution> {
+export async function resolvePath(
+  path: string,
+  pages: { has(path: string): boolean },
+  rules: Readonly<Record<string, RouteRule>>,
+  fileExists: (path: string) => Promise<boolean>,
+): Promise<LinkResolution> {
   if (pages.has(path)) return 'page';
   if (isRedirected(path, rules)) return 'redirect';
   return (await fileExists(path)) ? 'file' : 'missing';

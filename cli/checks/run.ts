@@ -51,7 +51,8 @@ export function isCheckName(name: unknown): name is CheckName {
  */
 export async function runContentChecks(site: InspectedSite, ctx: CheckContext): Promise<ContentWarning[]> {
   const warnings: ContentWarning[] = [];
-  const warn = (page: InspectedPage, check: CheckName, message: string): void => void warnings.push({ check, page: page.path, route: page.route, message, fix: FIX[check] });
+  const warn = (page: InspectedPage, check: CheckName, message: string): void =>
+    void warnings.push({ check, page: page.path, route: page.route, message, fix: FIX[check] });
   // A page's index by its path; also the set of the site's paths (at 100,000 pages a second set of them was 4 MB more at the build's end).
   const byPath = new Map<string, number>();
   for (let i = 0; i < site.pages.length; i++) byPath.set(site.pages.path(i), i);
@@ -92,7 +93,12 @@ export async function runContentChecks(site: InspectedSite, ctx: CheckContext): 
   let index = 0;
   for (const page of site.pages) {
     for (const src of page.imagesWithoutAlt) warn(page, 'image-alt', `shows the image ${src} without alt text`);
-    if (page.payloadBytesOverBudget !== null) warn(page, 'payload-budget', `its _payload.json is ${formatBytes(page.payloadBytesOverBudget)}, over the budget of ${formatBytes(ctx.payloadBudget)}`);
+    if (page.payloadBytesOverBudget !== null)
+      warn(
+        page,
+        'payload-budget',
+        `its _payload.json is ${formatBytes(page.payloadBytesOverBudget)}, over the budget of ${formatBytes(ctx.payloadBudget)}`,
+      );
     const title = titleOf(page);
     if (title === '') warn(page, 'title', 'has no <title>');
     else {
@@ -119,7 +125,11 @@ export async function runContentChecks(site: InspectedSite, ctx: CheckContext): 
       if (pages.length < 2) continue;
       for (const page of pages) {
         const others = pages.filter((p) => p !== page);
-        const named = others.slice(0, 3).map((p) => p.path).join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
+        const named =
+          others
+            .slice(0, 3)
+            .map((p) => p.path)
+            .join(', ') + (others.length > 3 ? ` and ${others.length - 3} more` : '');
         warn(page, 'title', `shares its title "${title}" with ${named}`);
       }
     }

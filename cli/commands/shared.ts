@@ -1,4 +1,4 @@
-import type { Command} from 'commander';
+import type { Command } from 'commander';
 import { Help, type Option } from 'commander';
 import type { LogLevel } from '../terminal/logger.ts';
 
@@ -24,7 +24,8 @@ export function optionDescription(this: Help, option: Option): string {
   return isSwitch && option.defaultValue === undefined && !/default/i.test(text) ? `${text} (default: off)` : text;
 }
 
-export const PRECEDENCE = '\nFlags override the environment variables named above, which override `build` in site/site.config.ts, which overrides the defaults shown.';
+export const PRECEDENCE =
+  '\nFlags override the environment variables named above, which override `build` in site/site.config.ts, which overrides the defaults shown.';
 /** The end of `site --help`: every option of every command, each with its default, as in the command's own help. */
 export function everyOption(root: Command): string {
   const helper = root.createHelp();
@@ -38,7 +39,11 @@ export function everyOption(root: Command): string {
       const options = helper.visibleOptions(sub).filter((o) => o.long !== '--help');
       if (options.length > 0) {
         const width = Math.max(...options.map((o) => helper.optionTerm(o).length));
-        out.push('', `Options of ${name}:`, ...options.map((o) => helper.formatItem(helper.optionTerm(o), width, helper.optionDescription(o), helper)));
+        out.push(
+          '',
+          `Options of ${name}:`,
+          ...options.map((o) => helper.formatItem(helper.optionTerm(o), width, helper.optionDescription(o), helper)),
+        );
       }
       visit(sub, name);
     }

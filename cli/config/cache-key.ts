@@ -62,7 +62,11 @@ export function cacheKeyFor(cacheDir: string, env: NodeJS.ProcessEnv = process.e
 export function checkCacheKey(env: Readonly<Record<string, string | undefined>> = process.env): void {
   const value = env.SITE_CACHE_KEY;
   if (value && value.length < MIN_KEY_CHARS) {
-    throw createBuildError(BuildErrors.InvalidOption, ['SITE_CACHE_KEY', `(${value.length} characters, not shown)`, `a secret of at least ${MIN_KEY_CHARS} characters (for example the output of \`openssl rand -hex 32\`), the same for every build that shares the cache`]);
+    throw createBuildError(BuildErrors.InvalidOption, [
+      'SITE_CACHE_KEY',
+      `(${value.length} characters, not shown)`,
+      `a secret of at least ${MIN_KEY_CHARS} characters (for example the output of \`openssl rand -hex 32\`), the same for every build that shares the cache`,
+    ]);
   }
 }
 
@@ -83,7 +87,12 @@ function findKey(cacheDir: string, env: NodeJS.ProcessEnv): CacheKey {
   }
   const file = keyFile(env);
   if (!file) return keyOf(randomBytes(32), 'this process', 'no home folder to keep a key in (set HOME or SITE_CACHE_KEY)');
-  if (isInside(file, cacheDir)) return keyOf(randomBytes(32), 'this process', `the key file ${file} would be inside the build cache ${cacheDir}, where whoever writes the cache could read it`);
+  if (isInside(file, cacheDir))
+    return keyOf(
+      randomBytes(32),
+      'this process',
+      `the key file ${file} would be inside the build cache ${cacheDir}, where whoever writes the cache could read it`,
+    );
   try {
     return keyOf(readOrMakeKey(file), file, null);
   } catch (error) {
@@ -115,7 +124,9 @@ function keyOf(secret: Buffer, source: string, problem: string | null): CacheKey
     },
     sealedJson(context, text) {
       const found = JSON_SEAL.exec(text);
-      return found !== null && timingSafeEqual(jsonHmac(context).update(text.slice(0, found.index)).digest(), Buffer.from(found[1]!, 'hex'));
+      return (
+        found !== null && timingSafeEqual(jsonHmac(context).update(text.slice(0, found.index)).digest(), Buffer.from(found[1]!, 'hex'))
+      );
     },
     source,
     problem,
@@ -123,7 +134,8 @@ function keyOf(secret: Buffer, source: string, problem: string | null): CacheKey
 }
 
 function keyFile(env: NodeJS.ProcessEnv): string | null {
-  const config = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : env.HOME ? join(env.HOME, '.config') : safeHome();
+  const config =
+    env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : env.HOME ? join(env.HOME, '.config') : safeHome();
   return config ? join(config, 'site', 'cache-key') : null;
 }
 

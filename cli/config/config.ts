@@ -6,7 +6,16 @@ import { redactUrl } from '../../runtime/shared/redact-url.ts';
 import { build as siteBuildOptions, type SiteBuildOptions } from '../../site/site.config.ts';
 import { parseShard, type Shard } from '../build/shard.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
-import { DEFAULT_IMAGE_FORMATS, DEFAULT_IMAGE_MAX_PIXELS, DEFAULT_IMAGE_WIDTHS, DERIVED_FORMATS, FALLBACK_WIDTH, type DerivedFormat, type ImageService, type ImageSettings } from '../content/images/image-settings.ts';
+import {
+  DEFAULT_IMAGE_FORMATS,
+  DEFAULT_IMAGE_MAX_PIXELS,
+  DEFAULT_IMAGE_WIDTHS,
+  DERIVED_FORMATS,
+  FALLBACK_WIDTH,
+  type DerivedFormat,
+  type ImageService,
+  type ImageSettings,
+} from '../content/images/image-settings.ts';
 import { checkCacheKey } from './cache-key.ts';
 import type { LogLevel } from '../terminal/logger.ts';
 
@@ -157,7 +166,12 @@ export const REPORT_FILE_NAME = 'build-report.json';
  * Validates user options, the environment and the `build` options of site/site.config.ts once, and fills
  * in defaults. Precedence: flags (`user`) > environment > `file` > DEFAULTS. Throws InvalidOption (exit 2).
  */
-export function resolveConfig(user: UserConfig, env: Record<string, string | undefined> = process.env, cwd = process.cwd(), file: SiteBuildOptions = siteBuildOptions): ResolvedConfig {
+export function resolveConfig(
+  user: UserConfig,
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+  file: SiteBuildOptions = siteBuildOptions,
+): ResolvedConfig {
   const root = resolve(new URL('../..', import.meta.url).pathname);
   user = withFileOptions(user, env, file, root);
   const rawEndpoint = user.endpoint ?? env.GRAPHQL_ENDPOINT;
@@ -165,7 +179,11 @@ export function resolveConfig(user: UserConfig, env: Record<string, string | und
   const token = user.token ?? env.GRAPHQL_TOKEN ?? null;
   // Checked before any request: the token would cross the network in clear.
   if (token && endpoint && isInsecureTokenEndpoint(endpoint)) {
-    throw createBuildError(BuildErrors.InvalidOption, [user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT', redactUrl(endpoint), 'an https URL, or http to a loopback host (127.0.0.1, ::1, localhost), while GRAPHQL_TOKEN is set: the token is never sent in clear']);
+    throw createBuildError(BuildErrors.InvalidOption, [
+      user.endpoint ? '--endpoint' : 'GRAPHQL_ENDPOINT',
+      redactUrl(endpoint),
+      'an https URL, or http to a loopback host (127.0.0.1, ::1, localhost), while GRAPHQL_TOKEN is set: the token is never sent in clear',
+    ]);
   }
   checkCacheKey(env);
   const baseUrl = user.baseUrl ?? env.SITE_URL;
@@ -230,7 +248,16 @@ export function checkInteger(name: string, value: number | string, min: number, 
 // --- internal ---
 
 /** Environment variables that override a field of site.config.ts (flags override both). */
-const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = { imageService: 'IMGPROXY_URL', endpoint: 'GRAPHQL_ENDPOINT', publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT', baseUrl: 'SITE_URL', sentryDsn: 'SENTRY_DSN', sharedMarkup: 'SITE_SHARED_MARKUP', linkUnchanged: 'SITE_LINK_UNCHANGED', backgroundCleanup: 'SITE_BACKGROUND_CLEANUP' };
+const ENV_OF: Partial<Record<keyof SiteBuildOptions, string>> = {
+  imageService: 'IMGPROXY_URL',
+  endpoint: 'GRAPHQL_ENDPOINT',
+  publicEndpoint: 'PUBLIC_GRAPHQL_ENDPOINT',
+  baseUrl: 'SITE_URL',
+  sentryDsn: 'SENTRY_DSN',
+  sharedMarkup: 'SITE_SHARED_MARKUP',
+  linkUnchanged: 'SITE_LINK_UNCHANGED',
+  backgroundCleanup: 'SITE_BACKGROUND_CLEANUP',
+};
 const PATH_FIELDS: ReadonlySet<string> = new Set(['outDir', 'cacheDir', 'report']);
 const URL_FIELDS: ReadonlySet<string> = new Set(['endpoint', 'publicEndpoint', 'baseUrl']);
 
@@ -250,7 +277,11 @@ export function shardOfJob(env: Record<string, string | undefined>): Shard | nul
   const count = Number(env.SITE_SHARD_COUNT);
   const index = Number(env.JOB_COMPLETION_INDEX) + 1;
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 1 || index > count) {
-    throw createBuildError(BuildErrors.InvalidOption, ['JOB_COMPLETION_INDEX with SITE_SHARD_COUNT', `${env.JOB_COMPLETION_INDEX} of ${env.SITE_SHARD_COUNT ?? '(unset)'}`, 'an index from 0 to SITE_SHARD_COUNT - 1, with SITE_SHARD_COUNT the number of shards']);
+    throw createBuildError(BuildErrors.InvalidOption, [
+      'JOB_COMPLETION_INDEX with SITE_SHARD_COUNT',
+      `${env.JOB_COMPLETION_INDEX} of ${env.SITE_SHARD_COUNT ?? '(unset)'}`,
+      'an index from 0 to SITE_SHARD_COUNT - 1, with SITE_SHARD_COUNT the number of shards',
+    ]);
   }
   return { index, count };
 }
@@ -275,8 +306,16 @@ function resolveImages(user: UserConfig, env: Record<string, string | undefined>
     .split(',')
     .map((f) => f.trim().toLowerCase())
     .filter(Boolean);
-  if (formats.length === 0 || formats.some((f) => !DERIVED_FORMATS.includes(f as DerivedFormat)) || new Set(formats).size !== formats.length) {
-    throw createBuildError(BuildErrors.InvalidOption, ['--image-formats', String(user.imageFormats), `a comma-separated list of ${DERIVED_FORMATS.join(' and ')}, most preferred first (webp, or avif,webp)`]);
+  if (
+    formats.length === 0 ||
+    formats.some((f) => !DERIVED_FORMATS.includes(f as DerivedFormat)) ||
+    new Set(formats).size !== formats.length
+  ) {
+    throw createBuildError(BuildErrors.InvalidOption, [
+      '--image-formats',
+      String(user.imageFormats),
+      `a comma-separated list of ${DERIVED_FORMATS.join(' and ')}, most preferred first (webp, or avif,webp)`,
+    ]);
   }
   const serviceUrl = user.imageService ?? env.IMGPROXY_URL;
   let service: ImageService | null = null;
@@ -286,7 +325,11 @@ function resolveImages(user: UserConfig, env: Record<string, string | undefined>
     const hex = (variable: 'IMGPROXY_KEY' | 'IMGPROXY_SALT'): Buffer => {
       const value = env[variable] ?? '';
       if (!/^(?:[0-9a-fA-F]{2})+$/.test(value)) {
-        throw createBuildError(BuildErrors.InvalidOption, [variable, value ? '(set, not shown)' : '(not set)', `imgproxy's ${variable === 'IMGPROXY_KEY' ? 'key' : 'salt'} in hex, as the service has it, while ${name} is set`]);
+        throw createBuildError(BuildErrors.InvalidOption, [
+          variable,
+          value ? '(set, not shown)' : '(not set)',
+          `imgproxy's ${variable === 'IMGPROXY_KEY' ? 'key' : 'salt'} in hex, as the service has it, while ${name} is set`,
+        ]);
       }
       return Buffer.from(value, 'hex');
     };
@@ -313,7 +356,11 @@ function checkPublicUrl(name: string, value: string): string {
   const href = checkUrl(name, value);
   const url = new URL(href);
   if (url.username || url.password || url.search) {
-    throw createBuildError(BuildErrors.InvalidOption, [name, redactUrl(value), 'a URL without user info or query string (it is written into every page); pass the credentials another way, or set --public-endpoint to a URL without them']);
+    throw createBuildError(BuildErrors.InvalidOption, [
+      name,
+      redactUrl(value),
+      'a URL without user info or query string (it is written into every page); pass the credentials another way, or set --public-endpoint to a URL without them',
+    ]);
   }
   return href;
 }
@@ -322,7 +369,11 @@ function checkPublicUrl(name: string, value: string): string {
 function checkDsn(value: string): string {
   const url = URL.canParse(value) ? new URL(value) : null;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.username || !/^\/(?:.*\/)?\d+$/.test(url.pathname)) {
-    throw createBuildError(BuildErrors.InvalidOption, ['SENTRY_DSN', value, 'a Sentry DSN such as https://publickey@o0.ingest.sentry.io/1']);
+    throw createBuildError(BuildErrors.InvalidOption, [
+      'SENTRY_DSN',
+      value,
+      'a Sentry DSN such as https://publickey@o0.ingest.sentry.io/1',
+    ]);
   }
   return value;
 }
@@ -330,7 +381,11 @@ function checkDsn(value: string): string {
 export function checkUrl(name: string, value: string): string {
   const url = URL.canParse(value) ? new URL(value) : null;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw createBuildError(BuildErrors.InvalidOption, [name, redactUrl(value), 'an absolute http(s) URL such as http://127.0.0.1:4000/graphql']);
+    throw createBuildError(BuildErrors.InvalidOption, [
+      name,
+      redactUrl(value),
+      'an absolute http(s) URL such as http://127.0.0.1:4000/graphql',
+    ]);
   }
   return url.href;
 }

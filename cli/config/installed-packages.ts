@@ -15,11 +15,16 @@ export function installedPackages(name: string, from: string, { optional = false
       found.add(`${name}@unresolved`);
       return;
     }
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+      version: string;
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
     const id = `${name}@${manifest.version}`;
     if (found.has(id)) return;
     found.add(id);
-    for (const dependency of Object.keys({ ...manifest.dependencies, ...(optional ? manifest.optionalDependencies : {}) })) visit(dependency, manifestPath);
+    for (const dependency of Object.keys({ ...manifest.dependencies, ...(optional ? manifest.optionalDependencies : {}) }))
+      visit(dependency, manifestPath);
   };
   visit(name, from);
   return [...found].sort();

@@ -16,7 +16,12 @@ export function whichPagefind(): string | null {
       const info = statSync(file);
       return `${file}:${info.size}:${info.mtimeMs}`;
     });
-    pagefindRun = [...installedPackages('pagefind', fileURLToPath(import.meta.url), { optional: true }), ...named, process.platform, process.env.npm_config_arch ?? process.arch].join('\0');
+    pagefindRun = [
+      ...installedPackages('pagefind', fileURLToPath(import.meta.url), { optional: true }),
+      ...named,
+      process.platform,
+      process.env.npm_config_arch ?? process.arch,
+    ].join('\0');
   } catch {
     pagefindRun = null;
   }

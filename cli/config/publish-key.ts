@@ -15,6 +15,9 @@ export const PUBLISH_KEY_MIN_LENGTH = 32;
 export function readPublishKey(env: Record<string, string | undefined>): Buffer {
   const value = env[PUBLISH_KEY_ENV] ?? '';
   if (value.trim() === '') throw createBuildError(BuildErrors.PublishKeyMissing, [`${PUBLISH_KEY_ENV} is not set`]);
-  if (value.length < PUBLISH_KEY_MIN_LENGTH) throw createBuildError(BuildErrors.PublishKeyMissing, [`${PUBLISH_KEY_ENV} has ${value.length} characters, fewer than the ${PUBLISH_KEY_MIN_LENGTH} needed`]);
+  if (value.length < PUBLISH_KEY_MIN_LENGTH)
+    throw createBuildError(BuildErrors.PublishKeyMissing, [
+      `${PUBLISH_KEY_ENV} has ${value.length} characters, fewer than the ${PUBLISH_KEY_MIN_LENGTH} needed`,
+    ]);
   return Buffer.from(value, 'utf8');
 }

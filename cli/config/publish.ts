@@ -75,7 +75,11 @@ export const PUBLISH_DEFAULTS = {
 } as const;
 
 /** Validates publish options and the environment once. Throws InvalidOption or PublishKeyMissing (exit 2). */
-export function resolvePublishConfig(user: PublishOptions, env: Record<string, string | undefined> = process.env, cwd = process.cwd()): PublishConfig {
+export function resolvePublishConfig(
+  user: PublishOptions,
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): PublishConfig {
   const endpoint = user.endpointUrl ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
   const bucket = checkBucket(user.bucket);
   const prefix = checkPrefix(user.prefix ?? PUBLISH_DEFAULTS.prefix);
@@ -83,7 +87,9 @@ export function resolvePublishConfig(user: PublishOptions, env: Record<string, s
     outDir: resolve(cwd, user.outDir ?? PUBLISH_DEFAULTS.outDir),
     bucket,
     prefix,
-    endpointUrl: endpoint ? checkEndpoint(user.endpointUrl ? '--endpoint-url' : env.AWS_ENDPOINT_URL_S3 ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL', endpoint) : null,
+    endpointUrl: endpoint
+      ? checkEndpoint(user.endpointUrl ? '--endpoint-url' : env.AWS_ENDPOINT_URL_S3 ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL', endpoint)
+      : null,
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || PUBLISH_DEFAULTS.region,
     keepBuilds: checkInteger('--keep-builds', user.keepBuilds ?? PUBLISH_DEFAULTS.keepBuilds, 1, 100),
     maxDeletes: checkInteger('--max-deletes', user.maxDeletes ?? PUBLISH_DEFAULTS.maxDeletes, 0, 1_000_000),
@@ -105,19 +111,22 @@ function invalid(name: string, value: string, expected: string): never {
 
 function checkBucket(value: string | undefined): string {
   // S3's own naming rule; S3-compatible stores accept a superset.
-  if (value === undefined || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(value)) invalid('--bucket', value ?? '', 'a bucket name (3 to 63 lowercase letters, digits, dots and hyphens)');
+  if (value === undefined || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(value))
+    invalid('--bucket', value ?? '', 'a bucket name (3 to 63 lowercase letters, digits, dots and hyphens)');
   return value;
 }
 
 function checkPrefix(value: string): string {
   const trimmed = value.replace(/^\/+|\/+$/g, '');
-  if (trimmed.split('/').some((part) => part === '' || part === '.' || part === '..') && trimmed !== '') invalid('--prefix', value, 'a key prefix such as `site` or `sites/institute`');
+  if (trimmed.split('/').some((part) => part === '' || part === '.' || part === '..') && trimmed !== '')
+    invalid('--prefix', value, 'a key prefix such as `site` or `sites/institute`');
   return trimmed;
 }
 
 function checkEndpoint(name: string, value: string): string {
   const url = URL.canParse(value) ? new URL(value) : null;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) invalid(name, value, 'an absolute http(s) URL such as http://127.0.0.1:9000');
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    invalid(name, value, 'an absolute http(s) URL such as http://127.0.0.1:9000');
   return url.href.replace(/\/+$/, '');
 }
 

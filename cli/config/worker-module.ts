@@ -14,7 +14,10 @@ export function workerModule(compiledName: string, source: URL): { script: strin
   const compiled = compiledDir();
   if (compiled) return { script: pathToFileURL(join(compiled, `${compiledName}.js`)), eval: false };
   const tsx = new URL('../../bin/from-sources.js', import.meta.url).href;
-  return { script: `import(${JSON.stringify(tsx)}).then((m) => { m.registerTsx(); return import(${JSON.stringify(source.href)}); });`, eval: true };
+  return {
+    script: `import(${JSON.stringify(tsx)}).then((m) => { m.registerTsx(); return import(${JSON.stringify(source.href)}); });`,
+    eval: true,
+  };
 }
 
 // --- internal ---

@@ -7,7 +7,12 @@ import { describeCause } from '../errors/format-error.ts';
  * that cannot be read is no reason to fail the build: the answer is null, and the build asks for every
  * page and compares, as it does with a backend that has no feed; `onProblem` says why.
  */
-export async function readChangeFeed(client: GraphQLClientHandle, feed: ChangeFeedDefinition, since: string | null, onProblem: (message: string) => void): Promise<ChangeFeedAnswer | null> {
+export async function readChangeFeed(
+  client: GraphQLClientHandle,
+  feed: ChangeFeedDefinition,
+  since: string | null,
+  onProblem: (message: string) => void,
+): Promise<ChangeFeedAnswer | null> {
   try {
     const answer = feed.read(await client.request(feed.query, { since }));
     const problem = answerProblem(answer);
@@ -31,6 +36,13 @@ function answerProblem(answer: unknown): string | null {
   if (typeof cursor !== 'string' || cursor === '') return 'has no cursor';
   if (typeof expired !== 'boolean') return 'does not say whether the cursor expired';
   if (!Array.isArray(changes)) return 'has no list of changes';
-  const bad = changes.find((c: Partial<ContentChange> | null) => typeof c?.type !== 'string' || c.type === '' || typeof c.id !== 'string' || c.id === '' || (c.kind !== 'upsert' && c.kind !== 'delete'));
+  const bad = changes.find(
+    (c: Partial<ContentChange> | null) =>
+      typeof c?.type !== 'string' ||
+      c.type === '' ||
+      typeof c.id !== 'string' ||
+      c.id === '' ||
+      (c.kind !== 'upsert' && c.kind !== 'delete'),
+  );
   return bad === undefined ? null : `lists a change without a type, an id or a kind (${JSON.stringify(bad)})`;
 }

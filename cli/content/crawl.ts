@@ -62,7 +62,13 @@ export async function* crawl(
     if (!route || !def?.entries || !route.path.includes(':') || skip?.(route.id)) return undefined;
     if (!listings.has(index)) {
       const granted = unchangedPages(route, unchanged?.(route.id));
-      listings.set(index, readAhead(entryJobs(route, def.entries, routeContext(ctx, route, onDocument, keep, granted?.ask), keep, granted, onUnchanged), LISTED_AHEAD));
+      listings.set(
+        index,
+        readAhead(
+          entryJobs(route, def.entries, routeContext(ctx, route, onDocument, keep, granted?.ask), keep, granted, onUnchanged),
+          LISTED_AHEAD,
+        ),
+      );
     }
     return listings.get(index);
   };
@@ -82,9 +88,18 @@ export async function* crawl(
       } catch (cause) {
         // An unsafe slug, or an entry that claims a page unchanged which the build did not say was: the build stops.
         if (isSlugError(cause) || (cause as { code?: string } | null)?.code === BuildErrors.EntryNotUnchanged.code) throw cause;
-        onFailure({ page: route.path, route: route.id, operation: (cause as { operation?: string })?.operation ?? 'entries', cause: describeCause(cause), fix: isGraphQLRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.' });
+        onFailure({
+          page: route.path,
+          route: route.id,
+          operation: (cause as { operation?: string })?.operation ?? 'entries',
+          cause: describeCause(cause),
+          fix: isGraphQLRequestError(cause) ? fixFor(cause) : 'Check the list query of this route in site/queries against the backend.',
+        });
       } finally {
-        await listings.get(index)?.close().catch(() => undefined);
+        await listings
+          .get(index)
+          ?.close()
+          .catch(() => undefined);
         listings.delete(index);
       }
     }
@@ -104,7 +119,13 @@ export function pathFor(route: Pick<RouteDefinition, 'id' | 'path'>, params: Rou
     const value = params[name];
     if (value === undefined || !isSafeSegment(value)) {
       const id = value === undefined ? null : findItemId(data, value);
-      if (id !== null) throw createBuildError(BuildErrors.UnsafeSlug, [id, quoteSlug(value!), `${route.id} (${route.path})`, `it is not a safe '${name}' path segment`]);
+      if (id !== null)
+        throw createBuildError(BuildErrors.UnsafeSlug, [
+          id,
+          quoteSlug(value!),
+          `${route.id} (${route.path})`,
+          `it is not a safe '${name}' path segment`,
+        ]);
       throw createBuildError(BuildErrors.UnsafePath, [String(value), `${route.id} (${route.path}), param '${name}'`]);
     }
     return value;
@@ -175,7 +196,8 @@ async function* entryJobs(
     if (keep && !keep(route.id, path)) continue;
     if (entry.unchanged) {
       // Only a page the build itself said may be kept: else a route's bug would keep stale pages.
-      if (!granted || entry.key === undefined || granted.paths.get(path) !== entry.key || entry.data !== undefined) throw createBuildError(BuildErrors.EntryNotUnchanged, [route.id, path]);
+      if (!granted || entry.key === undefined || granted.paths.get(path) !== entry.key || entry.data !== undefined)
+        throw createBuildError(BuildErrors.EntryNotUnchanged, [route.id, path]);
       granted.paths.delete(path);
       onUnchanged?.(route.id, path);
       continue;
@@ -190,7 +212,10 @@ interface UnchangedPages {
   paths: Map<string, string>;
 }
 
-function unchangedPages(route: Pick<RouteDefinition, 'id' | 'path'>, previous: ((path: string, key: string) => boolean) | undefined): UnchangedPages | undefined {
+function unchangedPages(
+  route: Pick<RouteDefinition, 'id' | 'path'>,
+  previous: ((path: string, key: string) => boolean) | undefined,
+): UnchangedPages | undefined {
   if (!previous) return undefined;
   const paths = new Map<string, string>();
   const ask = (params: RouteParams, key: string): boolean => {
@@ -208,7 +233,13 @@ function unchangedPages(route: Pick<RouteDefinition, 'id' | 'path'>, previous: (
  * (that is where the item's id is still beside its slug, so the error can say which item to fix), and
  * `wants` answers for the route's pages from `keep`.
  */
-function routeContext(ctx: RouteDataContext, route: Pick<RouteDefinition, 'id' | 'path'>, onDocument: CrawlOptions['onDocument'], keep: KeepPage | undefined, unchanged: RouteDataContext['unchanged']): RouteDataContext {
+function routeContext(
+  ctx: RouteDataContext,
+  route: Pick<RouteDefinition, 'id' | 'path'>,
+  onDocument: CrawlOptions['onDocument'],
+  keep: KeepPage | undefined,
+  unchanged: RouteDataContext['unchanged'],
+): RouteDataContext {
   return {
     buildKey: ctx.buildKey ?? ctx,
     ...(keep && { wants: (params) => wantedPath(route, params, keep) }),

@@ -31,7 +31,10 @@ export function withoutDrafts(client: GraphQLClientHandle): DraftFilter {
       name: client.name,
       endpoint: client.endpoint,
       requestCount: () => client.requestCount(),
-      async request<TData, TVars extends Record<string, unknown> = Record<string, unknown>>(document: string, variables?: TVars): Promise<TData> {
+      async request<TData, TVars extends Record<string, unknown> = Record<string, unknown>>(
+        document: string,
+        variables?: TVars,
+      ): Promise<TData> {
         return dropDrafts(await client.request<TData, TVars>(document, variables), seen);
       },
     },

@@ -31,7 +31,8 @@ export async function openMediaCache(cacheDir: string): Promise<MediaCache> {
   const dir = join(cacheDir, 'media');
   await mkdir(dir, { recursive: true }).catch(() => undefined);
   const signing = cacheKeyFor(cacheDir);
-  const macOf = (key: string, expires: number, digest: string): string => signing.sign('media', key, String(expires), digest).toString('hex').slice(0, 32);
+  const macOf = (key: string, expires: number, digest: string): string =>
+    signing.sign('media', key, String(expires), digest).toString('hex').slice(0, 32);
   const entries = new Map<string, { expires: number; mac: string }>();
   for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
     const name = entry.name;
@@ -58,7 +59,14 @@ export async function openMediaCache(cacheDir: string): Promise<MediaCache> {
     verify(file, digest) {
       const check = async (): Promise<boolean> => {
         const m = MEDIA_ENTRY.exec(basename(file));
-        if (!m || !(await lstat(file).then((s) => s.isFile(), () => false))) return false;
+        if (
+          !m ||
+          !(await lstat(file).then(
+            (s) => s.isFile(),
+            () => false,
+          ))
+        )
+          return false;
         const mac = macOf(m[1]!, Number(m[2]), digest ?? (await sha256Of(file)));
         return timingSafeEqual(Buffer.from(mac), Buffer.from(m[3]!));
       };
@@ -79,7 +87,8 @@ export async function openMediaCache(cacheDir: string): Promise<MediaCache> {
         await link(from, file).catch(() => writeFileAtomic(file, (temp) => linkOrCopy(from, temp)));
         entries.set(key, { expires, mac });
         used.add(key);
-        if (before !== undefined && (before.expires !== expires || before.mac !== mac)) await rm(fileFor(key, before.expires, before.mac), { force: true });
+        if (before !== undefined && (before.expires !== expires || before.mac !== mac))
+          await rm(fileFor(key, before.expires, before.mac), { force: true });
         return file;
       } catch {
         // A cache that cannot be written only costs the next build a download.

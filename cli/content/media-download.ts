@@ -52,7 +52,10 @@ export async function downloadMedia(source: string, file: string | null, policy:
       return await attemptDownload(source, file, policy);
     } catch (error) {
       if (error instanceof MediaRefused || attempt > policy.retries || policy.signal?.aborted) throw error;
-      wait = error instanceof TransientStatus ? (error.retryAfter ?? backoffDelay(attempt, policy.retryDelayMs)) : backoffDelay(attempt, policy.retryDelayMs);
+      wait =
+        error instanceof TransientStatus
+          ? (error.retryAfter ?? backoffDelay(attempt, policy.retryDelayMs))
+          : backoffDelay(attempt, policy.retryDelayMs);
     }
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
@@ -71,11 +74,14 @@ class TransientStatus extends Error {
 
 async function attemptDownload(source: string, file: string | null, policy: DownloadPolicy): Promise<Downloaded> {
   const fetchImpl = policy.fetchImpl ?? fetch;
-  const signal = policy.signal ? AbortSignal.any([AbortSignal.timeout(policy.timeoutMs), policy.signal]) : AbortSignal.timeout(policy.timeoutMs);
+  const signal = policy.signal
+    ? AbortSignal.any([AbortSignal.timeout(policy.timeoutMs), policy.signal])
+    : AbortSignal.timeout(policy.timeoutMs);
   let url = source;
   let response: Response;
   for (let hop = 0; ; hop++) {
-    if (new URL(url).origin !== policy.origin) throw new MediaRefused(`a redirect led to ${new URL(url).origin}, which is not the backend's origin ${policy.origin}`);
+    if (new URL(url).origin !== policy.origin)
+      throw new MediaRefused(`a redirect led to ${new URL(url).origin}, which is not the backend's origin ${policy.origin}`);
     try {
       response = await fetchImpl(url, { redirect: 'manual', signal, headers: policy.headers });
     } catch (error) {
@@ -102,7 +108,13 @@ async function attemptDownload(source: string, file: string | null, policy: Down
 }
 
 /** Writes the body to `file` (writeFileAtomic), or keeps it (null), stopping as soon as it passes `maxBytes`. */
-async function streamBody(response: Response, file: string | null, maxBytes: number, signal: AbortSignal, timeoutMs: number): Promise<{ bytes: number; body: Buffer | null }> {
+async function streamBody(
+  response: Response,
+  file: string | null,
+  maxBytes: number,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<{ bytes: number; body: Buffer | null }> {
   let bytes = 0;
   const chunks = (response.body ?? []) as unknown as AsyncIterable<Uint8Array>;
   try {

@@ -168,7 +168,13 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
     // Paths under /media/_img/ are the build's own derivatives: one that is not written as the build
     // writes them (`/media/./_img/…`, an encoded slash) would put an editor's file in a derivative's place.
     if (`/${file}`.startsWith(DERIVATIVE_PREFIX) && (url !== `/${file}` || !parseDerivativeUrl(url))) {
-      fail(url, page, source, `${url}: the path leads under ${DERIVATIVE_PREFIX}, which holds only the build's own image derivatives`, 'Link to the image itself (its /media/ path as uploaded) instead.');
+      fail(
+        url,
+        page,
+        source,
+        `${url}: the path leads under ${DERIVATIVE_PREFIX}, which holds only the build's own image derivatives`,
+        'Link to the image itself (its /media/ path as uploaded) instead.',
+      );
       return;
     }
     const refused = refusedExtension(file);
@@ -202,7 +208,14 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
           const cached = fresh && (await media!.verify(fresh)) ? fresh : null;
           target = await prepareSiteFile(siteDir, file);
           // A cached file may have gone since the cache was listed (pruned beside this build): then it is downloaded.
-          if (cached && (await linkOrCopy(cached, target).then(() => true, (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error))))) return;
+          if (
+            cached &&
+            (await linkOrCopy(cached, target).then(
+              () => true,
+              (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
+            ))
+          )
+            return;
           // An SVG is read whole to be cleaned: it comes into memory, and only its cleaned text is written.
           const svg = mediaExtension(file) === 'svg';
           const answer = await downloadMedia(source, svg ? null : target, policy);
@@ -220,11 +233,26 @@ export function createMediaCopier(options: MediaCopierOptions): MediaCopier {
             const named = cause.source ?? url;
             if (!failedSources.has(named)) fail(named, page, new URL(named, origin).href, `${named}: ${message}`, cause.fix);
             failedSources.add(named);
-          }
-          else if (cause instanceof SvgRefused) fail(url, page, source, `${url}: ${message}`, 'Export the image again as a plain drawing (no scripts, styles, embedded HTML or links to other files), or upload it as PNG.');
-          else if (cause instanceof MediaRefused && /Content-Type/.test(message)) fail(url, page, source, `${url}: ${message}`, REFUSED_TYPE_FIX);
-          else if (cause instanceof MediaRefused && /media-max-bytes/.test(message)) fail(url, page, source, `${url}: ${message}`, 'Shrink the file, or raise --media-max-bytes if it is meant to be this large.');
-          else fail(url, page, source, `${url}: ${message}`, 'Check that the backend serves this file, or remove the reference from the content.');
+          } else if (cause instanceof SvgRefused)
+            fail(
+              url,
+              page,
+              source,
+              `${url}: ${message}`,
+              'Export the image again as a plain drawing (no scripts, styles, embedded HTML or links to other files), or upload it as PNG.',
+            );
+          else if (cause instanceof MediaRefused && /Content-Type/.test(message))
+            fail(url, page, source, `${url}: ${message}`, REFUSED_TYPE_FIX);
+          else if (cause instanceof MediaRefused && /media-max-bytes/.test(message))
+            fail(url, page, source, `${url}: ${message}`, 'Shrink the file, or raise --media-max-bytes if it is meant to be this large.');
+          else
+            fail(
+              url,
+              page,
+              source,
+              `${url}: ${message}`,
+              'Check that the backend serves this file, or remove the reference from the content.',
+            );
         }
       }),
     );
@@ -284,7 +312,8 @@ const REFUSED_TYPE_FIX = `Upload the file in an allowed format (${MEDIA_EXTENSIO
 // In JSON a media URL is either a whole string ("/media/...") or an attribute inside HTML (=\"/media/...).
 // A derivative (images/image-plan.ts) is matched by its own pattern wherever it stands: rich text lists
 // several in one srcset attribute (`\"/media/_img/…-320.webp 320w, /media/_img/…-640.webp 640w\"`).
-const MEDIA_URL = /(\/media\/_img\/[0-9a-f]{20}\/\d{1,5}\.(?:avif|webp|jpg|png))(?![^"\\\s,])|"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)|\\"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)/g;
+const MEDIA_URL =
+  /(\/media\/_img\/[0-9a-f]{20}\/\d{1,5}\.(?:avif|webp|jpg|png))(?![^"\\\s,])|"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)|\\"(?!\/media\/_img\/)(\/media\/[^"\\?#]+)/g;
 
 /** The media URLs a page's (or the site's) JSON refers to, in order, repeats included. */
 export function* mediaUrlsIn(text: string): Generator<string> {
@@ -299,4 +328,3 @@ export function maxAgeOf(cacheControl: string | null): number {
   const age = /\bmax-age=(\d+)/i.exec(cacheControl)?.[1];
   return age ? Number(age) : 0;
 }
-

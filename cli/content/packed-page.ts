@@ -40,7 +40,8 @@ export function createPageSpill(file: string): PageSpill {
       const bytes = Buffer.allocUnsafe(length);
       for (let done = 0; done < length; ) {
         const read = readSync(fd!, bytes, done, length - done, offset + done);
-        if (read === 0) throw new Error(`${file} ends before the page ${record.job.path} held in it (at ${offset + done} of ${offset + length} bytes)`);
+        if (read === 0)
+          throw new Error(`${file} ends before the page ${record.job.path} held in it (at ${offset + done} of ${offset + length} bytes)`);
         done += read;
       }
       const json = bytes.toString();

@@ -52,10 +52,33 @@ export interface PageStreamInput {
  * (READ_AHEAD pages) ahead of rendering, so waiting on the backend overlaps bundling and rendering, and
  * memory does not grow with the site.
  */
-export function streamPages({ site, client, concurrency, cleanRichText, resolveImages, recorder, failures, logger, keep, reuse, documents, onPage, renderingFrom, spillFile }: PageStreamInput): ReadAhead<PageRecord> {
+export function streamPages({
+  site,
+  client,
+  concurrency,
+  cleanRichText,
+  resolveImages,
+  recorder,
+  failures,
+  logger,
+  keep,
+  reuse,
+  documents,
+  onPage,
+  renderingFrom,
+  spillFile,
+}: PageStreamInput): ReadAhead<PageRecord> {
   const started = performance.now();
-  const onDocument = documents && ((routeId: string, document: string) => void (documents.get(routeId) ?? documents.set(routeId, new Set()).get(routeId)!).add(document));
-  const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f), { skip: reuse?.skip, unchanged: reuse?.unchanged, onUnchanged: reuse?.onUnchanged, onDocument, keep });
+  const onDocument =
+    documents &&
+    ((routeId: string, document: string) => void (documents.get(routeId) ?? documents.set(routeId, new Set()).get(routeId)!).add(document));
+  const found = crawl(site.routes, site.routeData, recorder.crawlClient(client), (f) => failures.push(f), {
+    skip: reuse?.skip,
+    unchanged: reuse?.unchanged,
+    onUnchanged: reuse?.onUnchanged,
+    onDocument,
+    keep,
+  });
 
   const routes = reuse ? site.routes.filter((r) => !reuse.skip(r.id)).length : site.routes.length;
   const jobs = recorder.jobs(found, routes);
@@ -66,15 +89,24 @@ export function streamPages({ site, client, concurrency, cleanRichText, resolveI
   let packing = renderingFrom !== undefined && spill !== null;
   let joined = 0;
   const stream = readAhead<HeldPage>(
-    afterLast(reuse ? concat(queried, reuse.pages) : queried, (count, asked) => {
-      recorder.queried();
-      const kept = reuse ? `; ${count - asked} kept from the previous output (${count - asked - unread} read back), no change reaches them` : '';
-      logger.info('query', `${asked} pages from ${routes} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - started)} ms${kept}`);
-    }, (record) => {
-      if (record.unread) unread++;
-      onPage?.(record);
-      return packing && ++joined > READ_AHEAD && !record.unread ? spill!.pack(record) : record;
-    }),
+    afterLast(
+      reuse ? concat(queried, reuse.pages) : queried,
+      (count, asked) => {
+        recorder.queried();
+        const kept = reuse
+          ? `; ${count - asked} kept from the previous output (${count - asked - unread} read back), no change reaches them`
+          : '';
+        logger.info(
+          'query',
+          `${asked} pages from ${routes} routes, ${client.requestCount()} requests in ${Math.round(performance.now() - started)} ms${kept}`,
+        );
+      },
+      (record) => {
+        if (record.unread) unread++;
+        onPage?.(record);
+        return packing && ++joined > READ_AHEAD && !record.unread ? spill!.pack(record) : record;
+      },
+    ),
     renderingFrom ? WAITING_READ_AHEAD : READ_AHEAD,
     // Pages are not all small: whatever their number, the JSON held ahead stays under a bound (a spilled page holds none).
     { of: (held) => ('offset' in held ? 0 : held.json.length), max: READ_AHEAD_CHARS },
@@ -128,7 +160,11 @@ const READ_AHEAD_CHARS = 64 * 1024 * 1024;
  * Passes `source` through, each item as `onItem` gives it back, and calls `onEnd` once it is exhausted with
  * the number of items, and of those that came before a concat()'s second part (all of them without one).
  */
-async function* afterLast<T, H = T>(source: AsyncIterable<T | typeof SECOND_PART>, onEnd: (count: number, first: number) => void, onItem: (item: T) => H): AsyncGenerator<H> {
+async function* afterLast<T, H = T>(
+  source: AsyncIterable<T | typeof SECOND_PART>,
+  onEnd: (count: number, first: number) => void,
+  onItem: (item: T) => H,
+): AsyncGenerator<H> {
   let count = 0;
   let first: number | null = null;
   for await (const item of source) {

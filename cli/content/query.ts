@@ -54,7 +54,13 @@ export async function* queryPages(
   const record = (job: PageJob, data: unknown): PageRecord | null | Promise<PageRecord | null> => {
     const def = routeData[job.route.id]!;
     if (def.exists && !def.exists(data as never)) {
-      failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(def.query), cause: 'the backend returned no item for this page', fix: 'Check that the item is published, or remove the link to it.' });
+      failures.push({
+        page: job.path,
+        route: job.route.id,
+        operation: operationNameOf(def.query),
+        cause: 'the backend returned no item for this page',
+        fix: 'Check that the item is published, or remove the link to it.',
+      });
       return null;
     }
     const clean = sanitizeData(data, cleanRichText);
@@ -70,7 +76,12 @@ export async function* queryPages(
     );
   };
   const recordOf = (job: PageJob, def: RouteDataDefinition, clean: unknown): PageRecord => {
-    const record: PageRecord = { job: { route: job.route, path: job.path, params: job.params }, data: clean, json: serializeJson(clean), lastmod: pageLastmod(def, clean) };
+    const record: PageRecord = {
+      job: { route: job.route, path: job.path, params: job.params },
+      data: clean,
+      json: serializeJson(clean),
+      lastmod: pageLastmod(def, clean),
+    };
     const depends = job.key === undefined ? undefined : pageDepends(job.key, itemIdsIn(clean));
     if (depends !== undefined) record.depends = depends;
     return record;
@@ -79,7 +90,14 @@ export async function* queryPages(
   const track = (job: PageJob, work: () => Promise<PageRecord | null>): void => {
     const done = work().then(
       (r) => void (r && ready.push(r)),
-      (cause: unknown) => void failures.push({ page: job.path, route: job.route.id, operation: operationNameOf(routeData[job.route.id]!.query), cause: describeCause(cause), fix: fixFor(cause) }),
+      (cause: unknown) =>
+        void failures.push({
+          page: job.path,
+          route: job.route.id,
+          operation: operationNameOf(routeData[job.route.id]!.query),
+          cause: describeCause(cause),
+          fix: fixFor(cause),
+        }),
     );
     pending.add(done);
     void done.finally(() => pending.delete(done));

@@ -29,7 +29,10 @@ export interface RichTextCache {
 }
 
 /** The cache file in `cacheDir`; a missing, unreadable or outdated one starts an empty cache. */
-export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MAX_CHANGED_CHARS, signer = cacheKeyFor(cacheDir) }: { maxChangedChars?: number; signer?: CacheKey } = {}): Promise<RichTextCache> {
+export async function loadRichTextCache(
+  cacheDir: string,
+  { maxChangedChars = MAX_CHANGED_CHARS, signer = cacheKeyFor(cacheDir) }: { maxChangedChars?: number; signer?: CacheKey } = {},
+): Promise<RichTextCache> {
   const file = join(cacheDir, 'rich-text.json');
   const saved = await readText(file)
     .then((text) => verified(text, signer))
@@ -41,8 +44,10 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
   // held their own copy of every hash for the whole build.
   // Only well-formed entries are read: a damaged or altered file's others are cleaned again.
   const entries = new Map<string, Entry>();
-  if (usable && Array.isArray(saved.unchanged)) for (const hash of saved.unchanged) if (typeof hash === 'string') entries.set(hash, KNOWN_SAME);
-  if (usable && typeof saved.changed === 'object' && saved.changed !== null) for (const [hash, clean] of Object.entries(saved.changed)) if (typeof clean === 'string') entries.set(hash, { clean });
+  if (usable && Array.isArray(saved.unchanged))
+    for (const hash of saved.unchanged) if (typeof hash === 'string') entries.set(hash, KNOWN_SAME);
+  if (usable && typeof saved.changed === 'object' && saved.changed !== null)
+    for (const [hash, clean] of Object.entries(saved.changed)) if (typeof clean === 'string') entries.set(hash, { clean });
   const counts = { cleaned: 0, reused: 0 };
   let changedChars = 0;
   // Remembers `clean` for the next build: text that cleaning changes is kept whole, up to a bound on
@@ -80,7 +85,10 @@ export async function loadRichTextCache(cacheDir: string, { maxChangedChars = MA
         if (entry === null) unchanged.push(hash);
         else if (typeof entry === 'string') changed[hash] = entry;
       }
-      await writeFileAtomic(file, sealJson(signer, FORMAT, JSON.stringify({ version: sanitizerVersion(), unchanged, changed } satisfies SavedCache)));
+      await writeFileAtomic(
+        file,
+        sealJson(signer, FORMAT, JSON.stringify({ version: sanitizerVersion(), unchanged, changed } satisfies SavedCache)),
+      );
     },
   };
 }

@@ -26,7 +26,9 @@ import { installedPackages } from '../config/installed-packages.ts';
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...RICH_TEXT_TAGS],
-  allowedAttributes: Object.fromEntries([...Object.entries(RICH_TEXT_ATTRIBUTES), ['*', RICH_TEXT_ANY_TAG_ATTRIBUTES] as const].map(([tag, names]) => [tag, [...names]])),
+  allowedAttributes: Object.fromEntries(
+    [...Object.entries(RICH_TEXT_ATTRIBUTES), ['*', RICH_TEXT_ANY_TAG_ATTRIBUTES] as const].map(([tag, names]) => [tag, [...names]]),
+  ),
   // URLs are judged by the shared rule alone (isSafeUrlAttribute, in transformTags below), as in the
   // browser's cleaner: sanitize-html's own check would let through what the rule refuses, or the reverse.
   allowedSchemesAppliedToAttributes: [],
@@ -36,7 +38,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
     // ids (contentId), never the page's own. Attribute values arrive with entities decoded, as the
     // browser's parser gives them to DOMPurify.
     '*': (tagName, allAttribs) => {
-      const attribs = Object.fromEntries(Object.entries(allAttribs).filter(([name, value]) => isSafeUrlAttribute(name.toLowerCase(), value)));
+      const attribs = Object.fromEntries(
+        Object.entries(allAttribs).filter(([name, value]) => isSafeUrlAttribute(name.toLowerCase(), value)),
+      );
       if (attribs.id !== undefined) attribs.id = contentId(attribs.id);
       if (tagName === 'a' && attribs.href !== undefined) attribs.href = contentFragment(attribs.href);
       return { tagName, attribs };
@@ -118,4 +122,3 @@ export function sanitizeData<T>(value: T, cleanRichText: (html: string) => strin
   };
   return walk(value) as T;
 }
-

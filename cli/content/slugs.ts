@@ -86,7 +86,12 @@ function walk(value: unknown, ownerId: string | null, field: string): BadSlug | 
   const ownId = typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : null;
   if (typeof record.slug === 'string') {
     const problem = slugProblem(record.slug);
-    if (problem) return { id: ownId ?? (ownerId ? `${ownerId} (its ${field})` : `without an id (field ${field || 'slug'})`), slug: record.slug, problem };
+    if (problem)
+      return {
+        id: ownId ?? (ownerId ? `${ownerId} (its ${field})` : `without an id (field ${field || 'slug'})`),
+        slug: record.slug,
+        problem,
+      };
   }
   for (const key of Object.keys(record)) {
     const child = record[key];

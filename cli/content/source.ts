@@ -65,8 +65,11 @@ export async function loadSiteData(client: GraphQLClientHandle, query: string): 
     if (isGraphQLRequestError(cause) && (cause.kind === 'network' || cause.kind === 'timeout')) {
       throw createBuildError(BuildErrors.EndpointUnreachable, [client.endpoint, cause.reason], { cause });
     }
-    if (isGraphQLRequestError(cause) && cause.kind === 'redirect') throw createBuildError(BuildErrors.EndpointRedirected, [cause.endpoint, cause.reason], { cause });
-    throw createBuildError(BuildErrors.SiteQueryFailed, [isGraphQLRequestError(cause) ? cause.operation : 'site', describeCause(cause)], { cause });
+    if (isGraphQLRequestError(cause) && cause.kind === 'redirect')
+      throw createBuildError(BuildErrors.EndpointRedirected, [cause.endpoint, cause.reason], { cause });
+    throw createBuildError(BuildErrors.SiteQueryFailed, [isGraphQLRequestError(cause) ? cause.operation : 'site', describeCause(cause)], {
+      cause,
+    });
   }
 }
 

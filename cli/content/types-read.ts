@@ -63,7 +63,8 @@ export function typesRead(schema: GraphQLSchema, document: string): string[] {
 export function typesWithoutIds(schema: GraphQLSchema, document: string): string[] {
   const ast = parse(document);
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of ast.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of ast.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   const applies = (condition: string | undefined, type: GraphQLObjectType): boolean => {
     if (condition === undefined || condition === type.name) return true;
     const named = schema.getType(condition);
@@ -74,10 +75,13 @@ export function typesWithoutIds(schema: GraphQLSchema, document: string): string
       // A condition (@include, @skip) may leave the id out.
       if (selection.directives?.length) return false;
       if (selection.kind === Kind.FIELD) return selection.name.value === 'id' && (!selection.alias || selection.alias.value === 'id');
-      if (selection.kind === Kind.INLINE_FRAGMENT) return applies(selection.typeCondition?.name.value, type) && selectsId(selection.selectionSet, type, seen);
+      if (selection.kind === Kind.INLINE_FRAGMENT)
+        return applies(selection.typeCondition?.name.value, type) && selectsId(selection.selectionSet, type, seen);
       const fragment = fragments.get(selection.name.value);
       if (!fragment || seen.has(fragment.name.value)) return false;
-      return applies(fragment.typeCondition.name.value, type) && selectsId(fragment.selectionSet, type, new Set([...seen, fragment.name.value]));
+      return (
+        applies(fragment.typeCondition.name.value, type) && selectsId(fragment.selectionSet, type, new Set([...seen, fragment.name.value]))
+      );
     });
   const info = new TypeInfo(schema);
   const without = new Set<string>();

@@ -34,7 +34,8 @@ export const BuildErrors = {
   EndpointRedirected: define({
     code: 'EndpointRedirected',
     exitCode: 1,
-    message: (endpoint: string, reason: string) => `The GraphQL endpoint ${endpoint} answered with a ${reason} while the build sends GRAPHQL_TOKEN; the build never follows a redirect with the token, which would hand it to another address.`,
+    message: (endpoint: string, reason: string) =>
+      `The GraphQL endpoint ${endpoint} answered with a ${reason} while the build sends GRAPHQL_TOKEN; the build never follows a redirect with the token, which would hand it to another address.`,
     hint: 'Use the final URL (the Location above) as --endpoint or GRAPHQL_ENDPOINT: the token is sent only to the address you give.',
   }),
   SiteQueryFailed: define({
@@ -64,7 +65,8 @@ export const BuildErrors = {
   UnsafeRoutePath: define({
     code: 'UnsafeRoutePath',
     exitCode: 1,
-    message: (route: string, pattern: string, path: string) => `Route ${route} (${pattern}) makes the page path '${path}', which is not a path of safe segments: '/' or '/'-separated segments of letters, digits, '.', '_', '~' and '-', each starting with a letter or digit, with no trailing or doubled '/'.`,
+    message: (route: string, pattern: string, path: string) =>
+      `Route ${route} (${pattern}) makes the page path '${path}', which is not a path of safe segments: '/' or '/'-separated segments of letters, digits, '.', '_', '~' and '-', each starting with a letter or digit, with no trailing or doubled '/'.`,
     hint: "Fix the route's path in site/routes.ts (and site/routes.build.ts).",
   }),
   BundleFailed: define({
@@ -124,7 +126,8 @@ export const BuildErrors = {
   SampleCredentialsExposed: define({
     code: 'SampleCredentialsExposed',
     exitCode: 2,
-    message: (host: string) => `The content backend will not listen on ${host}, an address other machines can reach, with the sample editor account: anyone there could log in and read drafts.`,
+    message: (host: string) =>
+      `The content backend will not listen on ${host}, an address other machines can reach, with the sample editor account: anyone there could log in and read drafts.`,
     hint: 'Listen on 127.0.0.1 (the default), or set CONTENT_EDITOR_PASSWORD (and CONTENT_EDITOR_EMAIL) to an account of your own, or pass --allow-remote if this machine is not reachable from other machines.',
   }),
   StorageHoldsForeignObjects: define({
@@ -164,13 +167,15 @@ export const BuildErrors = {
   UnsafeSlug: define({
     code: 'UnsafeSlug',
     exitCode: 1,
-    message: (id: string, slug: string, route: string, reason: string) => `The item ${id} has the slug ${slug}, which cannot be the page path of route ${route}: ${reason}.`,
+    message: (id: string, slug: string, route: string, reason: string) =>
+      `The item ${id} has the slug ${slug}, which cannot be the page path of route ${route}: ${reason}.`,
     hint: 'Give the item a slug of lowercase letters, digits and hyphens (such as annual-report-2024) in the content backend, then build again; the previous output was kept unchanged.',
   }),
   KeptPageChanged: define({
     code: 'KeptPageChanged',
     exitCode: 1,
-    message: (path: string, file: string) => `The previous output's ${file} (page ${path}) is not what the previous build wrote, so its data cannot be kept.`,
+    message: (path: string, file: string) =>
+      `The previous output's ${file} (page ${path}) is not what the previous build wrote, so its data cannot be kept.`,
     hint: 'Something changed the output folder since the previous build: build again with --full, which asks the backend for every page; the output was kept unchanged.',
   }),
   PageCountDropped: define({
@@ -189,7 +194,8 @@ export const BuildErrors = {
   ContentChecksFailed: define({
     code: 'ContentChecksFailed',
     exitCode: 1,
-    message: (problems: number, pages: number) => `${plural(problems, 'content problem')} on ${plural(pages, 'page')} fail the build under --strict; the previous output was kept unchanged.`,
+    message: (problems: number, pages: number) =>
+      `${plural(problems, 'content problem')} on ${plural(pages, 'page')} fail the build under --strict; the previous output was kept unchanged.`,
     hint: 'Fix each problem listed above (in the content backend, or in site/ for problems on every page), or build without --strict to publish with warnings; build-report.json lists them all.',
   }),
   RouteDataMissing: define({
@@ -201,13 +207,15 @@ export const BuildErrors = {
   EntryNotUnchanged: define({
     code: 'EntryNotUnchanged',
     exitCode: 1,
-    message: (route: string, path: string) => `Route '${route}' gave the page ${path} as unchanged, but the build did not say it was (ctx.unchanged returned false, or was not asked for these params with this key).`,
+    message: (route: string, path: string) =>
+      `Route '${route}' gave the page ${path} as unchanged, but the build did not say it was (ctx.unchanged returned false, or was not asked for these params with this key).`,
     hint: "In the route's entries() (site/routes.build.ts), yield `{ params, key, unchanged: true }` only when ctx.unchanged(params, key) returned true for that very page; otherwise yield its data.",
   }),
   RouteEntriesMissing: define({
     code: 'RouteEntriesMissing',
     exitCode: 1,
-    message: (route: string, path: string) => `Route '${route}' (${path}) has params but no entries() in site/routes.build.ts, so the build cannot know its pages.`,
+    message: (route: string, path: string) =>
+      `Route '${route}' (${path}) has params but no entries() in site/routes.build.ts, so the build cannot know its pages.`,
     hint: "Add entries() to the route's entry in site/routes.build.ts, listing one set of params per page (usually from a list query).",
   }),
   ShellPlaceholderMissing: define({
@@ -219,13 +227,15 @@ export const BuildErrors = {
   ShellPolicyNotFirst: define({
     code: 'ShellPolicyNotFirst',
     exitCode: 1,
-    message: (file: string, before: string) => `${file} has ${before} before <!--app-csp-->, where the Content-Security-Policy does not govern it.`,
+    message: (file: string, before: string) =>
+      `${file} has ${before} before <!--app-csp-->, where the Content-Security-Policy does not govern it.`,
     hint: 'Put <!--app-csp--> right after <meta charset> as the first tag of <head>, and anything else after it.',
   }),
   SharedMarkupMismatch: define({
     code: 'SharedMarkupMismatch',
     exitCode: 1,
-    message: (keys: string, path: string) => `SharedMarkup ${keys} gave ${path} other markup than rendering it there does: its cacheKey must name everything its content depends on (such as the current path or section).`,
+    message: (keys: string, path: string) =>
+      `SharedMarkup ${keys} gave ${path} other markup than rendering it there does: its cacheKey must name everything its content depends on (such as the current path or section).`,
     hint: "Add what the part's content depends on to its cacheKey in site/ (sharedMarkup: false, or SITE_SHARED_MARKUP=off, renders every part on every page to compare).",
   }),
   SearchIndexFailed: define({
@@ -243,7 +253,8 @@ export const BuildErrors = {
   ShardTimestampMissing: define({
     code: 'ShardTimestampMissing',
     exitCode: 2,
-    message: (shard: string) => `Shard ${shard} needs SOURCE_DATE_EPOCH: every shard and the merge must stamp the build with the same time.`,
+    message: (shard: string) =>
+      `Shard ${shard} needs SOURCE_DATE_EPOCH: every shard and the merge must stamp the build with the same time.`,
     hint: 'Set SOURCE_DATE_EPOCH to the same value for every shard and the merge, for example the commit time: SOURCE_DATE_EPOCH=$(git log -1 --format=%ct).',
   }),
   ShardsIncomplete: define({
@@ -324,7 +335,11 @@ export class BuildError extends Error {
 }
 
 /** Creates a BuildError from a catalogue entry and its message arguments. */
-export function createBuildError<TArgs extends unknown[]>(definition: ErrorDefinition<TArgs>, args: TArgs, details: BuildErrorDetails = {}): BuildError {
+export function createBuildError<TArgs extends unknown[]>(
+  definition: ErrorDefinition<TArgs>,
+  args: TArgs,
+  details: BuildErrorDetails = {},
+): BuildError {
   return new BuildError(definition as unknown as ErrorDefinition<never[]>, definition.message(...args), details);
 }
 
@@ -339,7 +354,12 @@ export interface ThreadError {
 /** What crosses a thread boundary of `error` (reviveError makes it an error again). */
 export function threadError(error: unknown): ThreadError {
   const cause = (error as Error | null)?.cause;
-  return { message: (error as Error)?.message ?? String(error), stack: (error as Error)?.stack, code: isBuildError(error) ? error.code : undefined, cause: cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause) };
+  return {
+    message: (error as Error)?.message ?? String(error),
+    stack: (error as Error)?.stack,
+    code: isBuildError(error) ? error.code : undefined,
+    cause: cause === undefined ? undefined : cause instanceof Error ? cause.message : String(cause),
+  };
 }
 
 /** A BuildError again from what crossed a thread boundary (its code and message), or a plain Error when it was none. */
@@ -359,6 +379,8 @@ export function isBuildError(value: unknown): value is BuildError {
 /** For a listen's `.catch`: turns a taken port (EADDRINUSE) into PortInUse; rethrows anything else. */
 export function portInUse(host: string, port: number): (error: unknown) => never {
   return (error) => {
-    throw (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ? createBuildError(BuildErrors.PortInUse, [host, port], { cause: error }) : error;
+    throw (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE'
+      ? createBuildError(BuildErrors.PortInUse, [host, port], { cause: error })
+      : error;
   };
 }

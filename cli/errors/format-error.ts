@@ -39,11 +39,16 @@ export function formatError(error: unknown, options: { verbose?: boolean } = {})
 function errorText(error: unknown, { verbose = false }: { verbose?: boolean }): string {
   if (!isBuildError(error)) {
     const text = oneLine(describeCause(error));
-    return verbose && error instanceof Error && error.stack ? `${text}\n${error.stack.replace(error.message, oneLine(error.message))}` : `${text}\nRun again with --verbose for the stack trace.`;
+    return verbose && error instanceof Error && error.stack
+      ? `${text}\n${error.stack.replace(error.message, oneLine(error.message))}`
+      : `${text}\nRun again with --verbose for the stack trace.`;
   }
   const lines = [`[${error.code}] ${oneLine(error.message)}`];
   for (const f of error.details.failures ?? []) {
-    lines.push(`  - ${oneLine(f.page)} (route ${oneLine(f.route)}, operation ${oneLine(f.operation)}): ${oneLine(f.cause)}`, `    fix: ${oneLine(f.fix)}`);
+    lines.push(
+      `  - ${oneLine(f.page)} (route ${oneLine(f.route)}, operation ${oneLine(f.operation)}): ${oneLine(f.cause)}`,
+      `    fix: ${oneLine(f.fix)}`,
+    );
   }
   lines.push(`Hint: ${error.hint}`);
   if (verbose && error.cause) lines.push(`Caused by: ${oneLine(describeCause(error.cause))}`);
@@ -55,12 +60,16 @@ export function fixFor(cause: unknown): string {
   const kind = (cause as { kind?: string })?.kind;
   const status = (cause as { status?: number | null })?.status;
   if (status === 401 || status === 403) return 'Check the token in GRAPHQL_TOKEN: the backend refused it.';
-  if (kind === 'redirect') return 'The endpoint redirects, and a request carrying GRAPHQL_TOKEN never follows a redirect: use the final URL (the Location above) as --endpoint.';
+  if (kind === 'redirect')
+    return 'The endpoint redirects, and a request carrying GRAPHQL_TOKEN never follows a redirect: use the final URL (the Location above) as --endpoint.';
   if (kind === 'insecure') return 'GRAPHQL_TOKEN is never sent over plain http to a host that is not loopback: use an https endpoint.';
   if (kind === 'graphql') return 'Fix the query in site/queries or the content it asks for; the backend reported the errors above.';
-  if (kind === 'network' || kind === 'timeout') return 'Check that the backend is running and reachable (the request was retried with backoff), then build again; --timeout and --retries give it more time.';
-  if (kind === 'invalid-response') return 'The backend, or a proxy in front of it, answered with something other than GraphQL JSON even after retries: check --endpoint and the proxy, then build again.';
-  if (kind === 'http' && (status === 408 || status === 429 || (status ?? 0) >= 500)) return 'The backend kept failing after every retry: check its logs and load, then build again.';
+  if (kind === 'network' || kind === 'timeout')
+    return 'Check that the backend is running and reachable (the request was retried with backoff), then build again; --timeout and --retries give it more time.';
+  if (kind === 'invalid-response')
+    return 'The backend, or a proxy in front of it, answered with something other than GraphQL JSON even after retries: check --endpoint and the proxy, then build again.';
+  if (kind === 'http' && (status === 408 || status === 429 || (status ?? 0) >= 500))
+    return 'The backend kept failing after every retry: check its logs and load, then build again.';
   return 'Check the backend logs for this request, then build again.';
 }
 

@@ -35,7 +35,9 @@ export interface ExtrasInput {
 
 /** Files of an extra output as the extras step writes them: a site's outputs (runtime/shared/route-data.ts OutputCollector), or the search index's, which are bytes. */
 export interface OutputSource {
-  files(pages: BuiltPages): Iterable<{ file: string; content: string | Uint8Array }> | Promise<Iterable<{ file: string; content: string | Uint8Array }>>;
+  files(
+    pages: BuiltPages,
+  ): Iterable<{ file: string; content: string | Uint8Array }> | Promise<Iterable<{ file: string; content: string | Uint8Array }>>;
 }
 
 /** What the extras step wrote: its extra outputs' size, and each output file's hash for the build state. */
@@ -59,7 +61,14 @@ export async function writeExtras(input: ExtrasInput): Promise<Extras> {
   // and removes one a smaller site no longer has (build/incremental.ts filesToRemove). Written after
   // public/, whose files they replace, as every build did.
   const sitemap = [...input.sitemap].sort((a, b) => compareText(a.path, b.path));
-  await writeOutputs([{ files: () => sitemapFiles(sitemap, baseUrl, input.sitemapUrls) }], input.pages, siteDir, outputHashes, input.previousOutputs, true);
+  await writeOutputs(
+    [{ files: () => sitemapFiles(sitemap, baseUrl, input.sitemapUrls) }],
+    input.pages,
+    siteDir,
+    outputHashes,
+    input.previousOutputs,
+    true,
+  );
   await writeSiteFile(siteDir, 'robots.txt', renderRobots(baseUrl));
   return { outputs, outputHashes };
 }
@@ -75,7 +84,14 @@ const OUTPUT_QUEUED = 256;
  * Writes the extra outputs' files, noting each one's hash in `hashes`; a file whose hash is the one in
  * `previous` (the output being updated in place) is left as it is.
  */
-async function writeOutputs(collectors: readonly OutputSource[], pages: BuiltPages, siteDir: string, hashes: Map<string, string>, previous: ReadonlyMap<string, string> | undefined, overStaged = false): Promise<OutputTally> {
+async function writeOutputs(
+  collectors: readonly OutputSource[],
+  pages: BuiltPages,
+  siteDir: string,
+  hashes: Map<string, string>,
+  previous: ReadonlyMap<string, string> | undefined,
+  overStaged = false,
+): Promise<OutputTally> {
   const tally = { files: 0, bytes: 0 };
   // A site may have an output file per item (a calendar per event): written a few at a time, not one
   // after the other, so the build does not wait on each file system round trip in turn.

@@ -27,7 +27,10 @@ interface LockOwner {
 }
 
 /** Takes the lock of `outDir` or fails with OutputLocked, naming the build that holds it. */
-export async function lockOutput(outDir: string, { isAlive = isProcessAlive, now = () => new Date() }: { isAlive?: (pid: number) => boolean; now?: () => Date } = {}): Promise<OutputLock> {
+export async function lockOutput(
+  outDir: string,
+  { isAlive = isProcessAlive, now = () => new Date() }: { isAlive?: (pid: number) => boolean; now?: () => Date } = {},
+): Promise<OutputLock> {
   const file = `${outDir}.lock`;
   const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: now().toISOString(), token: randomBytes(8).toString('hex') };
   try {
@@ -47,10 +50,17 @@ export async function lockOutput(outDir: string, { isAlive = isProcessAlive, now
     if (owner && owner.host === me.host && !isAlive(owner.pid)) {
       const busy = await takeOver(file, owner, me, outDir, isAlive);
       if (busy === null) continue;
-      throw createBuildError(BuildErrors.OutputLocked, [outDir, `another build is taking over the stale lock ${file} (its claim ${busy}; if no build runs, delete both files)`]);
+      throw createBuildError(BuildErrors.OutputLocked, [
+        outDir,
+        `another build is taking over the stale lock ${file} (its claim ${busy}; if no build runs, delete both files)`,
+      ]);
     }
     const who = owner ? `process ${owner.pid} on ${owner.host}, started ${owner.startedAt}; lock file ${file}` : `lock file ${file}`;
-    if (owner && owner.host !== me.host) throw createBuildError(BuildErrors.OutputLocked, [outDir, `${who}; this machine cannot tell whether that build still runs: if it does not, delete ${file}`]);
+    if (owner && owner.host !== me.host)
+      throw createBuildError(BuildErrors.OutputLocked, [
+        outDir,
+        `${who}; this machine cannot tell whether that build still runs: if it does not, delete ${file}`,
+      ]);
     throw createBuildError(BuildErrors.OutputLocked, [outDir, who]);
   }
   throw createBuildError(BuildErrors.OutputLocked, [outDir, `lock file ${file}`]);
@@ -65,7 +75,13 @@ export async function lockOutput(outDir: string, { isAlive = isProcessAlive, now
  * by a claim named after that holder's token, created exclusively in turn; a claim of a live build
  * means it is taking over right now: returns that claim's file then, null when the lock is taken over.
  */
-async function takeOver(file: string, stale: LockOwner, me: LockOwner, outDir: string, isAlive: (pid: number) => boolean): Promise<string | null> {
+async function takeOver(
+  file: string,
+  stale: LockOwner,
+  me: LockOwner,
+  outDir: string,
+  isAlive: (pid: number) => boolean,
+): Promise<string | null> {
   for (let claim = claimFor(file, stale.token); ; ) {
     if (await createExclusive(claim, JSON.stringify(me), outDir)) {
       try {
@@ -139,7 +155,9 @@ const TOKEN = /^[\w-]+$/;
 async function readOwner(file: string): Promise<LockOwner | null> {
   try {
     const owner = JSON.parse(await readFile(file, 'utf8')) as Partial<LockOwner>;
-    return typeof owner.pid === 'number' && typeof owner.host === 'string' && typeof owner.token === 'string' && TOKEN.test(owner.token) ? (owner as LockOwner) : null;
+    return typeof owner.pid === 'number' && typeof owner.host === 'string' && typeof owner.token === 'string' && TOKEN.test(owner.token)
+      ? (owner as LockOwner)
+      : null;
   } catch {
     return null;
   }

@@ -72,11 +72,22 @@ export async function commitStagingDir(staging: string, outDir: string): Promise
  * outputs that no longer exist are removed. Returns what was written and removed, as site paths.
  * A failed build never gets here: its staging folder is discarded and the output stays as it was.
  */
-export async function commitStagingChanges(staging: string, outDir: string, remove: readonly string[]): Promise<{ written: string[]; removed: string[] }> {
+export async function commitStagingChanges(
+  staging: string,
+  outDir: string,
+  remove: readonly string[],
+): Promise<{ written: string[]; removed: string[] }> {
   await checkReplaceable(outDir);
   const entries = await readdir(staging, { recursive: true, withFileTypes: true });
   const files = entries.filter((e) => e.isFile()).map((e) => relative(staging, join(e.parentPath, e.name)).split(sep).join('/'));
-  const rank = (file: string): number => (file === LATEST_FILE ? 3 : file.startsWith(`${ASSETS_DIR}/builds/`) ? 2 : file.startsWith(`${ASSETS_DIR}/`) || file.startsWith('media/') ? 0 : 1);
+  const rank = (file: string): number =>
+    file === LATEST_FILE
+      ? 3
+      : file.startsWith(`${ASSETS_DIR}/builds/`)
+        ? 2
+        : file.startsWith(`${ASSETS_DIR}/`) || file.startsWith('media/')
+          ? 0
+          : 1;
   files.sort((a, b) => rank(a) - rank(b) || compareText(a, b));
   const written: string[] = [];
   const removed: string[] = [];
@@ -103,7 +114,11 @@ export async function commitStagingChanges(staging: string, outDir: string, remo
  * Replaces the output with the staging folder (a full build), or moves the changed files in and removes
  * `remove` (an update in place, commitStagingChanges). Returns what an update in place wrote and removed.
  */
-export async function commitOutput(staging: string, outDir: string, remove: readonly string[] | null): Promise<{ written: string[]; removed: string[] }> {
+export async function commitOutput(
+  staging: string,
+  outDir: string,
+  remove: readonly string[] | null,
+): Promise<{ written: string[]; removed: string[] }> {
   if (remove) return commitStagingChanges(staging, outDir, remove);
   await commitStagingDir(staging, outDir);
   return { written: [], removed: [] };
@@ -192,7 +207,9 @@ async function releaseLock(staging: string): Promise<void> {
 async function removeAbandonedStaging(outDir: string): Promise<void> {
   const prefix = `.${basename(outDir)}.staging-`;
   const siblings = await readdir(dirname(outDir)).catch(() => [] as string[]);
-  await Promise.all(siblings.filter((name) => name.startsWith(prefix)).map((name) => rm(join(dirname(outDir), name), { recursive: true, force: true })));
+  await Promise.all(
+    siblings.filter((name) => name.startsWith(prefix)).map((name) => rm(join(dirname(outDir), name), { recursive: true, force: true })),
+  );
 }
 
 /** Removes a file of the output and the folders it leaves empty; false when it was not there. */

@@ -4,7 +4,11 @@ import { escapeHtml } from '../render/html.ts';
 import { cspMetaTag } from '../render/csp.ts';
 
 /** A static redirect page for each exact-path redirect rule, for first visits and visitors without JavaScript. */
-export function renderRedirectPages(rules: Readonly<Record<string, RouteRule>>, baseUrl: string, csp: string | null = null): { file: string; content: string }[] {
+export function renderRedirectPages(
+  rules: Readonly<Record<string, RouteRule>>,
+  baseUrl: string,
+  csp: string | null = null,
+): { file: string; content: string }[] {
   return Object.entries(rules)
     .filter(([pattern, rule]) => rule.redirect && !pattern.includes('*'))
     .map(([path, rule]) => {

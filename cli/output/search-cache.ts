@@ -44,7 +44,10 @@ export interface SearchCache {
   usedKeys(): string[];
 }
 
-export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES, signer = cacheKeyFor(cacheDir) }: { maxBytes?: number; signer?: CacheKey } = {}): SearchCache {
+export function openSearchCache(
+  cacheDir: string,
+  { maxBytes = MAX_BYTES, signer = cacheKeyFor(cacheDir) }: { maxBytes?: number; signer?: CacheKey } = {},
+): SearchCache {
   const dir = join(cacheDir, 'search');
   const used = new Map<string, number>();
   const fileFor = (key: string): string => join(dir, `${key}${SUFFIX}`);
@@ -85,7 +88,8 @@ export function openSearchCache(cacheDir: string, { maxBytes = MAX_BYTES, signer
         const key = ENTRY.exec(name)?.[1];
         if (key === undefined) {
           // A temporary file of a build that stopped mid-write (a write in progress is younger).
-          if (name.endsWith('.tmp') && now - info.mtimeMs > STALE_TEMP_MS) await rm(join(dir, name), { force: true }).catch(() => undefined);
+          if (name.endsWith('.tmp') && now - info.mtimeMs > STALE_TEMP_MS)
+            await rm(join(dir, name), { force: true }).catch(() => undefined);
         } else if (!used.has(key)) others.push({ name, time: info.mtimeMs, size: info.size });
       }
       others.sort((a, b) => b.time - a.time);

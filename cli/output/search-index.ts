@@ -7,7 +7,14 @@ import { contentHash, type SearchIndexState } from '../build/build-state.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import { describeCause } from '../errors/format-error.ts';
-import { compareSearchedPages, documentsHash, searchDocuments, usesMainContent, type SearchDocument, type SearchedPage } from '../render/search-documents.ts';
+import {
+  compareSearchedPages,
+  documentsHash,
+  searchDocuments,
+  usesMainContent,
+  type SearchDocument,
+  type SearchedPage,
+} from '../render/search-documents.ts';
 import { readBytes, readText } from './read.ts';
 import { openSearchCache, type CachedFile } from './search-cache.ts';
 import { whichPagefind } from '../config/pagefind-run.ts';
@@ -83,7 +90,10 @@ export function buildSearchIndex(input: SearchIndexInput, logger: Pick<Logger, '
   });
   const logged = work.then((built) => {
     const bytes = built.files.reduce((sum, f) => sum + f.content.length, 0);
-    logger.info('search', `${whatWasDone(built)}: ${formatBytes(bytes)} in ${plural(built.files.length, 'file')}, in ${formatDuration(built.ms)}`);
+    logger.info(
+      'search',
+      `${whatWasDone(built)}: ${formatBytes(bytes)} in ${plural(built.files.length, 'file')}, in ${formatDuration(built.ms)}`,
+    );
     return built;
   });
   // Awaited by the extras step; a build that fails before then must not see it as unhandled.
@@ -179,8 +189,11 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
   const partitions: SearchedPage[][] = Array.from({ length: count }, () => []);
   for (const page of pages) partitions[partitionOf(page.path, count)]!.push(page);
   const read = (page: SearchedPage): Promise<string> =>
-    usesMainContent(page.entries) ? readText(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path))) : Promise.resolve('');
-  const documentsOf = async (page: SearchedPage): Promise<SearchDocument[]> => searchDocuments(page, await read(page), input.language, input.exclude);
+    usesMainContent(page.entries)
+      ? readText(join(page.kept && input.previous ? input.previous.outDir : input.siteDir, htmlFileFor(page.path)))
+      : Promise.resolve('');
+  const documentsOf = async (page: SearchedPage): Promise<SearchDocument[]> =>
+    searchDocuments(page, await read(page), input.language, input.exclude);
   const cache = input.cacheDir && whichPagefind() !== null ? openSearchCache(input.cacheDir) : null;
 
   // With the previous build's index cut as this one is, a partition whose pages' documents are as they
@@ -199,7 +212,11 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
     const made = new Map<string, SearchDocument[]>();
     if (!previous && !cache) return made;
     let held = 0;
-    for await (const [page, documents] of mapAhead(members.filter(unknown), READ_AHEAD, async (page) => [page, await documentsOf(page)] as const)) {
+    for await (const [page, documents] of mapAhead(
+      members.filter(unknown),
+      READ_AHEAD,
+      async (page) => [page, await documentsOf(page)] as const,
+    )) {
       if (control.stopped) throw stoppedError();
       known.set(page.path, documentsHash(documents));
       const size = documents.reduce((sum, d) => sum + d.html.length, 0);
@@ -240,7 +257,10 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
       const before = previous?.partitions[n];
       const kept = before?.key === key ? await readPartition(input.previous!, before.files, n) : null;
       const fromCache = kept || !cache ? null : inPartition(await cache.get(cacheKey(key, input, count)), n);
-      const built = kept || fromCache ? null : await indexPages(members, n, count, input, control, async (page) => made.get(page.path) ?? (await documentsOf(page)), known);
+      const built =
+        kept || fromCache
+          ? null
+          : await indexPages(members, n, count, input, control, async (page) => made.get(page.path) ?? (await documentsOf(page)), known);
       const own = kept ?? fromCache ?? built!.files;
       files.push(...own);
       // A partition built again has its pages' documents hashed as Pagefind took them.
@@ -270,13 +290,38 @@ async function indexPartitions(input: SearchIndexInput, control: { stopped: bool
   files.push({ file: SEARCH_PARTS_FILE, content: new TextEncoder().encode(JSON.stringify(parts)) });
   state.docs = pages.map((page) => [page.path, known.get(page.path)!]);
   if (!control.stopped) await cache?.prune();
-  return { files, state, documents: rebuilt === 0 ? null : documents, pages: indexed, rebuilt, cached, kept: keptCount, ms: performance.now() - started, cacheKeys: cache?.usedKeys() ?? [] };
+  return {
+    files,
+    state,
+    documents: rebuilt === 0 ? null : documents,
+    pages: indexed,
+    rebuilt,
+    cached,
+    kept: keptCount,
+    ms: performance.now() - started,
+    cacheKeys: cache?.usedKeys() ?? [],
+  };
 }
 
 /** What decides a partition's bytes: the options, its place, and its pages' routes, paths and documents in index order. */
-function partitionKey(input: Pick<SearchIndexInput, 'exclude' | 'language'>, n: number, count: number, members: readonly SearchedPage[], docs: ReadonlyMap<string, string>): string {
-  const hash = createHash('sha256').update(JSON.stringify({ version: KEY_VERSION, exclude: input.exclude, language: input.language, partition: n, of: count }));
-  for (const page of members) hash.update('\0').update(String(page.route)).update('\0').update(page.path).update('\0').update(docs.get(page.path) ?? '');
+function partitionKey(
+  input: Pick<SearchIndexInput, 'exclude' | 'language'>,
+  n: number,
+  count: number,
+  members: readonly SearchedPage[],
+  docs: ReadonlyMap<string, string>,
+): string {
+  const hash = createHash('sha256').update(
+    JSON.stringify({ version: KEY_VERSION, exclude: input.exclude, language: input.language, partition: n, of: count }),
+  );
+  for (const page of members)
+    hash
+      .update('\0')
+      .update(String(page.route))
+      .update('\0')
+      .update(page.path)
+      .update('\0')
+      .update(docs.get(page.path) ?? '');
   return hash.digest('base64url');
 }
 
@@ -294,7 +339,9 @@ function indexOptions(input: Pick<SearchIndexInput, 'exclude' | 'language'>, cou
  */
 function cacheKey(key: string, input: Pick<SearchIndexInput, 'exclude' | 'language'>, count: number): string {
   return createHash('sha256')
-    .update(JSON.stringify({ key, options: indexOptions(input, count), pagefind: whichPagefind(), kept: [KEPT_CODE.source, KEPT_INDEX.source] }))
+    .update(
+      JSON.stringify({ key, options: indexOptions(input, count), pagefind: whichPagefind(), kept: [KEPT_CODE.source, KEPT_INDEX.source] }),
+    )
     .digest('base64url');
 }
 
@@ -305,7 +352,10 @@ function cacheKey(key: string, input: Pick<SearchIndexInput, 'exclude' | 'langua
 function inPartition(files: CachedFile[] | null, n: number): SearchFile[] | null {
   if (!files || !files.every((f) => isPartitionFile(f.file, n))) return null;
   const names = new Set(files.map((f) => f.file.slice(partitionDir(n).length)));
-  const whole = names.size === files.length && names.has('pagefind-entry.json') && (n > 0 || (names.has('pagefind.js') && names.has('pagefind-worker.js') && [...names].some((name) => name.startsWith('wasm.'))));
+  const whole =
+    names.size === files.length &&
+    names.has('pagefind-entry.json') &&
+    (n > 0 || (names.has('pagefind.js') && names.has('pagefind-worker.js') && [...names].some((name) => name.startsWith('wasm.'))));
   return whole ? files : null;
 }
 
@@ -313,7 +363,11 @@ function inPartition(files: CachedFile[] | null, n: number): SearchFile[] | null
 function isPartitionFile(file: string, n: number): boolean {
   const dir = partitionDir(n);
   const name = file.slice(dir.length);
-  return file.startsWith(dir) && name.split('/').every((part) => PLAIN_NAME.test(part)) && (KEPT_INDEX.test(name) || (n === 0 && KEPT_CODE.test(name)));
+  return (
+    file.startsWith(dir) &&
+    name.split('/').every((part) => PLAIN_NAME.test(part)) &&
+    (KEPT_INDEX.test(name) || (n === 0 && KEPT_CODE.test(name)))
+  );
 }
 
 /** A part of a file name Pagefind writes: letters, digits, dots, dashes and underscores, not only dots. */
@@ -324,11 +378,20 @@ const PLAIN_NAME = /^(?!\.+$)[A-Za-z0-9._-]{1,128}$/;
  * in place; null when the previous build's records of them do not hold (a name outside the partition's
  * folder, or one its outputs do not list), so the partition is built again.
  */
-async function readPartition(previous: NonNullable<SearchIndexInput['previous']>, names: readonly string[], n: number): Promise<SearchFile[] | null> {
+async function readPartition(
+  previous: NonNullable<SearchIndexInput['previous']>,
+  names: readonly string[],
+  n: number,
+): Promise<SearchFile[] | null> {
   // The partition's files are every file of the previous outputs in its folder (partition 0's: not in a part-n/ one), no more, no fewer.
   const expected = [...previous.outputs.keys()].filter((file) => isPartitionFile(file, n)).sort(compareText);
   if (expected.length === 0 || expected.join('\0') !== [...names].sort(compareText).join('\0')) return null;
-  const files = await Promise.all(expected.map(async (file) => ({ file, content: new Uint8Array(await readBytes(join(previous.outDir, file)).catch(() => Buffer.alloc(0))) })));
+  const files = await Promise.all(
+    expected.map(async (file) => ({
+      file,
+      content: new Uint8Array(await readBytes(join(previous.outDir, file)).catch(() => Buffer.alloc(0))),
+    })),
+  );
   // As the previous build wrote them, or the partition is built again.
   return files.every((f) => contentHash(f.content) === previous.outputs.get(f.file)) ? files : null;
 }
@@ -345,7 +408,9 @@ async function indexPages(
   open++;
   try {
     // The site's fragment files shared among its partitions, so a partitioned index has as many files as one.
-    const created = await pagefind.createIndex(indexOptions(input, count)).catch((error: unknown) => ({ errors: [describeCause(error)], index: undefined }));
+    const created = await pagefind
+      .createIndex(indexOptions(input, count))
+      .catch((error: unknown) => ({ errors: [describeCause(error)], index: undefined }));
     if (!created.index) throw failure(created.errors.join('; ') || 'Pagefind did not start');
     const index = created.index;
     try {
@@ -381,7 +446,9 @@ async function indexPages(
       if (errors.length > 0) throw failure(errors.join('; '));
       const dir = partitionDir(n);
       return {
-        files: files.filter((file) => KEPT_INDEX.test(file.path) || (n === 0 && KEPT_CODE.test(file.path))).map((file) => ({ file: dir + file.path, content: file.content })),
+        files: files
+          .filter((file) => KEPT_INDEX.test(file.path) || (n === 0 && KEPT_CODE.test(file.path)))
+          .map((file) => ({ file: dir + file.path, content: file.content })),
         documents,
       };
     } finally {

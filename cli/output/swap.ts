@@ -74,7 +74,10 @@ export async function trashRetired(outDir: string): Promise<void> {
   for (const name of names.filter((n) => n.startsWith(`.${basename(outDir)}.retired-`))) {
     const dir = join(dirname(outDir), name);
     if (dir === journal?.retired) continue;
-    await rename(dir, join(dirname(outDir), `.${basename(outDir)}.trash-${name.slice(name.indexOf('.retired-') + '.retired-'.length)}`)).catch(() => undefined);
+    await rename(
+      dir,
+      join(dirname(outDir), `.${basename(outDir)}.trash-${name.slice(name.indexOf('.retired-') + '.retired-'.length)}`),
+    ).catch(() => undefined);
   }
 }
 
@@ -87,7 +90,10 @@ export async function removeTrash(outDir: string, { background = false } = {}): 
   if (!background) return removeTrashNow(outDir);
   const names = await readdir(dirname(outDir)).catch(() => [] as string[]);
   if (!names.some((n) => n.startsWith(`.${basename(outDir)}.trash-`))) return;
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./remove-trash.js', import.meta.url)), outDir], { detached: true, stdio: 'ignore' });
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./remove-trash.js', import.meta.url)), outDir], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.on('error', () => undefined);
   child.unref();
 }
@@ -105,7 +111,8 @@ async function readJournal(outDir: string): Promise<Journal | null> {
   try {
     const value = JSON.parse(text) as Partial<Journal>;
     // Only folders beside the output, as this module names them, are ever renamed.
-    const beside = (path: unknown): path is string => typeof path === 'string' && dirname(path) === dirname(outDir) && basename(path).startsWith(`.${basename(outDir)}.`);
+    const beside = (path: unknown): path is string =>
+      typeof path === 'string' && dirname(path) === dirname(outDir) && basename(path).startsWith(`.${basename(outDir)}.`);
     return beside(value.staging) && beside(value.retired) ? { staging: value.staging, retired: value.retired } : null;
   } catch {
     return null;

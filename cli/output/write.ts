@@ -161,7 +161,11 @@ const PARENT_OR_NUL = /(?:^|[/\\])\.\.(?:[/\\]|$)|\0/;
  */
 export function fileKey(relative: string): string {
   // Case folding maps a final sigma to sigma, and macOS's file systems ignore the default-ignorable code points.
-  return relative.normalize('NFKC').toLowerCase().replaceAll('ς', 'σ').replace(/\p{Default_Ignorable_Code_Point}/gu, '');
+  return relative
+    .normalize('NFKC')
+    .toLowerCase()
+    .replaceAll('ς', 'σ')
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, '');
 }
 
 /** The absolute path of `relative` under `root`, refusing any that resolves outside it. */

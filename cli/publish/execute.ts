@@ -10,7 +10,9 @@ import { describeSdkError } from './storage-errors.ts';
 
 /** One change made to the bucket, reported in the order it completed. */
 /** One change made to the bucket, reported in the order it completed; `from` names the staged copy an upload was copied from inside the bucket. */
-export type PublishAction = { kind: 'upload'; key: string; stage: Stage; bytes: number; reason: UploadReason; from?: string } | { kind: 'delete'; key: string };
+export type PublishAction =
+  | { kind: 'upload'; key: string; stage: Stage; bytes: number; reason: UploadReason; from?: string }
+  | { kind: 'delete'; key: string };
 
 /** An object already in the bucket that holds a file's bytes (a shard's staged copy), with the ETag the listing gave it. */
 export interface CopySource {
@@ -51,7 +53,10 @@ export async function uploadInStages(uploads: readonly PlannedUpload[], deps: Ex
       const from = source && (await copied(store, source, file)) ? source.key : undefined;
       if (!from) await store.put(file.key, await contentOf(file), file);
       counter.add(1, file.size);
-      logger.debug?.('publish', `${from ? `copied ${from} to` : 'put'} ${file.key} (${reason}, ${formatBytes(file.size)}, ${file.contentType}, ${file.cacheControl})`);
+      logger.debug?.(
+        'publish',
+        `${from ? `copied ${from} to` : 'put'} ${file.key} (${reason}, ${formatBytes(file.size)}, ${file.contentType}, ${file.cacheControl})`,
+      );
       onAction({ kind: 'upload', key: file.key, stage, bytes: file.size, reason, ...(from ? { from } : {}) });
     });
     counter.end();
@@ -99,7 +104,10 @@ export async function deleteKeys(keys: readonly string[], deps: Omit<ExecuteDeps
   );
   if (outcome.failed.length > 0) {
     const first = outcome.failed[0]!;
-    deps.logger.warn('publish', `could not delete ${plural(outcome.failed.length, 'unreferenced file')} (first: ${first.key}: ${first.cause}); the next publish tries again`);
+    deps.logger.warn(
+      'publish',
+      `could not delete ${plural(outcome.failed.length, 'unreferenced file')} (first: ${first.key}: ${first.cause}); the next publish tries again`,
+    );
   }
   return outcome;
 }

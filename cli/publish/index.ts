@@ -23,7 +23,6 @@ export type { PublishResult } from './report.ts';
 export type { ObjectStore } from './s3-store.ts';
 export type { PublishDeps } from './deps.ts';
 
-
 /**
  * Publishes the build in `config.outDir` to the bucket, safely for visitors who have the site open:
  * only changed files are uploaded, stage by stage (assets and media, payloads, pages, build
@@ -41,13 +40,20 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
   const id = local.latest.id;
   const store = deps.store ?? createS3Store(config);
   try {
-    logger.info('publish', `build ${id}: ${local.files.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
+    logger.info(
+      'publish',
+      `build ${id}: ${local.files.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`,
+    );
     const remote = await store.list();
     const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
     const previousBuildId = bucket.latest?.id ?? null;
 
     // The manifest records every key of this build except latest.json (which names a build) and itself.
-    const manifest = createManifest(id, local.meta.timestamp, local.files.filter((f) => f.key !== LATEST_FILE).map((f) => [f.key, f] as const));
+    const manifest = createManifest(
+      id,
+      local.meta.timestamp,
+      local.files.filter((f) => f.key !== LATEST_FILE).map((f) => [f.key, f] as const),
+    );
     // Both records are signed for their own key: only they, read back, tell a later run what it may delete.
     // Each at its version's own key (manifest.ts recordKeyFor), so no other version of this build id is written over.
     const manifestKey = recordKeyFor(FILES_DIR, manifest);
@@ -55,8 +61,15 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     const pendingKey = recordKeyFor(PENDING_DIR, manifest);
     const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(manifest, pendingKey, config.records)));
     // Publish never writes over or deletes what it did not write, and writes beside it only when told to.
-    const { foreign, listing } = checkForeignObjects(remote, bucket, files, pendingRecord.key, { allowForeign: config.allowForeignObjects, location: store.location });
-    if (foreign.length > 0) logger.warn('publish', `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`);
+    const { foreign, listing } = checkForeignObjects(remote, bucket, files, pendingRecord.key, {
+      allowForeign: config.allowForeignObjects,
+      location: store.location,
+    });
+    if (foreign.length > 0)
+      logger.warn(
+        'publish',
+        `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`,
+      );
     const plan = await planUploads(files, listing, (key) => store.headSha256(key), config.concurrency);
     // What this build's shards uploaded beforehand: copied into place, then removed as housekeeping.
     const handover = shardHandover(manifest, bucket.manifests, bucket.pending, remote, bucket.recordKeys);
@@ -81,11 +94,19 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       deferredDeletes: retention.deferred,
       keptBuilds: retention.kept,
     };
-    logger.info('publish', `latest.json names ${previousBuildId ? `build ${previousBuildId}` : 'no build yet'}; ${plan.uploads.length} to upload${copies > 0 ? ` (${copies} copied from the shards' staged files)` : ''}, ${plan.unchanged.length} unchanged, ${retention.deletes.length} to delete`);
+    logger.info(
+      'publish',
+      `latest.json names ${previousBuildId ? `build ${previousBuildId}` : 'no build yet'}; ${plan.uploads.length} to upload${copies > 0 ? ` (${copies} copied from the shards' staged files)` : ''}, ${plan.unchanged.length} unchanged, ${retention.deletes.length} to delete`,
+    );
 
     if (config.dryRun) {
       logRetention(logger, retention.kept, retention.dropped, retention.deferred, config.maxDeletes);
-      const actions = reportDryRun(logger, plan.uploads, [...retention.deletes, ...retention.records, ...handover.leftovers, ...handover.records], plan.unchanged.length);
+      const actions = reportDryRun(
+        logger,
+        plan.uploads,
+        [...retention.deletes, ...retention.records, ...handover.leftovers, ...handover.records],
+        plan.unchanged.length,
+      );
       return { ...base, uploaded: 0, deleted: 0, bytes: 0, actions, durationMs: now() - started };
     }
 
@@ -100,10 +121,20 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       if (plan.uploads.length > 0) await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
       // Adopted records are signed before anything relies on them in a later run.
       await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key, manifestKey]));
-      await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record, sources: handover.sources });
+      await uploadInStages(plan.uploads, {
+        store,
+        logger,
+        concurrency: config.concurrency,
+        progress,
+        onAction: record,
+        sources: handover.sources,
+      });
     } catch (error) {
       const run = uploadsDone(progress);
-      logger.warn('publish', `stopped during ${run.running ?? 'upload'} after ${run.done} of ${plan.uploads.length} uploads; latest.json still names ${previousBuildId ? `build ${previousBuildId}` : 'no build'}`);
+      logger.warn(
+        'publish',
+        `stopped during ${run.running ?? 'upload'} after ${run.done} of ${plan.uploads.length} uploads; latest.json still names ${previousBuildId ? `build ${previousBuildId}` : 'no build'}`,
+      );
       throw error;
     }
 
@@ -111,13 +142,22 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     const deleting = { store, logger, concurrency: config.concurrency, onAction: record };
     const removed = await deleteKeys(retention.deletes, deleting);
     // Records go only when every file they list that was to go is gone, so none is left unlisted.
-    const records = removed.failed.length === 0 ? await deleteKeys(retention.records, deleting) : { deleted: 0, failed: retention.records.map((key) => ({ key, cause: 'kept until its files are deleted' })) };
+    const records =
+      removed.failed.length === 0
+        ? await deleteKeys(retention.records, deleting)
+        : { deleted: 0, failed: retention.records.map((key) => ({ key, cause: 'kept until its files are deleted' })) };
     // The shards' staged copies and records: proven this build's own by their signed records, and needed by nothing now.
     const leftovers = await deleteKeys(handover.leftovers, deleting);
     const shardRecords = leftovers.failed.length === 0 ? await deleteKeys(handover.records, deleting) : { deleted: 0, failed: [] };
-    const deletion = { deleted: removed.deleted + records.deleted + leftovers.deleted + shardRecords.deleted, failed: [...removed.failed, ...records.failed, ...leftovers.failed, ...shardRecords.failed] };
+    const deletion = {
+      deleted: removed.deleted + records.deleted + leftovers.deleted + shardRecords.deleted,
+      failed: [...removed.failed, ...records.failed, ...leftovers.failed, ...shardRecords.failed],
+    };
     // The build is live and listed by its manifest now; its pending record has served its purpose.
-    if (plan.uploads.length > 0) await store.delete(pendingRecord.key).catch(() => logger.warn('publish', `could not delete ${pendingRecord.key}; the next publish removes it`));
+    if (plan.uploads.length > 0)
+      await store
+        .delete(pendingRecord.key)
+        .catch(() => logger.warn('publish', `could not delete ${pendingRecord.key}; the next publish removes it`));
     const result: PublishResult = {
       ...base,
       uploaded: plan.uploads.length,

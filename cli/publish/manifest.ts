@@ -50,7 +50,10 @@ export function serializeManifest(manifest: FileManifest): string {
  * can only add a record beside the newer one, never replace it.
  */
 export function recordKeyFor(dir: string, manifest: FileManifest): string {
-  const version = createHash('sha256').update(serializeManifest(canonicalManifest(manifest))).digest('hex').slice(0, 16);
+  const version = createHash('sha256')
+    .update(serializeManifest(canonicalManifest(manifest)))
+    .digest('hex')
+    .slice(0, 16);
   return `${dir}/${manifest.id}.${version}.json`;
 }
 
@@ -93,7 +96,11 @@ export type RecordProblem = 'malformed' | 'unsigned' | 'forged';
  * prefix is returned; anything else (not a manifest, no MAC, a MAC that does not verify) is a problem
  * for the caller to report, and lists nothing.
  */
-export function readSignedRecord(text: string, recordKey: string, auth: RecordAuth): { manifest: FileManifest } | { problem: RecordProblem } {
+export function readSignedRecord(
+  text: string,
+  recordKey: string,
+  auth: RecordAuth,
+): { manifest: FileManifest } | { problem: RecordProblem } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -130,7 +137,8 @@ function parseManifest(value: unknown): FileManifest | null {
   if (typeof value.timestamp !== 'number' || !Number.isFinite(value.timestamp) || !isRecord(value.files)) return null;
   const files: Record<string, ManifestEntry> = Object.create(null) as Record<string, ManifestEntry>;
   for (const [key, entry] of Object.entries(value.files)) {
-    if (!isRecord(entry) || typeof entry.size !== 'number' || typeof entry.md5 !== 'string' || typeof entry.sha256 !== 'string') return null;
+    if (!isRecord(entry) || typeof entry.size !== 'number' || typeof entry.md5 !== 'string' || typeof entry.sha256 !== 'string')
+      return null;
     files[key] = { size: entry.size, md5: entry.md5, sha256: entry.sha256 };
   }
   return { v: 1, id: value.id, timestamp: value.timestamp, files };

@@ -94,7 +94,8 @@ export interface ObjectPolicy {
 export function policyFor(key: string): ObjectPolicy {
   const contentType = contentTypeFor(key);
   if (key === LATEST_FILE) return { stage: 'latest', contentType, cacheControl: CACHE_REVALIDATE };
-  if (key.startsWith(`${META_DIR}/`) || key.startsWith(`${FILES_DIR}/`)) return { stage: 'meta', contentType, cacheControl: CACHE_IMMUTABLE };
+  if (key.startsWith(`${META_DIR}/`) || key.startsWith(`${FILES_DIR}/`))
+    return { stage: 'meta', contentType, cacheControl: CACHE_IMMUTABLE };
   if (key.startsWith(`${ASSETS_DIR}/`)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
   if (key.startsWith(`${SEARCH_DIR}/`)) return searchPolicy(key, contentType);
   // An image's derivatives are named by a hash of their source and settings: their bytes never change.
@@ -119,7 +120,8 @@ function searchPolicy(key: string, contentType: string): ObjectPolicy {
   const file = key.slice(SEARCH_DIR.length + 1);
   // A partition's files (search-index.ts) as partition 0's, one folder down.
   const own = file.replace(/^part-\d+\//, '');
-  if (/^(?:index|fragment|filter)\/[^/]+$|^pagefind\.[^/]+\.pf_meta$/.test(own)) return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
+  if (/^(?:index|fragment|filter)\/[^/]+$|^pagefind\.[^/]+\.pf_meta$/.test(own))
+    return { stage: 'assets', contentType, cacheControl: CACHE_IMMUTABLE };
   // parts.json after every partition's entry: it never names one that is not in the bucket yet.
   if (key === SEARCH_PARTS_FILE) return { stage: 'meta', contentType, cacheControl: CACHE_REVALIDATE };
   return { stage: own === 'pagefind-entry.json' ? 'pages' : 'assets', contentType, cacheControl: CACHE_REVALIDATE };

@@ -20,7 +20,9 @@ export function createRecordAuth(key: Uint8Array, location: { bucket: string; pr
   const secret = Buffer.from(key);
   const mac = (recordKey: string, canonical: string): Buffer =>
     // A JSON array keeps the fields apart whatever characters they hold.
-    createHmac('sha256', secret).update(JSON.stringify([DOMAIN, location.bucket, location.prefix, recordKey, canonical])).digest();
+    createHmac('sha256', secret)
+      .update(JSON.stringify([DOMAIN, location.bucket, location.prefix, recordKey, canonical]))
+      .digest();
   return {
     sign: (recordKey, canonical) => mac(recordKey, canonical).toString('hex'),
     verify(recordKey, canonical, given) {

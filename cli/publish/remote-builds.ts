@@ -3,7 +3,15 @@ import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { memoryFile } from './local.ts';
-import { isRecordKeyOf, mergeById, readRecordUnchecked, readSignedRecord, signedRecord, type FileManifest, type RecordProblem } from './manifest.ts';
+import {
+  isRecordKeyOf,
+  mergeById,
+  readRecordUnchecked,
+  readSignedRecord,
+  signedRecord,
+  type FileManifest,
+  type RecordProblem,
+} from './manifest.ts';
 import { FILES_DIR, isBuildId, PENDING_DIR } from './policy.ts';
 import type { RecordAuth } from './record-auth.ts';
 import type { ObjectStore, RemoteObject } from './s3-store.ts';
@@ -32,7 +40,14 @@ export interface BucketBuilds {
  * records whose signature verifies (record-auth.ts) are returned; every other object there is named in a
  * warning and left out, so nothing it lists is ever deleted, kept or taken for publish's own on its word.
  */
-export async function readBucketBuilds(store: ObjectStore, remote: ReadonlyMap<string, RemoteObject>, logger: Logger, concurrency: number, auth: RecordAuth, adopt = false): Promise<BucketBuilds> {
+export async function readBucketBuilds(
+  store: ObjectStore,
+  remote: ReadonlyMap<string, RemoteObject>,
+  logger: Logger,
+  concurrency: number,
+  auth: RecordAuth,
+  adopt = false,
+): Promise<BucketBuilds> {
   const limit = pLimit(concurrency);
   const adopted = new Map<string, FileManifest>();
   const recordKeys = new Map<string, string>();
@@ -42,11 +57,23 @@ export async function readBucketBuilds(store: ObjectStore, remote: ReadonlyMap<s
     readRecords({ ...read, dir: FILES_DIR }),
     readRecords({ ...read, dir: PENDING_DIR }),
   ]);
-  return { latest: latestText ? parseLatest(latestText) : null, manifests: mergeById(versions), versions, pending: mergeById(pending), recordKeys, adopted };
+  return {
+    latest: latestText ? parseLatest(latestText) : null,
+    manifests: mergeById(versions),
+    versions,
+    pending: mergeById(pending),
+    recordKeys,
+    adopted,
+  };
 }
 
 /** Writes the adopted records (--adopt-records) back signed, but for `skip` (records this run writes anyway). */
-export async function signAdopted(store: ObjectStore, adopted: ReadonlyMap<string, FileManifest>, auth: RecordAuth, skip: ReadonlySet<string>): Promise<void> {
+export async function signAdopted(
+  store: ObjectStore,
+  adopted: ReadonlyMap<string, FileManifest>,
+  auth: RecordAuth,
+  skip: ReadonlySet<string>,
+): Promise<void> {
   for (const [key, manifest] of adopted) {
     if (skip.has(key)) continue;
     const file = memoryFile(key, Buffer.from(signedRecord(manifest, key, auth)));
@@ -93,11 +120,17 @@ async function readRecords({ store, remote, dir, logger, limit, auth, adopted, r
     if (unchecked && isRecordKeyOf(key, dir, unchecked)) {
       adopted!.set(key, unchecked);
       recordKeys.set(key, unchecked.id);
-      logger.warn('publish', `adopting ${JSON.stringify(key)} (--adopt-records): ${WHY[problem!]}; taken as publish's own, and signed with SITE_PUBLISH_KEY unless this is a dry run`);
+      logger.warn(
+        'publish',
+        `adopting ${JSON.stringify(key)} (--adopt-records): ${WHY[problem!]}; taken as publish's own, and signed with SITE_PUBLISH_KEY unless this is a dry run`,
+      );
       return void records.push(unchecked);
     }
     // The key comes from the bucket: quoted, so it cannot start a line of its own.
-    logger.warn('publish', `ignoring ${JSON.stringify(key)}: ${WHY[problem!]}; nothing it lists is deleted, kept or taken for publish's own on its word`);
+    logger.warn(
+      'publish',
+      `ignoring ${JSON.stringify(key)}: ${WHY[problem!]}; nothing it lists is deleted, kept or taken for publish's own on its word`,
+    );
   });
   return records;
 }
@@ -105,13 +138,16 @@ async function readRecords({ store, remote, dir, logger, limit, auth, adopted, r
 const WHY: Record<RecordProblem, string> = {
   malformed: 'not a build record',
   unsigned: 'a build record without a signature (written by an earlier version of site publish, or by someone else)',
-  forged: 'a build record whose signature does not verify with SITE_PUBLISH_KEY (forged, signed with another key, or copied from another key, prefix or bucket)',
+  forged:
+    'a build record whose signature does not verify with SITE_PUBLISH_KEY (forged, signed with another key, or copied from another key, prefix or bucket)',
 };
 
 function parseLatest(text: string): LatestBuild | null {
   try {
     const value = JSON.parse(text) as Partial<LatestBuild> | null;
-    return value && typeof value.id === 'string' && isBuildId(value.id) && typeof value.timestamp === 'number' ? { id: value.id, timestamp: value.timestamp } : null;
+    return value && typeof value.id === 'string' && isBuildId(value.id) && typeof value.timestamp === 'number'
+      ? { id: value.id, timestamp: value.timestamp }
+      : null;
   } catch {
     return null;
   }

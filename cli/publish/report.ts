@@ -25,7 +25,12 @@ export interface PublishResult {
 }
 
 /** Logs every action of a dry run, then what it would amount to. Nothing is written. */
-export function reportDryRun(logger: Logger, uploads: readonly PlannedUpload[], deletes: readonly string[], unchanged: number): PublishAction[] {
+export function reportDryRun(
+  logger: Logger,
+  uploads: readonly PlannedUpload[],
+  deletes: readonly string[],
+  unchanged: number,
+): PublishAction[] {
   const actions: PublishAction[] = [];
   for (const { file, reason } of uploads) {
     logger.info('publish', `would upload ${file.key} (${reason}, ${formatBytes(file.size)}, ${file.contentType}, ${file.cacheControl})`);
@@ -35,7 +40,10 @@ export function reportDryRun(logger: Logger, uploads: readonly PlannedUpload[], 
     logger.info('publish', `would delete ${key}`);
     actions.push({ kind: 'delete', key });
   }
-  logger.info('publish', `dry run: ${uploads.length} to upload, ${unchanged} unchanged, ${deletes.length} to delete, ${formatBytes(bytesOf(uploads))}; nothing was changed`);
+  logger.info(
+    'publish',
+    `dry run: ${uploads.length} to upload, ${unchanged} unchanged, ${deletes.length} to delete, ${formatBytes(bytesOf(uploads))}; nothing was changed`,
+  );
   return actions;
 }
 
@@ -46,7 +54,20 @@ export function summaryLine(verb: 'published' | 'rolled back to', result: Publis
 }
 
 /** Says which builds stay and which went, so a CI log answers "can I still roll back to X?". */
-export function logRetention(logger: Logger, kept: readonly string[], dropped: readonly string[], deferred: number, maxDeletes: number): void {
-  logger.info('publish', `keeping the files of ${kept.length === 1 ? 'build' : 'builds'} ${kept.join(', ')}${dropped.length > 0 ? `; dropping ${dropped.join(', ')}` : ''}`);
-  if (deferred > 0) logger.warn('publish', `${plural(deferred, 'unreferenced file was', 'unreferenced files were')} left for the next run (--max-deletes ${maxDeletes})`);
+export function logRetention(
+  logger: Logger,
+  kept: readonly string[],
+  dropped: readonly string[],
+  deferred: number,
+  maxDeletes: number,
+): void {
+  logger.info(
+    'publish',
+    `keeping the files of ${kept.length === 1 ? 'build' : 'builds'} ${kept.join(', ')}${dropped.length > 0 ? `; dropping ${dropped.join(', ')}` : ''}`,
+  );
+  if (deferred > 0)
+    logger.warn(
+      'publish',
+      `${plural(deferred, 'unreferenced file was', 'unreferenced files were')} left for the next run (--max-deletes ${maxDeletes})`,
+    );
 }

@@ -50,7 +50,16 @@ export interface RetentionPlan {
 }
 
 /** Plans deletions after a publish or a rollback. */
-export function planRetention({ live, stored, pending, recordKeys, liveRecord, keepBuilds, remoteKeys, maxDeletes }: RetentionInput): RetentionPlan {
+export function planRetention({
+  live,
+  stored,
+  pending,
+  recordKeys,
+  liveRecord,
+  keepBuilds,
+  remoteKeys,
+  maxDeletes,
+}: RetentionInput): RetentionPlan {
   const others = newestFirst(stored.filter((m) => m.id !== live.id));
   const keptOthers = others.slice(0, Math.max(0, keepBuilds - 1));
   const kept = [live, ...keptOthers];
@@ -122,9 +131,11 @@ export function checkForeignObjects(
   const byKey = new Map(files.map((file) => [file.key, file] as const));
   const reclaimed = new Set(listed.filter((key) => byKey.has(key) && compareWithRemote(byKey.get(key)!, remote.get(key)) === 'unchanged'));
   const foreign = listed.filter((key) => !reclaimed.has(key));
-  if (foreign.length > 0 && !options.allowForeign) throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [options.location, foreign.length, someOf(foreign)]);
+  if (foreign.length > 0 && !options.allowForeign)
+    throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [options.location, foreign.length, someOf(foreign)]);
   const inTheWay = foreignInTheWay(foreign, [...byKey.keys(), pendingKey]);
-  if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [options.location, inTheWay.length, someOf(inTheWay)]);
+  if (inTheWay.length > 0)
+    throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [options.location, inTheWay.length, someOf(inTheWay)]);
   return { foreign, listing: reclaimed.size === 0 ? remote : new Map([...remote].filter(([key]) => !reclaimed.has(key))) };
 }
 

@@ -36,7 +36,8 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
     const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
     const versions = newestFirst(bucket.versions.filter((m) => m.id === id));
     // Retention deletes a dropped build's meta first: a build without one is no longer offered.
-    if (versions.length === 0 || !remote.has(metaFileFor(id))) throw createBuildError(BuildErrors.RollbackBuildMissing, [id, describeBuilds(bucket.manifests)]);
+    if (versions.length === 0 || !remote.has(metaFileFor(id)))
+      throw createBuildError(BuildErrors.RollbackBuildMissing, [id, describeBuilds(bucket.manifests)]);
 
     // A build id published more than once has a record per version: the one `--out` holds, else the newest.
     const local = await localBuildOf(config.outDir, id);
@@ -50,8 +51,19 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
     uploads.sort((a, b) => stageIndex(a.file.stage) - stageIndex(b.file.stage));
 
     const fileCount = Object.keys(manifest.files).length + 1;
-    const base = { buildId: id, previousBuildId: bucket.latest?.id ?? null, dryRun: config.dryRun, unchanged: fileCount - uploads.length, deleted: 0, deferredDeletes: 0, keptBuilds: newestFirst(bucket.manifests).map((m) => m.id) };
-    logger.info('publish', `latest.json names ${base.previousBuildId ? `build ${base.previousBuildId}` : 'no build'}; ${stale.length} of build ${id}'s files differ in the bucket`);
+    const base = {
+      buildId: id,
+      previousBuildId: bucket.latest?.id ?? null,
+      dryRun: config.dryRun,
+      unchanged: fileCount - uploads.length,
+      deleted: 0,
+      deferredDeletes: 0,
+      keptBuilds: newestFirst(bucket.manifests).map((m) => m.id),
+    };
+    logger.info(
+      'publish',
+      `latest.json names ${base.previousBuildId ? `build ${base.previousBuildId}` : 'no build'}; ${stale.length} of build ${id}'s files differ in the bucket`,
+    );
     if (config.dryRun) {
       const actions = reportDryRun(logger, uploads, [], base.unchanged);
       return { ...base, uploaded: 0, bytes: 0, actions, durationMs: now() - started };
@@ -67,7 +79,10 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
       await signAdopted(store, bucket.adopted, config.records, new Set());
       await uploadInStages(uploads, { store, logger, concurrency: config.concurrency, progress, onAction: record });
     } catch (error) {
-      logger.warn('publish', `rollback stopped after ${uploadsDone(progress).done} of ${uploads.length} uploads; latest.json still names ${base.previousBuildId ?? 'no build'}`);
+      logger.warn(
+        'publish',
+        `rollback stopped after ${uploadsDone(progress).done} of ${uploads.length} uploads; latest.json still names ${base.previousBuildId ?? 'no build'}`,
+      );
       throw error;
     }
     const result: PublishResult = { ...base, uploaded: uploads.length, bytes: bytesOf(uploads), actions, durationMs: now() - started };
@@ -81,7 +96,12 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
 // --- internal ---
 
 /** Keys of the target build whose object is missing or holds other bytes. */
-async function staleKeys(manifest: FileManifest, remote: ReadonlyMap<string, RemoteObject>, store: ObjectStore, concurrency: number): Promise<string[]> {
+async function staleKeys(
+  manifest: FileManifest,
+  remote: ReadonlyMap<string, RemoteObject>,
+  store: ObjectStore,
+  concurrency: number,
+): Promise<string[]> {
   const limit = pLimit(concurrency);
   const entries = Object.entries(manifest.files);
   const same = await Promise.all(
@@ -114,7 +134,13 @@ function matches(manifest: FileManifest, local: LocalBuild): boolean {
 }
 
 /** Uploads that restore the stale keys from a local copy of the target build; refuses without one. */
-function restoreFrom(local: LocalBuild | null, dir: string, id: string, stale: readonly string[], remote: ReadonlyMap<string, RemoteObject>): PlannedUpload[] {
+function restoreFrom(
+  local: LocalBuild | null,
+  dir: string,
+  id: string,
+  stale: readonly string[],
+  remote: ReadonlyMap<string, RemoteObject>,
+): PlannedUpload[] {
   const byKey = new Map(local ? local.files.map((f) => [f.key, f]) : []);
   const files = stale.map((key) => byKey.get(key));
   if (files.some((f) => f === undefined)) throw createBuildError(BuildErrors.RollbackNeedsOutput, [id, stale.length, dir]);

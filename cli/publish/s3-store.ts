@@ -1,4 +1,12 @@
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import type { PublishConfig } from '../config/publish.ts';
 import { isMissingKey, toStorageError } from './storage-errors.ts';
 
@@ -75,7 +83,9 @@ export function createS3Store(config: PublishConfig): ObjectStore {
       const found = new Map<string, RemoteObject>();
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: base || undefined, ContinuationToken: token })).catch((e: unknown) => fail('ListObjectsV2', '', e));
+        const page = await client
+          .send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: base || undefined, ContinuationToken: token }))
+          .catch((e: unknown) => fail('ListObjectsV2', '', e));
         for (const item of page.Contents ?? []) {
           if (!item.Key || !item.Key.startsWith(base) || item.Key === base) continue;
           const key = item.Key.slice(base.length);
@@ -142,7 +152,9 @@ export function createS3Store(config: PublishConfig): ObjectStore {
     },
     async delete(key) {
       // One DeleteObject per key: DeleteObjects needs checksum headers some S3-compatible stores reject.
-      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: base + key })).catch((e: unknown) => fail('DeleteObject', key, e));
+      await client
+        .send(new DeleteObjectCommand({ Bucket: config.bucket, Key: base + key }))
+        .catch((e: unknown) => fail('DeleteObject', key, e));
     },
     close() {
       client.destroy();

@@ -31,28 +31,62 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
   const own = await readLocalFiles(config.outDir, (key) => key.startsWith(`${SHARDS_DIR}/`));
   const store = deps.store ?? createS3Store(config);
   try {
-    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count} of build ${shard.buildId}: ${own.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
+    logger.info(
+      'publish',
+      `shard ${shard.shard.index}/${shard.shard.count} of build ${shard.buildId}: ${own.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`,
+    );
     const remote = await store.list();
     const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
     const local = own.map((file) => placeOf(file, shard.buildId, remote)).filter((file) => file !== null);
-    const record = createManifest(id, shard.timestamp, local.map((f) => [f.key, f] as const));
+    const record = createManifest(
+      id,
+      shard.timestamp,
+      local.map((f) => [f.key, f] as const),
+    );
     const pendingKey = recordKeyFor(PENDING_DIR, record);
     const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(record, pendingKey, config.records)));
     // As a publish does (retention.ts checkForeignObjects): never over what publish did not write, beside it only when told to.
-    const { listing } = checkForeignObjects(remote, bucket, local, pendingRecord.key, { allowForeign: config.allowForeignObjects, location: store.location });
+    const { listing } = checkForeignObjects(remote, bucket, local, pendingRecord.key, {
+      allowForeign: config.allowForeignObjects,
+      location: store.location,
+    });
     const plan = await planUploads(local, listing, (key) => store.headSha256(key), config.concurrency);
     // latest.json names the same build before and after a shard's upload.
-    const base = { buildId: bucket.latest?.id ?? '', previousBuildId: bucket.latest?.id ?? null, dryRun: config.dryRun, unchanged: plan.unchanged.length, deferredDeletes: 0, keptBuilds: [] as string[], deleted: 0 };
-    if (config.dryRun) return { ...base, uploaded: 0, bytes: 0, actions: reportDryRun(logger, plan.uploads, [], plan.unchanged.length), durationMs: now() - started };
+    const base = {
+      buildId: bucket.latest?.id ?? '',
+      previousBuildId: bucket.latest?.id ?? null,
+      dryRun: config.dryRun,
+      unchanged: plan.unchanged.length,
+      deferredDeletes: 0,
+      keptBuilds: [] as string[],
+      deleted: 0,
+    };
+    if (config.dryRun)
+      return {
+        ...base,
+        uploaded: 0,
+        bytes: 0,
+        actions: reportDryRun(logger, plan.uploads, [], plan.unchanged.length),
+        durationMs: now() - started,
+      };
     const actions: PublishAction[] = [];
     const progress = deps.progress ?? createBuildProgress(now);
     // Before any file: every key this shard writes is then listed by a record of publish's own.
     await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
     await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key]));
-    await uploadInStages(plan.uploads, { store, logger, concurrency: config.concurrency, progress, onAction: (action) => (actions.push(action), onAction(action)) });
+    await uploadInStages(plan.uploads, {
+      store,
+      logger,
+      concurrency: config.concurrency,
+      progress,
+      onAction: (action) => (actions.push(action), onAction(action)),
+    });
     const staged = local.filter((f) => f.key.startsWith(`${STAGED_DIR}/`)).length;
     const left = own.length - local.length;
-    logger.info('publish', `shard ${shard.shard.index}/${shard.shard.count}: ${plan.uploads.length} uploaded, ${plan.unchanged.length} unchanged (${staged} staged for the merged build), ${plural(left, 'small file')} left to the merged publish; visitors see none of it until the merged build is published`);
+    logger.info(
+      'publish',
+      `shard ${shard.shard.index}/${shard.shard.count}: ${plan.uploads.length} uploaded, ${plan.unchanged.length} unchanged (${staged} staged for the merged build), ${plural(left, 'small file')} left to the merged publish; visitors see none of it until the merged build is published`,
+    );
     return { ...base, uploaded: plan.uploads.length, bytes: bytesOf(plan.uploads), actions, durationMs: now() - started };
   } finally {
     if (!deps.store) store.close();

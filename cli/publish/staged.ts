@@ -22,7 +22,13 @@ export interface ShardHandover {
 }
 
 /** Reads the handover of build `live.id`'s shards from the signed pending records found in the bucket. */
-export function shardHandover(live: FileManifest, stored: readonly FileManifest[], pending: readonly FileManifest[], remote: ReadonlyMap<string, RemoteObject>, recordKeys: ReadonlyMap<string, string>): ShardHandover {
+export function shardHandover(
+  live: FileManifest,
+  stored: readonly FileManifest[],
+  pending: readonly FileManifest[],
+  remote: ReadonlyMap<string, RemoteObject>,
+  recordKeys: ReadonlyMap<string, string>,
+): ShardHandover {
   const shards = pending.filter((record) => isShardRecordOf(live.id, record.id));
   const staged = `${STAGED_DIR}/${live.id}/`;
   const sources = new Map<string, CopySource>();
@@ -34,9 +40,17 @@ export function shardHandover(live: FileManifest, stored: readonly FileManifest[
       const target = key.startsWith(staged) ? key.slice(staged.length) : null;
       const wanted = target === null ? undefined : live.files[target];
       const there = remote.get(key);
-      if (!wanted || !there || wanted.md5 !== entry.md5 || wanted.size !== entry.size || compareWithRemote(wanted, there) !== 'unchanged') continue;
+      if (!wanted || !there || wanted.md5 !== entry.md5 || wanted.size !== entry.size || compareWithRemote(wanted, there) !== 'unchanged')
+        continue;
       sources.set(target!, { key, etag: there.etag });
     }
   }
-  return { sources, leftovers: [...leftovers].sort(), records: [...recordKeys].filter(([key, id]) => key.startsWith(`${PENDING_DIR}/`) && isShardRecordOf(live.id, id) && remote.has(key)).map(([key]) => key).sort() };
+  return {
+    sources,
+    leftovers: [...leftovers].sort(),
+    records: [...recordKeys]
+      .filter(([key, id]) => key.startsWith(`${PENDING_DIR}/`) && isShardRecordOf(live.id, id) && remote.has(key))
+      .map(([key]) => key)
+      .sort(),
+  };
 }

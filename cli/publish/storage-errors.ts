@@ -24,7 +24,15 @@ interface SdkErrorShape {
   $metadata?: { httpStatusCode?: unknown };
 }
 
-const CREDENTIAL_ERRORS = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'ExpiredToken', 'InvalidToken', 'TokenRefreshRequired', 'Forbidden']);
+const CREDENTIAL_ERRORS = new Set([
+  'InvalidAccessKeyId',
+  'SignatureDoesNotMatch',
+  'AccessDenied',
+  'ExpiredToken',
+  'InvalidToken',
+  'TokenRefreshRequired',
+  'Forbidden',
+]);
 
 /** HTTP status of an SDK error, or undefined when no answer arrived (network failure, timeout). */
 export function statusOf(error: unknown): number | undefined {

@@ -10,7 +10,15 @@ import { escapeHtml } from './html.ts';
  * JSON-LD are `type="application/json"`/`application/ld+json`, which is data, not script.
  * `frame-ancestors` cannot be set by a meta tag: the CDN adds it (docs/reliability.md).
  */
-export function contentSecurityPolicy({ publicEndpoint, sentryDsn, images }: { publicEndpoint: string | null; sentryDsn: string | null; images?: { service: { url: string } | null } }): string {
+export function contentSecurityPolicy({
+  publicEndpoint,
+  sentryDsn,
+  images,
+}: {
+  publicEndpoint: string | null;
+  sentryDsn: string | null;
+  images?: { service: { url: string } | null };
+}): string {
   const api = publicEndpoint ? [new URL(publicEndpoint).origin] : [];
   const reporter = sentryDsn ? [new URL(sentryDsn).origin] : [];
   // An image service (--image-service) serves the images' derivatives from its own origin.
@@ -36,7 +44,10 @@ export function contentSecurityPolicy({ publicEndpoint, sentryDsn, images }: { p
  * carry it, so no other page can compile WebAssembly.
  */
 export function withWebAssembly(policy: string): string {
-  return policy.replace(/(^|; )script-src ([^;]*)/, (_all, start: string, sources: string) => `${start}script-src ${sources} 'wasm-unsafe-eval'`);
+  return policy.replace(
+    /(^|; )script-src ([^;]*)/,
+    (_all, start: string, sources: string) => `${start}script-src ${sources} 'wasm-unsafe-eval'`,
+  );
 }
 
 /** The policy as the first tag of a page's `<head>`, before anything it governs. */

@@ -34,11 +34,16 @@ export function renderHead({ head, siteName, canonical, baseUrl, assets, pageChu
     ...(image ? [`<meta property="og:image" content="${escapeHtml(image)}">`] : []),
     `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`,
     ...(head.preloadImage ? [imagePreloadTag(head.preloadImage)] : []),
-    ...(head.alternates ?? []).map((a) => `<link rel="alternate" type="${escapeHtml(a.type)}" title="${escapeHtml(a.title)}" href="${escapeHtml(new URL(a.href, baseUrl + '/').href)}">`),
+    ...(head.alternates ?? []).map(
+      (a) =>
+        `<link rel="alternate" type="${escapeHtml(a.type)}" title="${escapeHtml(a.title)}" href="${escapeHtml(new URL(a.href, baseUrl + '/').href)}">`,
+    ),
     `<link rel="stylesheet" href="${escapeHtml(assets.css)}">`,
     ...preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
     // serializeJson escapes `<`, so no string in the data can close the script element.
-    ...(head.structuredData ?? []).map((data) => `<script type="application/ld+json">${serializeJson(absoluteUrls(data, baseUrl))}</script>`),
+    ...(head.structuredData ?? []).map(
+      (data) => `<script type="application/ld+json">${serializeJson(absoluteUrls(data, baseUrl))}</script>`,
+    ),
   ];
   return lines.join('\n    ');
 }
@@ -58,7 +63,8 @@ const URL_KEYS: ReadonlySet<string> = new Set(['url', '@id', 'item', 'image', 'l
  * the objects and arrays on the way to a changed value; `value` itself is left as it is.
  */
 function absoluteUrls(value: unknown, baseUrl: string, key = ''): unknown {
-  if (typeof value === 'string') return URL_KEYS.has(key) && value.startsWith('/') && !value.startsWith('//') ? new URL(value, baseUrl + '/').href : value;
+  if (typeof value === 'string')
+    return URL_KEYS.has(key) && value.startsWith('/') && !value.startsWith('//') ? new URL(value, baseUrl + '/').href : value;
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | null = null;

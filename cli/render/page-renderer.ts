@@ -53,7 +53,14 @@ export interface PageRenderer {
  * (render-threads.ts), so where a page is rendered never changes its bytes. With `search`, a page of a
  * searched route also gives its entries for the site search.
  */
-export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadBudget: number, useSharedMarkup = true, reuseFrom: string | null = null, search: SearchSetup | null = null): PageRenderer {
+export function createPageRenderer(
+  ctx: RenderContext,
+  siteDir: string,
+  payloadBudget: number,
+  useSharedMarkup = true,
+  reuseFrom: string | null = null,
+  search: SearchSetup | null = null,
+): PageRenderer {
   const routes = new Map<string, RouteDefinition>(ctx.routes.map((r) => [r.id, r]));
   const writer = createPageWriter(siteDir, { reuseFrom });
   // Without the cache every shared part is rendered on every page (sharedMarkup: false): the same bytes, only slower.
@@ -78,7 +85,8 @@ export function createPageRenderer(ctx: RenderContext, siteDir: string, payloadB
       if (search && searched) {
         done.search = searchEntries(searched, data, task.params, ctx.site);
         // searchDocuments cuts the main content out of the HTML only for an entry that uses it.
-        if (done.search.length > 0) done.documents = documentsHash(searchDocuments({ path: task.path, entries: done.search }, html, ctx.language, search.exclude));
+        if (done.search.length > 0)
+          done.documents = documentsHash(searchDocuments({ path: task.path, entries: done.search }, html, ctx.language, search.exclude));
       }
       await writer.write(task.path, { html, payload });
       return done;

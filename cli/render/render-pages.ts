@@ -54,7 +54,15 @@ export interface RenderedPages {
  */
 export async function renderPages(pages: AsyncIterable<PageRecord>, input: RenderPagesInput): Promise<RenderedPages> {
   const { ctx, siteDir, threads, previous, collectors, recorder, search } = input;
-  const result: RenderedPages = { built: new BuiltPaths(), records: new PageRecords(), bytes: 0, rendered: 0, kept: 0, onThreads: 0, search: search ? [] : null };
+  const result: RenderedPages = {
+    built: new BuiltPaths(),
+    records: new PageRecords(),
+    bytes: 0,
+    rendered: 0,
+    kept: 0,
+    onThreads: 0,
+    search: search ? [] : null,
+  };
   const routeOrder = new Map(ctx.routes.map((r, i) => [r.id, i]));
   // Each page being rendered, until it is done: its path as the crawl gave it, what it depends on (its
   // entry's key and its items) and what the build saw of its data.
@@ -68,14 +76,36 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       const path = known?.path ?? page.path;
       recorder.rendered(path, page.routeId, page.inspection);
       const facts = known?.facts;
-      result.records.push({ hash: page.hash, noindex: page.noindex, lastmod: page.lastmod, bytes: page.bytes, depends: facts?.depends, media: facts?.media, notes: facts?.notes });
+      result.records.push({
+        hash: page.hash,
+        noindex: page.noindex,
+        lastmod: page.lastmod,
+        bytes: page.bytes,
+        depends: facts?.depends,
+        media: facts?.media,
+        notes: facts?.notes,
+      });
       result.bytes += page.bytes;
-      if (page.search?.length) result.search!.push({ path, route: routeOrder.get(page.routeId) ?? 0, entries: page.search, kept: false, documents: page.documents });
+      if (page.search?.length)
+        result.search!.push({
+          path,
+          route: routeOrder.get(page.routeId) ?? 0,
+          entries: page.search,
+          kept: false,
+          documents: page.documents,
+        });
     }
   };
   const renderer = createPageRenderer(ctx, siteDir, input.payloadBudget, input.sharedMarkup, input.reuseFrom, search);
   const { routes: _routes, layouts: _layouts, modules: _modules, ...threadCtx } = ctx;
-  threads?.init({ ctx: threadCtx, siteDir, payloadBudget: input.payloadBudget, sharedMarkup: input.sharedMarkup, reuseFrom: input.reuseFrom, search: search !== null });
+  threads?.init({
+    ctx: threadCtx,
+    siteDir,
+    payloadBudget: input.payloadBudget,
+    sharedMarkup: input.sharedMarkup,
+    reuseFrom: input.reuseFrom,
+    search: search !== null,
+  });
   const dispatch = createPageDispatcher(renderer, threads, take);
   const feed = createPageFeed({ collectors, searchRoutes: search?.routes ?? null, searched: result.search, site: ctx.site, routeOrder });
   recorder.startPages();
@@ -87,7 +117,10 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       // A page kept unread (build/kept-pages.ts): the outputs get their notes of it, and its media are the ones the state names.
       let facts: Pick<PageRecordForState, 'depends' | 'media' | 'notes'> | undefined;
       if (record.unread) {
-        if (!kept || !seenWhole(kept)) throw new Error(`The page ${path} was kept without its data, though the previous build did not record what the outputs need of it.`);
+        if (!kept || !seenWhole(kept))
+          throw new Error(
+            `The page ${path} was kept without its data, though the previous build did not record what the outputs need of it.`,
+          );
         feed.unread({ path, routeId: route.id, params, data: record.data }, kept.notes!);
       } else {
         // A kept page's search entries come from its data; a rendered page's from its renderer.

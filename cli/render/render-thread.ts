@@ -15,16 +15,21 @@ let renderer: PageRenderer | null = null;
 const post = (message: FromThread): void => port.postMessage(message);
 
 port.on('message', (message: ToThread) => {
-  void handle(message).catch((error: unknown) =>
-    post({ type: 'failed', id: 'id' in message ? message.id : -1, ...threadError(error) }),
-  );
+  void handle(message).catch((error: unknown) => post({ type: 'failed', id: 'id' in message ? message.id : -1, ...threadError(error) }));
 });
 post({ type: 'ready' });
 
 async function handle(message: ToThread): Promise<void> {
   if (message.type === 'init') {
     const search = message.search ? { routes: searchRoutesOf(site.routeData), exclude: site.search.exclude } : null;
-    renderer = createPageRenderer({ ...message.ctx, routes: site.routes, layouts: site.layouts, modules: site.modules }, message.siteDir, message.payloadBudget, message.sharedMarkup, message.reuseFrom, search);
+    renderer = createPageRenderer(
+      { ...message.ctx, routes: site.routes, layouts: site.layouts, modules: site.modules },
+      message.siteDir,
+      message.payloadBudget,
+      message.sharedMarkup,
+      message.reuseFrom,
+      search,
+    );
     return;
   }
   if (!renderer) throw new Error('The render thread got pages before the build context.');

@@ -16,7 +16,10 @@ export interface RenderThreadInit {
   search: boolean;
 }
 
-export type ToThread = ({ type: 'init' } & RenderThreadInit) | { type: 'pages'; id: number; tasks: PageTask[] } | { type: 'drain'; id: number };
+export type ToThread =
+  | ({ type: 'init' } & RenderThreadInit)
+  | { type: 'pages'; id: number; tasks: PageTask[] }
+  | { type: 'drain'; id: number };
 export type FromThread =
   | { type: 'ready' }
   | { type: 'done'; id: number; done: PageDone[] }
@@ -118,7 +121,11 @@ const BATCH = 32;
  * ready (while they start, or for a small site) or every thread already has its fill of work. `take`
  * gets every finished page, wherever it was rendered.
  */
-export function createPageDispatcher(local: PageRenderer, threads: RenderThreads | null, take: (done: readonly PageDone[], threaded?: boolean) => void): PageDispatcher {
+export function createPageDispatcher(
+  local: PageRenderer,
+  threads: RenderThreads | null,
+  take: (done: readonly PageDone[], threaded?: boolean) => void,
+): PageDispatcher {
   let batch: { task: PageTask; data: unknown }[] = [];
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;

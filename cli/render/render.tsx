@@ -61,20 +61,42 @@ export function renderPage(
   return {
     head,
     payload,
-    html: renderDocument(ctx, boot, head, ctx.assets.pageChunks[route.page] ?? [], ctx.baseUrl + (path === '/' ? '/' : path), dataJson, sharedMarkup, route.webAssembly === true),
+    html: renderDocument(
+      ctx,
+      boot,
+      head,
+      ctx.assets.pageChunks[route.page] ?? [],
+      ctx.baseUrl + (path === '/' ? '/' : path),
+      dataJson,
+      sharedMarkup,
+      route.webAssembly === true,
+    ),
   };
 }
 
 /** Renders an error page (404.html): the error screen with no route. */
 export function renderErrorPage(ctx: RenderContext, error: PageError): RenderedPage {
   const boot: BootData = { buildId: ctx.buildId, path: null, routeId: null, data: null, site: ctx.site, error, config: ctx.client };
-  const head: PageHead = { title: error.status === 404 ? 'The page could not be found.' : error.message, description: error.message, noindex: true };
+  const head: PageHead = {
+    title: error.status === 404 ? 'The page could not be found.' : error.message,
+    description: error.message,
+    noindex: true,
+  };
   return { head, payload: null, html: renderDocument(ctx, boot, head, [], ctx.baseUrl + '/404', 'null') };
 }
 
 // --- internal ---
 
-function renderDocument(ctx: RenderContext, boot: BootData, head: PageHead, pageChunks: readonly string[], canonical: string, dataJson: string, sharedMarkup?: SharedMarkupCache, webAssembly = false): string {
+function renderDocument(
+  ctx: RenderContext,
+  boot: BootData,
+  head: PageHead,
+  pageChunks: readonly string[],
+  canonical: string,
+  dataJson: string,
+  sharedMarkup?: SharedMarkupCache,
+  webAssembly = false,
+): string {
   const nav = createNavigation({
     routes: ctx.routes,
     boot,

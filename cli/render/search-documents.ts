@@ -49,7 +49,12 @@ export function searchRoutesOf(routeData: Readonly<Record<string, RouteDataDefin
 }
 
 /** The entries a page gives the search: its route's `search` on its data, as a list. */
-export function searchEntries(search: SearchFunction, data: unknown, params: RouteParamsRecord, site: Record<string, unknown>): readonly SearchEntry[] {
+export function searchEntries(
+  search: SearchFunction,
+  data: unknown,
+  params: RouteParamsRecord,
+  site: Record<string, unknown>,
+): readonly SearchEntry[] {
   const given = search(data as never, params, site);
   return given === null ? [] : Array.isArray(given) ? given : [given as SearchEntry];
 }
@@ -64,10 +69,18 @@ export function usesMainContent(entries: readonly SearchEntry[]): boolean {
  * The parts `exclude` names are left out here (withoutExcluded), so a document is what Pagefind indexes
  * and its hash changes only when that does.
  */
-export function searchDocuments(page: Pick<SearchedPage, 'path' | 'entries'>, html: string, language: string, exclude: readonly string[] = []): SearchDocument[] {
+export function searchDocuments(
+  page: Pick<SearchedPage, 'path' | 'entries'>,
+  html: string,
+  language: string,
+  exclude: readonly string[] = [],
+): SearchDocument[] {
   let main: string | null = null;
   return page.entries.map((entry) => {
-    const body = entry.text === undefined ? (main ??= withoutExcluded(mainContent(html), exclude)) : `<h1>${escapeHtml(entry.title)}</h1><p>${escapeHtml(entry.text)}</p>`;
+    const body =
+      entry.text === undefined
+        ? (main ??= withoutExcluded(mainContent(html), exclude))
+        : `<h1>${escapeHtml(entry.title)}</h1><p>${escapeHtml(entry.text)}</p>`;
     return { url: entryUrl(page.path, entry.url), html: searchDocument(entry, body, language) };
   });
 }
@@ -88,7 +101,8 @@ export function mainContent(html: string): string {
 export function withoutExcluded(html: string, selectors: readonly string[]): string {
   const simple = simpleSelectors(selectors);
   if (simple.length === 0 || html === '') return html;
-  const excluded = (tag: string, attributes: string): boolean => simple.some((s) => (s.tag === undefined || s.tag === tag) && (s.className === undefined || s.className.test(attributes)));
+  const excluded = (tag: string, attributes: string): boolean =>
+    simple.some((s) => (s.tag === undefined || s.tag === tag) && (s.className === undefined || s.className.test(attributes)));
   let out = '';
   let at = 0;
   const tags = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>/g;
@@ -127,7 +141,14 @@ function simpleSelectors(selectors: readonly string[]): { tag: string | undefine
     made = selectors.flatMap((selector) => {
       const match = /^([a-z][a-z0-9-]*)?(?:\.([A-Za-z_][\w-]*))?$/.exec(selector.trim());
       // A class name of letters, digits, `_` and `-` only: nothing in it means anything to a regular expression.
-      return match && (match[1] || match[2]) ? [{ tag: match[1]?.toLowerCase(), className: match[2] === undefined ? undefined : new RegExp(`\\sclass="(?:[^"]*\\s)?${match[2]}(?:\\s[^"]*)?"`) }] : [];
+      return match && (match[1] || match[2])
+        ? [
+            {
+              tag: match[1]?.toLowerCase(),
+              className: match[2] === undefined ? undefined : new RegExp(`\\sclass="(?:[^"]*\\s)?${match[2]}(?:\\s[^"]*)?"`),
+            },
+          ]
+        : [];
     });
     SELECTORS.set(selectors, made);
   }

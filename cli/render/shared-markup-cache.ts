@@ -41,8 +41,10 @@ export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: Sha
   /** Per id: pages that got its markup from the cache. */
   const uses: number[] = [];
   const placeholderPattern = new RegExp(`<${TAG} data-n="(\\d+)" data-nonce="${nonce}"></${TAG}>`, 'g');
-  const placeholder = (id: number, edge?: 'start' | 'end'): ReactNode => createElement(TAG, { 'data-n': id, 'data-edge': edge, 'data-nonce': nonce });
-  const edge = (id: number, which: 'start' | 'end'): string => `<${TAG} data-n="${id}" data-edge="${which}" data-nonce="${nonce}"></${TAG}>`;
+  const placeholder = (id: number, edge?: 'start' | 'end'): ReactNode =>
+    createElement(TAG, { 'data-n': id, 'data-edge': edge, 'data-nonce': nonce });
+  const edge = (id: number, which: 'start' | 'end'): string =>
+    `<${TAG} data-n="${id}" data-edge="${which}" data-nonce="${nonce}"></${TAG}>`;
 
   // What the renderer does with each key: set per render by `render` below.
   /** Keys rendered in full even when cached: for comparing with the spliced page. */
@@ -59,7 +61,10 @@ export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: Sha
       markup.push(undefined);
       uses.push(0);
     }
-    if (probe?.id === id) return probe.as === 'capture' ? createElement(Fragment, null, placeholder(id, 'start'), children, placeholder(id, 'end')) : placeholder(id);
+    if (probe?.id === id)
+      return probe.as === 'capture'
+        ? createElement(Fragment, null, placeholder(id, 'start'), children, placeholder(id, 'end'))
+        : placeholder(id);
     const known = markup[id];
     if (typeof known === 'string' && plain !== 'all' && !plain?.has(id)) {
       spliced.push(id);
@@ -135,4 +140,3 @@ export function createSharedMarkupCache({ checkEvery = 64, checkFirst = 4 }: Sha
 
 /** The placeholder element's name: a custom element, which React writes out as it is. */
 const TAG = 'site-shared-markup';
-

@@ -3,7 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The placeholders templates/document.html must contain, each exactly once. */
-export const PLACEHOLDERS = ['<!--app-lang-->', '<!--app-csp-->', '<!--app-head-->', '<!--app-html-->', '<!--app-boot-->', '<!--app-scripts-->'] as const;
+export const PLACEHOLDERS = [
+  '<!--app-lang-->',
+  '<!--app-csp-->',
+  '<!--app-head-->',
+  '<!--app-html-->',
+  '<!--app-boot-->',
+  '<!--app-scripts-->',
+] as const;
 
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 

@@ -25,13 +25,31 @@ export interface OutputSize {
  * the pages' bytes come from the page writer, feeds and calendars from the outputs step, and only the
  * assets, the media, the top-level files and the candidates for the largest pages are read from disk.
  */
-export async function measureOutput(siteDir: string, pages: InspectedPages, pageBytes: number, outputs: OutputTally, top: number): Promise<OutputSize> {
+export async function measureOutput(
+  siteDir: string,
+  pages: InspectedPages,
+  pageBytes: number,
+  outputs: OutputTally,
+  top: number,
+): Promise<OutputSize> {
   const [assets, media, topLevel, largestPages, largestPayloads] = await Promise.all([
     sizeTree(join(siteDir, ASSETS_DIR)),
     sizeTree(join(siteDir, 'media')),
     sizeTopFiles(siteDir),
-    largest(siteDir, pages, top, (p) => p.htmlChars, (p) => htmlFileFor(p.path)),
-    largest(siteDir, pages, top, (p) => p.payloadChars, (p) => payloadFileFor(p.path)),
+    largest(
+      siteDir,
+      pages,
+      top,
+      (p) => p.htmlChars,
+      (p) => htmlFileFor(p.path),
+    ),
+    largest(
+      siteDir,
+      pages,
+      top,
+      (p) => p.payloadChars,
+      (p) => payloadFileFor(p.path),
+    ),
   ]);
   let payloads = 0;
   for (const page of pages) if (page.payloadChars > 0) payloads++;
@@ -42,13 +60,25 @@ export async function measureOutput(siteDir: string, pages: InspectedPages, page
     other: { files: outputs.files + topLevel.files, bytes: outputs.bytes + topLevel.bytes },
   };
   const kinds = Object.values(byKind);
-  return { files: kinds.reduce((n, k) => n + k.files, 0), bytes: kinds.reduce((n, k) => n + k.bytes, 0), byKind, largestPages, largestPayloads };
+  return {
+    files: kinds.reduce((n, k) => n + k.files, 0),
+    bytes: kinds.reduce((n, k) => n + k.bytes, 0),
+    byKind,
+    largestPages,
+    largestPayloads,
+  };
 }
 
 // --- internal ---
 
 /** The `top` largest files of one kind: ranked by string length, then measured on disk (UTF-8 may reorder close ones). */
-async function largest(siteDir: string, pages: Iterable<InspectedPage>, top: number, chars: (p: InspectedPage) => number, file: (p: InspectedPage) => string): Promise<{ path: string; bytes: number }[]> {
+async function largest(
+  siteDir: string,
+  pages: Iterable<InspectedPage>,
+  top: number,
+  chars: (p: InspectedPage) => number,
+  file: (p: InspectedPage) => string,
+): Promise<{ path: string; bytes: number }[]> {
   if (top <= 0) return [];
   // The longest `top * 2`, the earlier page first among equals, kept as the pages go by: not every page sorted.
   const candidates: InspectedPage[] = [];

@@ -12,12 +12,20 @@ export interface QueryTiming {
  * Wraps a client so that every request is timed into `log` (for the report's slowest queries) and,
  * once answered or failed, calls `onSettled` (for the progress of the query stage).
  */
-export function timeRequests(client: GraphQLClientHandle, log: QueryTiming[], onSettled?: () => void, now: () => number = () => performance.now()): GraphQLClientHandle {
+export function timeRequests(
+  client: GraphQLClientHandle,
+  log: QueryTiming[],
+  onSettled?: () => void,
+  now: () => number = () => performance.now(),
+): GraphQLClientHandle {
   return {
     name: client.name,
     endpoint: client.endpoint,
     requestCount: () => client.requestCount(),
-    async request<TData, TVars extends Record<string, unknown> = Record<string, unknown>>(document: string, variables?: TVars): Promise<TData> {
+    async request<TData, TVars extends Record<string, unknown> = Record<string, unknown>>(
+      document: string,
+      variables?: TVars,
+    ): Promise<TData> {
       const started = now();
       let ok = false;
       try {

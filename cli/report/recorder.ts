@@ -126,7 +126,10 @@ export function createBuildRecorder(config: RecorderOptions, logger: Logger, pro
         () => {
           crawl.end();
           setPageTotals();
-          logger.info('crawl', `${crawl.state.count} pages from ${routes} routes in ${formatDuration(progress.now() - crawl.state.startedAt)}`);
+          logger.info(
+            'crawl',
+            `${crawl.state.count} pages from ${routes} routes in ${formatDuration(progress.now() - crawl.state.startedAt)}`,
+          );
         },
       );
     },

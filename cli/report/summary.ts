@@ -15,17 +15,41 @@ const SHOWN = 5;
  *     largest  /about/about-large 98.1 KiB · / 41.3 KiB · …
  */
 export function summaryLines(report: BuildReport, reportFile: string | null): string[] {
-  const lines = [`pages     ${formatCount(report.pages.total)} in ${formatDuration(report.durationMs)}${report.buildId ? ` (build ${report.buildId})` : ''}, ${formatCount(report.requests)} GraphQL requests`];
+  const lines = [
+    `pages     ${formatCount(report.pages.total)} in ${formatDuration(report.durationMs)}${report.buildId ? ` (build ${report.buildId})` : ''}, ${formatCount(report.requests)} GraphQL requests`,
+  ];
   const routes = Object.entries(report.pages.byRoute).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  lines.push(...wrap('routes    ', routes.map(([route, n]) => `${route} ${formatCount(n)}`)));
+  lines.push(
+    ...wrap(
+      'routes    ',
+      routes.map(([route, n]) => `${route} ${formatCount(n)}`),
+    ),
+  );
   if (report.output) {
     const kinds = Object.entries(report.output.byKind).map(([kind, t]) => `${kind} ${formatBytes(t.bytes)}`);
     lines.push(`output    ${formatCount(report.output.files)} files, ${formatBytes(report.output.bytes)}: ${kinds.join(' · ')}`);
   }
-  if (report.largestPages.length > 0) lines.push(`largest   ${report.largestPages.slice(0, SHOWN).map((p) => `${p.path} ${formatBytes(p.bytes)}`).join(' · ')}`);
-  if (report.largestPayloads.length > 0) lines.push(`payloads  ${report.largestPayloads.slice(0, SHOWN).map((p) => `${p.path} ${formatBytes(p.bytes)}`).join(' · ')}`);
+  if (report.largestPages.length > 0)
+    lines.push(
+      `largest   ${report.largestPages
+        .slice(0, SHOWN)
+        .map((p) => `${p.path} ${formatBytes(p.bytes)}`)
+        .join(' · ')}`,
+    );
+  if (report.largestPayloads.length > 0)
+    lines.push(
+      `payloads  ${report.largestPayloads
+        .slice(0, SHOWN)
+        .map((p) => `${p.path} ${formatBytes(p.bytes)}`)
+        .join(' · ')}`,
+    );
   if (report.slowestQueries.length > 0) {
-    lines.push(`slowest   ${report.slowestQueries.slice(0, SHOWN).map((q) => `${q.operation}${variablesOf(q.variables)} ${formatDuration(q.ms)}`).join(' · ')}`);
+    lines.push(
+      `slowest   ${report.slowestQueries
+        .slice(0, SHOWN)
+        .map((q) => `${q.operation}${variablesOf(q.variables)} ${formatDuration(q.ms)}`)
+        .join(' · ')}`,
+    );
   }
   lines.push(`warnings  ${warningCounts(report)}${reportFile ? `; report: ${reportFile}` : ''}`);
   return lines;

@@ -37,7 +37,11 @@ export async function startDevBackend(root: string, onLine: (line: string) => vo
 
 function spawnBackend(root: string, port: number, onLine: (line: string) => void): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin/site.js'), 'content', 'serve', '--port', String(port)], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bin/site.js'), 'content', 'serve', '--port', String(port)], {
+      cwd: root,
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let ready = false;
     const read = (chunk: Buffer): void => {
@@ -54,7 +58,9 @@ function spawnBackend(root: string, port: number, onLine: (line: string) => void
       output += chunk.toString();
       for (const line of chunk.toString().split('\n')) if (line.trim()) onLine(line);
     });
-    child.once('error', (error) => reject(createBuildError(BuildErrors.BackendFailed, ['could not be started', error.message], { cause: error })));
+    child.once('error', (error) =>
+      reject(createBuildError(BuildErrors.BackendFailed, ['could not be started', error.message], { cause: error })),
+    );
     child.once('exit', (code) => {
       if (!ready) reject(createBuildError(BuildErrors.BackendFailed, [`exited with code ${code} before it listened`, lastLines(output)]));
     });

@@ -9,7 +9,12 @@ import { plural } from '../terminal/format.ts';
  * restarted, when anything may have). The build it starts asks the feed again for itself, and updates
  * only what the changes reach. A feed that cannot be read is said once, until it answers again.
  */
-export function followContent(endpoint: string, feed: ChangeFeedDefinition, onChange: (what: string) => void, options: { intervalMs?: number; onProblem: (message: string) => void }): { close(): void } {
+export function followContent(
+  endpoint: string,
+  feed: ChangeFeedDefinition,
+  onChange: (what: string) => void,
+  options: { intervalMs?: number; onProblem: (message: string) => void },
+): { close(): void } {
   const client = createGraphQLClient({ endpoint, name: 'changes', retries: 0, timeoutMs: 5_000 });
   const intervalMs = options.intervalMs ?? 250;
   let cursor: string | null = null;
@@ -18,7 +23,10 @@ export function followContent(endpoint: string, feed: ChangeFeedDefinition, onCh
   let timer: NodeJS.Timeout | null = null;
   const poll = async (): Promise<void> => {
     const answer = await readChangeFeed(client, feed, cursor, (message) => {
-      if (!failing) options.onProblem(message.replace(/; every page is asked for and compared$/, '; edits in the backend are not followed until it answers'));
+      if (!failing)
+        options.onProblem(
+          message.replace(/; every page is asked for and compared$/, '; edits in the backend are not followed until it answers'),
+        );
       failing = true;
     });
     if (closed) return;

@@ -31,7 +31,19 @@ export interface DevServer {
  * the live-reload client, plus the event stream at LIVE_RELOAD_PATH. Before the first build has
  * finished there is a page that says so.
  */
-export async function startDevServer({ root, port, host, liveReload, overlay = () => NO_OVERLAY }: { root: string; port: number; host: string; liveReload: LiveReload; overlay?: () => DevOverlay }): Promise<DevServer> {
+export async function startDevServer({
+  root,
+  port,
+  host,
+  liveReload,
+  overlay = () => NO_OVERLAY,
+}: {
+  root: string;
+  port: number;
+  host: string;
+  liveReload: LiveReload;
+  overlay?: () => DevOverlay;
+}): Promise<DevServer> {
   const base = resolve(root);
   const server = createServer((req, res) => {
     // Not even the event stream for another host (DNS rebinding): it says which pages are open.
@@ -44,7 +56,10 @@ export async function startDevServer({ root, port, host, liveReload, overlay = (
       return void res.writeHead(400).end();
     }
     if (pathname === LIVE_RELOAD_PATH) return liveReload.connect(req, res);
-    if (pathname === LIVE_RELOAD_SCRIPT_PATH) return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(LIVE_RELOAD_SCRIPT);
+    if (pathname === LIVE_RELOAD_SCRIPT_PATH)
+      return void res
+        .writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' })
+        .end(LIVE_RELOAD_SCRIPT);
     void serve(base, req, res, overlay()).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -67,7 +82,8 @@ export async function startDevServer({ root, port, host, liveReload, overlay = (
 
 // --- internal ---
 
-const NOT_BUILT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Building…</title></head><body><p>The first build has not finished yet; this page reloads when it has.</p></body></html>';
+const NOT_BUILT =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Building…</title></head><body><p>The first build has not finished yet; this page reloads when it has.</p></body></html>';
 
 const NO_OVERLAY: DevOverlay = new Map();
 
@@ -79,7 +95,13 @@ async function serve(base: string, req: IncomingMessage, res: ServerResponse, ov
   const over = overlay.size > 0 ? overlaid(overlay, req.url ?? '/') : null;
   if (over && 'text' in over.entry) {
     const body = over.file.endsWith('.html') ? injectLiveReload(over.entry.text, over.entry.first) : over.entry.text;
-    res.writeHead(200, { 'content-type': contentTypeFor(over.file), 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) }).end(req.method === 'HEAD' ? undefined : body);
+    res
+      .writeHead(200, {
+        'content-type': contentTypeFor(over.file),
+        'cache-control': 'no-store',
+        'content-length': String(Buffer.byteLength(body)),
+      })
+      .end(req.method === 'HEAD' ? undefined : body);
     return;
   }
   // A medium's copy that is gone (the renderer let an old folder go, or restarted): the folder's file, if the build has it by now.
@@ -119,6 +141,3 @@ async function send(req: IncomingMessage, res: ServerResponse, file: string, sta
   if (req.method === 'HEAD') res.end();
   else createReadStream(file).pipe(res);
 }
-
-
-

@@ -16,14 +16,19 @@ export interface WatchOptions {
 }
 
 /** Editors' temporary and swap files, which change on every keystroke or save and are never site input. */
-const IGNORED = /(?:^|[/\\])(?:\.site-cache|node_modules|\.git)(?:[/\\]|$)|~$|\.swp$|\.swx$|\.tmp(?:-\d+)?$|(?:^|[/\\])4913$|(?:^|[/\\])\.#/;
+const IGNORED =
+  /(?:^|[/\\])(?:\.site-cache|node_modules|\.git)(?:[/\\]|$)|~$|\.swp$|\.swx$|\.tmp(?:-\d+)?$|(?:^|[/\\])4913$|(?:^|[/\\])\.#/;
 
 /**
  * Watches folders recursively and single files, and calls `onChange` with the changed paths (absolute,
  * deduplicated) once changes stop for `debounceMs`. A single file is watched through its folder, since
  * editors and scripts often replace a file (write a new one, rename it over) rather than change it.
  */
-export function watchFiles(targets: WatchTargets, onChange: (files: string[]) => void, { debounceMs = 150, onError = () => undefined }: WatchOptions = {}): { close(): void } {
+export function watchFiles(
+  targets: WatchTargets,
+  onChange: (files: string[]) => void,
+  { debounceMs = 150, onError = () => undefined }: WatchOptions = {},
+): { close(): void } {
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   const note = (file: string): void => {

@@ -81,12 +81,23 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   let built = false;
   const startRenderer = (): void => {
     if (options.openPagesFirst === false || closed || !following || !built || openPages) return;
-    const args = ['--endpoint', options.endpoint ?? backend!.url, '--out', options.outDir, '--cache-dir', options.cacheDir, ...options.buildFlags];
+    const args = [
+      '--endpoint',
+      options.endpoint ?? backend!.url,
+      '--out',
+      options.outDir,
+      '--cache-dir',
+      options.cacheDir,
+      ...options.buildFlags,
+    ];
     const started = (openPages = startOpenPages(root, args, logger, () => {
       // It ended on its own (it failed to start, or crashed): the next good build starts another.
       if (openPages !== started || closed) return;
       openPages = null;
-      logger.warn('dev', 'the process that renders the open pages first ended; edits show after the update in place until the next build starts it again');
+      logger.warn(
+        'dev',
+        'the process that renders the open pages first ended; edits show after the update in place until the next build starts it again',
+      );
     }));
     void started.ready().then(async (ok) => {
       if (!ok || closed) return;
@@ -97,7 +108,18 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   };
 
   const build = async (): Promise<boolean> => {
-    const args = [join(root, 'bin/site.js'), 'build', '--endpoint', options.endpoint ?? backend!.url, '--out', options.outDir, '--cache-dir', options.cacheDir, '--no-report', ...options.buildFlags];
+    const args = [
+      join(root, 'bin/site.js'),
+      'build',
+      '--endpoint',
+      options.endpoint ?? backend!.url,
+      '--out',
+      options.outDir,
+      '--cache-dir',
+      options.cacheDir,
+      '--no-report',
+      ...options.buildFlags,
+    ];
     const child = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'inherit', 'inherit'] });
     current = child;
     const code = await new Promise<number | null>((ok) => {
@@ -136,7 +158,10 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
         // A page loaded with what the build then wrote (rendered first, or the folder's unchanged file) stays as it is.
         const reloaded = liveReload.send({ type: 'reload', buildId: latest.id }, (client) => current.get(client.path) !== client.first);
         const already = liveReload.clients() - reloaded;
-        logger.info('dev', `built ${latest.id} in ${formatDuration(performance.now() - started)}; reloading ${plural(reloaded, 'open page')}${already > 0 ? ` (${plural(already, 'already shows', 'already show')} it)` : ''}`);
+        logger.info(
+          'dev',
+          `built ${latest.id} in ${formatDuration(performance.now() - started)}; reloading ${plural(reloaded, 'open page')}${already > 0 ? ` (${plural(already, 'already shows', 'already show')} it)` : ''}`,
+        );
         built = true;
         startRenderer();
       } catch (error) {
@@ -147,27 +172,54 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
     }
   };
   const schedule = (job: Rebuild): void => {
-    queued = { restartBackend: (queued?.restartBackend ?? false) || job.restartBackend, reason: queued ? `${queued.reason}; ${job.reason}` : job.reason };
+    queued = {
+      restartBackend: (queued?.restartBackend ?? false) || job.restartBackend,
+      reason: queued ? `${queued.reason}; ${job.reason}` : job.reason,
+    };
     running ??= runQueue().finally(() => (running = null));
   };
 
   schedule({ restartBackend: false, reason: 'first build' });
-  const server = await startDevServer({ root: options.outDir, port: options.port, host: options.host, liveReload, overlay: () => first.overlay() });
+  const server = await startDevServer({
+    root: options.outDir,
+    port: options.port,
+    host: options.host,
+    liveReload,
+    overlay: () => first.overlay(),
+  });
   logger.info('dev', `serving ${server.url}/ (Ctrl-C to stop)`);
-  if (options.buildFlags.includes('--no-search')) logger.info('dev', "the site search's index is left out, so an edit shows without Pagefind indexing every page again (site dev --search builds it)");
+  if (options.buildFlags.includes('--no-search'))
+    logger.info(
+      'dev',
+      "the site search's index is left out, so an edit shows without Pagefind indexing every page again (site dev --search builds it)",
+    );
 
   const backendDirs = backend ? [join(root, 'backend')] : [];
-  const overrides = backend && options.overridesFile && existsSync(dirname(resolve(options.overridesFile))) ? [resolve(options.overridesFile)] : [];
-  const watcher = watchFiles({ dirs: [...['site', 'runtime', 'templates'].map((d) => join(root, d)), ...backendDirs], files: overrides }, (files) => {
-    const ofBackend = (f: string): boolean => overrides.includes(f) || backendDirs.some((d) => f.startsWith(d));
-    const restartBackend = files.some(ofBackend);
-    // The renderer of open pages holds the site's code as it was: another starts after the next build.
-    if (!files.every(ofBackend)) {
-      openPages?.close();
-      openPages = null;
-    }
-    schedule({ restartBackend, reason: `${files.slice(0, 3).map((f) => displayPath(root, f)).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed` });
-  }, { onError: (error) => logger.warn('dev', `a watched folder stopped reporting changes (${error.message}); restart site dev to watch it again`) });
+  const overrides =
+    backend && options.overridesFile && existsSync(dirname(resolve(options.overridesFile))) ? [resolve(options.overridesFile)] : [];
+  const watcher = watchFiles(
+    { dirs: [...['site', 'runtime', 'templates'].map((d) => join(root, d)), ...backendDirs], files: overrides },
+    (files) => {
+      const ofBackend = (f: string): boolean => overrides.includes(f) || backendDirs.some((d) => f.startsWith(d));
+      const restartBackend = files.some(ofBackend);
+      // The renderer of open pages holds the site's code as it was: another starts after the next build.
+      if (!files.every(ofBackend)) {
+        openPages?.close();
+        openPages = null;
+      }
+      schedule({
+        restartBackend,
+        reason: `${files
+          .slice(0, 3)
+          .map((f) => displayPath(root, f))
+          .join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} changed`,
+      });
+    },
+    {
+      onError: (error) =>
+        logger.warn('dev', `a watched folder stopped reporting changes (${error.message}); restart site dev to watch it again`),
+    },
+  );
   logger.info('dev', `watching site/, runtime/, templates/${backend ? ', backend/' : ''}${overrides.length ? ` and ${overrides[0]}` : ''}`);
   // Edits in the backend (its mutations, a CMS) rebuild too, when the site has a change feed.
   const { changeFeed } = await loadChangeFeed();
@@ -181,7 +233,10 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
       const changed = await first.show(answer.pages, at);
       if (changed.length > 0) {
         const reloaded = liveReload.send({ type: 'reload', buildId: 'first' }, (client) => changed.includes(client.path));
-        logger.info('dev', `rendered ${changed.length === 1 ? changed[0] : `${changed.length} open pages`} first in ${formatDuration(performance.now() - at)}; reloading ${plural(reloaded, 'open page')}, then updating the rest`);
+        logger.info(
+          'dev',
+          `rendered ${changed.length === 1 ? changed[0] : `${changed.length} open pages`} first in ${formatDuration(performance.now() - at)}; reloading ${plural(reloaded, 'open page')}, then updating the rest`,
+        );
       }
     }
     schedule({ restartBackend: false, reason: what });
@@ -189,12 +244,16 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
   // One edit's pages at a time, so that an older rendering never replaces a newer one.
   let showing = Promise.resolve();
   const onContent = (what: string): void => {
-    showing = showing.then(() => showFirst(what)).catch((error: unknown) => {
-      logger.warn('dev', `the open pages could not be rendered first (${describeCause(error)})`);
-      schedule({ restartBackend: false, reason: what });
-    });
+    showing = showing
+      .then(() => showFirst(what))
+      .catch((error: unknown) => {
+        logger.warn('dev', `the open pages could not be rendered first (${describeCause(error)})`);
+        schedule({ restartBackend: false, reason: what });
+      });
   };
-  const content = changeFeed ? followContent(options.endpoint ?? backend!.url, changeFeed, onContent, { onProblem: (message) => logger.warn('dev', message) }) : null;
+  const content = changeFeed
+    ? followContent(options.endpoint ?? backend!.url, changeFeed, onContent, { onProblem: (message) => logger.warn('dev', message) })
+    : null;
   if (content) {
     logger.info('dev', "following the backend's change feed");
     following = true;

@@ -45,7 +45,10 @@ export function createFirstPages(siteDir: string): FirstPages {
     files = next;
   };
   const sameAsFolder = async (page: OpenPage): Promise<boolean> => {
-    const [html, payload] = await Promise.all([readText(join(siteDir, htmlFileFor(page.path))), page.payload === null ? null : readText(join(siteDir, payloadFileFor(page.path)))]);
+    const [html, payload] = await Promise.all([
+      readText(join(siteDir, htmlFileFor(page.path))),
+      page.payload === null ? null : readText(join(siteDir, payloadFileFor(page.path))),
+    ]);
     return html === page.html && payload === page.payload;
   };
   return {
@@ -88,4 +91,3 @@ export function createFirstPages(siteDir: string): FirstPages {
 async function readText(file: string): Promise<string | null> {
   return readFile(file, 'utf8').catch(() => null);
 }
-

@@ -31,10 +31,17 @@ export function isExpectedHost(hostHeader: string | undefined, listening: string
 export function refusedHost(req: IncomingMessage, res: ServerResponse, server: { name: string; host: string }): boolean {
   const port = req.socket.localPort ?? 0;
   if (isExpectedHost(req.headers.host, server.host, port)) return false;
-  const allowed = ['127.0.0.1', 'localhost', '[::1]', ...(isLoopbackHost(hostnameOf(server.host)) || WILDCARDS.has(server.host) ? [] : [hostnameOf(server.host)])];
+  const allowed = [
+    '127.0.0.1',
+    'localhost',
+    '[::1]',
+    ...(isLoopbackHost(hostnameOf(server.host)) || WILDCARDS.has(server.host) ? [] : [hostnameOf(server.host)]),
+  ];
   res
     .writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
-    .end(`${server.name} answers requests for ${allowed.join(', ')}${WILDCARDS.has(server.host) ? ' or an IP address' : ''} (port ${port}), not for this Host: a page elsewhere may have pointed its own name at this machine. Open the site at one of those addresses.\n`);
+    .end(
+      `${server.name} answers requests for ${allowed.join(', ')}${WILDCARDS.has(server.host) ? ' or an IP address' : ''} (port ${port}), not for this Host: a page elsewhere may have pointed its own name at this machine. Open the site at one of those addresses.\n`,
+    );
   return true;
 }
 

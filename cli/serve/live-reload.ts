@@ -53,7 +53,12 @@ export function createLiveReload({ keepAliveMs = 15_000 }: { keepAliveMs?: numbe
   return {
     connect(req, res) {
       // A page of another site (a cross-origin EventSource) may not say what is open here.
-      const refused = req.headers.origin !== undefined && req.headers.origin !== `http://${req.headers.host}` ? 403 : open.size >= MAX_CLIENTS ? 503 : null;
+      const refused =
+        req.headers.origin !== undefined && req.headers.origin !== `http://${req.headers.host}`
+          ? 403
+          : open.size >= MAX_CLIENTS
+            ? 503
+            : null;
       if (refused) return void res.writeHead(refused, { 'cache-control': 'no-store' }).end();
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write('retry: 500\n\n');
@@ -63,7 +68,10 @@ export function createLiveReload({ keepAliveMs = 15_000 }: { keepAliveMs?: numbe
     send(event, only) {
       const data = event.type === 'reload' ? event.buildId : event.message;
       // Each line of an event's data needs its own `data:` prefix.
-      const frame = `event: ${event.type}\n${data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+      const frame = `event: ${event.type}\n${data
+        .split('\n')
+        .map((line) => `data: ${line}`)
+        .join('\n')}\n\n`;
       let sent = 0;
       for (const [res, client] of open) {
         if (only && !only(client)) continue;
@@ -87,7 +95,10 @@ function clientOf(url: string | undefined): OpenClient {
   try {
     const params = new URL(url ?? '/', 'http://x').searchParams;
     const path = params.get('path');
-    return { path: path && path.startsWith('/') && !path.includes('\0') ? normalizePath(path) : '/', first: (params.get('first') ?? '').slice(0, 64) };
+    return {
+      path: path && path.startsWith('/') && !path.includes('\0') ? normalizePath(path) : '/',
+      first: (params.get('first') ?? '').slice(0, 64),
+    };
   } catch {
     return { path: '/', first: '' };
   }

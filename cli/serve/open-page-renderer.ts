@@ -67,7 +67,24 @@ const MEDIA_ROUNDS_KEPT = 8;
 /** What the open pages' renderer reads of the configuration: the backend's, the render's and the media's options. */
 export type OpenPageRendererOptions = Pick<
   ResolvedConfig,
-  'endpoint' | 'token' | 'drafts' | 'timeoutMs' | 'retries' | 'retryDelayMs' | 'concurrency' | 'root' | 'cacheDir' | 'outDir' | 'baseUrl' | 'sourceDateEpoch' | 'csp' | 'publicEndpoint' | 'sentryDsn' | 'buildCheckInterval' | 'images' | 'mediaMaxBytes'
+  | 'endpoint'
+  | 'token'
+  | 'drafts'
+  | 'timeoutMs'
+  | 'retries'
+  | 'retryDelayMs'
+  | 'concurrency'
+  | 'root'
+  | 'cacheDir'
+  | 'outDir'
+  | 'baseUrl'
+  | 'sourceDateEpoch'
+  | 'csp'
+  | 'publicEndpoint'
+  | 'sentryDsn'
+  | 'buildCheckInterval'
+  | 'images'
+  | 'mediaMaxBytes'
 >;
 
 /** Loads what every page shares (the site's code, the bundle's manifest, the template) once. */
@@ -79,22 +96,44 @@ export async function createOpenPageRenderer(config: OpenPageRendererOptions, lo
     await rm(scratch, { recursive: true, force: true });
   };
   try {
-    const [site, richText, bundle, shell] = await Promise.all([loadSiteModules(), loadRichTextCache(config.cacheDir), bundleWithCache(config.root, join(scratch, 'bundle'), config.cacheDir), loadShell(config.root)]);
+    const [site, richText, bundle, shell] = await Promise.all([
+      loadSiteModules(),
+      loadRichTextCache(config.cacheDir),
+      bundleWithCache(config.root, join(scratch, 'bundle'), config.cacheDir),
+      loadShell(config.root),
+    ]);
     const csp = config.csp ? contentSecurityPolicy(config) : null;
     let round = 0;
     return {
       async render(paths) {
         const answer: OpenPagesAnswer = { pages: [], skipped: [] };
         const siteData = await loadSiteData(source.client, site.siteData.query);
-        const { ctx } = await createRenderContext({ site: siteData, siteJson: serializeJson(siteData), modules: site, assets: bundle.manifest, shell, client: clientConfigOf(config), csp, baseUrl: config.baseUrl, sourceDateEpoch: config.sourceDateEpoch, outDir: config.outDir, now: () => new Date() });
+        const { ctx } = await createRenderContext({
+          site: siteData,
+          siteJson: serializeJson(siteData),
+          modules: site,
+          assets: bundle.manifest,
+          shell,
+          client: clientConfigOf(config),
+          csp,
+          baseUrl: config.baseUrl,
+          sourceDateEpoch: config.sourceDateEpoch,
+          outDir: config.outDir,
+          now: () => new Date(),
+        });
         // Another build id (the site-wide data or the code changed): every page changes, and the update in place reloads them all.
-        const built = await readBuild(config.outDir).then(({ latest, meta }) => ({ id: latest.id, pages: new Set(meta.prerendered) }), () => null);
+        const built = await readBuild(config.outDir).then(
+          ({ latest, meta }) => ({ id: latest.id, pages: new Set(meta.prerendered) }),
+          () => null,
+        );
         if (built?.id !== ctx.buildId) {
           answer.skipped.push(...paths.map((path) => ({ path, why: 'the site-wide data changed, so every page is built again' })));
           return answer;
         }
         // Only pages of the build, and a few: the paths come from whoever connects to the dev server.
-        const wanted = [...new Set(paths.map(normalizePath))].filter((path) => built.pages.has(path) || void answer.skipped.push({ path, why: 'not a page of the build in the folder' }));
+        const wanted = [...new Set(paths.map(normalizePath))].filter(
+          (path) => built.pages.has(path) || void answer.skipped.push({ path, why: 'not a page of the build in the folder' }),
+        );
         for (const path of wanted.splice(MAX_OPEN_PAGES)) answer.skipped.push({ path, why: `more than ${MAX_OPEN_PAGES} pages are open` });
         // A context of this request's own: what routes derive once per build (an event list, say) is derived again from the backend as it is now.
         const client = { request: source.client.request.bind(source.client), buildKey: {} };
@@ -106,7 +145,20 @@ export async function createOpenPageRenderer(config: OpenPageRendererOptions, lo
         await rm(join(scratch, `media-${round - MEDIA_ROUNDS_KEPT}`), { recursive: true, force: true });
         let knowHeld!: (held: ReadonlySet<string>) => void;
         const present = new Promise<ReadonlySet<string>>((resolve) => (knowHeld = resolve));
-        const copier = createMediaCopier({ origin: new URL(source.endpoint).origin, siteDir: mediaDir, concurrency: 8, cacheDir: config.cacheDir, present, timeoutMs: config.timeoutMs, retries: config.retries, retryDelayMs: config.retryDelayMs, maxBytes: config.mediaMaxBytes, token: config.drafts ? config.token : null, images: config.images, cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined });
+        const copier = createMediaCopier({
+          origin: new URL(source.endpoint).origin,
+          siteDir: mediaDir,
+          concurrency: 8,
+          cacheDir: config.cacheDir,
+          present,
+          timeoutMs: config.timeoutMs,
+          retries: config.retries,
+          retryDelayMs: config.retryDelayMs,
+          maxBytes: config.mediaMaxBytes,
+          token: config.drafts ? config.token : null,
+          images: config.images,
+          cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined,
+        });
         const resolveImages = copier.images ? pageImageResolver(copier.images, site.images.richTextSizes) : undefined;
         const rendered: { page: OpenPage; json: string }[] = [];
         for (const open of wanted) {
@@ -136,7 +188,8 @@ export async function createOpenPageRenderer(config: OpenPageRendererOptions, lo
         // A medium that cannot be copied fails the build too: its pages are left to it, which says why.
         const [mediaFailure] = await copier.done();
         rendered.forEach(({ page }, i) => {
-          if (mediaFailure) return void answer.skipped.push({ path: page.path, why: `a medium could not be copied (${mediaFailure.cause})` });
+          if (mediaFailure)
+            return void answer.skipped.push({ path: page.path, why: `a medium could not be copied (${mediaFailure.cause})` });
           for (const url of urls[i]!) if (!held.has(url)) page.media[mediaFileFor(url)] = join(mediaDir, mediaFileFor(url));
           answer.pages.push(page);
         });
@@ -154,12 +207,23 @@ export async function createOpenPageRenderer(config: OpenPageRendererOptions, lo
  * The page at `open` from the backend, as the build would query it: its route crawled for that page
  * alone (as a shard is told which pages it wants), then its query; or why there is none.
  */
-async function pageRecord(site: SiteModules, lists: RouteDataContext, client: GraphQLClientHandle, open: string, clean: (html: string) => string, concurrency: number, resolveImages: ResolvePageImages | undefined): Promise<PageRecord | string> {
+async function pageRecord(
+  site: SiteModules,
+  lists: RouteDataContext,
+  client: GraphQLClientHandle,
+  open: string,
+  clean: (html: string) => string,
+  concurrency: number,
+  resolveImages: ResolvePageImages | undefined,
+): Promise<PageRecord | string> {
   const match = findRoute(site.routes, open);
   if (!match) return 'no route has this path';
   const failures: PageFailure[] = [];
   const routeId = match.route.id;
-  const jobs = crawl(site.routes, site.routeData, lists, (failure) => failures.push(failure), { skip: (id) => id !== routeId, keep: (id, path) => id === routeId && path === open });
+  const jobs = crawl(site.routes, site.routeData, lists, (failure) => failures.push(failure), {
+    skip: (id) => id !== routeId,
+    keep: (id, path) => id === routeId && path === open,
+  });
   let found: PageRecord | null = null;
   for await (const record of queryPages(jobs, site.routeData, client, concurrency, failures, clean, resolveImages)) found ??= record;
   return found ?? (failures[0] ? failures[0].cause : 'the backend no longer lists this page');

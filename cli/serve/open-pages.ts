@@ -30,7 +30,11 @@ type Answer = { type: 'ready' } | { type: 'answer'; id: number; answer?: OpenPag
  * update in place alone shows the edit. `onEnd` is called when it ends without `close()`.
  */
 export function startOpenPages(root: string, args: readonly string[], logger: Logger, onEnd: () => void = () => undefined): OpenPages {
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'bin/site.js'), 'dev-pages', ...args], { cwd: root, env: process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'bin/site.js'), 'dev-pages', ...args], {
+    cwd: root,
+    env: process.env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const waiting = new Map<number, (answer: OpenPagesAnswer | null) => void>();
   let ready = false;
   let ended = false;
@@ -51,7 +55,8 @@ export function startOpenPages(root: string, args: readonly string[], logger: Lo
       ready = true;
       settleReady(true);
     } else {
-      if (message.error) logger.warn('dev', `the open pages could not be rendered first (${message.error}); the update in place shows the edit`);
+      if (message.error)
+        logger.warn('dev', `the open pages could not be rendered first (${message.error}); the update in place shows the edit`);
       waiting.get(message.id)?.(message.answer ?? null);
       waiting.delete(message.id);
     }
@@ -89,7 +94,10 @@ export function startOpenPages(root: string, args: readonly string[], logger: Lo
  */
 export async function runOpenPages(config: OpenPageRendererOptions, logger: Logger): Promise<void> {
   const send = process.send?.bind(process);
-  if (!send) throw createBuildError(BuildErrors.UsageError, ['site dev-pages is started by site dev, which asks it for pages over an IPC channel; run site dev instead']);
+  if (!send)
+    throw createBuildError(BuildErrors.UsageError, [
+      'site dev-pages is started by site dev, which asks it for pages over an IPC channel; run site dev instead',
+    ]);
   // `site dev` ends, or starts another renderer for changed code: the renderer's folder goes with it, even while it starts.
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
@@ -100,7 +108,10 @@ export async function runOpenPages(config: OpenPageRendererOptions, logger: Logg
   const creating = createOpenPageRenderer(config, logger);
   const renderer = await Promise.race([creating, stopped.then(() => null)]);
   if (!renderer) {
-    await creating.then((started) => started.close(), () => undefined);
+    await creating.then(
+      (started) => started.close(),
+      () => undefined,
+    );
     process.exit(0);
   }
   // A request answered after `site dev` went away has nobody to go to.
@@ -111,7 +122,12 @@ export async function runOpenPages(config: OpenPageRendererOptions, logger: Logg
   // The request waiting its turn: a newer one replaces it (the backend has changed again since), so edits never queue up.
   let waiting: Request | null = null;
   process.on('message', (request: Request) => {
-    if (waiting) reply({ type: 'answer', id: waiting.id, answer: { pages: [], skipped: waiting.paths.map((path) => ({ path, why: 'a newer edit asked for the open pages' })) } });
+    if (waiting)
+      reply({
+        type: 'answer',
+        id: waiting.id,
+        answer: { pages: [], skipped: waiting.paths.map((path) => ({ path, why: 'a newer edit asked for the open pages' })) },
+      });
     waiting = request;
     queue = queue.then(async () => {
       const next = waiting;

@@ -17,7 +17,9 @@ export async function startPreview(options: { out: string; port: number; host: s
   if (recovered) console.warn(`[preview] ${recovered}`);
   if (!(await isSiteOutput(root))) throw createBuildError(BuildErrors.OutputMissing, [root]);
   const policy = await policyHeaders(root);
-  const server = await startStaticServer({ root, port: options.port, host: options.host, headers: policy }).catch(portInUse(options.host, options.port));
+  const server = await startStaticServer({ root, port: options.port, host: options.host, headers: policy }).catch(
+    portInUse(options.host, options.port),
+  );
   return Object.assign(server, { root });
 }
 

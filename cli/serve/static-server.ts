@@ -43,12 +43,21 @@ export interface StaticServer {
  * assets, and text gzipped for clients that accept it. Only for the hosts isExpectedHost allows (403 for
  * any other `Host`: DNS rebinding).
  */
-export async function startStaticServer({ root, port = 0, host = '127.0.0.1', headers = {}, compress = true }: StaticServerOptions): Promise<StaticServer> {
+export async function startStaticServer({
+  root,
+  port = 0,
+  host = '127.0.0.1',
+  headers = {},
+  compress = true,
+}: StaticServerOptions): Promise<StaticServer> {
   const base = resolve(root);
   const server: Server = createServer((req, res) => {
     if (refusedHost(req, res, { name: 'site preview', host })) return;
     // nosniff on every answer: a browser takes each file for the type it is served as, never for HTML it guesses.
-    const extra = async (file: string | null): Promise<Record<string, string>> => ({ 'x-content-type-options': 'nosniff', ...(typeof headers === 'function' ? await headers(file) : headers) });
+    const extra = async (file: string | null): Promise<Record<string, string>> => ({
+      'x-content-type-options': 'nosniff',
+      ...(typeof headers === 'function' ? await headers(file) : headers),
+    });
     void handle(base, req, res, extra, compress).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -74,7 +83,13 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1', he
 /** Where the images' derivatives are (DERIVATIVE_PREFIX), as a path in the site's folder. */
 const DERIVATIVES = DERIVATIVE_PREFIX.replaceAll('/', sep);
 
-async function handle(base: string, req: IncomingMessage, res: ServerResponse, extra: (file: string | null) => Promise<Record<string, string>>, compress: boolean): Promise<void> {
+async function handle(
+  base: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  extra: (file: string | null) => Promise<Record<string, string>>,
+  compress: boolean,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
@@ -88,15 +103,22 @@ async function handle(base: string, req: IncomingMessage, res: ServerResponse, e
   }
   // Still missing: a build was killed between the renames. Finish its swap, as `site preview` does
   // when it starts (unless a live build holds the folder), and serve the tree it puts back.
-  if (!file && !(await folderExists(base)) && (await recoverUnlessBuilding(base).catch(() => null))) file = await findSiteFile(base, req.url ?? '/');
+  if (!file && !(await folderExists(base)) && (await recoverUnlessBuilding(base).catch(() => null)))
+    file = await findSiteFile(base, req.url ?? '/');
   if (file) return send(res, req, file, 200, await extra(file), compress);
   const notFound = await findNotFoundPage(base);
   if (notFound) return send(res, req, notFound, 404, await extra(notFound), compress);
   res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...(await extra(null)) }).end('Not found');
 }
 
-
-async function send(res: ServerResponse, req: IncomingMessage, file: string, status: number, extra: Record<string, string>, compress: boolean): Promise<void> {
+async function send(
+  res: ServerResponse,
+  req: IncomingMessage,
+  file: string,
+  status: number,
+  extra: Record<string, string>,
+  compress: boolean,
+): Promise<void> {
   const info = await stat(file);
   // As publish stores them: the assets and the images' derivatives, named by their content, for a year.
   const hashed = (file.includes(`${sep}${ASSETS_DIR}${sep}`) && !file.endsWith('latest.json')) || file.includes(DERIVATIVES);

@@ -23,7 +23,10 @@ export interface Logger {
 const ORDER: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
 /** Writes `[stage] message` lines to stdout (info, debug) and stderr (warn, error). */
-export function createLogger(level: LogLevel = 'info', streams: { stdout: (line: string) => void; stderr: (line: string) => void } = defaultStreams()): Logger {
+export function createLogger(
+  level: LogLevel = 'info',
+  streams: { stdout: (line: string) => void; stderr: (line: string) => void } = defaultStreams(),
+): Logger {
   const on = (l: LogLevel): boolean => ORDER[level] >= ORDER[l];
   const line = (text: string): string => oneLine(redactUrlsIn(text));
   return {
@@ -55,7 +58,11 @@ export function createMemoryLogger(): Logger & { lines: string[] } {
  * every value from the content, the network or the cache that goes into a line of output.
  */
 export function oneLine(text: string): string {
-  return defused(text.replace(UNSAFE, (c) => (c === '\n' ? '\\n' : c <= '\u00ff' ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : `\\u${c.charCodeAt(0).toString(16)}`)));
+  return defused(
+    text.replace(UNSAFE, (c) =>
+      c === '\n' ? '\\n' : c <= '\u00ff' ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : `\\u${c.charCodeAt(0).toString(16)}`,
+    ),
+  );
 }
 
 /**

@@ -35,7 +35,11 @@ export function startProgressDisplay(progress: BuildProgress, mode: ProgressMode
     stderr: (line: string) => void io.stderr.write(line + '\n'),
   };
   if (mode === 'live') {
-    return startLiveProgress(progress, { ...streams, region: (text) => void io.stderr.write(text), columns: () => io.stderr.columns ?? 80 });
+    return startLiveProgress(progress, {
+      ...streams,
+      region: (text) => void io.stderr.write(text),
+      columns: () => io.stderr.columns ?? 80,
+    });
   }
   if (mode === 'plain') return { streams, ...startPlainProgress(progress, streams.stdout) };
   return { streams, stop: () => undefined };

@@ -28,7 +28,11 @@ const BAR_WIDTH = 20;
  * Log lines printed through `streams` appear above the display, which is redrawn below them; a stage
  * that ends leaves the display (its `[stage]` log line stays).
  */
-export function startLiveProgress(progress: BuildProgress, io: LiveProgressIO, { intervalMs = 100, every = unrefInterval }: LiveProgressOptions = {}): {
+export function startLiveProgress(
+  progress: BuildProgress,
+  io: LiveProgressIO,
+  { intervalMs = 100, every = unrefInterval }: LiveProgressOptions = {},
+): {
   stop(): void;
   streams: { stdout(line: string): void; stderr(line: string): void };
 } {

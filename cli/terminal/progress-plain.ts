@@ -14,7 +14,11 @@ export interface PlainProgressOptions {
  * `[render] 4,200/10,802 pages (39%), 1,850/s, about 4 s left`. No escape codes, nothing redrawn:
  * a log file reads top to bottom. Stages that end are reported by the build's own `[stage]` lines.
  */
-export function startPlainProgress(progress: BuildProgress, print: (line: string) => void, { intervalMs = 2000, every = unrefInterval }: PlainProgressOptions = {}): { stop(): void } {
+export function startPlainProgress(
+  progress: BuildProgress,
+  print: (line: string) => void,
+  { intervalMs = 2000, every = unrefInterval }: PlainProgressOptions = {},
+): { stop(): void } {
   const lastCount = new Map<string, number>();
   const tick = (): void => {
     const now = progress.now();

@@ -53,7 +53,16 @@ export function createBuildProgress(now: () => number = () => performance.now())
     stage(name, unit = 'pages') {
       const existing = handles.get(name);
       if (existing) return existing;
-      const state = { name, unit, count: 0, total: null as number | null, bytes: 0, totalBytes: null as number | null, startedAt: now(), endedAt: null as number | null };
+      const state = {
+        name,
+        unit,
+        count: 0,
+        total: null as number | null,
+        bytes: 0,
+        totalBytes: null as number | null,
+        startedAt: now(),
+        endedAt: null as number | null,
+      };
       const handle: StageHandle = {
         state,
         add(n = 1, bytes = 0) {

@@ -22,7 +22,8 @@ export function contentId(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
-  const id = anchor.startsWith(CONTENT_ID_PREFIX) && anchor.length > CONTENT_ID_PREFIX.length ? anchor : CONTENT_ID_PREFIX + (anchor || 'section');
+  const id =
+    anchor.startsWith(CONTENT_ID_PREFIX) && anchor.length > CONTENT_ID_PREFIX.length ? anchor : CONTENT_ID_PREFIX + (anchor || 'section');
   return id.slice(0, 64).replace(/-+$/, '');
 }
 

@@ -14,7 +14,38 @@ export const URL_FIELD = /^(?:url|href|[a-z]+Url)$/;
 export const BLOCKED_URL = '#';
 
 /** Tags rich text may use; everything else is dropped with its content. */
-export const RICH_TEXT_TAGS: readonly string[] = ['p', 'br', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'a', 'strong', 'em', 'b', 'i', 'blockquote', 'code', 'pre', 'figure', 'figcaption', 'img', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'abbr', 'cite'];
+export const RICH_TEXT_TAGS: readonly string[] = [
+  'p',
+  'br',
+  'h2',
+  'h3',
+  'h4',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'blockquote',
+  'code',
+  'pre',
+  'figure',
+  'figcaption',
+  'img',
+  'hr',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'sup',
+  'sub',
+  'abbr',
+  'cite',
+];
 
 /** Attributes each tag may keep, besides RICH_TEXT_ANY_TAG_ATTRIBUTES. */
 export const RICH_TEXT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
@@ -34,7 +65,30 @@ export const RICH_TEXT_SCHEMES: readonly string[] = ['http', 'https', 'mailto', 
  * Attributes that hold a URL (or, for srcset-like ones, a list of them). Both cleaners check every one of
  * them with isSafeUrl whatever the tag, so a tag or attribute added to the allowlists later is covered.
  */
-export const URL_ATTRIBUTES: ReadonlySet<string> = new Set(['href', 'src', 'srcset', 'imagesrcset', 'poster', 'cite', 'action', 'formaction', 'xlink:href', 'background', 'longdesc', 'lowsrc', 'dynsrc', 'data', 'codebase', 'classid', 'archive', 'manifest', 'icon', 'ping', 'usemap', 'profile']);
+export const URL_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'href',
+  'src',
+  'srcset',
+  'imagesrcset',
+  'poster',
+  'cite',
+  'action',
+  'formaction',
+  'xlink:href',
+  'background',
+  'longdesc',
+  'lowsrc',
+  'dynsrc',
+  'data',
+  'codebase',
+  'classid',
+  'archive',
+  'manifest',
+  'icon',
+  'ping',
+  'usemap',
+  'profile',
+]);
 
 /** URL attributes holding a comma-separated list of `url descriptor` candidates. */
 const URL_LIST_ATTRIBUTES: ReadonlySet<string> = new Set(['srcset', 'imagesrcset']);
@@ -93,11 +147,14 @@ export function isSafeUrlAttribute(name: string, value: string): boolean {
 function visibleUrl(url: string): string {
   let text = url;
   for (let i = 0; i < 8 && text.includes('&'); i++) {
-    const next = text.replace(/&#(?:[xX]([0-9a-fA-F]{1,8})|(\d{1,10}));?|&(amp|lt|gt|nbsp|colon|sol|bsol|tab|newline);?/gi, (_m, hex?: string, dec?: string, name?: string) => {
-      if (name) return NAMED_REFERENCES[name.toLowerCase()]!;
-      const code = hex ? parseInt(hex, 16) : Number(dec);
-      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '\uFFFD';
-    });
+    const next = text.replace(
+      /&#(?:[xX]([0-9a-fA-F]{1,8})|(\d{1,10}));?|&(amp|lt|gt|nbsp|colon|sol|bsol|tab|newline);?/gi,
+      (_m, hex?: string, dec?: string, name?: string) => {
+        if (name) return NAMED_REFERENCES[name.toLowerCase()]!;
+        const code = hex ? parseInt(hex, 16) : Number(dec);
+        return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '\uFFFD';
+      },
+    );
     if (next === text) break;
     text = next;
   }
@@ -107,7 +164,17 @@ function visibleUrl(url: string): string {
 }
 
 /** The named references that can change how a URL reads (the rest are letters or punctuation that cannot). */
-const NAMED_REFERENCES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', nbsp: '\u00a0', colon: ':', sol: '/', bsol: '\\', tab: '\t', newline: '\n' };
+const NAMED_REFERENCES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  nbsp: '\u00a0',
+  colon: ':',
+  sol: '/',
+  bsol: '\\',
+  tab: '\t',
+  newline: '\n',
+};
 
 /** A string field's value with an unsafe URL blocked: BLOCKED_URL for a URL field holding one, else the value. */
 export function safeUrlField(key: string, value: string): string {

@@ -52,7 +52,16 @@ export class GraphQLRequestError extends Error {
   readonly reason: string;
   readonly isGraphQLRequestError = true;
 
-  constructor(init: { kind: GraphQLErrorKind; operation: string; status: number | null; endpoint: string; message: string; reason: string; graphqlErrors?: readonly { message: string }[]; cause?: unknown }) {
+  constructor(init: {
+    kind: GraphQLErrorKind;
+    operation: string;
+    status: number | null;
+    endpoint: string;
+    message: string;
+    reason: string;
+    graphqlErrors?: readonly { message: string }[];
+    cause?: unknown;
+  }) {
     super(init.message, { cause: init.cause });
     this.name = 'GraphQLRequestError';
     this.kind = init.kind;
@@ -94,13 +103,24 @@ export function createGraphQLClient(options: GraphQLClientOptions): GraphQLClien
     let redirected: GraphQLRequestError | null = null;
     const token = options.getToken?.();
     if (token && isInsecureTokenEndpoint(options.endpoint)) {
-      throw new GraphQLRequestError({ kind: 'insecure', operation, endpoint: shown, status: null, reason: 'a token over plain http', message: `${operation} was not sent: ${shown} is plain http to a host that is not loopback, and the request carries a token (GRAPHQL_TOKEN in the build) that anyone on the way could read. Use an https endpoint, or a loopback one (127.0.0.1, ::1, localhost).` });
+      throw new GraphQLRequestError({
+        kind: 'insecure',
+        operation,
+        endpoint: shown,
+        status: null,
+        reason: 'a token over plain http',
+        message: `${operation} was not sent: ${shown} is plain http to a host that is not loopback, and the request carries a token (GRAPHQL_TOKEN in the build) that anyone on the way could read. Use an https endpoint, or a loopback one (127.0.0.1, ::1, localhost).`,
+      });
     }
     const client = new GraphQLClient(options.endpoint, {
       fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
         sent++;
         // The signal covers the body too: an answer that stalls half-way times out like one that never starts.
-        const response = await fetchImpl(input, { ...init, signal: AbortSignal.timeout(timeoutMs), ...(token ? { redirect: 'manual' as const } : {}) });
+        const response = await fetchImpl(input, {
+          ...init,
+          signal: AbortSignal.timeout(timeoutMs),
+          ...(token ? { redirect: 'manual' as const } : {}),
+        });
         answer = { status: response.status, contentType: response.headers.get('content-type') ?? 'no content type' };
         if (token && (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))) {
           redirected = redirectError(operation, shown, options.endpoint, response);
@@ -183,7 +203,10 @@ export function isLoopbackHost(hostname: string): boolean {
 /** The redirect a request with a token was answered with, as an error naming both addresses. */
 function redirectError(operation: string, shown: string, endpoint: string, response: Response): GraphQLRequestError {
   const location = response.headers.get('location');
-  const target = location === null ? 'an address the browser does not reveal' : redactUrl(URL.canParse(location, endpoint) ? new URL(location, endpoint).href : location);
+  const target =
+    location === null
+      ? 'an address the browser does not reveal'
+      : redactUrl(URL.canParse(location, endpoint) ? new URL(location, endpoint).href : location);
   const status = response.type === 'opaqueredirect' ? null : response.status;
   return new GraphQLRequestError({
     kind: 'redirect',
@@ -206,26 +229,67 @@ interface Answer {
 }
 
 /** A GraphQLRequestError keeps its cause; Retry-After is read from it. */
-function toRequestError(cause: unknown, operation: string, endpoint: string, timeoutMs: number, answer: Answer | null): GraphQLRequestError {
+function toRequestError(
+  cause: unknown,
+  operation: string,
+  endpoint: string,
+  timeoutMs: number,
+  answer: Answer | null,
+): GraphQLRequestError {
   const base = { operation, endpoint, cause };
   if (cause instanceof ClientError) {
     const status = cause.response.status;
     const errors = (cause.response.errors ?? []).map((e) => ({ message: e.message }));
     if (errors.length > 0 && status >= 200 && status < 300) {
-      return new GraphQLRequestError({ ...base, kind: 'graphql', status, graphqlErrors: errors, reason: errors.map((e) => e.message).join('; '), message: `${operation} returned GraphQL errors: ${errors.map((e) => e.message).join('; ')}` });
+      return new GraphQLRequestError({
+        ...base,
+        kind: 'graphql',
+        status,
+        graphqlErrors: errors,
+        reason: errors.map((e) => e.message).join('; '),
+        message: `${operation} returned GraphQL errors: ${errors.map((e) => e.message).join('; ')}`,
+      });
     }
-    return new GraphQLRequestError({ ...base, kind: 'http', status, graphqlErrors: errors, reason: `HTTP ${status}`, message: `${operation} failed with HTTP ${status} from ${endpoint}` });
+    return new GraphQLRequestError({
+      ...base,
+      kind: 'http',
+      status,
+      graphqlErrors: errors,
+      reason: `HTTP ${status}`,
+      message: `${operation} failed with HTTP ${status} from ${endpoint}`,
+    });
   }
   const err = cause as { name?: string; message?: string } | null;
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
-    return new GraphQLRequestError({ ...base, kind: 'timeout', status: null, reason: `no answer within ${timeoutMs} ms`, message: `${operation} got no answer from ${endpoint} within ${timeoutMs} ms` });
+    return new GraphQLRequestError({
+      ...base,
+      kind: 'timeout',
+      status: null,
+      reason: `no answer within ${timeoutMs} ms`,
+      message: `${operation} got no answer from ${endpoint} within ${timeoutMs} ms`,
+    });
   }
-  if (err?.name === 'TypeError' && /fetch|network|socket|ECONN/i.test(`${err.message} ${String((cause as { cause?: unknown }).cause ?? '')}`)) {
+  if (
+    err?.name === 'TypeError' &&
+    /fetch|network|socket|ECONN/i.test(`${err.message} ${String((cause as { cause?: unknown }).cause ?? '')}`)
+  ) {
     const reason = describeNetworkCause(cause) || 'connection failed';
-    return new GraphQLRequestError({ ...base, kind: 'network', status: null, reason, message: `${operation} could not reach ${endpoint} (${reason})` });
+    return new GraphQLRequestError({
+      ...base,
+      kind: 'network',
+      status: null,
+      reason,
+      message: `${operation} could not reach ${endpoint} (${reason})`,
+    });
   }
   const reason = describeInvalidAnswer(err?.message ?? String(cause), answer);
-  return new GraphQLRequestError({ ...base, kind: 'invalid-response', status: answer?.status ?? null, reason, message: `${operation} got an unreadable answer from ${endpoint}: ${reason}` });
+  return new GraphQLRequestError({
+    ...base,
+    kind: 'invalid-response',
+    status: answer?.status ?? null,
+    reason,
+    message: `${operation} got an unreadable answer from ${endpoint}: ${reason}`,
+  });
 }
 
 /** One short line: graphql-request's message quotes the whole body, which may be a page of HTML. */
@@ -248,9 +312,14 @@ function retryDelay(error: GraphQLRequestError, attempt: number, retries: number
     error.kind === 'network' ||
     error.kind === 'timeout' ||
     (error.kind === 'http' && error.status !== null && isTransientStatus(error.status)) ||
-    (error.kind === 'invalid-response' && attempt <= INVALID_RESPONSE_RETRIES && (error.status === null || (error.status >= 200 && error.status < 300)));
+    (error.kind === 'invalid-response' &&
+      attempt <= INVALID_RESPONSE_RETRIES &&
+      (error.status === null || (error.status >= 200 && error.status < 300)));
   if (!transient) return null;
-  const retryAfter = error.cause instanceof ClientError && error.cause.response.headers instanceof Headers ? retryAfterMs(error.cause.response.headers) : null;
+  const retryAfter =
+    error.cause instanceof ClientError && error.cause.response.headers instanceof Headers
+      ? retryAfterMs(error.cause.response.headers)
+      : null;
   return retryAfter ?? backoffMs(attempt);
 }
 

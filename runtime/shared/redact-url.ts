@@ -14,7 +14,9 @@ const SECRET_PARAM = /token|key|secret|passw|pwd|sig|credential|auth|session/i;
 export function redactUrl(url: string): string {
   return url
     .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/i, `$1${REDACTED}@`)
-    .replace(/([?&;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep: string, name: string, value: string) => (value && SECRET_PARAM.test(decodeName(name)) ? `${sep}${name}=${REDACTED}` : whole));
+    .replace(/([?&;])([^=&#;\s]+)=([^&#;\s]*)/g, (whole, sep: string, name: string, value: string) =>
+      value && SECRET_PARAM.test(decodeName(name)) ? `${sep}${name}=${REDACTED}` : whole,
+    );
 }
 
 /** `text` with every absolute URL in it redacted as redactUrl does. */

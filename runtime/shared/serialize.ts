@@ -10,7 +10,12 @@ export function serializeJson(value: unknown): string {
   // function per match, on payloads whose rich text has hundreds of `<` and `>` (8 of 38 us a page).
   // No replacement holds a character another pass replaces, so the order does not matter.
   return UNSAFE.test(json)
-    ? json.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+    ? json
+        .replace(/</g, '\\u003c')
+        .replace(/>/g, '\\u003e')
+        .replace(/&/g, '\\u0026')
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029')
     : json;
 }
 

@@ -95,7 +95,11 @@ export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator
   try {
     for await (const article of listItems(ctx, newsArticles)) listed.push(bodies ? spillBody(article as NewsArticleData, bodies) : article);
     const wants = ctx.wants;
-    const related = relatedArticles(listed as NewsRelatedData[], RELATED_NEWS_SIZE, wants && ((article) => wants(newsArticles.params(article))));
+    const related = relatedArticles(
+      listed as NewsRelatedData[],
+      RELATED_NEWS_SIZE,
+      wants && ((article) => wants(newsArticles.params(article))),
+    );
     const articles = bodies ? withBodies(lettingGo(listed) as Iterable<NewsArticleData>, bodies) : lettingGo(listed);
     // A page's key: which articles it shows as related, in order (their cards' fields are items its data holds).
     const keyOf = (article: NewsRelatedData): string => (related.get(article.id) ?? []).map((card) => card.id).join(' ');
@@ -110,15 +114,18 @@ export async function* newsArticleEntries(ctx: RouteDataContext): AsyncGenerator
 }
 
 export async function* eventEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const wanted of items(ctx, events)) yield itemEntry<EventResult>(wanted, (item) => ({ event: item as EventDetailData | null }));
+  for await (const wanted of items(ctx, events))
+    yield itemEntry<EventResult>(wanted, (item) => ({ event: item as EventDetailData | null }));
 }
 
 export async function* publicationEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const wanted of items(ctx, publications)) yield itemEntry<PublicationResult>(wanted, (item) => ({ publication: item as PublicationDetailData | null }));
+  for await (const wanted of items(ctx, publications))
+    yield itemEntry<PublicationResult>(wanted, (item) => ({ publication: item as PublicationDetailData | null }));
 }
 
 export async function* researchProjectEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {
-  for await (const wanted of items(ctx, researchProjects)) yield itemEntry<ResearchProjectResult>(wanted, (item) => ({ researchProject: item as ProjectDetailData | null }));
+  for await (const wanted of items(ctx, researchProjects))
+    yield itemEntry<ResearchProjectResult>(wanted, (item) => ({ researchProject: item as ProjectDetailData | null }));
 }
 
 /** The slugs of every publication category. */

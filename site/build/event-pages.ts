@@ -46,7 +46,10 @@ export function categoryPages({ events, upcoming }: EventLists, category: string
   const inCategory = events.filter((event) => event.category.slug === category);
   const ordered = archiveOrder(inCategory, pivot);
   // The same shape EVENT_CATEGORY_QUERY returns: only the soonest upcoming event, for the split.
-  return chunk(ordered, size).map((nodes) => ({ home: { upcomingEvents: upcoming.slice(0, 1) }, events: { nodes, totalCount: inCategory.length } }));
+  return chunk(ordered, size).map((nodes) => ({
+    home: { upcomingEvents: upcoming.slice(0, 1) },
+    events: { nodes, totalCount: inCategory.length },
+  }));
 }
 
 export async function* eventsPageEntries(ctx: RouteDataContext): AsyncGenerator<RouteEntry> {

@@ -50,12 +50,19 @@ export function renderCalendar(calendar: Calendar): string {
 export function icalDateTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) throw new Error(`Not a date-time: '${iso}'.`);
-  return date.toISOString().replace(/\.\d{3}/, '').replace(/[-:]/g, '');
+  return date
+    .toISOString()
+    .replace(/\.\d{3}/, '')
+    .replace(/[-:]/g, '');
 }
 
 /** TEXT values: backslash, semicolon and comma escaped, newlines as `\n` (RFC 5545 §3.3.11). */
 export function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /** Folds a content line into chunks of at most 75 octets, continuation lines starting with a space; never inside a character. */

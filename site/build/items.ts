@@ -28,7 +28,10 @@ export interface ItemSource<TItem extends TRef, TRef> {
  * full (null when the backend no longer has it); or, in an update in place, an item whose page the build
  * keeps as it is (`ctx.unchanged`), not asked for.
  */
-export type WantedItem<TItem, TRef> = { params: RouteParamsRecord; listed: TRef; key: string } & ({ unchanged: true } | { unchanged: false; item: TItem | null });
+export type WantedItem<TItem, TRef> = { params: RouteParamsRecord; listed: TRef; key: string } & (
+  | { unchanged: true }
+  | { unchanged: false; item: TItem | null }
+);
 
 /**
  * The collection as listed: items in full when every page is wanted and asked for, else each item's
@@ -59,7 +62,8 @@ export async function* wantedItems<TItem extends TRef, TRef>(
   const { wants, unchanged } = ctx;
   if (!wants && !unchanged) {
     // listItems walked the full list: what was listed is the item in full.
-    for await (const item of listed) yield { params: source.params(item), listed: item, key: keyOf(item), unchanged: false, item: item as TItem };
+    for await (const item of listed)
+      yield { params: source.params(item), listed: item, key: keyOf(item), unchanged: false, item: item as TItem };
     return;
   }
   const pending: Promise<WantedItem<TItem, TRef>[]>[] = [];
@@ -94,7 +98,10 @@ export async function* wantedItems<TItem extends TRef, TRef>(
 }
 
 /** listItems, then wantedItems: the items of a route whose pages need nothing of the rest of the collection (their key is ''). */
-export function items<TItem extends TRef, TRef>(ctx: RouteDataContext, source: ItemSource<TItem, TRef>): AsyncGenerator<WantedItem<TItem, TRef>> {
+export function items<TItem extends TRef, TRef>(
+  ctx: RouteDataContext,
+  source: ItemSource<TItem, TRef>,
+): AsyncGenerator<WantedItem<TItem, TRef>> {
   return wantedItems(ctx, source, listItems(ctx, source));
 }
 
@@ -114,12 +121,19 @@ function itemsDocument(field: ItemField, count: number): string {
   return document;
 }
 
-async function fetchBatch<TItem, TRef>(ctx: RouteDataContext, field: ItemField, batch: readonly { params: RouteParamsRecord; listed: TRef; key: string }[]): Promise<WantedItem<TItem, TRef>[]> {
+async function fetchBatch<TItem, TRef>(
+  ctx: RouteDataContext,
+  field: ItemField,
+  batch: readonly { params: RouteParamsRecord; listed: TRef; key: string }[],
+): Promise<WantedItem<TItem, TRef>[]> {
   const variables: Record<string, string> = {};
   batch.forEach(({ params }, i) => {
     for (const arg of field.args) {
       const value = params[arg];
-      if (value === undefined) throw new Error(`${field.operation} needs the param '${arg}', which the route's params (${Object.keys(params).join(', ')}) do not have.`);
+      if (value === undefined)
+        throw new Error(
+          `${field.operation} needs the param '${arg}', which the route's params (${Object.keys(params).join(', ')}) do not have.`,
+        );
       variables[`${arg}${i}`] = value;
     }
   });

@@ -5,9 +5,13 @@ import { compareText } from '../../runtime/shared/compare.ts';
  * many are offered. Ties are broken by the item's page path, so the result never depends on the order
  * the build happened to meet the pages in.
  */
-export function keepTop<T>(size: number, compare: (a: T, b: T) => number): { offer(item: T, path: string): void; entries(): readonly { item: T; path: string }[] } {
+export function keepTop<T>(
+  size: number,
+  compare: (a: T, b: T) => number,
+): { offer(item: T, path: string): void; entries(): readonly { item: T; path: string }[] } {
   const kept: { item: T; path: string }[] = [];
-  const order = (a: { item: T; path: string }, b: { item: T; path: string }): number => compare(a.item, b.item) || compareText(a.path, b.path);
+  const order = (a: { item: T; path: string }, b: { item: T; path: string }): number =>
+    compare(a.item, b.item) || compareText(a.path, b.path);
   return {
     offer(item, path) {
       const entry = { item, path };

@@ -59,9 +59,18 @@ export function laterCategoryPages<TResult>(
  * pages of `pageSize` in the shape one page's query returns (the page's nodes, the collection's
  * totalCount, and whether more follow), so 10,000 items cost about 20 requests rather than 800.
  */
-async function* listPages<TResult>(ctx: RouteDataContext, source: ListSource<TResult>, variables: Record<string, unknown>): AsyncGenerator<ListPageOf<TResult>> {
+async function* listPages<TResult>(
+  ctx: RouteDataContext,
+  source: ListSource<TResult>,
+  variables: Record<string, unknown>,
+): AsyncGenerator<ListPageOf<TResult>> {
   let before = 0;
-  for await (const result of connectionBatches(ctx, { document: source.document, select: source.select, variables, batchSize: perRequestOf(source) })) {
+  for await (const result of connectionBatches(ctx, {
+    document: source.document,
+    select: source.select,
+    variables,
+    batchSize: perRequestOf(source),
+  })) {
     yield* cutIntoPages(source, result, before);
     before += pagesIn(source.select(result), source.pageSize);
   }
@@ -75,9 +84,18 @@ async function* listPages<TResult>(ctx: RouteDataContext, source: ListSource<TRe
  * an edit between the walks): otherwise the list is walked whole instead, as without keys, so a page
  * is never put together from two views of the list. So is a list of which many batches are to be asked.
  */
-async function* keptLaterPages<TResult>(ctx: RouteDataContext, source: ListSource<TResult>, keys: NonNullable<ListSource<TResult>['keys']>): AsyncGenerator<RouteEntry> {
+async function* keptLaterPages<TResult>(
+  ctx: RouteDataContext,
+  source: ListSource<TResult>,
+  keys: NonNullable<ListSource<TResult>['keys']>,
+): AsyncGenerator<RouteEntry> {
   const perRequest = perRequestOf(source);
-  const batches: { after: string | null; ids: string[]; pages: { params: { page: string }; key: string; kept: boolean }[]; asked?: Map<string, ListPageOf<TResult>> }[] = [];
+  const batches: {
+    after: string | null;
+    ids: string[];
+    pages: { params: { page: string }; key: string; kept: boolean }[];
+    asked?: Map<string, ListPageOf<TResult>>;
+  }[] = [];
   let before = 0;
   // The cursor each batch starts after: the keys' batches and the list's are the same size, so their cursors should match.
   let after: string | null = null;
@@ -109,7 +127,8 @@ async function* keptLaterPages<TResult>(ctx: RouteDataContext, source: ListSourc
     return;
   }
   for (const { pages, asked } of batches) {
-    for (const page of pages) yield page.kept ? { params: page.params, key: page.key, unchanged: true } : pageEntry(page.params, asked!.get(page.params.page)!);
+    for (const page of pages)
+      yield page.kept ? { params: page.params, key: page.key, unchanged: true } : pageEntry(page.params, asked!.get(page.params.page)!);
   }
 }
 
@@ -145,10 +164,18 @@ function pagesIn(connection: ConnectionPage<unknown>, pageSize: number): number 
  * The pages of one response of a list, numbered on from `before` (the pages of earlier responses): each
  * page's nodes and whether more follow. Page 1 is the list's own route, so it is left out.
  */
-function* slices<TNode>(connection: ConnectionPage<TNode>, pageSize: number, before: number): Generator<{ number: number; nodes: TNode[]; more: boolean }> {
+function* slices<TNode>(
+  connection: ConnectionPage<TNode>,
+  pageSize: number,
+  before: number,
+): Generator<{ number: number; nodes: TNode[]; more: boolean }> {
   for (let start = 0, number = before + 1; start < connection.nodes.length; start += pageSize, number++) {
     if (number === 1) continue;
-    yield { number, nodes: connection.nodes.slice(start, start + pageSize), more: start + pageSize < connection.nodes.length || connection.pageInfo.hasNextPage };
+    yield {
+      number,
+      nodes: connection.nodes.slice(start, start + pageSize),
+      more: start + pageSize < connection.nodes.length || connection.pageInfo.hasNextPage,
+    };
   }
 }
 
@@ -161,7 +188,10 @@ function* cutIntoPages<TResult>(source: ListSource<TResult>, result: TResult, be
   const field = Object.keys(result as object).find((k) => (result as Record<string, unknown>)[k] === connection);
   for (const { number, nodes, more } of slices(connection, source.pageSize, before)) {
     // A result that nests the list deeper than the top level cannot be cut into pages here: say so rather than guess.
-    if (!field) throw new Error(`The list query's connection must be a top-level field of its result to be paged in bulk (${source.document.slice(0, 60)}…).`);
+    if (!field)
+      throw new Error(
+        `The list query's connection must be a top-level field of its result to be paged in bulk (${source.document.slice(0, 60)}…).`,
+      );
     const page = { ...connection, nodes, pageInfo: { hasNextPage: more, endCursor: null } };
     const key = source.keys && listKey(nodes as { id: string }[], (connection as PagedList<unknown>).totalCount, more);
     yield { number, result: { ...(result as object), [field]: page } as TResult, ...(key !== undefined && { key }) };

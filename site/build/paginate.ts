@@ -24,7 +24,10 @@ export interface PaginateOptions<TResult, TNode> {
  * used the response: a walk is a chain of requests, and this way the backend prepares one batch while
  * the build works through the one before.
  */
-export async function* connectionBatches<TResult, TNode>(ctx: RouteDataContext, options: PaginateOptions<TResult, TNode>): AsyncGenerator<TResult> {
+export async function* connectionBatches<TResult, TNode>(
+  ctx: RouteDataContext,
+  options: PaginateOptions<TResult, TNode>,
+): AsyncGenerator<TResult> {
   const { document, select, variables = {}, batchSize = ENTRY_BATCH_SIZE } = options;
   const fetchBatch = (after: string | null): Promise<TResult> => ctx.request<TResult>(document, { ...variables, first: batchSize, after });
   const seen = new Set<string>();

@@ -13,7 +13,11 @@ const TAG_WINDOW = 6;
  * Related cards per article id, `size` each where the collection has enough articles, for the articles
  * `wanted` accepts (a shard's own; by default all): each is picked from the whole collection all the same.
  */
-export function relatedArticles(articles: readonly NewsRelatedData[], size: number, wanted: (article: NewsRelatedData) => boolean = () => true): Map<string, NewsCardData[]> {
+export function relatedArticles(
+  articles: readonly NewsRelatedData[],
+  size: number,
+  wanted: (article: NewsRelatedData) => boolean = () => true,
+): Map<string, NewsCardData[]> {
   const byTag = new Map<string, number[]>();
   articles.forEach((article, index) => {
     for (const tag of new Set(article.tags)) {
@@ -36,14 +40,19 @@ export function relatedArticles(articles: readonly NewsRelatedData[], size: numb
         if (other !== index) scores.set(other, (scores.get(other) ?? 0) + 1);
       }
     }
-    const ranked = [...scores].sort(([a, scoreA], [b, scoreB]) => scoreB - scoreA || Math.abs(a - index) - Math.abs(b - index) || a - b).map(([other]) => other);
+    const ranked = [...scores]
+      .sort(([a, scoreA], [b, scoreB]) => scoreB - scoreA || Math.abs(a - index) - Math.abs(b - index) || a - b)
+      .map(([other]) => other);
     // Untagged or unusual articles still point somewhere: the articles published around them.
     for (let distance = 1; ranked.length < size && distance < articles.length; distance++) {
       for (const other of [index - distance, index + distance]) {
         if (other >= 0 && other < articles.length && !scores.has(other) && ranked.length < size) ranked.push(other);
       }
     }
-    related.set(article.id, ranked.slice(0, size).map((other) => toCard(articles[other]!)));
+    related.set(
+      article.id,
+      ranked.slice(0, size).map((other) => toCard(articles[other]!)),
+    );
   });
   return related;
 }

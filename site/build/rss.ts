@@ -29,21 +29,20 @@ export interface Feed {
 /** The feed document. `lastBuildDate` is the newest item's date, so an unchanged feed keeps its bytes. */
 export function renderRss(feed: Feed): string {
   const newest = feed.items.reduce<string | undefined>((max, item) => (!max || item.published > max ? item.published : max), undefined);
-  const items = feed.items.map(
-    (item) =>
-      [
-        '    <item>',
-        `      ${element('title', item.title)}`,
-        `      ${element('link', item.link)}`,
-        `      ${element('guid', item.link, ' isPermaLink="true"')}`,
-        `      ${element('pubDate', rfc822(item.published))}`,
-        `      ${element('description', item.description)}`,
-        item.html ? `      ${element('content:encoded', item.html)}` : '',
-        ...(item.categories ?? []).map((category) => `      ${element('category', category)}`),
-        '    </item>',
-      ]
-        .filter(Boolean)
-        .join('\n'),
+  const items = feed.items.map((item) =>
+    [
+      '    <item>',
+      `      ${element('title', item.title)}`,
+      `      ${element('link', item.link)}`,
+      `      ${element('guid', item.link, ' isPermaLink="true"')}`,
+      `      ${element('pubDate', rfc822(item.published))}`,
+      `      ${element('description', item.description)}`,
+      item.html ? `      ${element('content:encoded', item.html)}` : '',
+      ...(item.categories ?? []).map((category) => `      ${element('category', category)}`),
+      '    </item>',
+    ]
+      .filter(Boolean)
+      .join('\n'),
   );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

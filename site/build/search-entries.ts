@@ -27,20 +27,39 @@ import { timeZoneOf } from '../queries/site.ts';
 type Search<TData> = (data: TData, params: RouteParamsRecord, site: SiteData) => SearchEntry | readonly SearchEntry[] | null;
 
 export const newsArticleSearch: Search<NewsArticleResult> = ({ newsItem: item }, _params, site) =>
-  item && { section: 'news' satisfies SearchSection, title: item.title, date: item.date, year: yearOf(item.date, site), image: thumbnailOf(item.image) };
+  item && {
+    section: 'news' satisfies SearchSection,
+    title: item.title,
+    date: item.date,
+    year: yearOf(item.date, site),
+    image: thumbnailOf(item.image),
+  };
 
 export const eventSearch: Search<EventResult> = ({ event }, _params, site) =>
-  event && { section: 'events' satisfies SearchSection, title: event.title, date: event.startsAt, year: yearOf(event.startsAt, site), image: thumbnailOf(event.image) };
+  event && {
+    section: 'events' satisfies SearchSection,
+    title: event.title,
+    date: event.startsAt,
+    year: yearOf(event.startsAt, site),
+    image: thumbnailOf(event.image),
+  };
 
 // A publication has a year, not a date.
 export const publicationSearch: Search<PublicationResult> = ({ publication }) =>
   publication && { section: 'publications' satisfies SearchSection, title: publication.title, year: String(publication.year) };
 
 export const researchProjectSearch: Search<ResearchProjectResult> = ({ researchProject: project }, _params, site) =>
-  project && { section: 'research' satisfies SearchSection, title: project.title, date: project.startDate, year: yearOf(project.startDate, site), image: thumbnailOf(project.image) };
+  project && {
+    section: 'research' satisfies SearchSection,
+    title: project.title,
+    date: project.startDate,
+    year: yearOf(project.startDate, site),
+    image: thumbnailOf(project.image),
+  };
 
 /** An about page, found by its text. */
-export const editorialSearch: Search<{ page: PageData | null }> = ({ page }) => page && { section: 'about' satisfies SearchSection, title: page.title };
+export const editorialSearch: Search<{ page: PageData | null }> = ({ page }) =>
+  page && { section: 'about' satisfies SearchSection, title: page.title };
 
 /** The people page itself (its text, less the directory: see `search.exclude`), then one entry per person, leading to their card. */
 export const peopleSearch: Search<AboutPeopleResult> = (data) => [

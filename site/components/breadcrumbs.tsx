@@ -14,11 +14,7 @@ export function Breadcrumbs({ items }: { items: readonly Crumb[] }): ReactElemen
         </li>
         {items.map((item) => (
           <li key={item.href ?? item.label} className="breadcrumbs__item">
-            {item.href ? (
-              <Link href={item.href}>{item.label}</Link>
-            ) : (
-              <span aria-current="page">{item.label}</span>
-            )}
+            {item.href ? <Link href={item.href}>{item.label}</Link> : <span aria-current="page">{item.label}</span>}
           </li>
         ))}
       </ol>

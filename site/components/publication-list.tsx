@@ -15,7 +15,12 @@ export interface PublicationListProps {
 }
 
 /** Publications as a bibliography: title, authors, publisher and year. */
-export function PublicationList({ publications, showCategory = true, headingLevel = 3, showYear = true }: PublicationListProps): ReactElement {
+export function PublicationList({
+  publications,
+  showCategory = true,
+  headingLevel = 3,
+  showYear = true,
+}: PublicationListProps): ReactElement {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <ol className="publication-list">
@@ -37,7 +42,10 @@ export function PublicationList({ publications, showCategory = true, headingLeve
 }
 
 /** Publications under one `<h2>` per year, newest year first (the API's order). */
-export function PublicationsByYear({ publications, showCategory = true }: Pick<PublicationListProps, 'publications' | 'showCategory'>): ReactElement {
+export function PublicationsByYear({
+  publications,
+  showCategory = true,
+}: Pick<PublicationListProps, 'publications' | 'showCategory'>): ReactElement {
   return (
     <div className="year-groups">
       {groupBy(publications, (p) => p.year).map((group) => (

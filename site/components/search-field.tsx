@@ -12,7 +12,16 @@ export function SearchField(): ReactElement {
       <label htmlFor="site-search-field" className="visually-hidden">
         Search the site
       </label>
-      <input id="site-search-field" className="site-search__field" type="search" name="q" placeholder="Search" autoComplete="off" enterKeyHint="search" onFocus={preload} />
+      <input
+        id="site-search-field"
+        className="site-search__field"
+        type="search"
+        name="q"
+        placeholder="Search"
+        autoComplete="off"
+        enterKeyHint="search"
+        onFocus={preload}
+      />
       <button type="submit" className="site-search__button">
         Search
       </button>

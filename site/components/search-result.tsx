@@ -24,7 +24,9 @@ export function SearchResult({ result }: { result: PagefindResultData }): ReactE
           {date ? <FormattedDate value={date} /> : null}
         </p>
         <p className="search-result__excerpt">
-          {excerptParts(result.excerpt).map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}
+          {excerptParts(result.excerpt).map((part, i) =>
+            part.mark ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>,
+          )}
         </p>
       </div>
     </article>

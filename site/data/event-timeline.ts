@@ -22,7 +22,11 @@ export interface Timeline<T> {
  * already under way is not filed as past. Each group is sorted by start, whatever order the events came in
  * (the API's chronological order, or the build's archive order of site/build/event-pages.ts).
  */
-export function splitTimeline<T extends Timed>(events: readonly T[], pivot: string | null, upcomingIds: ReadonlySet<string> = new Set()): Timeline<T> {
+export function splitTimeline<T extends Timed>(
+  events: readonly T[],
+  pivot: string | null,
+  upcomingIds: ReadonlySet<string> = new Set(),
+): Timeline<T> {
   const upcoming: T[] = [];
   const past: T[] = [];
   const line = pivot ? Date.parse(pivot) : Number.POSITIVE_INFINITY;
@@ -40,7 +44,11 @@ export function splitTimeline<T extends Timed>(events: readonly T[], pivot: stri
  * The order in which a list of events is paged: what is coming up (soonest first), then the archive (most
  * recent first). So page 1 always starts with the next event, and later pages reach further back.
  */
-export function archiveOrder<T extends Timed>(events: readonly T[], pivot: string | null, upcomingIds: ReadonlySet<string> = new Set()): T[] {
+export function archiveOrder<T extends Timed>(
+  events: readonly T[],
+  pivot: string | null,
+  upcomingIds: ReadonlySet<string> = new Set(),
+): T[] {
   const { upcoming, past } = splitTimeline(events, pivot, upcomingIds);
   return [...upcoming, ...past];
 }

@@ -68,7 +68,12 @@ export async function loadSearchParts(): Promise<string[]> {
   if (!response.ok) throw new Error(`/${SEARCH_PARTS_FILE}: HTTP ${response.status}`);
   const parts: unknown = await response.json();
   // Only paths of this site's index: the list is the build's, but a page must never load a script's data from elsewhere.
-  if (!Array.isArray(parts) || !parts.every((p) => typeof p === 'string' && /^\/_search\/part-\d+\/$/.test(p)) || new Set(parts).size !== parts.length) throw new Error(`/${SEARCH_PARTS_FILE} does not list the index's partitions`);
+  if (
+    !Array.isArray(parts) ||
+    !parts.every((p) => typeof p === 'string' && /^\/_search\/part-\d+\/$/.test(p)) ||
+    new Set(parts).size !== parts.length
+  )
+    throw new Error(`/${SEARCH_PARTS_FILE} does not list the index's partitions`);
   return parts as string[];
 }
 

@@ -33,7 +33,12 @@ export function citationName(name: string): string {
   const surname = parts.slice(split).join(' ');
   const initials = parts
     .slice(0, split)
-    .map((given) => given.split('-').map((piece) => `${piece.charAt(0).toUpperCase()}.`).join('-'))
+    .map((given) =>
+      given
+        .split('-')
+        .map((piece) => `${piece.charAt(0).toUpperCase()}.`)
+        .join('-'),
+    )
     .join(' ');
   return `${surname}, ${initials}`;
 }
@@ -49,6 +54,11 @@ export function citationAuthors(authors: readonly Pick<PersonRefData, 'name'>[])
 export function formatCitation(item: Citable): string {
   const authors = citationAuthors(item.authors);
   const title = item.title.trim().replace(/[.\s]+$/, '');
-  const parts = [authors ? `${authors} (${item.year}).` : `${title}. (${item.year}).`, authors ? `${title}.` : '', item.publisher ? `${item.publisher.trim().replace(/\.$/, '')}.` : '', item.doi ? doiUrl(item.doi) : ''];
+  const parts = [
+    authors ? `${authors} (${item.year}).` : `${title}. (${item.year}).`,
+    authors ? `${title}.` : '',
+    item.publisher ? `${item.publisher.trim().replace(/\.$/, '')}.` : '',
+    item.doi ? doiUrl(item.doi) : '',
+  ];
   return parts.filter(Boolean).join(' ');
 }

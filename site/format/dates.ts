@@ -22,7 +22,9 @@ export function checkTimeZone(zone: string): string {
     knownZones.add(zone);
     return zone;
   } catch {
-    throw new Error(`The site's timeZone '${zone}' is not an IANA time zone name (such as Europe/Oslo); set site.timeZone in the content backend to one.`);
+    throw new Error(
+      `The site's timeZone '${zone}' is not an IANA time zone name (such as Europe/Oslo); set site.timeZone in the content backend to one.`,
+    );
   }
 }
 
@@ -60,7 +62,10 @@ function toDate(iso: string): Date | null {
  * `format` with its answers remembered: a build formats the same few thousand dates on tens of
  * thousands of pages, and Intl formatting is the costly part. Bounded, so a long-lived tab cannot grow it.
  */
-function remembered(format: (date: Date, zone: string) => string, invalid: (iso: string) => string = () => ''): (iso: string, zone?: string) => string {
+function remembered(
+  format: (date: Date, zone: string) => string,
+  invalid: (iso: string) => string = () => '',
+): (iso: string, zone?: string) => string {
   const seen = new Map<string, string>();
   return (iso, zone = DEFAULT_TIME_ZONE) => {
     const key = `${zone} ${iso}`;
@@ -78,13 +83,22 @@ function remembered(format: (date: Date, zone: string) => string, invalid: (iso:
 const REMEMBERED_DATES = 20_000;
 
 /** `14 March 2026`; an unparseable value is shown as it came rather than as "Invalid Date". */
-export const formatDay = remembered((date, zone) => formatter('day', zone).format(date), (iso) => iso);
+export const formatDay = remembered(
+  (date, zone) => formatter('day', zone).format(date),
+  (iso) => iso,
+);
 
 /** `14 Mar 2026`, for dense lists. */
-export const formatShortDay = remembered((date, zone) => formatter('shortDay', zone).format(date), (iso) => iso);
+export const formatShortDay = remembered(
+  (date, zone) => formatter('shortDay', zone).format(date),
+  (iso) => iso,
+);
 
 /** `March 2026`, for project periods. */
-export const formatMonth = remembered((date, zone) => formatter('month', zone).format(date), (iso) => iso);
+export const formatMonth = remembered(
+  (date, zone) => formatter('month', zone).format(date),
+  (iso) => iso,
+);
 
 /** `Saturday`. */
 export const formatWeekday = remembered((date, zone) => formatter('weekday', zone).format(date));
@@ -93,7 +107,12 @@ export const formatWeekday = remembered((date, zone) => formatter('weekday', zon
 export const formatClock = remembered((date, zone) => formatter('clock', zone).format(date));
 
 /** The zone's abbreviation at that instant: `CET` in winter, `CEST` in summer, `UTC`. */
-export const formatZoneName = remembered((date, zone) => formatter('zoneName', zone).formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? zone);
+export const formatZoneName = remembered(
+  (date, zone) =>
+    formatter('zoneName', zone)
+      .formatToParts(date)
+      .find((p) => p.type === 'timeZoneName')?.value ?? zone,
+);
 
 /** `09:30 CET`. */
 export function formatTime(iso: string, zone: string = DEFAULT_TIME_ZONE): string {
@@ -120,7 +139,11 @@ export function dayAndMonth(iso: string, zone: string = DEFAULT_TIME_ZONE): { da
 export function isoInZone(iso: string, zone: string = DEFAULT_TIME_ZONE): string {
   const date = /T\d/.test(iso) ? toDate(iso) : null;
   if (!date) return iso;
-  const parts = Object.fromEntries(formatter('parts', zone).formatToParts(date).map((p) => [p.type, p.value])) as Record<string, string>;
+  const parts = Object.fromEntries(
+    formatter('parts', zone)
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  ) as Record<string, string>;
   const local = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
   const offset = Math.round((Date.parse(`${local}Z`) - Math.floor(date.getTime() / 1000) * 1000) / 60_000);
   const sign = offset < 0 ? '-' : '+';

@@ -49,5 +49,9 @@ export function SiteHeader({ children }: { children?: ReactNode }): ReactElement
     </>
   );
   // Without a band below it, the header depends only on the site, the active section and whether it has the search field.
-  return children ? header : <SharedMarkup cacheKey={`site-header ${active ?? ''}${searchField ? '' : ' no-search'}`}>{header}</SharedMarkup>;
+  return children ? (
+    header
+  ) : (
+    <SharedMarkup cacheKey={`site-header ${active ?? ''}${searchField ? '' : ' no-search'}`}>{header}</SharedMarkup>
+  );
 }

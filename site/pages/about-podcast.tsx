@@ -58,7 +58,13 @@ function Episode({ episode }: { episode: PodcastEpisodeData }): ReactElement {
         </p>
         {episode.summary ? <p className="episode__summary">{episode.summary}</p> : null}
         {/* preload="none": a list of episodes must not download every file on page load. */}
-        <audio className="episode__player" controls preload="none" src={episode.audioUrl} aria-label={`Play episode ${episode.number}: ${episode.title}`}>
+        <audio
+          className="episode__player"
+          controls
+          preload="none"
+          src={episode.audioUrl}
+          aria-label={`Play episode ${episode.number}: ${episode.title}`}
+        >
           <a href={episode.audioUrl}>Download episode {episode.number}</a>
         </audio>
       </div>

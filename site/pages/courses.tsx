@@ -46,7 +46,11 @@ export default function CoursesPage({ data, params }: PageProps<CoursesResult>):
               <ul className="category-nav__list">
                 {[null, ...levels].map((choice) => (
                   <li key={choice ?? 'all'}>
-                    <Link href={levelHref(path, choice)} className="category-nav__link" aria-current={choice === level ? 'true' : undefined}>
+                    <Link
+                      href={levelHref(path, choice)}
+                      className="category-nav__link"
+                      aria-current={choice === level ? 'true' : undefined}
+                    >
                       {choice ?? 'All levels'}
                     </Link>
                   </li>

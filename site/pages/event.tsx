@@ -19,11 +19,7 @@ export default function EventPage({ data }: PageProps<EventResult>): ReactElemen
         title={event.title}
         kicker={<Link href={categoryHref}>{event.category.title}</Link>}
         lead={event.summary}
-        breadcrumbs={[
-          EVENTS_CRUMB,
-          { label: event.category.title, href: categoryHref },
-          { label: event.title },
-        ]}
+        breadcrumbs={[EVENTS_CRUMB, { label: event.category.title, href: categoryHref }, { label: event.title }]}
       />
       <section className="fact-sheet" aria-labelledby="event-facts-title">
         <h2 id="event-facts-title" className="visually-hidden">

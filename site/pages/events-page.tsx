@@ -22,7 +22,11 @@ export default function EventsPage({ data, params }: PageProps<EventsPageResult>
   const timeline = splitTimeline(nodes, data.home.upcomingEvents[0]?.startsAt ?? null, upcomingIds);
   return (
     <div className="list-page">
-      <PageHeader title="Events" lead="Lectures, concerts, workshops and open days: everyone is welcome." breadcrumbs={listTrail('Events', '/events', page)} />
+      <PageHeader
+        title="Events"
+        lead="Lectures, concerts, workshops and open days: everyone is welcome."
+        breadcrumbs={listTrail('Events', '/events', page)}
+      />
       <CategoryNav label="Event categories" allHref="/events" categoryBase="/events" categories={eventCategories} />
       {nodes.length === 0 ? (
         <EmptyState>There are no more events.</EmptyState>

@@ -23,7 +23,14 @@ export default function HomePage({ data }: PageProps<HomeResult>): ReactElement 
       <Band id="home-news" title="News" href="/news" more="All news" hidden={home.featuredNews.length === 0}>
         <CardGrid>
           {home.featuredNews.map((item) => (
-            <Card key={item.id} href={`/news/${item.slug}`} title={item.title} image={item.image} headingLevel={3} meta={<FormattedDate value={item.date} />}>
+            <Card
+              key={item.id}
+              href={`/news/${item.slug}`}
+              title={item.title}
+              image={item.image}
+              headingLevel={3}
+              meta={<FormattedDate value={item.date} />}
+            >
               {item.summary}
             </Card>
           ))}
@@ -34,7 +41,13 @@ export default function HomePage({ data }: PageProps<HomeResult>): ReactElement 
         <EventList events={home.upcomingEvents} />
       </Band>
 
-      <Band id="home-publications" title="Latest publications" href="/publications" more="All publications" hidden={home.latestPublications.length === 0}>
+      <Band
+        id="home-publications"
+        title="Latest publications"
+        href="/publications"
+        more="All publications"
+        hidden={home.latestPublications.length === 0}
+      >
         <PublicationList publications={home.latestPublications} />
       </Band>
 

@@ -37,7 +37,10 @@ export default function LoginPage(_props: PageProps): ReactElement {
     setStatus({ kind: 'busy' });
     try {
       const client = await getGraphQLClient();
-      const result = await client.mutate<LoginResult>(LOGIN_MUTATION, { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
+      const result = await client.mutate<LoginResult>(LOGIN_MUTATION, {
+        email: String(form.get('email') ?? ''),
+        password: String(form.get('password') ?? ''),
+      });
       login(result.login.token);
       setViewer(result.login.viewer);
       setStatus({ kind: 'idle' });
@@ -61,7 +64,12 @@ export default function LoginPage(_props: PageProps): ReactElement {
           </p>
         </div>
       ) : (
-        <form className="login-form" method="post" onSubmit={(event) => void submit(event)} aria-describedby={status.kind === 'error' ? 'login-error' : undefined}>
+        <form
+          className="login-form"
+          method="post"
+          onSubmit={(event) => void submit(event)}
+          aria-describedby={status.kind === 'error' ? 'login-error' : undefined}
+        >
           <p className="login-form__field">
             <label htmlFor="login-email">Email</label>
             <input id="login-email" name="email" type="email" autoComplete="username" required />
@@ -89,6 +97,7 @@ function loginErrorMessage(error: unknown): string {
   const failure = error as { name?: string; kind?: string; message?: string; graphqlErrors?: readonly { message: string }[] } | null;
   const fromApi = failure?.kind === 'graphql' ? failure.graphqlErrors?.[0]?.message : undefined;
   if (fromApi) return fromApi;
-  if (failure?.name === 'LiveApiUnavailableError') return 'Editor preview is not available on this site: it was built without a public GraphQL endpoint.';
+  if (failure?.name === 'LiveApiUnavailableError')
+    return 'Editor preview is not available on this site: it was built without a public GraphQL endpoint.';
   return 'The login service could not be reached. Check your connection and try again.';
 }

@@ -16,7 +16,12 @@ export default function NewsArticlePage({ data }: PageProps<NewsArticleResult>):
   const related = (data.related?.nodes ?? []).filter((item) => item.id !== article.id).slice(0, RELATED_NEWS_SIZE);
   return (
     <article className="article">
-      <PageHeader title={article.title} kicker={<FormattedDate value={article.date} />} lead={article.summary} breadcrumbs={[NEWS_CRUMB, { label: article.title }]} />
+      <PageHeader
+        title={article.title}
+        kicker={<FormattedDate value={article.date} />}
+        lead={article.summary}
+        breadcrumbs={[NEWS_CRUMB, { label: article.title }]}
+      />
       {article.image ? (
         <figure className="article__figure">
           <Picture image={article.image} slot="hero" className="article__image" eager />
@@ -40,7 +45,14 @@ export default function NewsArticlePage({ data }: PageProps<NewsArticleResult>):
           <h2 id="related-title">Related news</h2>
           <CardGrid>
             {related.map((item) => (
-              <Card key={item.id} href={`/news/${item.slug}`} title={item.title} image={item.image} headingLevel={3} meta={<FormattedDate value={item.date} />}>
+              <Card
+                key={item.id}
+                href={`/news/${item.slug}`}
+                title={item.title}
+                image={item.image}
+                headingLevel={3}
+                meta={<FormattedDate value={item.date} />}
+              >
                 {item.summary}
               </Card>
             ))}

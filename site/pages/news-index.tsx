@@ -29,7 +29,14 @@ export default function NewsIndexPage({ data, params }: PageProps<NewsIndexResul
           <CardGrid>
             {nodes.map((item, i) => (
               // The first card's image is the page's largest paint on phones: load it straight away.
-              <Card key={item.id} href={`/news/${item.slug}`} title={item.title} image={item.image} eager={i === 0} meta={<FormattedDate value={item.date} />}>
+              <Card
+                key={item.id}
+                href={`/news/${item.slug}`}
+                title={item.title}
+                image={item.image}
+                eager={i === 0}
+                meta={<FormattedDate value={item.date} />}
+              >
                 {item.summary}
               </Card>
             ))}

@@ -19,11 +19,7 @@ export default function PublicationPage({ data }: PageProps<PublicationResult>):
       <PageHeader
         title={publication.title}
         kicker={<Link href={categoryHref}>{publication.category.title}</Link>}
-        breadcrumbs={[
-          PUBLICATIONS_CRUMB,
-          { label: publication.category.title, href: categoryHref },
-          { label: publication.title },
-        ]}
+        breadcrumbs={[PUBLICATIONS_CRUMB, { label: publication.category.title, href: categoryHref }, { label: publication.title }]}
       >
         {publication.authors.length > 0 ? (
           <p className="byline">

@@ -117,15 +117,24 @@ export default function SearchPage(_props: PageProps): ReactElement {
         </button>
       </form>
       {hydrated ? null : (
-        <p className="search-page__note">Search needs JavaScript, which is turned off or has not loaded. Browse the sections in the menu instead.</p>
+        <p className="search-page__note">
+          Search needs JavaScript, which is turned off or has not loaded. Browse the sections in the menu instead.
+        </p>
       )}
       <p id="search-status" className="search-page__status" role="status">
         {hydrated ? statusText(query, outcome) : ''}
       </p>
-      {outcome.kind === 'done' && outcome.search.unfilteredResultCount > 0 ? <Filters query={query} search={outcome.search} go={go} /> : null}
+      {outcome.kind === 'done' && outcome.search.unfilteredResultCount > 0 ? (
+        <Filters query={query} search={outcome.search} go={go} />
+      ) : null}
       {outcome.kind === 'done' && outcome.results.length > 0 ? (
         <>
-          <ol ref={list} className="search-results" aria-label="Results" onKeyDown={(event) => moveBetweenResults(event, list.current, field.current)}>
+          <ol
+            ref={list}
+            className="search-results"
+            aria-label="Results"
+            onKeyDown={(event) => moveBetweenResults(event, list.current, field.current)}
+          >
             {outcome.results.map((result, i) => (
               <li key={`${i} ${result.url}`}>
                 <SearchResult result={result} />
@@ -160,11 +169,19 @@ function Filters({ query, search, go }: { query: SearchQuery; search: PagefindSe
     <div className="search-filters">
       <fieldset className="search-filters__sections">
         <legend>Section</legend>
-        {[{ id: null, label: 'All', count: search.unfilteredResultCount }, ...SEARCH_SECTIONS.map((s) => ({ id: s.id as string | null, label: s.label, count: sections[s.id] ?? 0 }))]
+        {[
+          { id: null, label: 'All', count: search.unfilteredResultCount },
+          ...SEARCH_SECTIONS.map((s) => ({ id: s.id as string | null, label: s.label, count: sections[s.id] ?? 0 })),
+        ]
           .filter((option) => option.count > 0 || option.id === query.section)
           .map((option) => (
             <label key={option.id ?? 'all'} className="search-filters__option">
-              <input type="radio" name="section" checked={query.section === option.id} onChange={() => go({ ...query, section: option.id })} />
+              <input
+                type="radio"
+                name="section"
+                checked={query.section === option.id}
+                onChange={() => go({ ...query, section: option.id })}
+              />
               {option.label} <span className="search-filters__count">({option.count})</span>
             </label>
           ))}
@@ -232,7 +249,10 @@ async function runSearch(query: SearchQuery): Promise<Outcome> {
 function statusText(query: SearchQuery, outcome: Outcome): string {
   if (outcome.kind === 'unavailable') return 'Search is not available at the moment. Please try again later.';
   if (outcome.kind !== 'done' || !query.q) return '';
-  const where = [outcome.query.section ? ` in ${sectionLabel(outcome.query.section)}` : '', outcome.query.year ? ` from ${outcome.query.year}` : ''].join('');
+  const where = [
+    outcome.query.section ? ` in ${sectionLabel(outcome.query.section)}` : '',
+    outcome.query.year ? ` from ${outcome.query.year}` : '',
+  ].join('');
   const count = outcome.search.results.length;
   return count === 0 ? `No results for “${outcome.query.q}”${where}.` : `${plural(count, 'result')} for “${outcome.query.q}”${where}.`;
 }

@@ -84,10 +84,13 @@ export interface ItemField {
  * answers it; its result is `{ item0: Item | null, … }`.
  */
 export function composeItemsDocument(item: ItemField, count: number): string {
-  if (!Number.isInteger(count) || count < 1 || count > item.perRequest) throw new RangeError(`${item.operation} asks for 1 to ${item.perRequest} items, not ${count}.`);
+  if (!Number.isInteger(count) || count < 1 || count > item.perRequest)
+    throw new RangeError(`${item.operation} asks for 1 to ${item.perRequest} items, not ${count}.`);
   const indexes = [...Array(count).keys()];
   const variables = indexes.flatMap((i) => item.args.map((arg) => `$${arg}${i}: String!`)).join(', ');
-  const fields = indexes.map((i) => `  item${i}: ${item.field}(${item.args.map((arg) => `${arg}: $${arg}${i}`).join(', ')}) {\n    ...${item.fragment.name}\n  }`);
+  const fields = indexes.map(
+    (i) => `  item${i}: ${item.field}(${item.args.map((arg) => `${arg}: $${arg}${i}`).join(', ')}) {\n    ...${item.fragment.name}\n  }`,
+  );
   return composeDocument(`query ${item.operation}(${variables}) {\n${fields.join('\n')}\n}`, [item.fragment]);
 }
 
@@ -127,4 +130,3 @@ export interface ConnectionPage<TNode> {
 
 /** A list page as its query returns it: the page's items, the collection's size, and the cursor to the next page. */
 export type PagedList<TNode> = ListPage<TNode> & ConnectionPage<TNode>;
-

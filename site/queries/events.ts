@@ -1,5 +1,14 @@
 import { CATEGORY_FRAGMENT, IMAGE_FRAGMENT, type CategoryData, type ImageData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type ListPage } from './document.ts';
+import {
+  composeDocument,
+  defineFragment,
+  ENTRY_BATCH_SIZE,
+  LIST_PAGE_SIZE,
+  CARD_BATCH_SIZE,
+  type ConnectionPage,
+  type ItemField,
+  type ListPage,
+} from './document.ts';
 
 export type EventCardData = {
   /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
@@ -223,7 +232,13 @@ query EventRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
 export type EventRefsResult = { events: ConnectionPage<EventRefData> };
 
 /** Events in full by category and slug, many at once: a shard's source for its own event pages. */
-export const EVENTS_BY_SLUG: ItemField = { operation: 'EventsBySlug', field: 'event', args: ['category', 'slug'], fragment: EVENT_DETAIL_FRAGMENT, perRequest: 25 };
+export const EVENTS_BY_SLUG: ItemField = {
+  operation: 'EventsBySlug',
+  field: 'event',
+  args: ['category', 'slug'],
+  fragment: EVENT_DETAIL_FRAGMENT,
+  perRequest: 25,
+};
 
 /** The slugs of every event category: the build's source for category pages. */
 export const EVENT_CATEGORIES_QUERY = `

@@ -1,5 +1,15 @@
 import { IMAGE_FRAGMENT, type ImageData, type ContentStatus } from './common.ts';
-import { composeDocument, defineFragment, ENTRY_BATCH_SIZE, listKeysQuery, NEWS_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
+import {
+  composeDocument,
+  defineFragment,
+  ENTRY_BATCH_SIZE,
+  listKeysQuery,
+  NEWS_PAGE_SIZE,
+  CARD_BATCH_SIZE,
+  type ConnectionPage,
+  type ItemField,
+  type PagedList,
+} from './document.ts';
 
 export type NewsCardData = {
   /** Selected so the build can leave drafts out (cli/content/drafts.ts). */
@@ -142,4 +152,10 @@ query NewsArticleRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
 export type NewsArticleRefsResult = { newsItems: ConnectionPage<NewsRelatedData> };
 
 /** Articles in full by slug, many at once: a shard's source for its own /news/:slug pages. */
-export const NEWS_ARTICLES_BY_SLUG: ItemField = { operation: 'NewsArticlesBySlug', field: 'newsItem', args: ['slug'], fragment: NEWS_ARTICLE_FRAGMENT, perRequest: 25 };
+export const NEWS_ARTICLES_BY_SLUG: ItemField = {
+  operation: 'NewsArticlesBySlug',
+  field: 'newsItem',
+  args: ['slug'],
+  fragment: NEWS_ARTICLE_FRAGMENT,
+  perRequest: 25,
+};

@@ -1,5 +1,15 @@
 import { CATEGORY_FRAGMENT, PERSON_REF_FRAGMENT, type CategoryData, type PersonRefData, type ContentStatus } from './common.ts';
-import { composeDocument, listKeysQuery, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
+import {
+  composeDocument,
+  listKeysQuery,
+  defineFragment,
+  ENTRY_BATCH_SIZE,
+  LIST_PAGE_SIZE,
+  CARD_BATCH_SIZE,
+  type ConnectionPage,
+  type ItemField,
+  type PagedList,
+} from './document.ts';
 import { DOCUMENT_FILE_FRAGMENT, type DocumentFileData } from './documents.ts';
 
 export type PublicationCardData = {
@@ -152,7 +162,13 @@ query PublicationRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
 export type PublicationRefsResult = { publications: ConnectionPage<PublicationRefData> };
 
 /** Publications in full by category and slug, many at once: a shard's source for its own publication pages. */
-export const PUBLICATIONS_BY_SLUG: ItemField = { operation: 'PublicationsBySlug', field: 'publication', args: ['category', 'slug'], fragment: PUBLICATION_DETAIL_FRAGMENT, perRequest: 20 };
+export const PUBLICATIONS_BY_SLUG: ItemField = {
+  operation: 'PublicationsBySlug',
+  field: 'publication',
+  args: ['category', 'slug'],
+  fragment: PUBLICATION_DETAIL_FRAGMENT,
+  perRequest: 20,
+};
 
 /** The slugs of every publication category: the build's source for category pages. */
 export const PUBLICATION_CATEGORIES_QUERY = `

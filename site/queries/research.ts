@@ -1,5 +1,15 @@
 import { IMAGE_FRAGMENT, PERSON_REF_FRAGMENT, type ImageData, type PersonRefData, type ContentStatus } from './common.ts';
-import { composeDocument, listKeysQuery, defineFragment, ENTRY_BATCH_SIZE, LIST_PAGE_SIZE, CARD_BATCH_SIZE, type ConnectionPage, type ItemField, type PagedList } from './document.ts';
+import {
+  composeDocument,
+  listKeysQuery,
+  defineFragment,
+  ENTRY_BATCH_SIZE,
+  LIST_PAGE_SIZE,
+  CARD_BATCH_SIZE,
+  type ConnectionPage,
+  type ItemField,
+  type PagedList,
+} from './document.ts';
 import { PAGE_FRAGMENT, PAGE_SLUGS, type PageData } from './pages.ts';
 import { PUBLICATION_CARD_FRAGMENT, type PublicationCardData } from './publications.ts';
 
@@ -130,7 +140,13 @@ query ResearchProjectRefs($first: Int = ${CARD_BATCH_SIZE}, $after: String) {
 export type ResearchProjectRefsResult = { researchProjects: ConnectionPage<ProjectRefData> };
 
 /** Projects in full by slug, many at once: a shard's source for its own project pages. */
-export const RESEARCH_PROJECTS_BY_SLUG: ItemField = { operation: 'ResearchProjectsBySlug', field: 'researchProject', args: ['slug'], fragment: PROJECT_DETAIL_FRAGMENT, perRequest: 12 };
+export const RESEARCH_PROJECTS_BY_SLUG: ItemField = {
+  operation: 'ResearchProjectsBySlug',
+  field: 'researchProject',
+  args: ['slug'],
+  fragment: PROJECT_DETAIL_FRAGMENT,
+  perRequest: 12,
+};
 
 /**
  * /about/artistic-research: `researchProjects` has no filter for artistic projects, so the page asks for

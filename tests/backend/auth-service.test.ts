@@ -7,7 +7,10 @@ describe('editor account and tokens', () => {
     const env = { CONTENT_EDITOR_EMAIL: 'env@institute.example', CONTENT_EDITOR_PASSWORD: 'from-env' };
     expect(resolveEditor(undefined, {})).toEqual(DEFAULT_EDITOR);
     expect(resolveEditor(undefined, env)).toEqual({ email: 'env@institute.example', password: 'from-env', name: DEFAULT_EDITOR.name });
-    expect(resolveEditor({ email: 'opt@institute.example', password: 'opt' }, env)).toMatchObject({ email: 'opt@institute.example', password: 'opt' });
+    expect(resolveEditor({ email: 'opt@institute.example', password: 'opt' }, env)).toMatchObject({
+      email: 'opt@institute.example',
+      password: 'opt',
+    });
   });
 
   it('accepts the email in any case but the password only exactly', () => {

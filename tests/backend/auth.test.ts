@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EDITOR, startContentServer, type ContentServer } from '../../backend/server.ts';
 import { gql, gqlData, loginToken } from './client.ts';
 
-const DRAFT_COUNTS = '{ newsItems(first: 500) { totalCount nodes { slug status } } events(first: 500) { totalCount nodes { slug status category { slug } } } publications(first: 500) { totalCount nodes { slug status category { slug } } } home { featuredNews(first: 50) { status } } }';
+const DRAFT_COUNTS =
+  '{ newsItems(first: 500) { totalCount nodes { slug status } } events(first: 500) { totalCount nodes { slug status category { slug } } } publications(first: 500) { totalCount nodes { slug status category { slug } } } home { featuredNews(first: 50) { status } } }';
 
 interface DraftData {
   newsItems: { totalCount: number; nodes: { slug: string; status: string }[] };
@@ -47,7 +48,9 @@ describe('editor login and drafts', () => {
     const vars = { n: draft, ec: event?.category.slug, es: event?.slug, pc: publication?.category.slug, ps: publication?.slug };
     expect(await gqlData(server, lookup, vars)).toEqual({ newsItem: null, event: null, publication: null });
     expect(await gqlData(server, lookup, vars, token)).toEqual({
-      newsItem: { slug: draft }, event: { slug: event?.slug }, publication: { slug: publication?.slug },
+      newsItem: { slug: draft },
+      event: { slug: event?.slug },
+      publication: { slug: publication?.slug },
     });
   });
 
@@ -69,7 +72,10 @@ describe('editor login and drafts', () => {
     const result = await gql(server, 'mutation { login(email: "editor@institute.example", password: "wrong") { token } }');
     expect(result.data).toBeNull();
     expect(result.errors?.[0]?.message).toBe('Invalid email or password.');
-    const unknown = await gql(server, `mutation { login(email: "someone@else.example", password: "${DEFAULT_EDITOR.password}") { token } }`);
+    const unknown = await gql(
+      server,
+      `mutation { login(email: "someone@else.example", password: "${DEFAULT_EDITOR.password}") { token } }`,
+    );
     expect(unknown.errors?.[0]?.message).toBe('Invalid email or password.');
   });
 
@@ -82,7 +88,12 @@ describe('editor login and drafts', () => {
   });
 
   it('treats an unknown token as anonymous instead of failing the request', async () => {
-    const result = await gql<{ viewer: unknown; newsItems: { totalCount: number } }>(server, '{ viewer { name } newsItems { totalCount } }', {}, 'f'.repeat(48));
+    const result = await gql<{ viewer: unknown; newsItems: { totalCount: number } }>(
+      server,
+      '{ viewer { name } newsItems { totalCount } }',
+      {},
+      'f'.repeat(48),
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data?.viewer).toBeNull();
     const anonymous = await gqlData<{ newsItems: { totalCount: number } }>(server, '{ newsItems { totalCount } }');
@@ -108,7 +119,10 @@ describe('editor login and drafts', () => {
     try {
       const token = await loginToken(custom, 'chief@institute.example', 's3cret');
       expect(await gqlData(custom, '{ viewer { name } }', {}, token)).toEqual({ viewer: { name: 'Chief Editor' } });
-      const old = await gql(custom, `mutation { login(email: "${DEFAULT_EDITOR.email}", password: "${DEFAULT_EDITOR.password}") { token } }`);
+      const old = await gql(
+        custom,
+        `mutation { login(email: "${DEFAULT_EDITOR.email}", password: "${DEFAULT_EDITOR.password}") { token } }`,
+      );
       expect(old.errors?.[0]?.message).toBe('Invalid email or password.');
     } finally {
       await custom.close();

@@ -10,7 +10,11 @@ describe('content overrides (CONTENT_OVERRIDES_FILE)', () => {
   it('merges site and home field by field and list items by slug, without changing the content it was given', () => {
     const content = loadSampleContent();
     const first = content.news[0]!;
-    const changed = applyContentOverrides(content, { site: { name: 'Staging' }, home: { title: 'Hello' }, news: [{ slug: first.slug, title: 'New title' }] });
+    const changed = applyContentOverrides(content, {
+      site: { name: 'Staging' },
+      home: { title: 'Hello' },
+      news: [{ slug: first.slug, title: 'New title' }],
+    });
     expect(changed.site).toEqual({ ...content.site, name: 'Staging' });
     expect(changed.home.title).toBe('Hello');
     expect(changed.news[0]).toEqual({ ...first, title: 'New title' });
@@ -21,8 +25,16 @@ describe('content overrides (CONTENT_OVERRIDES_FILE)', () => {
   it('patches scaled content, whose fields are computed, keeping every field it does not replace', () => {
     const content = createScaledContent(200);
     const first = content.news[0]!;
-    const changed = applyContentOverrides(content, { news: [{ slug: first.slug, title: 'Edited', updatedAt: '2026-11-20T10:00:00Z' }] }).news[0]!;
-    expect(changed).toMatchObject({ title: 'Edited', updatedAt: '2026-11-20T10:00:00Z', id: first.id, body: first.body, tags: first.tags, summary: first.summary });
+    const changed = applyContentOverrides(content, { news: [{ slug: first.slug, title: 'Edited', updatedAt: '2026-11-20T10:00:00Z' }] })
+      .news[0]!;
+    expect(changed).toMatchObject({
+      title: 'Edited',
+      updatedAt: '2026-11-20T10:00:00Z',
+      id: first.id,
+      body: first.body,
+      tags: first.tags,
+      summary: first.summary,
+    });
     expect(first.title).not.toBe('Edited');
   });
 

@@ -41,11 +41,19 @@ describe('sample content over GraphQL', () => {
     expect(data.eventCategories).toHaveLength(4);
     expect(data.publicationCategories).toHaveLength(4);
     for (const { slug } of data.eventCategories) {
-      const events = await gqlData<{ events: { totalCount: number } }>(server, 'query($c: String) { events(category: $c) { totalCount } }', { c: slug });
+      const events = await gqlData<{ events: { totalCount: number } }>(
+        server,
+        'query($c: String) { events(category: $c) { totalCount } }',
+        { c: slug },
+      );
       expect(events.events.totalCount, slug).toBeGreaterThan(0);
     }
     for (const { slug } of data.publicationCategories) {
-      const pubs = await gqlData<{ publications: { totalCount: number } }>(server, 'query($c: String) { publications(category: $c) { totalCount } }', { c: slug });
+      const pubs = await gqlData<{ publications: { totalCount: number } }>(
+        server,
+        'query($c: String) { publications(category: $c) { totalCount } }',
+        { c: slug },
+      );
       expect(pubs.publications.totalCount, slug).toBeGreaterThan(0);
     }
   });
@@ -53,10 +61,21 @@ describe('sample content over GraphQL', () => {
   it('uses lowercase hyphenated slugs, unique per type and per category', () => {
     const content = loadSampleContent();
     const groups: [string, readonly { slug: string }[]][] = [
-      ['news', content.news], ['courses', content.courses], ['projects', content.projects], ['documents', content.documents],
-      ['people', content.people], ['episodes', content.episodes], ['pages', content.pages],
-      ...content.eventCategories.map((c): [string, { slug: string }[]] => [`events/${c.slug}`, content.events.filter((e) => e.category.slug === c.slug)]),
-      ...content.publicationCategories.map((c): [string, { slug: string }[]] => [`publications/${c.slug}`, content.publications.filter((p) => p.category.slug === c.slug)]),
+      ['news', content.news],
+      ['courses', content.courses],
+      ['projects', content.projects],
+      ['documents', content.documents],
+      ['people', content.people],
+      ['episodes', content.episodes],
+      ['pages', content.pages],
+      ...content.eventCategories.map((c): [string, { slug: string }[]] => [
+        `events/${c.slug}`,
+        content.events.filter((e) => e.category.slug === c.slug),
+      ]),
+      ...content.publicationCategories.map((c): [string, { slug: string }[]] => [
+        `publications/${c.slug}`,
+        content.publications.filter((p) => p.category.slug === c.slug),
+      ]),
     ];
     for (const [name, items] of groups) {
       const slugs = items.map((i) => i.slug);
@@ -75,11 +94,18 @@ describe('sample content over GraphQL', () => {
 
   it('serves the six about pages, and about-large has at least six anchored sections of several paragraphs', async () => {
     for (const slug of ['about', 'people', 'contact', 'podcast', 'about-large', 'artistic-research']) {
-      const data = await gqlData<{ page: { slug: string; body: string } | null }>(server, 'query($s: String!) { page(slug: $s) { slug title body summary } }', { s: slug });
+      const data = await gqlData<{ page: { slug: string; body: string } | null }>(
+        server,
+        'query($s: String!) { page(slug: $s) { slug title body summary } }',
+        { s: slug },
+      );
       expect(data.page?.slug).toBe(slug);
       expect(data.page?.body).toContain('<p>');
     }
-    const large = await gqlData<{ page: { sections: { id: string; body: string }[] } }>(server, '{ page(slug: "about-large") { sections { id title body } } }');
+    const large = await gqlData<{ page: { sections: { id: string; body: string }[] } }>(
+      server,
+      '{ page(slug: "about-large") { sections { id title body } } }',
+    );
     expect(large.page.sections.length).toBeGreaterThanOrEqual(6);
     for (const section of large.page.sections) {
       expect(section.id).toMatch(/^[a-z][a-z0-9-]*$/);
@@ -97,10 +123,10 @@ describe('sample content over GraphQL', () => {
   });
 
   it('finds single items by slug, and events and publications by category and slug', async () => {
-    const list = await gqlData<{ events: { nodes: { slug: string; category: { slug: string } }[] }; publications: { nodes: { slug: string; category: { slug: string } }[] } }>(
-      server,
-      '{ events(first: 1) { nodes { slug category { slug } } } publications(first: 1) { nodes { slug category { slug } } } }',
-    );
+    const list = await gqlData<{
+      events: { nodes: { slug: string; category: { slug: string } }[] };
+      publications: { nodes: { slug: string; category: { slug: string } }[] };
+    }>(server, '{ events(first: 1) { nodes { slug category { slug } } } publications(first: 1) { nodes { slug category { slug } } } }');
     const event = list.events.nodes[0];
     const publication = list.publications.nodes[0];
     const data = await gqlData<{ event: { slug: string }; publication: { slug: string; authors: unknown[] } }>(
@@ -126,18 +152,55 @@ describe('sample content over GraphQL', () => {
       `{ newsItems(first: 500) { nodes { date } } events(first: 500) { nodes { startsAt } } publications(first: 500) { nodes { year } }
          courses(first: 500) { nodes { code } } researchProjects(first: 500) { nodes { startDate } } podcastEpisodes(first: 500) { nodes { number } } }`,
     );
-    const sorted = <T>(values: T[], compare: (a: T, b: T) => number): boolean => values.every((v, i) => i === 0 || compare(values[i - 1] as T, v) <= 0);
-    expect(sorted(data.newsItems.nodes.map((n) => n.date), (a, b) => b.localeCompare(a))).toBe(true);
-    expect(sorted(data.events.nodes.map((n) => Date.parse(n.startsAt)), (a, b) => a - b)).toBe(true);
-    expect(sorted(data.publications.nodes.map((n) => n.year), (a, b) => b - a)).toBe(true);
-    expect(sorted(data.courses.nodes.map((n) => n.code), (a, b) => a.localeCompare(b))).toBe(true);
-    expect(sorted(data.researchProjects.nodes.map((n) => n.startDate), (a, b) => b.localeCompare(a))).toBe(true);
-    expect(sorted(data.podcastEpisodes.nodes.map((n) => n.number), (a, b) => b - a)).toBe(true);
+    const sorted = <T>(values: T[], compare: (a: T, b: T) => number): boolean =>
+      values.every((v, i) => i === 0 || compare(values[i - 1] as T, v) <= 0);
+    expect(
+      sorted(
+        data.newsItems.nodes.map((n) => n.date),
+        (a, b) => b.localeCompare(a),
+      ),
+    ).toBe(true);
+    expect(
+      sorted(
+        data.events.nodes.map((n) => Date.parse(n.startsAt)),
+        (a, b) => a - b,
+      ),
+    ).toBe(true);
+    expect(
+      sorted(
+        data.publications.nodes.map((n) => n.year),
+        (a, b) => b - a,
+      ),
+    ).toBe(true);
+    expect(
+      sorted(
+        data.courses.nodes.map((n) => n.code),
+        (a, b) => a.localeCompare(b),
+      ),
+    ).toBe(true);
+    expect(
+      sorted(
+        data.researchProjects.nodes.map((n) => n.startDate),
+        (a, b) => b.localeCompare(a),
+      ),
+    ).toBe(true);
+    expect(
+      sorted(
+        data.podcastEpisodes.nodes.map((n) => n.number),
+        (a, b) => b - a,
+      ),
+    ).toBe(true);
   });
 
   it('puts the newest news, upcoming events (relative to now) and latest publications on home', async () => {
     const data = await gqlData<{
-      home: { intro: string; featuredNews: { date: string }[]; upcomingEvents: { startsAt: string }[]; latestPublications: unknown[]; researchHighlights: unknown[] };
+      home: {
+        intro: string;
+        featuredNews: { date: string }[];
+        upcomingEvents: { startsAt: string }[];
+        latestPublications: unknown[];
+        researchHighlights: unknown[];
+      };
       newsItems: { nodes: { date: string }[] };
     }>(
       server,
@@ -153,13 +216,23 @@ describe('sample content over GraphQL', () => {
   });
 
   it('describes the site with navigation, footer and contact details', async () => {
-    const data = await gqlData<{ site: { url: string; language: string; navigation: { href: string }[]; footer: { href: string }[]; contact: { email: string } } }>(
+    const data = await gqlData<{
+      site: { url: string; language: string; navigation: { href: string }[]; footer: { href: string }[]; contact: { email: string } };
+    }>(
       server,
       '{ site { name tagline description url language navigation { label href } footer { label href } contact { address postalCode city country phone email openingHours } } }',
     );
     expect(data.site.url).toBe('https://institute.example');
     expect(data.site.language).toBe('en');
-    expect(data.site.navigation.map((n) => n.href)).toEqual(['/news', '/events', '/publications', '/courses', '/research', '/documents', '/about']);
+    expect(data.site.navigation.map((n) => n.href)).toEqual([
+      '/news',
+      '/events',
+      '/publications',
+      '/courses',
+      '/research',
+      '/documents',
+      '/about',
+    ]);
     expect(data.site.footer.length).toBeGreaterThan(0);
     expect(data.site.contact.email).toContain('@');
   });

@@ -38,4 +38,13 @@ export function readExif(exif: Buffer): { ifd0: ExifTags; exifIfd: ExifTags; gps
 }
 
 /** Tag numbers the tests name. */
-export const TAGS = { Make: 0x010f, Model: 0x0110, Artist: 0x013b, BodySerialNumber: 0xa431, GPSLatitudeRef: 0x0001, GPSLatitude: 0x0002, GPSLongitudeRef: 0x0003, GPSLongitude: 0x0004 } as const;
+export const TAGS = {
+  Make: 0x010f,
+  Model: 0x0110,
+  Artist: 0x013b,
+  BodySerialNumber: 0xa431,
+  GPSLatitudeRef: 0x0001,
+  GPSLatitude: 0x0002,
+  GPSLongitudeRef: 0x0003,
+  GPSLongitude: 0x0004,
+} as const;

@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 async function preflight(origin: string): Promise<Response> {
-  return fetch(server.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+  return fetch(server.url, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+  });
 }
 
 describe('CORS', () => {
@@ -67,7 +70,10 @@ describe('query limits', () => {
     expect(documents.length).toBeGreaterThan(10);
     for (const document of documents) {
       const errors = validate(schema, parse(document), [queryLimitsRule]);
-      expect(errors.map((e) => e.message), document.slice(0, 80)).toEqual([]);
+      expect(
+        errors.map((e) => e.message),
+        document.slice(0, 80),
+      ).toEqual([]);
     }
   });
 
@@ -81,7 +87,9 @@ describe('query limits', () => {
     expect(errors.map((e) => e.message)).toContain(`Bomb selects ${2 ** 31} fields; this backend answers at most 600.`);
     // And through the server, as a GET a page elsewhere could make with an <img>.
     const viaGet = await fetch(`${server.url}?query=${encodeURIComponent(document)}`, { headers: { accept: 'application/json' } });
-    expect(((await viaGet.json()) as { errors?: { message: string }[] }).errors?.map((e) => e.message)).toContain(`Bomb selects ${2 ** 31} fields; this backend answers at most 600.`);
+    expect(((await viaGet.json()) as { errors?: { message: string }[] }).errors?.map((e) => e.message)).toContain(
+      `Bomb selects ${2 ** 31} fields; this backend answers at most 600.`,
+    );
   });
 
   it('refuses a document of more tokens than any query needs while reading it', async () => {
@@ -103,10 +111,13 @@ describe('DNS rebinding', () => {
         // fetch() does not let a page or a test set Host; a raw request does, as a rebinding page's browser would send it.
         const url = new URL(query);
         import('node:http').then(({ request }) => {
-          const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { host, accept: 'application/json' } }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          });
+          const req = request(
+            { host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { host, accept: 'application/json' } },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
           req.on('error', reject);
           req.end();
         }, reject);
@@ -143,7 +154,12 @@ describe('the media of drafts', () => {
     expect((await fetch(server.origin + keyed)).status).toBe(200);
     expect((await fetch(server.origin + path + '?key=' + 'x'.repeat(32))).status).toBe(404);
     // The build (no Origin) gets the URL as stored: its pages never carry a key.
-    const built = await gql<{ newsItem: { image: { url: string } } }>(server, 'query D($s: String!) { newsItem(slug: $s) { image { url } } }', { s: draft.slug }, token);
+    const built = await gql<{ newsItem: { image: { url: string } } }>(
+      server,
+      'query D($s: String!) { newsItem(slug: $s) { image { url } } }',
+      { s: draft.slug },
+      token,
+    );
     expect(built.data?.newsItem.image.url).toBe(path);
     // A published item's media stay public.
     const published = [...content.media.keys()].find((p) => !hidden.has(p))!;
@@ -155,7 +171,11 @@ describe('logins', () => {
   it('are refused for a while after ten failures from one address, and a correct one before that works', async () => {
     const own = await startContentServer();
     try {
-      const login = (password: string): ReturnType<typeof gql> => gql(own, 'mutation L($e: String!, $p: String!) { login(email: $e, password: $p) { token } }', { e: 'editor@institute.example', p: password });
+      const login = (password: string): ReturnType<typeof gql> =>
+        gql(own, 'mutation L($e: String!, $p: String!) { login(email: $e, password: $p) { token } }', {
+          e: 'editor@institute.example',
+          p: password,
+        });
       for (let i = 0; i < 5; i++) expect((await login('wrong')).errors?.[0]?.message).toBe('Invalid email or password.');
       expect((await login('preview-editor')).errors).toBeUndefined();
       for (let i = 0; i < 10; i++) expect((await login('wrong')).errors?.[0]?.message).toBe('Invalid email or password.');
@@ -169,15 +189,33 @@ describe('logins', () => {
 
 describe('logins from many addresses', () => {
   /** A wrong login for `email` sent from the loopback address `from` (127.0.0.0/8: each a client of its own). */
-  const loginFrom = (server: ContentServer, from: string, email: string, password = 'wrong'): Promise<{ errors?: { message: string; extensions?: { code?: string } }[] }> =>
+  const loginFrom = (
+    server: ContentServer,
+    from: string,
+    email: string,
+    password = 'wrong',
+  ): Promise<{ errors?: { message: string; extensions?: { code?: string } }[] }> =>
     new Promise((resolve, reject) => {
-      const body = JSON.stringify({ query: 'mutation L($e: String!, $p: String!) { login(email: $e, password: $p) { token } }', variables: { e: email, p: password } });
-      const url = new URL(server.url);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve(JSON.parse(text) as { errors?: { message: string }[] }));
+      const body = JSON.stringify({
+        query: 'mutation L($e: String!, $p: String!) { login(email: $e, password: $p) { token } }',
+        variables: { e: email, p: password },
       });
+      const url = new URL(server.url);
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          localAddress: from,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve(JSON.parse(text) as { errors?: { message: string }[] }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -187,7 +225,9 @@ describe('logins from many addresses', () => {
     try {
       // One try from each of 30 addresses: no address comes near its own limit.
       for (let i = 0; i < 30; i++) {
-        expect((await loginFrom(own, `127.0.1.${i + 1}`, 'editor@institute.example')).errors?.[0]?.message).toBe('Invalid email or password.');
+        expect((await loginFrom(own, `127.0.1.${i + 1}`, 'editor@institute.example')).errors?.[0]?.message).toBe(
+          'Invalid email or password.',
+        );
       }
       const refused = await loginFrom(own, '127.0.2.1', 'Editor@Institute.example ');
       expect(refused.errors?.[0]?.message).toMatch(/^Too many failed logins for this account; try again in \d+ s\.$/);
@@ -204,7 +244,9 @@ describe('logins from many addresses', () => {
         const answer = await loginFrom(own, `127.0.${3 + Math.floor(i / 250)}.${(i % 250) + 1}`, `guess-${i}@example.org`);
         expect(answer.errors?.[0]?.message).toBe('Invalid email or password.');
       }
-      expect((await loginFrom(own, '127.0.9.1', 'someone@example.org')).errors?.[0]?.message).toMatch(/^Too many failed logins on this backend; try again in \d+ s\.$/);
+      expect((await loginFrom(own, '127.0.9.1', 'someone@example.org')).errors?.[0]?.message).toMatch(
+        /^Too many failed logins on this backend; try again in \d+ s\.$/,
+      );
     } finally {
       await own.close();
     }
@@ -213,7 +255,10 @@ describe('logins from many addresses', () => {
 
 describe('listening', () => {
   it('refuses an address other machines can reach while the sample editor account is in force, before listening', async () => {
-    const result = await runCli(['content', 'serve', '--host', '0.0.0.0', '--port', '0'], { env: { CONTENT_EDITOR_PASSWORD: undefined, CONTENT_EDITOR_EMAIL: undefined }, timeoutMs: 30_000 });
+    const result = await runCli(['content', 'serve', '--host', '0.0.0.0', '--port', '0'], {
+      env: { CONTENT_EDITOR_PASSWORD: undefined, CONTENT_EDITOR_EMAIL: undefined },
+      timeoutMs: 30_000,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('[SampleCredentialsExposed] The content backend will not listen on 0.0.0.0');
     expect(result.stderr).toMatch(/--allow-remote|CONTENT_EDITOR_PASSWORD/);

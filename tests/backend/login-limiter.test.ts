@@ -24,7 +24,8 @@ describe('the login limiter', () => {
   it('holds no more than its bound of clients and accounts however many there are, and a window ends', () => {
     let now = 0;
     const limiter = createLoginLimiter(() => now);
-    for (let i = 0; i < 3 * LOGIN_LIMIT.tracked; i++) limiter.failed(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, `user-${i}@example.org`);
+    for (let i = 0; i < 3 * LOGIN_LIMIT.tracked; i++)
+      limiter.failed(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, `user-${i}@example.org`);
     expect(limiter.size()).toEqual({ clients: LOGIN_LIMIT.tracked, accounts: LOGIN_LIMIT.tracked });
     for (let i = 0; i < LOGIN_LIMIT.account.failures; i++) limiter.failed(`192.0.2.${i}`, 'editor@institute.example');
     expect(() => limiter.check('198.51.100.1', 'editor@institute.example')).toThrow(/for this account/);

@@ -47,7 +47,11 @@ describe('media files', () => {
     }
     const urls = [...mediaUrls(results)].sort();
     expect(urls.length).toBeGreaterThan(100);
-    for (const kind of ['svg', 'pdf', 'wav']) expect(urls.some((u) => u.endsWith(`.${kind}`)), kind).toBe(true);
+    for (const kind of ['svg', 'pdf', 'wav'])
+      expect(
+        urls.some((u) => u.endsWith(`.${kind}`)),
+        kind,
+      ).toBe(true);
 
     // Drafts' media are the editor's (hardening.test.ts): fetched here with the token that listed them.
     for (const url of urls) {
@@ -58,13 +62,17 @@ describe('media files', () => {
       expect(response.headers.get('content-type'), url).toBe(TYPES[extension]);
       expect(Number(response.headers.get('content-length')), url).toBe(body.length);
       if (extension === 'pdf') expect(body.subarray(0, 5).toString('latin1'), url).toBe('%PDF-');
-      if (extension === 'wav') expect(body.subarray(0, 4).toString('latin1') + body.subarray(8, 12).toString('latin1'), url).toBe('RIFFWAVE');
+      if (extension === 'wav')
+        expect(body.subarray(0, 4).toString('latin1') + body.subarray(8, 12).toString('latin1'), url).toBe('RIFFWAVE');
       if (extension === 'svg') expect(body.toString('utf8'), url).toMatch(/^<svg [^>]*width="\d+" height="\d+"/);
     }
   });
 
   it('states image sizes that match the SVG files', async () => {
-    const data = await gqlData<{ newsItems: { nodes: { image: { url: string; width: number; height: number } | null }[] }; people: { nodes: { photo: { url: string; width: number; height: number } | null }[] } }>(
+    const data = await gqlData<{
+      newsItems: { nodes: { image: { url: string; width: number; height: number } | null }[] };
+      people: { nodes: { photo: { url: string; width: number; height: number } | null }[] };
+    }>(
       server,
       '{ newsItems(first: 3) { nodes { image { url width height } } } people(first: 3) { nodes { photo { url width height } } } }',
     );
@@ -78,7 +86,9 @@ describe('media files', () => {
   });
 
   it('states document sizes equal to the served bytes, and PDFs have a valid xref table', async () => {
-    const { nodes } = await fetchAll<{ url: string; size: number; mimeType: string }>(server, 'documents', 'url size mimeType', { first: 500 });
+    const { nodes } = await fetchAll<{ url: string; size: number; mimeType: string }>(server, 'documents', 'url size mimeType', {
+      first: 500,
+    });
     expect(nodes.length).toBeGreaterThanOrEqual(30);
     for (const doc of nodes) {
       const bytes = Buffer.from(await (await fetch(`${server.origin}${doc.url}`)).arrayBuffer());

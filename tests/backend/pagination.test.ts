@@ -27,17 +27,25 @@ describe('connections', () => {
     );
     expect(data.newsItems.nodes).toHaveLength(20);
     expect(data.newsItems.pageInfo.hasNextPage).toBe(true);
-    const last = await gqlData<{ podcastEpisodes: { pageInfo: { hasNextPage: boolean } } }>(server, '{ podcastEpisodes(first: 500) { pageInfo { hasNextPage endCursor } } }');
+    const last = await gqlData<{ podcastEpisodes: { pageInfo: { hasNextPage: boolean } } }>(
+      server,
+      '{ podcastEpisodes(first: 500) { pageInfo { hasNextPage endCursor } } }',
+    );
     expect(last.podcastEpisodes.pageInfo.hasNextPage).toBe(false);
   });
 
   it('filters events and publications by category and walks them to the end', async () => {
     const all = await fetchAll<{ category: { slug: string } }>(server, 'events', 'slug category { slug }', { first: 5 });
-    const lectures = await fetchAll<{ category: { slug: string } }>(server, 'events', 'slug category { slug }', { first: 3, args: 'category: "lectures"' });
+    const lectures = await fetchAll<{ category: { slug: string } }>(server, 'events', 'slug category { slug }', {
+      first: 3,
+      args: 'category: "lectures"',
+    });
     expect(lectures.nodes.length).toBe(lectures.totalCount);
     expect(lectures.nodes.every((n) => n.category.slug === 'lectures')).toBe(true);
     expect(lectures.totalCount).toBe(all.nodes.filter((n) => n.category.slug === 'lectures').length);
-    const theses = await fetchAll<{ category: { slug: string } }>(server, 'publications', 'slug category { slug }', { args: 'category: "theses"' });
+    const theses = await fetchAll<{ category: { slug: string } }>(server, 'publications', 'slug category { slug }', {
+      args: 'category: "theses"',
+    });
     expect(theses.totalCount).toBeGreaterThan(0);
     expect(theses.nodes.every((n) => n.category.slug === 'theses')).toBe(true);
   });
@@ -73,7 +81,11 @@ describe('connections', () => {
   });
 
   it('groups documents by category, newest first within each', async () => {
-    const { nodes } = await fetchAll<{ category: { slug: string }; publishedAt: string }>(server, 'documents', 'category { slug } publishedAt');
+    const { nodes } = await fetchAll<{ category: { slug: string }; publishedAt: string }>(
+      server,
+      'documents',
+      'category { slug } publishedAt',
+    );
     const order: string[] = [];
     for (const n of nodes) if (order.at(-1) !== n.category.slug) order.push(n.category.slug);
     expect(new Set(order).size).toBe(order.length);

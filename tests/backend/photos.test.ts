@@ -54,7 +54,12 @@ describe('camera photos (photos: true)', () => {
       expect(file.type).toBe('image/jpeg');
       expect(file.body.length).toBeGreaterThan(1.5 * 1024 * 1024);
       const meta = await sharp(file.body).metadata();
-      expect({ format: meta.format, width: meta.width, height: meta.height, upright: (meta.orientation ?? 1) === 1 }).toEqual({ format: 'jpeg', width: 4000, height: 3000, upright: true });
+      expect({ format: meta.format, width: meta.width, height: meta.height, upright: (meta.orientation ?? 1) === 1 }).toEqual({
+        format: 'jpeg',
+        width: 4000,
+        height: 3000,
+        upright: true,
+      });
       const exif = readExif(meta.exif!);
       expect(exif.ifd0.get(TAGS.Make)).toBeTruthy();
       expect(exif.ifd0.get(TAGS.Model)).toBeTruthy();
@@ -76,7 +81,12 @@ describe('camera photos (photos: true)', () => {
     expect(photo.url).toMatch(/^\/media\/people\/[a-z0-9-]+\.jpg$/);
     expect({ width: photo.width, height: photo.height }).toEqual(IMAGE_SIZES.person);
     const portrait = await sharp((await download(server, photo.url)).body).metadata();
-    expect({ width: portrait.width, height: portrait.height, orientation: portrait.orientation, shown: portrait.autoOrient }).toEqual({ width: 4000, height: 3000, orientation: 6, shown: { width: 3000, height: 4000 } });
+    expect({ width: portrait.width, height: portrait.height, orientation: portrait.orientation, shown: portrait.autoOrient }).toEqual({
+      width: 4000,
+      height: 3000,
+      orientation: 6,
+      shown: { width: 3000, height: 4000 },
+    });
     expect(readExif(portrait.exif!).gps.get(TAGS.GPSLatitude)).toBeTruthy();
 
     const { nodes: projects } = await fetchAll<{ image: Image }>(server, 'researchProjects', 'image { url width height }');
@@ -97,7 +107,12 @@ describe('camera photos on a synthetic site (scale and photos)', () => {
   });
 
   it('serves the scaled content whole, its images camera photos', async () => {
-    const { nodes } = await fetchAll<{ slug: string; body: string; image: Image | null }>(server, 'newsItems', 'slug body image { url width height }', { first: 500 });
+    const { nodes } = await fetchAll<{ slug: string; body: string; image: Image | null }>(
+      server,
+      'newsItems',
+      'slug body image { url width height }',
+      { first: 500 },
+    );
     expect(nodes.length).toBeGreaterThan(200);
     // The scaled entries' fields computed on demand (scale-entries.ts) are all there.
     for (const item of nodes) expect(item.body.length, item.slug).toBeGreaterThan(100);
@@ -133,7 +148,12 @@ describe('extraMedia', () => {
         await probe.close();
       }
     })();
-    await writeFile(overridesFile, JSON.stringify({ news: [{ slug: nodes[0]!.slug, image: { url: '/media/uploads/bomb.png', alt: 'A photo', width: 1200, height: 675 } }] }));
+    await writeFile(
+      overridesFile,
+      JSON.stringify({
+        news: [{ slug: nodes[0]!.slug, image: { url: '/media/uploads/bomb.png', alt: 'A photo', width: 1200, height: 675 } }],
+      }),
+    );
     server = await startContentServer({ extraMedia: extra, overridesFile });
   });
   afterAll(async () => {
@@ -158,7 +178,12 @@ describe('extraMedia', () => {
     const token = await loginToken(server, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
     const { nodes } = await fetchAll<{ id: string }>(server, 'newsItems', 'id');
     const edit = (url: string) =>
-      gql<{ updateContent: { id: string } }>(server, 'mutation($id: ID!, $f: String!) { updateContent(type: "NewsItem", id: $id, fields: $f) { id } }', { id: nodes[1]!.id, f: JSON.stringify({ image: { url, alt: 'An upload', width: 1200, height: 675 } }) }, token);
+      gql<{ updateContent: { id: string } }>(
+        server,
+        'mutation($id: ID!, $f: String!) { updateContent(type: "NewsItem", id: $id, fields: $f) { id } }',
+        { id: nodes[1]!.id, f: JSON.stringify({ image: { url, alt: 'An upload', width: 1200, height: 675 } }) },
+        token,
+      );
     expect((await edit('/media/uploads/truncated.jpg')).errors).toBeUndefined();
     expect((await edit('/media/uploads/not-uploaded.jpg')).errors?.[0]?.message).toMatch(/must name a file the backend holds/);
     const { nodes: after } = await fetchAll<{ id: string; image: Image | null }>(server, 'newsItems', 'id image { url }');

@@ -8,10 +8,16 @@ function snapshot(content: Content): string {
   const read = (item: object, fields: string[]): unknown[] => fields.map((f) => JSON.stringify((item as Record<string, unknown>)[f]));
   return JSON.stringify([
     content.news.map((n) => read(n, ['id', 'slug', 'title', 'date', 'updatedAt', 'status', 'summary', 'body', 'image', 'tags'])),
-    content.events.map((e) => read(e, ['id', 'slug', 'title', 'startsAt', 'endsAt', 'location', 'registrationUrl', 'summary', 'body', 'image', 'category'])),
+    content.events.map((e) =>
+      read(e, ['id', 'slug', 'title', 'startsAt', 'endsAt', 'location', 'registrationUrl', 'summary', 'body', 'image', 'category']),
+    ),
     content.publications.map((p) => read(p, ['id', 'slug', 'title', 'year', 'abstract', 'doi', 'publisher', 'file', 'authors'])),
     content.projects.map((p) => read(p, ['id', 'slug', 'title', 'startDate', 'endDate', 'summary', 'body', 'image', 'people', 'artistic'])),
-    content.people, content.courses, content.documents, content.episodes, [...content.media],
+    content.people,
+    content.courses,
+    content.documents,
+    content.episodes,
+    [...content.media],
   ]);
 }
 
@@ -26,13 +32,28 @@ describe('scaled content', () => {
 
   it('serves about 10,000 site pages at scale 10,000 (within 5%)', async () => {
     const data = await gqlData<{
-      newsItems: { totalCount: number }; events: { totalCount: number }; publications: { totalCount: number }; researchProjects: { totalCount: number };
-      eventCategories: unknown[]; publicationCategories: unknown[];
-    }>(server, '{ newsItems { totalCount } events { totalCount } publications { totalCount } researchProjects { totalCount } eventCategories { slug } publicationCategories { slug } }');
+      newsItems: { totalCount: number };
+      events: { totalCount: number };
+      publications: { totalCount: number };
+      researchProjects: { totalCount: number };
+      eventCategories: unknown[];
+      publicationCategories: unknown[];
+    }>(
+      server,
+      '{ newsItems { totalCount } events { totalCount } publications { totalCount } researchProjects { totalCount } eventCategories { slug } publicationCategories { slug } }',
+    );
     const lists = 6;
     const aboutPages = 6;
-    const pages = 1 + lists + aboutPages + data.eventCategories.length + data.publicationCategories.length +
-      data.newsItems.totalCount + data.events.totalCount + data.publications.totalCount + data.researchProjects.totalCount;
+    const pages =
+      1 +
+      lists +
+      aboutPages +
+      data.eventCategories.length +
+      data.publicationCategories.length +
+      data.newsItems.totalCount +
+      data.events.totalCount +
+      data.publications.totalCount +
+      data.researchProjects.totalCount;
     expect(Math.abs(pages - 10_000)).toBeLessThanOrEqual(500);
     expect(data.newsItems.totalCount / pages).toBeGreaterThan(0.6);
     expect(data.eventCategories).toHaveLength(4);
@@ -64,13 +85,15 @@ describe('scaled content', () => {
   });
 
   it('pages through all scaled news with unique slugs and realistic bodies', async () => {
-    const query = 'query($after: String) { newsItems(first: 500, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { slug body image { url } } } }';
+    const query =
+      'query($after: String) { newsItems(first: 500, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { slug body image { url } } } }';
     const slugs = new Set<string>();
     let after: string | null = null;
     let total: number | undefined;
     for (;;) {
-      const data: { newsItems: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string }; nodes: { slug: string; body: string }[] } } =
-        await gqlData(server, query, { after });
+      const data: {
+        newsItems: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string }; nodes: { slug: string; body: string }[] };
+      } = await gqlData(server, query, { after });
       total = data.newsItems.totalCount;
       for (const node of data.newsItems.nodes) {
         slugs.add(node.slug);
@@ -84,10 +107,10 @@ describe('scaled content', () => {
   });
 
   it('has upcoming events on home and serves scaled media', async () => {
-    const data = await gqlData<{ home: { upcomingEvents: { startsAt: string; image: { url: string } | null }[] }; newsItems: { nodes: { image: { url: string } | null }[] } }>(
-      server,
-      '{ home { upcomingEvents(first: 3) { startsAt image { url } } } newsItems(first: 8) { nodes { image { url } } } }',
-    );
+    const data = await gqlData<{
+      home: { upcomingEvents: { startsAt: string; image: { url: string } | null }[] };
+      newsItems: { nodes: { image: { url: string } | null }[] };
+    }>(server, '{ home { upcomingEvents(first: 3) { startsAt image { url } } } newsItems(first: 8) { nodes { image { url } } } }');
     expect(data.home.upcomingEvents).toHaveLength(3);
     const url = data.newsItems.nodes.find((n) => n.image)?.image?.url ?? '';
     const response = await fetch(`${server.origin}${url}`);

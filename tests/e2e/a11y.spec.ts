@@ -10,9 +10,29 @@ import { expect, test, waitForHydration, type BuiltSite } from './fixtures.ts';
 
 const table: readonly RouteDefinition[] = routes;
 const REQUIRED = [
-  'home', 'news', 'news-page', 'news-article', 'about', 'about-people', 'about-contact', 'about-podcast', 'about-large', 'about-artistic-research',
-  'events', 'events-page', 'event-category', 'event', 'publications', 'publications-page', 'publication-category', 'publication',
-  'courses', 'research', 'research-project', 'documents', 'documents-page',
+  'home',
+  'news',
+  'news-page',
+  'news-article',
+  'about',
+  'about-people',
+  'about-contact',
+  'about-podcast',
+  'about-large',
+  'about-artistic-research',
+  'events',
+  'events-page',
+  'event-category',
+  'event',
+  'publications',
+  'publications-page',
+  'publication-category',
+  'publication',
+  'courses',
+  'research',
+  'research-project',
+  'documents',
+  'documents-page',
 ];
 
 /** One prerendered path per route: the first, in sorted order, that the route table matches to it. */
@@ -42,7 +62,9 @@ for (const scheme of ['light', 'dark'] as const) {
       for (const [id, path] of [...paths, ['not-found', '/no-such-page'] as [string, string]]) {
         await page.goto(site.url + path);
         await waitForHydration(page);
-        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+        const { violations } = await new AxeBuilder({ page })
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+          .analyze();
         if (violations.length > 0) failures.push(`${id} ${path}:\n  ${describeViolations(violations).join('\n  ')}`);
       }
       expect(failures).toEqual([]);

@@ -32,7 +32,9 @@ test.describe('accessible navigation', () => {
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('auto');
     await page.locator('a.toc__link[href="#c-visiting"]').click();
     // No animation: the anchor is in place on the next frame.
-    const top = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(document.getElementById('c-visiting')!.getBoundingClientRect().top))));
+    const top = await page.evaluate(
+      () => new Promise<number>((r) => requestAnimationFrame(() => r(document.getElementById('c-visiting')!.getBoundingClientRect().top))),
+    );
     const margin = await page.evaluate(() => parseFloat(getComputedStyle(document.getElementById('c-visiting')!).scrollMarginTop) || 0);
     expect(Math.abs(top - margin)).toBeLessThanOrEqual(2);
   });

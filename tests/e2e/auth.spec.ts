@@ -30,9 +30,17 @@ test.describe('token auth', () => {
 
   test('API requests then carry the Bearer token, and requests to any other host do not', async ({ page }) => {
     const sent: { origin: string; authorization: string | undefined }[] = [];
-    page.on('request', (request) => void request.allHeaders().then((headers) => sent.push({ origin: new URL(request.url()).origin, authorization: headers.authorization })));
+    page.on(
+      'request',
+      (request) =>
+        void request
+          .allHeaders()
+          .then((headers) => sent.push({ origin: new URL(request.url()).origin, authorization: headers.authorization })),
+    );
     // Another host the page talks to (an image CDN), stood in for by the test.
-    await page.route('https://images.example.org/**', (route) => route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"/>' }));
+    await page.route('https://images.example.org/**', (route) =>
+      route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"/>' }),
+    );
     await logIn(page, site);
     const token = (await tokenCookie(page))?.value;
     await (await addLink(page, '/news')).click();
@@ -52,7 +60,9 @@ test.describe('token auth', () => {
     expect(sent.filter((s) => s.origin !== apiOrigin && s.authorization !== undefined)).toEqual([]);
     expect(sent.some((s) => s.origin === site.url)).toBe(true);
     // What the backend itself saw after the login: the news query, with the token.
-    expect(site.api.filter((r) => r.operationName === 'NewsIndex')).toEqual([{ operationName: 'NewsIndex', authorization: `Bearer ${token}` }]);
+    expect(site.api.filter((r) => r.operationName === 'NewsIndex')).toEqual([
+      { operationName: 'NewsIndex', authorization: `Bearer ${token}` },
+    ]);
   });
 
   test('logout clears the cookie, and a query issued afterwards goes to the network without the token', async ({ page }) => {

@@ -1,4 +1,14 @@
-import { addLink, emulateConnection, expect, publishNextBuild, recordDocuments, serveCopy, shortenBuildChecks, test, waitForHydration } from './fixtures.ts';
+import {
+  addLink,
+  emulateConnection,
+  expect,
+  publishNextBuild,
+  recordDocuments,
+  serveCopy,
+  shortenBuildChecks,
+  test,
+  waitForHydration,
+} from './fixtures.ts';
 
 test.describe('route manifest', () => {
   test('builds/meta/{buildId}.json is fetched about 1 s after hydration', async ({ page, site }) => {
@@ -38,7 +48,9 @@ test.describe('route manifest', () => {
   });
 
   test('a redirect rule to an external URL is a full browser redirect', async ({ page, site }) => {
-    await page.route('https://library.institute.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Library</title><h1>Library catalogue</h1>' }));
+    await page.route('https://library.institute.example/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>Library</title><h1>Library catalogue</h1>' }),
+    );
     await page.goto(site.url + '/about');
     await waitForHydration(page);
     await (await addLink(page, '/library')).click();
@@ -52,7 +64,9 @@ test.describe('route manifest', () => {
   });
 
   test('a missing or broken manifest means no rules, never the error screen', async ({ page, site }) => {
-    await page.route('**/builds/meta/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<html>not json</html>' }));
+    await page.route('**/builds/meta/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<html>not json</html>' }),
+    );
     await page.goto(site.url + '/about');
     await waitForHydration(page);
     await page.waitForTimeout(1500);
@@ -63,7 +77,9 @@ test.describe('route manifest', () => {
 });
 
 test.describe('stale builds', () => {
-  test('after a newer build is published, polling latest.json makes the next navigation exactly one full load, then stops', async ({ page }) => {
+  test('after a newer build is published, polling latest.json makes the next navigation exactly one full load, then stops', async ({
+    page,
+  }) => {
     const served = await serveCopy();
     try {
       await shortenBuildChecks(page, 700);
@@ -101,7 +117,7 @@ test.describe('stale builds', () => {
     }
   });
 
-  test("a payload from another build makes that navigation one full load", async ({ page }) => {
+  test('a payload from another build makes that navigation one full load', async ({ page }) => {
     const served = await serveCopy();
     try {
       await emulateConnection(page, { saveData: true });

@@ -21,7 +21,9 @@ test.beforeAll(async () => {
   const overrides = join(dir, 'overrides.json');
   await writeFile(overrides, JSON.stringify(HOSTILE_OVERRIDES));
   const out = join(dir, 'dist');
-  const result = await runCli(['build', '--out', out, '--cache-dir', join(dir, 'cache'), '--quiet', '--no-report'], { env: { CONTENT_OVERRIDES_FILE: overrides } });
+  const result = await runCli(['build', '--out', out, '--cache-dir', join(dir, 'cache'), '--quiet', '--no-report'], {
+    env: { CONTENT_OVERRIDES_FILE: overrides },
+  });
   if (result.code !== 0) throw new Error(`build failed: ${result.stderr}`);
   server = await startStaticServer({ root: out });
 });
@@ -30,7 +32,7 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-test('a page whose content uses the runtime\'s ids hydrates with its true boot data and navigates on the client', async ({ page }) => {
+test("a page whose content uses the runtime's ids hydrates with its true boot data and navigates on the client", async ({ page }) => {
   const foreign: string[] = [];
   page.on('request', (request) => {
     if (!request.url().startsWith(server.url)) foreign.push(request.url());
@@ -47,7 +49,10 @@ test('a page whose content uses the runtime\'s ids hydrates with its true boot d
   expect(await page.evaluate(() => document.querySelector('[id="__BOOT__"]')?.tagName)).toBe('SCRIPT');
   expect(await page.evaluate(() => document.querySelectorAll('[id="app"]').length)).toBe(1);
   // The table of contents still reaches the section.
-  await page.locator(`a[href="#${contentId('history')}"]`).first().click();
+  await page
+    .locator(`a[href="#${contentId('history')}"]`)
+    .first()
+    .click();
   await expect(page).toHaveURL(/#c-history$/);
   // Client navigation works: the runtime booted from the real data, not the section's JSON title.
   await page.locator('a[href="/news"]').first().click();

@@ -45,7 +45,9 @@ async function watchViolations(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
 }
 
@@ -75,7 +77,8 @@ test.describe('the policy the build ships', () => {
     const dir = process.env.E2E_SITE_DIR!;
     const expected = contentSecurityPolicy({ publicEndpoint: null, sentryDsn: null });
     expect(shipped).toBe(expected);
-    for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'"]) expect(expected).toContain(directive);
+    for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'"])
+      expect(expected).toContain(directive);
     expect(expected).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
     const pages = (await listFiles(dir)).filter((f) => f.endsWith('.html'));
     expect(pages.length).toBeGreaterThan(100);
@@ -117,7 +120,9 @@ test.describe('the policy the build ships', () => {
       await page.getByText(DRAFT_TITLE).first().click();
       await expect(page.locator('main h1')).toHaveText(DRAFT_TITLE);
       // The draft's image comes from the API's origin, which the policy allows for images.
-      await expect.poll(() => page.evaluate(() => [...document.images].filter((i) => i.complete && i.naturalWidth > 0).length)).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.evaluate(() => [...document.images].filter((i) => i.complete && i.naturalWidth > 0).length))
+        .toBeGreaterThan(0);
       expect(await violations(page)).toEqual([]);
       expect(console).toEqual([]);
     } finally {
@@ -158,7 +163,18 @@ test.describe('under a strict Content-Security-Policy', () => {
     await watchViolations(page);
     const before = reports.requests.length;
 
-    for (const path of ['/', '/news', '/events', '/publications', '/about/people', '/courses', '/documents', '/research', '/login', '/no-such-page']) {
+    for (const path of [
+      '/',
+      '/news',
+      '/events',
+      '/publications',
+      '/about/people',
+      '/courses',
+      '/documents',
+      '/research',
+      '/login',
+      '/no-such-page',
+    ]) {
       await page.goto(server.url + path);
       await waitForHydration(page);
       expect(await violations(page), path).toEqual([]);
@@ -190,7 +206,9 @@ test.describe('under a strict Content-Security-Policy', () => {
     expect(reports.requests.length - before, reportBodies().join('\n')).toBe(0);
   });
 
-  test('every route type, opened as the first page of a visit, loads and hydrates with no violation; so do the redirect pages', async ({ page }) => {
+  test('every route type, opened as the first page of a visit, loads and hydrates with no violation; so do the redirect pages', async ({
+    page,
+  }) => {
     const dir = process.env.E2E_SITE_DIR!;
     // One page of each route the build wrote (its markup names the route), the 404 page, and one redirect page.
     const firstOfRoute = new Map<string, string>();

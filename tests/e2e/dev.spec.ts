@@ -88,16 +88,28 @@ test.describe('site dev', () => {
     }
   });
 
-  test("shows an editor's edit through the backend's mutation in the open page, with no backend restart, and keeps the last good build when an edit breaks the content", async ({ page }) => {
+  test("shows an editor's edit through the backend's mutation in the open page, with no backend restart, and keeps the last good build when an edit breaks the content", async ({
+    page,
+  }) => {
     const { dev } = await startBuiltDev();
     try {
       const [, endpoint] = await dev.waitFor(/\[dev\] embedded content backend at (\S+)/);
       await dev.waitFor(/\[dev\] following the backend's change feed/);
       await dev.waitFor(/\[dev\] an edit in the backend shows in the open pages first/, 60_000);
-      const login = await fetch(endpoint!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { login(email: "editor@institute.example", password: "preview-editor") { token } }' }) });
+      const login = await fetch(endpoint!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation { login(email: "editor@institute.example", password: "preview-editor") { token } }' }),
+      });
       const token = ((await login.json()) as { data: { login: { token: string } } }).data.login.token;
-      const listed = await fetch(endpoint!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ newsItems(first: 1) { nodes { id slug } } page(slug: "about") { id } }' }) });
-      const { newsItems, page: about } = ((await listed.json()) as { data: { newsItems: { nodes: { id: string; slug: string }[] }; page: { id: string } } }).data;
+      const listed = await fetch(endpoint!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ newsItems(first: 1) { nodes { id slug } } page(slug: "about") { id } }' }),
+      });
+      const { newsItems, page: about } = (
+        (await listed.json()) as { data: { newsItems: { nodes: { id: string; slug: string }[] }; page: { id: string } } }
+      ).data;
       const item = newsItems.nodes[0]!;
       await page.goto(`${dev.url}/news/${item.slug}`);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
@@ -109,12 +121,18 @@ test.describe('site dev', () => {
       await expect(page.locator('main h1')).toHaveText('Edited in the backend while the page was open');
       // The open page was rendered and reloaded first, before the update in place of the folder had even started.
       expect(dev.output().match(/\[dev\] built /g)!.length).toBe(builds);
-      expect(dev.output()).toMatch(new RegExp(`\\[dev\\] rendered /news/${item.slug} first in [\\d.]+ m?s; reloading 1 open page, then updating the rest\\n\\[dev\\] building \\(1 content change in the backend\\)`));
+      expect(dev.output()).toMatch(
+        new RegExp(
+          `\\[dev\\] rendered /news/${item.slug} first in [\\d.]+ m?s; reloading 1 open page, then updating the rest\\n\\[dev\\] building \\(1 content change in the backend\\)`,
+        ),
+      );
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
       await page.evaluate(() => ((window as unknown as { shownFirst: boolean }).shownFirst = true));
       // The update in place then wrote what the page already shows: it is not reloaded again.
       await dev.waitFor(/\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 0 open pages \(1 already shows it\)/, 60_000);
-      expect(dev.output()).toMatch(/\[dev\] building \(1 content change in the backend\)[\s\S]*\[changes\] 1 change since the previous build \(NewsItem\)/);
+      expect(dev.output()).toMatch(
+        /\[dev\] building \(1 content change in the backend\)[\s\S]*\[changes\] 1 change since the previous build \(NewsItem\)/,
+      );
       expect(dev.output()).not.toMatch(/restarting the content backend/);
       expect(await page.evaluate(() => (window as unknown as { shownFirst?: boolean }).shownFirst)).toBe(true);
       expect((await page.request.get(`${dev.url}/news/${item.slug}`)).status()).toBe(200);
@@ -128,7 +146,10 @@ test.describe('site dev', () => {
       await listReloaded;
       await expect(page.getByText('Edited again, shown in the list first').first()).toBeVisible();
       expect(dev.output()).toMatch(/\[dev\] rendered \/news first in /);
-      await dev.waitFor(/\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 0 open pages \(1 already shows it\)[\s\S]*\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 0 open pages \(1 already shows it\)/, 60_000);
+      await dev.waitFor(
+        /\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 0 open pages \(1 already shows it\)[\s\S]*\[dev\] built [0-9a-f]+ in [\d.]+ m?s; reloading 0 open pages \(1 already shows it\)/,
+        60_000,
+      );
 
       // Deleting the about page breaks the build (its route needs it): the open page keeps the last good build.
       const warned = page.waitForEvent('console', { predicate: (m) => m.text().includes('[site dev] the build failed'), timeout: 60_000 });

@@ -31,7 +31,12 @@ test.describe('error screen', () => {
   }
 
   test('the error screen shows the status digit by digit and the error message for other errors', async ({ page, site }) => {
-    await page.route(/\/_assets\/courses-[^/]+\.js$/, (route) => route.fulfill({ contentType: 'text/javascript', body: 'export default function Courses() { throw new Error("The course list is broken."); }' }));
+    await page.route(/\/_assets\/courses-[^/]+\.js$/, (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: 'export default function Courses() { throw new Error("The course list is broken."); }',
+      }),
+    );
     await page.goto(site.url + '/news');
     await waitForHydration(page);
     await (await addLink(page, '/courses')).click();
@@ -57,7 +62,9 @@ test.describe('error screen', () => {
     test('a page that fails to render keeps its prerendered content, and the error is only logged', async ({ page, site }) => {
       const logged: string[] = [];
       page.on('console', (m) => m.type() === 'error' && logged.push(m.text()));
-      await page.route(/\/_assets\/courses-[^/]+\.js$/, (route) => route.fulfill({ contentType: 'text/javascript', body: 'export default function Courses() { throw new Error("boom"); }' }));
+      await page.route(/\/_assets\/courses-[^/]+\.js$/, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: 'export default function Courses() { throw new Error("boom"); }' }),
+      );
       await page.goto(site.url + '/courses');
       await waitForHydration(page);
       await page.waitForTimeout(300);

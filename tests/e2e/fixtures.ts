@@ -22,7 +22,8 @@ export const test = base.extend<Fixtures, { server: StaticServer & { dir: string
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const dir = process.env.E2E_SITE_DIR;
-      if (!dir) throw new Error('E2E_SITE_DIR is not set: run the browser tests through playwright.config.ts (global-setup builds the site).');
+      if (!dir)
+        throw new Error('E2E_SITE_DIR is not set: run the browser tests through playwright.config.ts (global-setup builds the site).');
       const server = await startStaticServer({ root: dir });
       await use({ ...server, dir });
       await server.close();
@@ -66,12 +67,18 @@ export async function serveCopy(): Promise<{ url: string; dir: string; close: ()
  * Publishes the second e2e build into `dir` the way a deploy does: files first, latest.json last.
  * `files` picks which files (paths relative to the site root, e.g. `/news/_payload.json`); `latest` false leaves latest.json alone.
  */
-export async function publishNextBuild(dir: string, { files = () => true, latest = true }: { files?: (file: string) => boolean; latest?: boolean } = {}): Promise<string> {
+export async function publishNextBuild(
+  dir: string,
+  { files = () => true, latest = true }: { files?: (file: string) => boolean; latest?: boolean } = {},
+): Promise<string> {
   const { cp, readFile, stat } = await import('node:fs/promises');
   const next = process.env.E2E_NEXT_SITE_DIR;
   if (!next) throw new Error('E2E_NEXT_SITE_DIR is not set: run the browser tests through playwright.config.ts.');
   const latestFile = join(next, '_assets/builds/latest.json');
-  await cp(next, dir, { recursive: true, filter: async (src) => (await stat(src)).isDirectory() || (src !== latestFile && files(src.slice(next.length))) });
+  await cp(next, dir, {
+    recursive: true,
+    filter: async (src) => (await stat(src)).isDirectory() || (src !== latestFile && files(src.slice(next.length))),
+  });
   if (latest) await cp(latestFile, join(dir, '_assets/builds/latest.json'));
   return (JSON.parse(await readFile(latestFile, 'utf8')) as LatestBuild).id;
 }
@@ -89,7 +96,10 @@ export async function shortenBuildChecks(page: Page, ms: number): Promise<void> 
 /** Pretends the visitor is on a connection with these Network Information API values. */
 export async function emulateConnection(page: Page, connection: { saveData?: boolean; effectiveType?: string }): Promise<void> {
   await page.addInitScript((c) => {
-    Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => ({ saveData: false, effectiveType: '4g', ...c }) });
+    Object.defineProperty(Navigator.prototype, 'connection', {
+      configurable: true,
+      get: () => ({ saveData: false, effectiveType: '4g', ...c }),
+    });
   }, connection);
 }
 

@@ -23,7 +23,11 @@ const SPEC_ROUTES: { pattern: RegExp; layout: 'home' | 'default' }[] = [
   { pattern: /^\/documents$/, layout: 'default' },
 ];
 
-test('every route of the spec answers 200 with its own content in the right layout, and hydrates without errors', async ({ page, site, consoleProblems }) => {
+test('every route of the spec answers 200 with its own content in the right layout, and hydrates without errors', async ({
+  page,
+  site,
+  consoleProblems,
+}) => {
   const headings = new Map<string, string>();
   for (const { pattern, layout } of SPEC_ROUTES) {
     const path = site.meta.prerendered.find((p) => pattern.test(p));

@@ -20,7 +20,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const photos = join(root, 'photos');
   const photoBackend = await startContentServer({ photos: { variants: 4 } });
   try {
-    await Promise.all([build(['--out', site]), build(['--out', next, '--base-url', 'https://next.institute.example']), build(['--out', photos, '--endpoint', photoBackend.url, '--cache-dir', join(root, 'photos-cache')])]);
+    await Promise.all([
+      build(['--out', site]),
+      build(['--out', next, '--base-url', 'https://next.institute.example']),
+      build(['--out', photos, '--endpoint', photoBackend.url, '--cache-dir', join(root, 'photos-cache')]),
+    ]);
   } finally {
     await photoBackend.close();
   }

@@ -15,7 +15,8 @@ let dir: string;
 
 test.beforeAll(async () => {
   dir = process.env.E2E_PHOTO_SITE_DIR ?? '';
-  if (!dir) throw new Error('E2E_PHOTO_SITE_DIR is not set: run the browser tests through playwright.config.ts (global-setup builds the site).');
+  if (!dir)
+    throw new Error('E2E_PHOTO_SITE_DIR is not set: run the browser tests through playwright.config.ts (global-setup builds the site).');
   server = await startStaticServer({ root: dir });
 });
 
@@ -32,7 +33,11 @@ async function firstArticle(): Promise<string> {
 }
 
 /** The hero image's chosen file once it has loaded, in a fresh context (no file cached from another width). */
-async function heroSource(browser: Browser, device: typeof PHONE | typeof LAPTOP, path: string): Promise<{ currentSrc: string; natural: number; shown: number }> {
+async function heroSource(
+  browser: Browser,
+  device: typeof PHONE | typeof LAPTOP,
+  path: string,
+): Promise<{ currentSrc: string; natural: number; shown: number }> {
   const context = await browser.newContext(device);
   try {
     const page = await context.newPage();
@@ -40,7 +45,11 @@ async function heroSource(browser: Browser, device: typeof PHONE | typeof LAPTOP
     const hero = page.locator('img.article__image');
     await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     // naturalWidth is in CSS pixels for a srcset candidate (divided by its density): the file's own width is in its name.
-    return await hero.evaluate((img: HTMLImageElement) => ({ currentSrc: img.currentSrc, natural: Number(/\/(\d+)\.\w+$/.exec(img.currentSrc)![1]), shown: img.getBoundingClientRect().width * devicePixelRatio }));
+    return await hero.evaluate((img: HTMLImageElement) => ({
+      currentSrc: img.currentSrc,
+      natural: Number(/\/(\d+)\.\w+$/.exec(img.currentSrc)![1]),
+      shown: img.getBoundingClientRect().width * devicePixelRatio,
+    }));
   } finally {
     await context.close();
   }
@@ -64,7 +73,13 @@ test.describe('images from camera photos', () => {
   test("the article's image loads first and eagerly, every other image lazily, each with its real size", async ({ page }) => {
     await page.goto(server.url + (await firstArticle()));
     const images = await page.locator('main img').evaluateAll((imgs: HTMLImageElement[]) =>
-      imgs.map((img) => ({ className: img.className, loading: img.getAttribute('loading'), priority: img.getAttribute('fetchpriority'), width: img.getAttribute('width'), height: img.getAttribute('height') })),
+      imgs.map((img) => ({
+        className: img.className,
+        loading: img.getAttribute('loading'),
+        priority: img.getAttribute('fetchpriority'),
+        width: img.getAttribute('width'),
+        height: img.getAttribute('height'),
+      })),
     );
     expect(images[0]).toMatchObject({ className: 'article__image', loading: 'eager', priority: 'high' });
     // The backend claims 1200×675 for every news image; the photo is 4000×3000.
@@ -72,11 +87,19 @@ test.describe('images from camera photos', () => {
     for (const image of images.slice(1)) expect(image).toMatchObject({ loading: 'lazy', priority: null });
     // The head asks for the same file before the stylesheet and scripts: the preload and the <img> agree.
     const [preload, hero] = await Promise.all([
-      page.locator('head link[rel="preload"][as="image"]').evaluate((link) => [link.getAttribute('imagesrcset'), link.getAttribute('imagesizes'), link.getAttribute('fetchpriority')]),
+      page
+        .locator('head link[rel="preload"][as="image"]')
+        .evaluate((link) => [link.getAttribute('imagesrcset'), link.getAttribute('imagesizes'), link.getAttribute('fetchpriority')]),
       page.locator('img.article__image').evaluate((img) => [img.getAttribute('srcset'), img.getAttribute('sizes'), 'high']),
     ]);
     expect(preload).toEqual(hero);
-    expect(await page.evaluate(() => [...document.head.children].findIndex((e) => e.matches('link[rel=preload][as=image]')) < [...document.head.children].findIndex((e) => e.matches('link[rel=stylesheet]')))).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          [...document.head.children].findIndex((e) => e.matches('link[rel=preload][as=image]')) <
+          [...document.head.children].findIndex((e) => e.matches('link[rel=stylesheet]')),
+      ),
+    ).toBe(true);
   });
 
   test('no image file a phone loads on the home page has more than twice the pixels it is shown at', async ({ browser }) => {
@@ -84,7 +107,11 @@ test.describe('images from camera photos', () => {
     const page = await context.newPage();
     const bytes = new Map<string, number>();
     page.on('response', (response) => {
-      if (response.request().resourceType() === 'image') void response.body().then((b) => bytes.set(response.url(), b.length), () => undefined);
+      if (response.request().resourceType() === 'image')
+        void response.body().then(
+          (b) => bytes.set(response.url(), b.length),
+          () => undefined,
+        );
     });
     await page.goto(server.url + '/');
     await scrollToBottom(page);
@@ -116,7 +143,9 @@ test.describe('images from camera photos', () => {
     await expect(page).toHaveURL(server.url + path);
     const hero = page.locator('img.article__image');
     await expect(hero).toBeVisible();
-    const rendered = await hero.evaluate((img: HTMLImageElement) => ['src', 'srcset', 'sizes', 'width', 'height', 'alt', 'loading', 'fetchpriority'].map((name) => [name, img.getAttribute(name)]));
+    const rendered = await hero.evaluate((img: HTMLImageElement) =>
+      ['src', 'srcset', 'sizes', 'width', 'height', 'alt', 'loading', 'fetchpriority'].map((name) => [name, img.getAttribute(name)]),
+    );
     const expected = await page.evaluate((html) => {
       const img = new DOMParser().parseFromString(html, 'text/html').querySelector('img.article__image')!;
       return ['src', 'srcset', 'sizes', 'width', 'height', 'alt', 'loading', 'fetchpriority'].map((name) => [name, img.getAttribute(name)]);

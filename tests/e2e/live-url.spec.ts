@@ -29,7 +29,14 @@ function poison(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(poison);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [key, key === 'body' && typeof v === 'string' ? v + HOSTILE_BODY : key === 'registrationUrl' && typeof v === 'string' ? '/\\evil.example/register' : poison(v)]),
+    Object.entries(value).map(([key, v]) => [
+      key,
+      key === 'body' && typeof v === 'string'
+        ? v + HOSTILE_BODY
+        : key === 'registrationUrl' && typeof v === 'string'
+          ? '/\\evil.example/register'
+          : poison(v),
+    ]),
   );
 }
 
@@ -57,6 +64,8 @@ test('hostile URLs in live data are neutralised on the page', async ({ page }) =
   const image = page.locator('main img[alt="data image"]');
   await expect(image).toHaveCount(1);
   expect(await image.getAttribute('src')).toBeNull();
-  const hrefs = await page.locator('a[href], img[src]').evaluateAll((els) => els.map((el) => el.getAttribute('href') ?? el.getAttribute('src') ?? ''));
+  const hrefs = await page
+    .locator('a[href], img[src]')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('href') ?? el.getAttribute('src') ?? ''));
   expect(hrefs.filter((url) => /evil\.example|^data:/.test(url))).toEqual([]);
 });

@@ -29,7 +29,9 @@ test.describe('preloading', () => {
     const probe = await measureConcurrency(page, 1000);
     const links = await page.locator('main a[href^="/publication/"]').count();
     expect(links).toBeGreaterThan(10);
-    await expect.poll(() => probe.paths.filter((p) => p.endsWith('_payload.json')).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(links - 2);
+    await expect
+      .poll(() => probe.paths.filter((p) => p.endsWith('_payload.json')).length, { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(links - 2);
     await expect.poll(() => probe.inFlight(), { timeout: 15_000 }).toBe(0);
     expect(probe.max()).toBeLessThanOrEqual(5);
     // The queue was really full: the limit, not a lack of work, kept it at 5.
@@ -105,7 +107,9 @@ test.describe('on-demand route chunks', () => {
     expect(scripts.some((s) => /\/news-index-[^/]+\.js$/.test(s))).toBe(true);
     expect(scripts.some((s) => /\/news-article-[^/]+\.js$/.test(s))).toBe(false);
     // The current page's chunk is preloaded by the HTML itself, so hydration never waits on a waterfall.
-    const preloads = await page.locator('link[rel="modulepreload"]').evaluateAll((ls) => ls.map((l) => new URL((l as HTMLLinkElement).href).pathname));
+    const preloads = await page
+      .locator('link[rel="modulepreload"]')
+      .evaluateAll((ls) => ls.map((l) => new URL((l as HTMLLinkElement).href).pathname));
     expect(preloads.some((s) => /\/news-index-[^/]+\.js$/.test(s))).toBe(true);
 
     await page.locator('main a[href^="/news/"]').first().click();

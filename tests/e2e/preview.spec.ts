@@ -99,7 +99,11 @@ test.describe('editor preview', () => {
 });
 
 test.describe('without a public GraphQL endpoint', () => {
-  test('there is no preview: the login form says it is not available, and an old cookie changes nothing', async ({ page, context, site: plain }) => {
+  test('there is no preview: the login form says it is not available, and an old cookie changes nothing', async ({
+    page,
+    context,
+    site: plain,
+  }) => {
     await context.addCookies([{ name: 'apollo:default.token', value: 'stale', url: plain.url }]);
     const requests: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && requests.push(r.url()));

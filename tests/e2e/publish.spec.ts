@@ -34,7 +34,9 @@ async function buildSite(token?: string, flags: string[] = []): Promise<Built> {
 }
 
 async function publishBuild(build: Built): Promise<void> {
-  const result = await runCli(['publish', '--out', build.dir, '--bucket', s3.bucket, '--endpoint-url', s3.endpoint, '--quiet'], { env: S3_ENV });
+  const result = await runCli(['publish', '--out', build.dir, '--bucket', s3.bucket, '--endpoint-url', s3.endpoint, '--quiet'], {
+    env: S3_ENV,
+  });
   if (result.code !== 0) throw new Error(`publish of ${build.id} failed:\n${result.stderr}`);
 }
 
@@ -61,7 +63,9 @@ test.afterAll(async () => {
   await s3?.stop();
 });
 
-test('a tab on build 1 keeps navigating while build 2 is published, and moves into build 2 through one full page load', async ({ page }) => {
+test('a tab on build 1 keeps navigating while build 2 is published, and moves into build 2 through one full page load', async ({
+  page,
+}) => {
   const [one, two] = [builds[0]!, builds[1]!];
   expect(one.id).not.toBe(two.id);
   const documents: string[] = [];
@@ -81,7 +85,10 @@ test('a tab on build 1 keeps navigating while build 2 is published, and moves in
     const path = new URL(res.url()).pathname.slice(0, -'/_payload.json'.length) || '/';
     void res
       .json()
-      .then((p: { buildId: string }) => payloads.set(path, p.buildId), () => undefined)
+      .then(
+        (p: { buildId: string }) => payloads.set(path, p.buildId),
+        () => undefined,
+      )
       .finally(() => pendingPayloads--);
   });
   page.on('pageerror', (err) => failures.push(`pageerror: ${err.message}`));
@@ -90,7 +97,8 @@ test('a tab on build 1 keeps navigating while build 2 is published, and moves in
   await waitForHydration(page);
   expect(await documentBuild(page)).toBe(one.id);
   // The runtime prefetches visible links; wait until it holds build 1's payload for one of them.
-  const links = async (): Promise<string[]> => page.locator('main a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+  const links = async (): Promise<string[]> =>
+    page.locator('main a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
   const heldLink = async (): Promise<string | undefined> => (await links()).find((href) => payloads.get(href) === one.id);
   await expect.poll(heldLink, { message: 'a link on /news whose payload the tab holds' }).toBeDefined();
   const prefetched = (await heldLink())!;

@@ -15,7 +15,11 @@ test.describe('scrolling', () => {
   test.beforeEach(({ page }) => emulateConnection(page, { saveData: true }));
 
   const pin = (link: Locator, left: number): Promise<unknown> =>
-    link.evaluate((a: HTMLElement, l: number) => Object.assign(a.style, { position: 'fixed', top: '0', left: `${l}px`, width: '200px', overflow: 'hidden', zIndex: '100' }), left);
+    link.evaluate(
+      (a: HTMLElement, l: number) =>
+        Object.assign(a.style, { position: 'fixed', top: '0', left: `${l}px`, width: '200px', overflow: 'hidden', zIndex: '100' }),
+      left,
+    );
 
   test('a new path scrolls to the top', async ({ page, site }) => {
     await page.goto(site.url + '/news');
@@ -42,10 +46,12 @@ test.describe('scrolling', () => {
     // A link from before content ids had their prefix: `#visiting` still reaches `#c-visiting`.
     await (await addLink(page, '/about/about-large#visiting')).click();
     await expect(page.locator('[data-route]')).toHaveAttribute('data-route', 'about-large');
-    await expect.poll(async () => {
-      const { top, margin } = await anchorOffset(page, 'c-visiting');
-      return Math.abs(top - margin) <= 2;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const { top, margin } = await anchorOffset(page, 'c-visiting');
+        return Math.abs(top - margin) <= 2;
+      })
+      .toBe(true);
   });
 
   test('Back and Forward restore the saved positions', async ({ page, site }) => {

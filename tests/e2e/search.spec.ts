@@ -19,7 +19,8 @@ import { expect, test, waitForHydration, type BuiltSite } from './fixtures.ts';
  */
 
 const dir = (): string => process.env.E2E_SITE_DIR!;
-const payload = async <T>(path: string): Promise<T> => (JSON.parse(await readFile(join(dir(), path, '_payload.json'), 'utf8')) as { data: T }).data;
+const payload = async <T>(path: string): Promise<T> =>
+  (JSON.parse(await readFile(join(dir(), path, '_payload.json'), 'utf8')) as { data: T }).data;
 
 /** Words of a text, lowercased. */
 const words = (text: string): string[] => text.toLowerCase().match(/[a-z]+/g) ?? [];
@@ -49,7 +50,7 @@ async function search(page: Page, site: BuiltSite, query: string): Promise<void>
 const results = (page: Page) => page.locator('.search-results .search-result__title a');
 
 test.describe('the search page', () => {
-  test("finds a news item first by a word of its title, with the word marked in the excerpt", async ({ page, site }) => {
+  test('finds a news item first by a word of its title, with the word marked in the excerpt', async ({ page, site }) => {
     const item = await itemWithOwnWord();
     await search(page, site, item.word);
     await expect(results(page).first()).toHaveAttribute('href', `/news/${item.slug}`);
@@ -60,9 +61,11 @@ test.describe('the search page', () => {
     await expect(first.locator('.search-result__excerpt mark').first()).toBeVisible();
   });
 
-  test("finds a person by their name, leading to their entry in the people directory", async ({ page, site }) => {
+  test('finds a person by their name, leading to their entry in the people directory', async ({ page, site }) => {
     const { people } = await payload<{ people: { nodes: { slug: string; name: string }[] } }>('about/people');
-    const person = people.nodes.find((p) => people.nodes.filter((q) => q.name.split(' ').at(-1) === p.name.split(' ').at(-1)).length === 1)!;
+    const person = people.nodes.find(
+      (p) => people.nodes.filter((q) => q.name.split(' ').at(-1) === p.name.split(' ').at(-1)).length === 1,
+    )!;
     await search(page, site, person.name);
     await expect(results(page).first()).toHaveText(person.name);
     await expect(results(page).first()).toHaveAttribute('href', `/about/people#c-person-${person.slug}`);
@@ -78,12 +81,17 @@ test.describe('the search page', () => {
       await search(page, site, 'archive');
       await expect(page.locator('.search-filters')).toBeVisible();
       await expect(results(page)).toHaveCount(10);
-      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+      const { violations } = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+        .analyze();
       expect(violations.map((v) => `${scheme} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
     }
   });
 
-  test('announces the number of results in a status region, and shows more on request with focus on the first new one', async ({ page, site }) => {
+  test('announces the number of results in a status region, and shows more on request with focus on the first new one', async ({
+    page,
+    site,
+  }) => {
     await search(page, site, 'archive');
     const status = page.locator('#search-status');
     await expect(status).toHaveAttribute('role', 'status');
@@ -98,7 +106,10 @@ test.describe('the search page', () => {
     await expect(status).toHaveText('No results for “qqqzzzxx”.');
   });
 
-  test('is used from the keyboard: type, arrow through the results, back to the field, open one, and Back returns to it', async ({ page, site }) => {
+  test('is used from the keyboard: type, arrow through the results, back to the field, open one, and Back returns to it', async ({
+    page,
+    site,
+  }) => {
     await page.goto(`${site.url}/search`);
     await waitForHydration(page);
     await page.locator('#search-field').focus();
@@ -122,7 +133,10 @@ test.describe('the search page', () => {
     await expect(results(page).first()).toHaveAttribute('href', href);
   });
 
-  test('keeps the search, its section and its year in the address: shared links open it, Back steps through searches', async ({ page, site }) => {
+  test('keeps the search, its section and its year in the address: shared links open it, Back steps through searches', async ({
+    page,
+    site,
+  }) => {
     await search(page, site, 'archive');
     await page.locator('#search-field').fill('concert');
     await page.locator('#search-field').press('Enter');
@@ -146,7 +160,10 @@ test.describe('the search page', () => {
     await expect(page.locator('#search-status')).toContainText('for “archive”');
   });
 
-  test("without JavaScript, the header's field sends the search to /search, which says that search needs JavaScript", async ({ browser, site }) => {
+  test("without JavaScript, the header's field sends the search to /search, which says that search needs JavaScript", async ({
+    browser,
+    site,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     try {
@@ -168,10 +185,20 @@ test.describe('zero cost to every other page', () => {
     return requests.map((r) => new URL(r.url()).pathname).filter((path) => path.startsWith('/_search/') || path === chunk);
   };
 
-  test('the first load of other pages requests nothing of the search; focusing the header field loads its code, and no index', async ({ page, site }) => {
+  test('the first load of other pages requests nothing of the search; focusing the header field loads its code, and no index', async ({
+    page,
+    site,
+  }) => {
     const requests: Request[] = [];
     page.on('request', (r) => void requests.push(r));
-    for (const path of ['/', '/news', '/events', '/about/people', '/courses', site.meta.prerendered.find((p) => p.startsWith('/news/') && !p.startsWith('/news/page/'))!]) {
+    for (const path of [
+      '/',
+      '/news',
+      '/events',
+      '/about/people',
+      '/courses',
+      site.meta.prerendered.find((p) => p.startsWith('/news/') && !p.startsWith('/news/page/'))!,
+    ]) {
       await page.goto(site.url + path);
       await waitForHydration(page);
       await page.waitForLoadState('networkidle');
@@ -234,7 +261,13 @@ test.describe('under the Content-Security-Policy site preview sends', () => {
   });
 
   test('no other page may compile WebAssembly', async ({ page }) => {
-    const compiles = (): Promise<string> => page.evaluate(() => WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => 'compiled', () => 'refused'));
+    const compiles = (): Promise<string> =>
+      page.evaluate(() =>
+        WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(
+          () => 'compiled',
+          () => 'refused',
+        ),
+      );
     await page.goto(`${server.url}/search`);
     await waitForHydration(page);
     expect(await compiles()).toBe('compiled');
@@ -253,7 +286,9 @@ test.describe("a large site's index, in partitions the search page merges", () =
     // The sample content in partitions of 30 pages (5 of them), served with each page's policy as a header.
     root = await mkdtemp(join(tmpdir(), 'site-e2e-search-parts-'));
     const out = join(root, 'site');
-    const result = await runCli(['build', '--out', out, '--cache-dir', join(root, 'cache'), '--quiet', '--no-report'], { env: { SITE_SEARCH_PARTITION_PAGES: '30' } });
+    const result = await runCli(['build', '--out', out, '--cache-dir', join(root, 'cache'), '--quiet', '--no-report'], {
+      env: { SITE_SEARCH_PARTITION_PAGES: '30' },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(out, '_search/parts.json'), 'utf8'))).toHaveLength(4);
     server = await startStaticServer({ root: out, headers: await policyHeaders(out) });
@@ -264,13 +299,21 @@ test.describe("a large site's index, in partitions the search page merges", () =
     await rm(root, { recursive: true, force: true });
   });
 
-  test('finds an item first by a word of its title, and ranks and counts the results of every partition together, with no violation', async ({ page, site, consoleProblems }) => {
+  test('finds an item first by a word of its title, and ranks and counts the results of every partition together, with no violation', async ({
+    page,
+    site,
+    consoleProblems,
+  }) => {
     const item = await itemWithOwnWord();
     const shown = async (url: string, query: string) => {
       await page.goto(`${url}/search?q=${encodeURIComponent(query)}`);
       await waitForHydration(page);
       await expect(page.locator('#search-status')).toContainText(`for “${query}”`);
-      return { status: await page.locator('#search-status').textContent(), filters: await page.locator('.search-filters').textContent(), first: await results(page).first().getAttribute('href') };
+      return {
+        status: await page.locator('#search-status').textContent(),
+        filters: await page.locator('.search-filters').textContent(),
+        first: await results(page).first().getAttribute('href'),
+      };
     };
     const parted = await shown(server.url, item.word);
     expect(parted.first).toBe(`/news/${item.slug}`);
@@ -287,7 +330,9 @@ test.describe("a large site's index, in partitions the search page merges", () =
     expect(consoleProblems.filter((p) => /Content Security Policy|Refused to|WebAssembly|pagefind/i.test(p))).toEqual([]);
   });
 
-  test('says search is not available when the first partition or another cannot be loaded, rather than waiting without end', async ({ page }) => {
+  test('says search is not available when the first partition or another cannot be loaded, rather than waiting without end', async ({
+    page,
+  }) => {
     for (const missing of ['_search/pagefind-entry.json', '_search/part-2/pagefind-entry.json']) {
       const entry = join(root, 'site', missing);
       const kept = await readFile(entry);
@@ -295,7 +340,9 @@ test.describe("a large site's index, in partitions the search page merges", () =
       try {
         await page.goto(`${server.url}/search?q=archive`);
         await waitForHydration(page);
-        await expect(page.locator('#search-status'), missing).toHaveText('Search is not available at the moment. Please try again later.', { timeout: 15_000 });
+        await expect(page.locator('#search-status'), missing).toHaveText('Search is not available at the moment. Please try again later.', {
+          timeout: 15_000,
+        });
       } finally {
         await writeFile(entry, kept);
       }

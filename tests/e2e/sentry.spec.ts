@@ -60,7 +60,11 @@ test.describe('error reporting with a DSN', () => {
     await expect(page.locator('.error-screen__message')).toContainText('The course list broke for');
 
     await expect.poll(() => ingest.items('event').length, { timeout: 15_000 }).toBeGreaterThan(0);
-    const event = ingest.items('event')[0] as { release?: string; exception?: { values?: { value?: string; mechanism?: { handled?: boolean } }[] }; breadcrumbs?: { message?: string }[] };
+    const event = ingest.items('event')[0] as {
+      release?: string;
+      exception?: { values?: { value?: string; mechanism?: { handled?: boolean } }[] };
+      breadcrumbs?: { message?: string }[];
+    };
     expect(event.release).toBe(site.buildId);
     expect(event.exception?.values?.[0]?.value).toContain('The course list broke for');
     expect(event.exception?.values?.[0]?.mechanism?.handled).toBe(false);
@@ -104,7 +108,9 @@ test.describe('error reporting with a DSN', () => {
     const userAgent = await page.evaluate(() => navigator.userAgent);
     expect(ingest.envelopes.filter((e) => e.request.headers['user-agent'] === userAgent)).toEqual([]);
     release();
-    const sessionsFromThisPage = (): number => ingest.envelopes.filter((e) => e.request.headers['user-agent'] === userAgent && e.items.some((i) => i.header.type === 'session')).length;
+    const sessionsFromThisPage = (): number =>
+      ingest.envelopes.filter((e) => e.request.headers['user-agent'] === userAgent && e.items.some((i) => i.header.type === 'session'))
+        .length;
     await expect.poll(sessionsFromThisPage, { timeout: 15_000 }).toBeGreaterThan(0);
   });
 
@@ -119,7 +125,10 @@ test.describe('error reporting with a DSN', () => {
       const file = queue.pop()!;
       if (seen.has(file)) continue;
       seen.add(file);
-      for (const m of (await read(file)).matchAll(/(?:^|[;}\s])(?:import|export)[^"'()]*?from\s*["']\.\/([^"']+\.js)["']|(?:^|[;}\s])import\s*["']\.\/([^"']+\.js)["']/g)) queue.push(`_assets/${m[1] ?? m[2]}`);
+      for (const m of (await read(file)).matchAll(
+        /(?:^|[;}\s])(?:import|export)[^"'()]*?from\s*["']\.\/([^"']+\.js)["']|(?:^|[;}\s])import\s*["']\.\/([^"']+\.js)["']/g,
+      ))
+        queue.push(`_assets/${m[1] ?? m[2]}`);
     }
     expect(seen.size).toBeGreaterThan(2);
     expect([...seen].filter((file) => /\/(sentry|live-data)-/.test(file))).toEqual([]);

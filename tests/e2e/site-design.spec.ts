@@ -75,6 +75,11 @@ test('images hold their space while loading, so the news list does not shift', a
   await page.goto(site.url + '/news');
   await waitForHydration(page);
   await page.waitForLoadState('networkidle');
-  expect(await page.locator('main img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  expect(
+    await page
+      .locator('main img')
+      .first()
+      .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+  ).toBe(true);
   expect(await page.evaluate(() => (window as unknown as { cls: number }).cls)).toBeLessThan(0.01);
 });

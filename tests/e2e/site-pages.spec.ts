@@ -3,7 +3,11 @@ import { expect, recordDocuments, test, waitForHydration } from './fixtures.ts';
 /** What visitors do on the institute's pages, in Chromium against the built site served statically (no API). */
 
 test.describe('course list', () => {
-  test('filters by level in place: no page load, the level in the address, every other course hidden', async ({ page, site, consoleProblems }) => {
+  test('filters by level in place: no page load, the level in the address, every other course hidden', async ({
+    page,
+    site,
+    consoleProblems,
+  }) => {
     await page.goto(site.url + '/courses');
     await waitForHydration(page);
     const documents = recordDocuments(page);
@@ -14,7 +18,9 @@ test.describe('course list', () => {
     await page.getByRole('link', { name: 'Master', exact: true }).click();
     await expect(page).toHaveURL(/\/courses\?level=Master$/);
     await expect.poll(() => courses.count()).toBeLessThan(total);
-    expect(new Set(await page.locator('.course').evaluateAll((els) => els.map((el) => el.getAttribute('data-level'))))).toEqual(new Set(['Master']));
+    expect(new Set(await page.locator('.course').evaluateAll((els) => els.map((el) => el.getAttribute('data-level'))))).toEqual(
+      new Set(['Master']),
+    );
     await expect(page.getByRole('status').filter({ hasText: 'Master course' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Master', exact: true })).toHaveAttribute('aria-current', 'true');
 
@@ -24,10 +30,16 @@ test.describe('course list', () => {
     expect(consoleProblems).toEqual([]);
   });
 
-  test('opened with a level in the address, shows that level once hydrated, without a hydration mismatch', async ({ page, site, consoleProblems }) => {
+  test('opened with a level in the address, shows that level once hydrated, without a hydration mismatch', async ({
+    page,
+    site,
+    consoleProblems,
+  }) => {
     await page.goto(site.url + '/courses?level=PhD');
     await waitForHydration(page);
-    await expect.poll(() => page.locator('.course').evaluateAll((els) => [...new Set(els.map((el) => el.getAttribute('data-level')))])).toEqual(['PhD']);
+    await expect
+      .poll(() => page.locator('.course').evaluateAll((els) => [...new Set(els.map((el) => el.getAttribute('data-level')))]))
+      .toEqual(['PhD']);
     expect(consoleProblems).toEqual([]);
   });
 });
@@ -40,7 +52,8 @@ test.describe('paged lists without JavaScript', () => {
     const total = Number(/of (\d+) articles/.exec((await page.locator('.list-count').textContent()) ?? '')?.[1]);
     const articles = new Set<string>();
     for (let step = 0; step < 20; step++) {
-      for (const href of await page.locator('main .card__link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))) articles.add(href!);
+      for (const href of await page.locator('main .card__link').evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
+        articles.add(href!);
       const next = page.getByRole('link', { name: 'Next page' });
       if ((await next.count()) === 0) break;
       await next.click();
@@ -61,7 +74,9 @@ test.describe('events', () => {
     expect(href).toBe(`${path}.ics`);
     const response = await page.request.get(site.url + href);
     expect(response.headers()['content-type']).toMatch(/^text\/calendar/);
-    expect(await response.text()).toMatch(/^BEGIN:VCALENDAR\r\n[\s\S]*X-WR-TIMEZONE:Europe\/Oslo\r\n[\s\S]*BEGIN:VEVENT[\s\S]*END:VCALENDAR\r\n$/);
+    expect(await response.text()).toMatch(
+      /^BEGIN:VCALENDAR\r\n[\s\S]*X-WR-TIMEZONE:Europe\/Oslo\r\n[\s\S]*BEGIN:VEVENT[\s\S]*END:VCALENDAR\r\n$/,
+    );
     const download = page.waitForEvent('download');
     await link.click();
     expect((await download).suggestedFilename()).toMatch(/\.ics$/);
@@ -103,7 +118,13 @@ test.describe('publication', () => {
 });
 
 test.describe('structured data and feeds', () => {
-  for (const pattern of [/^\/news\/(?!page\/)[^/]+$/, /^\/events\/(?!page\/)[^/]+\/[^/]+$/, /^\/publication\/[^/]+\/[^/]+$/, /^\/courses$/, /^\/$/]) {
+  for (const pattern of [
+    /^\/news\/(?!page\/)[^/]+$/,
+    /^\/events\/(?!page\/)[^/]+\/[^/]+$/,
+    /^\/publication\/[^/]+\/[^/]+$/,
+    /^\/courses$/,
+    /^\/$/,
+  ]) {
     test(`JSON-LD in the head leaves hydration of ${pattern.source} clean`, async ({ page, site, consoleProblems }) => {
       const path = site.meta.prerendered.find((p) => pattern.test(p))!;
       await page.goto(site.url + path);
@@ -126,18 +147,24 @@ test.describe('structured data and feeds', () => {
   });
 });
 
-test.describe("a visitor in another time zone", () => {
+test.describe('a visitor in another time zone', () => {
   // The browser's own zone is not the institute's: the page must not follow it, or hydration would mismatch.
   test.use({ timezoneId: 'America/New_York' });
 
-  test("an event's times read in the institute's zone, with its abbreviation, and hydrate without a mismatch", async ({ page, site, consoleProblems }) => {
+  test("an event's times read in the institute's zone, with its abbreviation, and hydrate without a mismatch", async ({
+    page,
+    site,
+    consoleProblems,
+  }) => {
     const path = site.meta.prerendered.find((p) => /^\/events\/(?!page\/)[^/]+\/[^/]+$/.test(p))!;
     await page.goto(site.url + path);
     await waitForHydration(page);
     const when = (await page.locator('.event-when').first().textContent())!;
     expect(when).toMatch(/\d{2}:\d{2}.*\b(CET|CEST)\b/);
     expect(when).not.toContain('UTC');
-    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!) as { startDate?: string } | { startDate?: string }[];
+    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!) as
+      | { startDate?: string }
+      | { startDate?: string }[];
     const event = [ld].flat().find((item) => item.startDate);
     expect(event?.startDate).toMatch(/T\d{2}:\d{2}:\d{2}\+0[12]:00$/);
     expect(consoleProblems).toEqual([]);

@@ -34,7 +34,8 @@ function buildSide(urls: readonly string[]): Kept[] {
 
 async function browserSide(page: Page, urls: readonly string[]): Promise<Kept[]> {
   const cleaned = await page.evaluate(
-    (all) => all.map((data) => (window as unknown as { liveSanitize: { sanitizeLiveData<T>(value: T): T } }).liveSanitize.sanitizeLiveData(data)),
+    (all) =>
+      all.map((data) => (window as unknown as { liveSanitize: { sanitizeLiveData<T>(value: T): T } }).liveSanitize.sanitizeLiveData(data)),
     urls.map(dataWith),
   );
   return cleaned.map(keptOf);
@@ -42,14 +43,100 @@ async function browserSide(page: Page, urls: readonly string[]): Promise<Kept[]>
 
 /** Pieces browsers and parsers have been fooled with: controls, whitespace, backslashes, entities, case. */
 const LEADING = ['', ' ', '\t', '\n', '\r', '\u0001', '\u001f', '\u0000', '\u00a0', '\ufeff', '&#1;', '&#x20;', '&Tab;', '&#0;'];
-const SCHEMES = ['', 'javascript', 'JaVaScRiPt', 'java\tscript', 'java\nscript', 'java&#09;script', 'java&Tab;script', 'jav&#x61;script', 'vbscript', 'VBScript', 'data', 'DATA', 'http', 'HTTPS', 'https', 'mailto', 'tel', 'ftp', 'file', 'h\ttp', 'x-js', 'java script', 'java\u0000script'];
+const SCHEMES = [
+  '',
+  'javascript',
+  'JaVaScRiPt',
+  'java\tscript',
+  'java\nscript',
+  'java&#09;script',
+  'java&Tab;script',
+  'jav&#x61;script',
+  'vbscript',
+  'VBScript',
+  'data',
+  'DATA',
+  'http',
+  'HTTPS',
+  'https',
+  'mailto',
+  'tel',
+  'ftp',
+  'file',
+  'h\ttp',
+  'x-js',
+  'java script',
+  'java\u0000script',
+];
 const COLONS = ['', ':', '&colon;', '&#58;', '&#x3a;', '&#x3A', '\t:', ': '];
-const SLASHES = ['', '/', '//', '///', '\\', '\\\\', '/\\', '\\/', '/\t/', '/\n/', '\t//', ' //', '/&#92;', '&#47;&#47;', '&sol;/', '\\\t\\', '/\u0000/'];
-const REST = ['', 'evil.example', 'evil.example/x?y=1#z', 'alert(1)', 'image/png;base64,iVBORw0KGgo=', 'text/html,<script>alert(1)</script>', 'news/item', '#top', '?q=1', 'office@institute.example', '+3120000000', 'a"b', '%0aevil'];
+const SLASHES = [
+  '',
+  '/',
+  '//',
+  '///',
+  '\\',
+  '\\\\',
+  '/\\',
+  '\\/',
+  '/\t/',
+  '/\n/',
+  '\t//',
+  ' //',
+  '/&#92;',
+  '&#47;&#47;',
+  '&sol;/',
+  '\\\t\\',
+  '/\u0000/',
+];
+const REST = [
+  '',
+  'evil.example',
+  'evil.example/x?y=1#z',
+  'alert(1)',
+  'image/png;base64,iVBORw0KGgo=',
+  'text/html,<script>alert(1)</script>',
+  'news/item',
+  '#top',
+  '?q=1',
+  'office@institute.example',
+  '+3120000000',
+  'a"b',
+  '%0aevil',
+];
 
 const piece = (list: readonly string[]): fc.Arbitrary<string> => fc.constantFrom(...list);
 const crafted = fc.tuple(piece(LEADING), piece(SCHEMES), piece(COLONS), piece(SLASHES), piece(REST)).map((parts) => parts.join(''));
-const noise = fc.string({ unit: fc.constantFrom('j', 'a', 'v', 's', ':', '/', '\\', '\t', '\n', '\r', ' ', '\u0000', '\u0001', '\u00a0', '&', '#', ';', 'x', '3', 'A', 'h', 't', 'p', 'd', '.', '?'), maxLength: 24 });
+const noise = fc.string({
+  unit: fc.constantFrom(
+    'j',
+    'a',
+    'v',
+    's',
+    ':',
+    '/',
+    '\\',
+    '\t',
+    '\n',
+    '\r',
+    ' ',
+    '\u0000',
+    '\u0001',
+    '\u00a0',
+    '&',
+    '#',
+    ';',
+    'x',
+    '3',
+    'A',
+    'h',
+    't',
+    'p',
+    'd',
+    '.',
+    '?',
+  ),
+  maxLength: 24,
+});
 const anyUrl = fc.oneof({ weight: 3, arbitrary: crafted }, { weight: 1, arbitrary: noise }, { weight: 1, arbitrary: fc.webUrl() });
 
 test.describe('the URL rule, in the build and in the browser', () => {
@@ -68,11 +155,39 @@ test.describe('the URL rule, in the build and in the browser', () => {
   });
 
   test('hostile URLs the browser took and the build refused are dropped on both sides', async ({ page }) => {
-    const hostile = ['/.//evil.example/x', '/..//evil.example/x', '\\\\evil.example/', '/\\evil.example/', '/\t/evil.example/', '//evil.example/', '\\/evil.example', 'data:image/png;base64,iVBORw0KGgo=', 'data:image/svg+xml,<svg onload=alert(1)>', 'javascript:alert(1)', ' vbscript:msgbox(1)', '\u0001javascript:alert(1)', 'java&#09;script:alert(1)', 'java&#09script:alert(1)', '&#x20;//evil.example', '/&#92;evil.example', '/&nbsp/evil.example', 'vbscript&#x3A'];
+    const hostile = [
+      '/.//evil.example/x',
+      '/..//evil.example/x',
+      '\\\\evil.example/',
+      '/\\evil.example/',
+      '/\t/evil.example/',
+      '//evil.example/',
+      '\\/evil.example',
+      'data:image/png;base64,iVBORw0KGgo=',
+      'data:image/svg+xml,<svg onload=alert(1)>',
+      'javascript:alert(1)',
+      ' vbscript:msgbox(1)',
+      '\u0001javascript:alert(1)',
+      'java&#09;script:alert(1)',
+      'java&#09script:alert(1)',
+      '&#x20;//evil.example',
+      '/&#92;evil.example',
+      '/&nbsp/evil.example',
+      'vbscript&#x3A',
+    ];
     const none: Kept = { field: false, href: false, src: false };
     expect(await browserSide(page, hostile)).toEqual(hostile.map(() => none));
     expect(buildSide(hostile)).toEqual(hostile.map(() => none));
-    const fine = ['https://example.org/a', 'http://example.org', 'mailto:office@institute.example', 'tel:+3120000000', '/media/a.png', 'news/item', '#top', '?page=2'];
+    const fine = [
+      'https://example.org/a',
+      'http://example.org',
+      'mailto:office@institute.example',
+      'tel:+3120000000',
+      '/media/a.png',
+      'news/item',
+      '#top',
+      '?page=2',
+    ];
     const all: Kept = { field: true, href: true, src: true };
     expect(await browserSide(page, fine)).toEqual(fine.map(() => all));
     expect(buildSide(fine)).toEqual(fine.map(() => all));
@@ -80,7 +195,11 @@ test.describe('the URL rule, in the build and in the browser', () => {
 
   test('an array of strings under a rich-text or URL key is cleaned like one string, on both sides', async ({ page }) => {
     const data = { body: ['<img src="x.png" onerror="alert(1)">'], url: ['javascript:alert(1)', '/fine'] };
-    const inBrowser = await page.evaluate((value) => (window as unknown as { liveSanitize: { sanitizeLiveData: (v: unknown) => unknown } }).liveSanitize.sanitizeLiveData(value), data);
+    const inBrowser = await page.evaluate(
+      (value) =>
+        (window as unknown as { liveSanitize: { sanitizeLiveData: (v: unknown) => unknown } }).liveSanitize.sanitizeLiveData(value),
+      data,
+    );
     const inBuild = sanitizeData(data);
     // The two cleaners write markup each their own way (`<img …>` and `<img … />`); what they keep is the same.
     expect((inBrowser as typeof data).url).toEqual(inBuild.url);

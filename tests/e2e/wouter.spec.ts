@@ -19,7 +19,11 @@ const ORIGIN = 'http://wouter.test';
 let script = '';
 
 test.beforeAll(async () => {
-  const bundle = await rollup({ input: `${ROOT}/tests/e2e/wouter/entry.tsx`, plugins: createClientPlugins({ minify: false }), onwarn: () => undefined });
+  const bundle = await rollup({
+    input: `${ROOT}/tests/e2e/wouter/entry.tsx`,
+    plugins: createClientPlugins({ minify: false }),
+    onwarn: () => undefined,
+  });
   const { output } = await bundle.generate({ format: 'es', inlineDynamicImports: true });
   await bundle.close();
   script = output[0].code;
@@ -30,14 +34,19 @@ async function open(page: Page, href: string): Promise<string> {
   const markup = renderToString(createElement(App, { nav: createFixtureNavigation(href), layouts }));
   const html = `<!doctype html><html lang="en"><head><title>wouter</title><script type="module" src="/entry.js"></script></head><body><div id="app">${markup}</div></body></html>`;
   await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/entry.js' ? route.fulfill({ contentType: 'text/javascript', body: script }) : route.fulfill({ contentType: 'text/html', body: html }),
+    new URL(route.request().url()).pathname === '/entry.js'
+      ? route.fulfill({ contentType: 'text/javascript', body: script })
+      : route.fulfill({ contentType: 'text/html', body: html }),
   );
   await page.goto(ORIGIN + href);
   await waitForHydration(page);
   return markup;
 }
 
-test('routes, params, a nested base and an active Link render the same on the server and in the browser', async ({ page, consoleProblems }) => {
+test('routes, params, a nested base and an active Link render the same on the server and in the browser', async ({
+  page,
+  consoleProblems,
+}) => {
   const markup = await open(page, '/people/ada?tab=talks');
   expect(markup).toContain('<h1>ada</h1>');
   expect(markup).toContain('<p id="here">/ada?tab=talks</p>');
@@ -49,7 +58,10 @@ test('routes, params, a nested base and an active Link render the same on the se
   expect(consoleProblems).toEqual([]);
 });
 
-test("a Link under a nested base and useLocation's navigate are navigations of the runtime, not of wouter", async ({ page, consoleProblems }) => {
+test("a Link under a nested base and useLocation's navigate are navigations of the runtime, not of wouter", async ({
+  page,
+  consoleProblems,
+}) => {
   await open(page, '/people/ada?tab=talks');
   await page.getByRole('link', { name: 'Grace' }).click();
   await expect(page.locator('h1')).toHaveText('grace');

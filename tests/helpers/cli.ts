@@ -15,10 +15,16 @@ export interface CliResult {
 }
 
 /** Runs the real `site` command as a user would, and collects its output. */
-export function runCli(args: string[], options: { env?: Record<string, string | undefined>; timeoutMs?: number; cwd?: string; script?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; timeoutMs?: number; cwd?: string; script?: string } = {},
+): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.script ?? SITE_BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, NODE_ENV: 'production', ...options.env } });
+    const child = spawn(process.execPath, [options.script ?? SITE_BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, NODE_ENV: 'production', ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

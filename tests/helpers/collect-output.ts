@@ -6,5 +6,9 @@ export async function collectOutput(output: OutputDefinition, ctx: OutputContext
   const all = [...pages];
   for (const page of all) collector.page(page);
   const byPath = new Map(all.map((page) => [page.path, page.data]));
-  return [...(await collector.files({ data: (path) => (byPath.has(path) ? Promise.resolve(byPath.get(path)) : Promise.reject(new Error(`no page ${path}`))) }))];
+  return [
+    ...(await collector.files({
+      data: (path) => (byPath.has(path) ? Promise.resolve(byPath.get(path)) : Promise.reject(new Error(`no page ${path}`))),
+    })),
+  ];
 }

@@ -1,5 +1,10 @@
 /** A clock a test moves, and a timer it fires: what the progress displays take for time. */
-export function fakeTime(): { now: () => number; advance(ms: number): void; every: (ms: number, tick: () => void) => () => void; tick(): void } {
+export function fakeTime(): {
+  now: () => number;
+  advance(ms: number): void;
+  every: (ms: number, tick: () => void) => () => void;
+  tick(): void;
+} {
   let t = 0;
   let ticks: (() => void)[] = [];
   return {

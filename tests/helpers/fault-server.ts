@@ -76,7 +76,10 @@ export async function startFaultServer({ backend: backendOptions = {} }: { backe
       const body = Buffer.concat(chunks);
       if (!req.url?.startsWith('/graphql')) {
         media.push({ path: req.url ?? '', authorization: req.headers.authorization ?? null });
-        return void forward(backend.origin, req, body).then((r) => send(res, r), () => res.destroy());
+        return void forward(backend.origin, req, body).then(
+          (r) => send(res, r),
+          () => res.destroy(),
+        );
       }
       const operation = operationOf(body);
       const call = (counts.get(operation) ?? 0) + 1;
@@ -128,7 +131,8 @@ interface Forwarded {
 }
 
 function matches(rule: FaultRule, operation: string, call: number): boolean {
-  const named = rule.operation === '*' || (typeof rule.operation === 'string' ? rule.operation === operation : rule.operation.test(operation));
+  const named =
+    rule.operation === '*' || (typeof rule.operation === 'string' ? rule.operation === operation : rule.operation.test(operation));
   if (!named) return false;
   if (rule.calls === undefined) return true;
   return typeof rule.calls === 'function' ? rule.calls(call) : rule.calls.includes(call);
@@ -157,7 +161,9 @@ async function inject(fault: Fault | null, origin: string, req: IncomingMessage,
       return;
     case 'html':
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>The upstream server is not responding.</p></body></html>');
+      res.end(
+        '<!doctype html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>The upstream server is not responding.</p></body></html>',
+      );
       return;
     case 'graphql-errors':
     case 'empty-lists':
@@ -182,7 +188,11 @@ async function forward(origin: string, req: IncomingMessage, body: Buffer): Prom
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  const response = await fetch(origin + (req.url ?? '/'), { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : new Uint8Array(body) });
+  const response = await fetch(origin + (req.url ?? '/'), {
+    method: req.method,
+    headers,
+    body: req.method === 'GET' || req.method === 'HEAD' ? undefined : new Uint8Array(body),
+  });
   const out: Record<string, string> = {};
   for (const name of ['content-type', 'cache-control']) {
     const value = response.headers.get(name);

@@ -11,7 +11,11 @@ export const HOSTILE_OVERRIDES = {
     {
       slug: 'about-large',
       sections: [
-        { id: BOOT_ELEMENT_ID, title: BOOT_JSON, body: `<p id="${APP_ELEMENT_ID}">Clobbers the app root.</p><p><a href="#main">To main</a></p>` },
+        {
+          id: BOOT_ELEMENT_ID,
+          title: BOOT_JSON,
+          body: `<p id="${APP_ELEMENT_ID}">Clobbers the app root.</p><p><a href="#main">To main</a></p>`,
+        },
         { id: APP_ELEMENT_ID, title: 'App', body: '<p id="main">Clobbers main.</p>' },
         { id: 'main', title: 'Main', body: `<h2 id="${BOOT_ELEMENT_ID}">Boot</h2><p><a href="#history">History</a></p>` },
         { id: 'history', title: 'History', body: '<p id="toc-title">Clobbers the table of contents title.</p>' },
@@ -19,4 +23,3 @@ export const HOSTILE_OVERRIDES = {
     },
   ],
 };
-

@@ -64,11 +64,21 @@ const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverCons
  * went out, so for this test server DES becomes the identity (the token is the IV and the key name).
  */
 function letS3rverPageListings(): void {
-  const crypto = createRequire(import.meta.url)('node:crypto') as { createCipheriv: (...args: unknown[]) => unknown; createDecipheriv: (...args: unknown[]) => unknown };
+  const crypto = createRequire(import.meta.url)('node:crypto') as {
+    createCipheriv: (...args: unknown[]) => unknown;
+    createDecipheriv: (...args: unknown[]) => unknown;
+  };
   if ((crypto.createCipheriv as { s3rverPaging?: boolean }).s3rverPaging) return;
-  const identity = { update: (data: string | Buffer, encoding?: BufferEncoding) => (typeof data === 'string' ? Buffer.from(data, encoding ?? 'utf8') : Buffer.from(data)), final: () => Buffer.alloc(0) };
+  const identity = {
+    update: (data: string | Buffer, encoding?: BufferEncoding) =>
+      typeof data === 'string' ? Buffer.from(data, encoding ?? 'utf8') : Buffer.from(data),
+    final: () => Buffer.alloc(0),
+  };
   const [cipher, decipher] = [crypto.createCipheriv, crypto.createDecipheriv];
-  crypto.createCipheriv = Object.assign((algorithm: unknown, ...rest: unknown[]) => (algorithm === 'des' ? identity : cipher(algorithm, ...rest)), { s3rverPaging: true });
+  crypto.createCipheriv = Object.assign(
+    (algorithm: unknown, ...rest: unknown[]) => (algorithm === 'des' ? identity : cipher(algorithm, ...rest)),
+    { s3rverPaging: true },
+  );
   crypto.createDecipheriv = (algorithm: unknown, ...rest: unknown[]) => (algorithm === 'des' ? identity : decipher(algorithm, ...rest));
 }
 
@@ -84,7 +94,11 @@ function letS3rverCopyEtags(): void {
     copyObject(srcBucket: string, srcKey: string, destBucket: string, destKey: string, replacement: unknown): Promise<unknown>;
   }
   const require = createRequire(import.meta.url);
-  const store = (require(join(dirname(require.resolve('@20minutes/s3rver')), 'stores/filesystem.js')) as { prototype: Store & { s3rverCopyEtags?: boolean } }).prototype;
+  const store = (
+    require(join(dirname(require.resolve('@20minutes/s3rver')), 'stores/filesystem.js')) as {
+      prototype: Store & { s3rverCopyEtags?: boolean };
+    }
+  ).prototype;
   if (store.s3rverCopyEtags) return;
   const copy = store.copyObject;
   store.copyObject = async function (this: Store, srcBucket, srcKey, destBucket, destKey, replacement) {
@@ -106,7 +120,14 @@ export async function startS3Server(options: { bucket?: string; directory?: stri
   const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 's3rver-')));
   // s3rver signs bucket-level requests as `/bucket` while SDK v3 signs `/bucket/`, so it would refuse
   // every listing; signatures are therefore not compared, but access key ids still are.
-  const s3 = new S3rver({ address: '127.0.0.1', port: options.port ?? 0, silent: true, directory, allowMismatchedSignatures: true, configureBuckets: [{ name: bucket }] });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: options.port ?? 0,
+    silent: true,
+    directory,
+    allowMismatchedSignatures: true,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await s3.run();
   const server = s3.httpServer!;
   const requests: S3Request[] = [];
@@ -145,7 +166,12 @@ export async function startS3Server(options: { bucket?: string; directory?: stri
 /** An S3 client for the test server, for reading objects back. */
 export function s3Client(endpoint: string): S3Client {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= S3_ENV.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
-  return new S3Client({ endpoint, region: S3_ENV.AWS_REGION, forcePathStyle: true, credentials: { accessKeyId: S3_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: S3_ENV.AWS_SECRET_ACCESS_KEY } });
+  return new S3Client({
+    endpoint,
+    region: S3_ENV.AWS_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: S3_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: S3_ENV.AWS_SECRET_ACCESS_KEY },
+  });
 }
 
 /** An object with the headers stored with it. */
@@ -160,7 +186,12 @@ export interface ServedObject {
 export async function getObject(client: S3Client, bucket: string, key: string): Promise<ServedObject | null> {
   try {
     const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    return { status: 200, body: Buffer.from(await answer.Body!.transformToByteArray()), contentType: answer.ContentType, cacheControl: answer.CacheControl };
+    return {
+      status: 200,
+      body: Buffer.from(await answer.Body!.transformToByteArray()),
+      contentType: answer.ContentType,
+      cacheControl: answer.CacheControl,
+    };
   } catch (error) {
     if ((error as { name?: string }).name === 'NoSuchKey') return null;
     throw error;
@@ -219,7 +250,9 @@ export async function bucketSnapshot(client: S3Client, bucket: string, prefix = 
   const out: Record<string, string> = {};
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix ? `${prefix}/` : undefined, ContinuationToken: token }));
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix ? `${prefix}/` : undefined, ContinuationToken: token }),
+    );
     for (const item of page.Contents ?? []) out[item.Key!.slice(prefix ? prefix.length + 1 : 0)] = item.ETag ?? '';
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -236,7 +269,8 @@ export async function writeFakeBuild(dir: string, n: number): Promise<{ id: stri
   const assets = [`_assets/entry-v${n}.js`, `_assets/site-v${n}.css`, `_assets/chunk-a-v${n}.js`, `_assets/chunk-b-v${n}.js`];
   const page = (path: string): string =>
     `<!doctype html><title>${path}</title><link rel="stylesheet" href="/${assets[1]}"><script type="module" src="/${assets[0]}"></script><h1>${path} of ${id}</h1>`;
-  const payload = (path: string): string => JSON.stringify({ v: 1, buildId: id, path, data: { title: path }, prerenderedAt: new Date(n * 1000).toISOString() });
+  const payload = (path: string): string =>
+    JSON.stringify({ v: 1, buildId: id, path, data: { title: path }, prerenderedAt: new Date(n * 1000).toISOString() });
   const paths = ['/', '/news', '/news/first', `/only-${n}`];
   const files: Record<string, string> = {
     [assets[0]!]: `import './chunk-a-v${n}.js'; console.log(${n});`,

@@ -24,7 +24,9 @@ export async function readIndexFragments(siteDir: string): Promise<IndexedFragme
       const text = gunzipSync(await readFile(join(dir, name))).toString('utf8');
       if (!text.startsWith(SIGNATURE)) throw new Error(`${index}fragment/${name} is not a Pagefind fragment`);
       const json = JSON.parse(text.slice(SIGNATURE.length)) as IndexedFragment | Record<string, IndexedFragment>;
-      fragments.push(...(typeof json.url === 'string' ? [json as IndexedFragment] : Object.values(json as Record<string, IndexedFragment>)));
+      fragments.push(
+        ...(typeof json.url === 'string' ? [json as IndexedFragment] : Object.values(json as Record<string, IndexedFragment>)),
+      );
     }
   }
   return fragments.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));

@@ -57,5 +57,12 @@ export function parseEnvelope(body: string): { header: Record<string, unknown>; 
 }
 
 function answer(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, OPTIONS' }).end(body);
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': '*',
+      'access-control-allow-methods': 'POST, OPTIONS',
+    })
+    .end(body);
 }

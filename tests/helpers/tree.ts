@@ -9,7 +9,10 @@ export async function snapshotTree(dir: string): Promise<Record<string, string>>
     for (const entry of await readdir(current, { withFileTypes: true })) {
       const full = join(current, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else out[relative(dir, full)] = createHash('sha256').update(await readFile(full)).digest('hex');
+      else
+        out[relative(dir, full)] = createHash('sha256')
+          .update(await readFile(full))
+          .digest('hex');
     }
   };
   await walk(dir);

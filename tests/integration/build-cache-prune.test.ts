@@ -20,13 +20,19 @@ let dir: string;
 let cache: string;
 let overrides: string;
 const build = (out: string, ...flags: string[]): ReturnType<typeof runCli> =>
-  runCli(['build', '--out', join(dir, out), '--cache-dir', cache, '--quiet', ...flags], { env: { SOURCE_DATE_EPOCH: EPOCH, CONTENT_OVERRIDES_FILE: overrides } });
+  runCli(['build', '--out', join(dir, out), '--cache-dir', cache, '--quiet', ...flags], {
+    env: { SOURCE_DATE_EPOCH: EPOCH, CONTENT_OVERRIDES_FILE: overrides },
+  });
 const report = async (): Promise<BuildReport> => JSON.parse(await readFile(join(dir, 'build-report.json'), 'utf8')) as BuildReport;
 const list = async (sub: string): Promise<string[]> => (await readdir(join(cache, sub)).catch(() => [] as string[])).sort();
 /** The state files of an output folder, named as the cache names them. */
 const stateId = (out: string): string => createHash('sha256').update(join(dir, out)).digest('hex').slice(0, 16);
 /** The uses file beside a folder's state. */
-const usesOf = async (out: string): Promise<{ outDir: string; uses: Record<string, string[]> }> => JSON.parse(await readFile(join(cache, 'builds', `${stateId(out)}.uses.json`), 'utf8')) as { outDir: string; uses: Record<string, string[]> };
+const usesOf = async (out: string): Promise<{ outDir: string; uses: Record<string, string[]> }> =>
+  JSON.parse(await readFile(join(cache, 'builds', `${stateId(out)}.uses.json`), 'utf8')) as {
+    outDir: string;
+    uses: Record<string, string[]>;
+  };
 /** Sets the files' times `ms` before now, as if written then. */
 const age = async (files: string[], ms: number): Promise<void> => {
   const then = new Date(Date.now() - ms);
@@ -63,7 +69,11 @@ describe('the build cache after builds into two folders', () => {
     const media = await list('media');
     expect(uses.uses.media!.length).toBeGreaterThan(50);
     // Every medium the build used is an entry of the cache, by its key.
-    for (const key of uses.uses.media!) expect(media.some((name) => name.startsWith(`${key}.`)), key).toBe(true);
+    for (const key of uses.uses.media!)
+      expect(
+        media.some((name) => name.startsWith(`${key}.`)),
+        key,
+      ).toBe(true);
     expect(uses.uses.search).toEqual((await list('search')).map((name) => name.replace(/\.pagefind$/, '')));
     expect(uses.uses.bundle).toEqual(await list('bundle'));
   });
@@ -76,7 +86,10 @@ describe('the build cache after builds into two folders', () => {
     expect(shown.stdout).toMatch(new RegExp(`^ {2}media +${(await list('media')).length} +[\\d.]+ KiB`, 'm'));
     expect(shown.stdout).toMatch(/^ {2}search +1 /m);
     expect(shown.stdout).toMatch(/^ {2}bundle +1 /m);
-    for (const out of ['a', 'b']) expect(shown.stdout).toMatch(new RegExp(`^ {4}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +\\d+ min +[\\d.]+ KiB +${join(dir, out)}$`, 'm'));
+    for (const out of ['a', 'b'])
+      expect(shown.stdout).toMatch(
+        new RegExp(`^ {4}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +\\d+ min +[\\d.]+ KiB +${join(dir, out)}$`, 'm'),
+      );
   });
 
   it('`site cache prune --dry-run` says what the bounds remove, and removes nothing', async () => {
@@ -92,7 +105,10 @@ describe('the build cache after builds into two folders', () => {
   it('a build removes the states of folders not built within the bound, and keeps its own', async () => {
     // `b` was last built 15 days ago (the default bound is 14).
     const b = stateId('b');
-    await age((await list('builds')).filter((name) => name.startsWith(b)).map((name) => join(cache, 'builds', name)), 15 * DAY);
+    await age(
+      (await list('builds')).filter((name) => name.startsWith(b)).map((name) => join(cache, 'builds', name)),
+      15 * DAY,
+    );
     await editContent();
     const result = await build('a');
     expect(result.code, result.stderr).toBe(0);
@@ -149,7 +165,9 @@ describe('the build cache after builds into two folders', () => {
   }, 240_000);
 
   it('a build ends by pruning, in bounded time', async () => {
-    const result = await runCli(['build', '--out', join(dir, 'c'), '--cache-dir', cache, '--verbose'], { env: { SOURCE_DATE_EPOCH: EPOCH, CONTENT_OVERRIDES_FILE: overrides } });
+    const result = await runCli(['build', '--out', join(dir, 'c'), '--cache-dir', cache, '--verbose'], {
+      env: { SOURCE_DATE_EPOCH: EPOCH, CONTENT_OVERRIDES_FILE: overrides },
+    });
     expect(result.code, result.stderr).toBe(0);
     const ms = Number(/\[cache\] pruned in (\d+) ms/.exec(result.stdout)?.[1]);
     expect(ms).toBeLessThan(1000);

@@ -32,7 +32,11 @@ async function build(out: string, ...flags: string[]): Promise<{ report: BuildRe
 async function readState(out: string): Promise<{ pages: [string][]; sample: [string, string][] }> {
   // The states themselves, not their cursors or the cache's notes of what each build used.
   for (const name of (await readdir(join(dir, 'cache/builds'))).filter((f) => /^[0-9a-f]{16}\.json$/.test(f))) {
-    const state = JSON.parse(await readFile(join(dir, 'cache/builds', name), 'utf8')) as { outDir: string; pages: [string][]; sample: [string, string][] };
+    const state = JSON.parse(await readFile(join(dir, 'cache/builds', name), 'utf8')) as {
+      outDir: string;
+      pages: [string][];
+      sample: [string, string][];
+    };
     if (state.outDir === out) return state;
   }
   throw new Error(`no build state for ${out}`);
@@ -49,7 +53,20 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'build-freshness-'));
   project = join(dir, 'project');
-  for (const entry of ['bin', 'cli', 'runtime', 'site', 'backend', 'templates', 'types', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'rollup.config.ts']) {
+  for (const entry of [
+    'bin',
+    'cli',
+    'runtime',
+    'site',
+    'backend',
+    'templates',
+    'types',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.base.json',
+    'rollup.config.ts',
+  ]) {
     await cp(join(ROOT, entry), join(project, entry), { recursive: true });
   }
   // The installed packages, each a link into the project's own install, so that one of them can be
@@ -69,14 +86,21 @@ describe('an incremental build after the generator changed', () => {
     expect((await build('site')).report.changes).toMatchObject({ mode: 'full' });
     expect((await build('site')).report.changes).toMatchObject({ mode: 'incremental', pagesRendered: 0 });
 
-    await edit('cli/render/head.ts', (text) => text.replace('`<title>${escapeHtml(title)}</title>`,', '`<title>${escapeHtml(title)}</title>`,\n    \'<meta name="generator" content="freshness-test">\','));
+    await edit('cli/render/head.ts', (text) =>
+      text.replace(
+        '`<title>${escapeHtml(title)}</title>`,',
+        '`<title>${escapeHtml(title)}</title>`,\n    \'<meta name="generator" content="freshness-test">\',',
+      ),
+    );
     const afterCode = await build('site', '--verbose');
     expect(afterCode.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
     expect(afterCode.output).toContain("rendering every page: the generator's or the site's code");
     expect(await readFile(join(dir, 'site/index.html'), 'utf8')).toContain('<meta name="generator" content="freshness-test">');
     expect(await readFile(join(dir, 'site/about/index.html'), 'utf8')).toContain('<meta name="generator" content="freshness-test">');
 
-    await edit('templates/document.html', (text) => text.replace('<!--app-csp-->', '<!--app-csp-->\n    <meta name="shell" content="changed">'));
+    await edit('templates/document.html', (text) =>
+      text.replace('<!--app-csp-->', '<!--app-csp-->\n    <meta name="shell" content="changed">'),
+    );
     const afterShell = await build('site');
     expect(afterShell.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
     expect(await readFile(join(dir, 'site/news/index.html'), 'utf8')).toContain('<meta name="shell" content="changed">');
@@ -164,9 +188,15 @@ describe('a client bundle that fails', () => {
     const source = await readFile(page, 'utf8');
     await writeFile(page, `import 'node:fs';\n${source}`);
     try {
-      const result = await runCli(['build', '--out', join(dir, 'bundle-fails'), '--cache-dir', join(dir, 'cache')], { cwd: project, env: { CONTENT_OVERRIDES_FILE: overrides }, script: join(project, 'bin/site.js') });
+      const result = await runCli(['build', '--out', join(dir, 'bundle-fails'), '--cache-dir', join(dir, 'cache')], {
+        cwd: project,
+        env: { CONTENT_OVERRIDES_FILE: overrides },
+        script: join(project, 'bin/site.js'),
+      });
       expect(result.code).not.toBe(0);
-      expect(result.stdout + result.stderr).toMatch(/\[BundleFailed\][^\n]*site\/pages\/courses\.tsx imports 'node:fs', which is build-only code/);
+      expect(result.stdout + result.stderr).toMatch(
+        /\[BundleFailed\][^\n]*site\/pages\/courses\.tsx imports 'node:fs', which is build-only code/,
+      );
     } finally {
       await writeFile(page, source);
     }

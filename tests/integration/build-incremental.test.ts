@@ -16,7 +16,9 @@ const EPOCH = '1700000000';
 let dir: string;
 let overrides: string;
 const build = (out: string, ...flags: string[]): ReturnType<typeof runCli> =>
-  runCli(['build', '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--quiet', ...flags], { env: { SOURCE_DATE_EPOCH: EPOCH, CONTENT_OVERRIDES_FILE: overrides } });
+  runCli(['build', '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--quiet', ...flags], {
+    env: { SOURCE_DATE_EPOCH: EPOCH, CONTENT_OVERRIDES_FILE: overrides },
+  });
 const report = async (): Promise<BuildReport> => JSON.parse(await readFile(join(dir, 'build-report.json'), 'utf8')) as BuildReport;
 
 // The newest article: it shows on the news list, the home page and the news feed.
@@ -47,10 +49,22 @@ describe('a rebuild after one news item changed', () => {
     expect(changes!.richText).toMatchObject({ cleaned: 0 });
     expect(changes!.richText.reused).toBeGreaterThan(50);
     expect(changes!.written).toEqual(
-      expect.arrayContaining([`news/${slug}/index.html`, `news/${slug}/_payload.json`, 'news/index.html', 'index.html', 'feeds/news.xml', 'sitemap.xml', '_assets/builds/latest.json']),
+      expect.arrayContaining([
+        `news/${slug}/index.html`,
+        `news/${slug}/_payload.json`,
+        'news/index.html',
+        'index.html',
+        'feeds/news.xml',
+        'sitemap.xml',
+        '_assets/builds/latest.json',
+      ]),
     );
     // Nothing else: no other article, no event, no asset is written again.
-    expect(changes!.written.filter((f) => f.startsWith('events/') || f.startsWith('publications/') || (f.startsWith('_assets/') && !f.startsWith('_assets/builds/')))).toEqual([]);
+    expect(
+      changes!.written.filter(
+        (f) => f.startsWith('events/') || f.startsWith('publications/') || (f.startsWith('_assets/') && !f.startsWith('_assets/builds/')),
+      ),
+    ).toEqual([]);
     expect(changes!.written.length).toBeLessThan(25);
     expect(await readFile(join(dir, `site/news/${slug}/index.html`), 'utf8')).toContain('A corrected headline');
   }, 240_000);

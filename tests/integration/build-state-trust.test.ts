@@ -20,7 +20,13 @@ let out: string;
 let stateFile: string;
 let original: string;
 
-type Saved = { generator: string; sample: [string, string][]; pages: [string, string, string, number, string | null, number, ...unknown[]][]; outputs: Record<string, string>; media: string[] };
+type Saved = {
+  generator: string;
+  sample: [string, string][];
+  pages: [string, string, string, number, string | null, number, ...unknown[]][];
+  outputs: Record<string, string>;
+  media: string[];
+};
 const saved = (): Saved => JSON.parse(original) as Saved;
 /**
  * Loads `state`, signed with the cache key as a build signs it: these are the checks behind the
@@ -38,7 +44,8 @@ const refusal = async (state: Saved): Promise<string> => {
   return 'reason' in loaded ? loaded.reason : '';
 };
 /** A page the folder check does not sample, so only the per-file check stands between it and the build. */
-const unsampled = (state: Saved): Saved['pages'][number] => state.pages.find(([path]) => path !== '/' && !state.sample.some(([s]) => s === path))!;
+const unsampled = (state: Saved): Saved['pages'][number] =>
+  state.pages.find(([path]) => path !== '/' && !state.sample.some(([s]) => s === path))!;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'build-state-trust-'));
@@ -70,7 +77,14 @@ describe('the build state of an output folder', () => {
     expect(original.state, 'reason' in original ? original.reason : '').not.toBeNull();
     // As it was, without its signature; and with a page's record changed under the old signature.
     const { mac, ...unsigned } = saved() as Saved & { mac: string };
-    for (const text of [JSON.stringify(unsigned), JSON.stringify({ ...unsigned, pages: unsigned.pages.map((p, i) => (i === 0 ? [p[0], p[1], 'x'.repeat(43), ...p.slice(3)] : p)), mac })]) {
+    for (const text of [
+      JSON.stringify(unsigned),
+      JSON.stringify({
+        ...unsigned,
+        pages: unsigned.pages.map((p, i) => (i === 0 ? [p[0], p[1], 'x'.repeat(43), ...p.slice(3)] : p)),
+        mac,
+      }),
+    ]) {
       await writeFile(stateFile, text);
       const loaded = await loadBuildState(join(dir, 'cache'), out, unsigned.generator);
       expect(loaded.state).toBeNull();
@@ -106,7 +120,9 @@ describe('the build state of an output folder', () => {
       const state = saved();
       const page = unsampled(state);
       page[field] = value;
-      expect(await refusal(state), `field ${field} = ${JSON.stringify(value)}`).toBe(`the build cache's state has a damaged record of the page ${JSON.stringify(page[0])} (a damaged or altered cache)`);
+      expect(await refusal(state), `field ${field} = ${JSON.stringify(value)}`).toBe(
+        `the build cache's state has a damaged record of the page ${JSON.stringify(page[0])} (a damaged or altered cache)`,
+      );
     }
   });
 
@@ -135,7 +151,9 @@ describe('the build state of an output folder', () => {
     await copyFile(join(out, medium.slice(1)), join(out, folded.slice(1)));
     withMedia.media.push(folded);
     try {
-      expect(await refusal(withMedia)).toContain(`${JSON.stringify(folded)}, which is outside the output folder or not a name a build writes`);
+      expect(await refusal(withMedia)).toContain(
+        `${JSON.stringify(folded)}, which is outside the output folder or not a name a build writes`,
+      );
     } finally {
       await rm(join(out, folded.slice(1)));
     }
@@ -187,7 +205,8 @@ describe('an update in place that commits its changes', () => {
       const site = join(root, 'site');
       const staging = join(root, 'staging');
       const elsewhere = join(root, 'elsewhere');
-      for (const dir of [join(site, '_assets/builds'), join(staging, '_assets/builds'), join(staging, 'news'), elsewhere]) await mkdir(dir, { recursive: true });
+      for (const dir of [join(site, '_assets/builds'), join(staging, '_assets/builds'), join(staging, 'news'), elsewhere])
+        await mkdir(dir, { recursive: true });
       await writeFile(join(site, '_assets/builds/latest.json'), '{"id":"old"}');
       await writeFile(join(staging, '_assets/builds/latest.json'), '{"id":"new"}');
       await writeFile(join(staging, 'news/index.html'), 'the new list');

@@ -20,10 +20,30 @@ beforeAll(async () => {
 });
 afterAll(() => backend.close());
 
-const buildWith = (threads: number, out: string, env: Record<string, string> = {}, flags: readonly string[] = []): ReturnType<typeof runCli> =>
-  runCli(['build', '--endpoint', backend.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--render-threads', String(threads), '--no-report', ...flags], {
-    env: { SOURCE_DATE_EPOCH: '1700000000', CI: 'true', ...env },
-  });
+const buildWith = (
+  threads: number,
+  out: string,
+  env: Record<string, string> = {},
+  flags: readonly string[] = [],
+): ReturnType<typeof runCli> =>
+  runCli(
+    [
+      'build',
+      '--endpoint',
+      backend.url,
+      '--out',
+      join(dir, out),
+      '--cache-dir',
+      join(dir, 'cache'),
+      '--render-threads',
+      String(threads),
+      '--no-report',
+      ...flags,
+    ],
+    {
+      env: { SOURCE_DATE_EPOCH: '1700000000', CI: 'true', ...env },
+    },
+  );
 
 describe('render threads', () => {
   it('write exactly the bytes the main thread alone writes, and do render part of the pages', async () => {
@@ -41,7 +61,7 @@ describe('render threads', () => {
     expect(b).toEqual(a);
   }, 240_000);
 
-  it('are not started for an update in place that renders a few pages, and start at once when the folder\'s state does not hold', async () => {
+  it("are not started for an update in place that renders a few pages, and start at once when the folder's state does not hold", async () => {
     const first = await buildWith(2, 'update');
     expect(first.code, first.stderr).toBe(0);
     const token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);

@@ -24,7 +24,8 @@ let env: Record<string, string>;
 let article: string;
 let warm: CliResult;
 
-const build = (out: string, extra: Record<string, string> = {}): Promise<CliResult> => runCli(['build', '--out', join(dir, out), '--cache-dir', cache, '--no-report', '--full'], { env: { ...env, ...extra } });
+const build = (out: string, extra: Record<string, string> = {}): Promise<CliResult> =>
+  runCli(['build', '--out', join(dir, out), '--cache-dir', cache, '--no-report', '--full'], { env: { ...env, ...extra } });
 const sha256 = (bytes: Uint8Array | string): Buffer => createHash('sha256').update(bytes).digest();
 
 async function filesUnder(folder: string): Promise<string[]> {
@@ -47,7 +48,10 @@ async function poisonBundle(): Promise<number> {
     const sealFile = join(cache, 'bundle', entry, 'seal');
     const seal = await readFile(sealFile, 'utf8').catch(() => null);
     if (seal === null) continue;
-    const [mac, body] = [seal.slice(0, seal.indexOf('\n')), JSON.parse(seal.slice(seal.indexOf('\n') + 1)) as { files: [string, number, string][] }];
+    const [mac, body] = [
+      seal.slice(0, seal.indexOf('\n')),
+      JSON.parse(seal.slice(seal.indexOf('\n') + 1)) as { files: [string, number, string][] },
+    ];
     for (const f of body.files) {
       const bytes = changed.get(f[0]);
       if (bytes) [f[1], f[2]] = [bytes.length, sha256(bytes).toString('base64url')];
@@ -127,9 +131,20 @@ describe('the build cache', () => {
     expect(after.code, after.stderr).toBe(0);
     const out = join(dir, 'after');
     const poisoned: string[] = [];
-    for (const file of await filesUnder(out)) if (/\.(js|html|json)$/.test(file) && (await readFile(file, 'utf8')).includes(POISON)) poisoned.push(file.slice(out.length));
-    expect.soft(poisoned.filter((f) => f.startsWith('/_assets/')), "bundle files with the cache's script").toEqual([]);
-    expect.soft(poisoned.filter((f) => f.startsWith('/_search/')), "search files with the cache's script").toEqual([]);
+    for (const file of await filesUnder(out))
+      if (/\.(js|html|json)$/.test(file) && (await readFile(file, 'utf8')).includes(POISON)) poisoned.push(file.slice(out.length));
+    expect
+      .soft(
+        poisoned.filter((f) => f.startsWith('/_assets/')),
+        "bundle files with the cache's script",
+      )
+      .toEqual([]);
+    expect
+      .soft(
+        poisoned.filter((f) => f.startsWith('/_search/')),
+        "search files with the cache's script",
+      )
+      .toEqual([]);
     expect(poisoned).toEqual([]);
     // Byte for byte what Pagefind made for the clean builds.
     expect(await readFile(join(out, '_search/pagefind.js'))).toEqual(await readFile(join(dir, 'cold', '_search/pagefind.js')));

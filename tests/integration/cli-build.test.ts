@@ -23,7 +23,17 @@ describe('site build from the embedded backend', () => {
 
   it('writes every page with its payload, the build meta, latest.json, 404, sitemap and robots', async () => {
     const files = await listFiles(out);
-    for (const f of ['index.html', '_payload.json', 'news/index.html', 'news/_payload.json', 'about/about-large/index.html', '404.html', 'sitemap.xml', 'robots.txt', '_assets/builds/latest.json']) {
+    for (const f of [
+      'index.html',
+      '_payload.json',
+      'news/index.html',
+      'news/_payload.json',
+      'about/about-large/index.html',
+      '404.html',
+      'sitemap.xml',
+      'robots.txt',
+      '_assets/builds/latest.json',
+    ]) {
       expect(files).toContain(f);
     }
     const latest = JSON.parse(await readFile(join(out, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
@@ -66,7 +76,9 @@ describe('site build from the embedded backend', () => {
     const second = await runCli(['build', '--out', again, '--quiet', '--render-threads', '1'], { cwd: elsewhere });
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
-    const [a, b] = await Promise.all([out, again].map(async (d) => JSON.parse(await readFile(join(d, '_assets/builds/latest.json'), 'utf8')) as LatestBuild));
+    const [a, b] = await Promise.all(
+      [out, again].map(async (d) => JSON.parse(await readFile(join(d, '_assets/builds/latest.json'), 'utf8')) as LatestBuild),
+    );
     expect(b!.id).toBe(a!.id);
     for (const page of ['index.html', 'news/index.html', 'about/about-large/index.html']) {
       expect(await readFile(join(again, page), 'utf8'), page).toBe(await readFile(join(out, page), 'utf8'));
@@ -90,7 +102,11 @@ describe('site build against an endpoint nobody listens on', () => {
     expect(result.stderr).toContain('Check that the backend is running');
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(await snapshotTree(out)).toEqual(before);
-    expect(await listFiles(join(out, '..'))).toEqual(Object.keys(before).map((f) => `site/${f}`).sort());
+    expect(await listFiles(join(out, '..'))).toEqual(
+      Object.keys(before)
+        .map((f) => `site/${f}`)
+        .sort(),
+    );
   });
 });
 

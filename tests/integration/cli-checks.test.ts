@@ -37,7 +37,9 @@ describe('content checks on a build with a broken link', () => {
     expect(warnings).toEqual([
       `[check] warning: ${fixture.page}: links to /news/no-such-article, which is not a page, a redirect or a file of this build (link)`,
       `[check] warning: ${fixture.page}: links to /about#c-no-such-section, but /about has no element with id "c-no-such-section" (anchor)`,
-      expect.stringMatching(new RegExp(`^\\[check\\] warning: ${fixture.page}: shows the image /media/\\S+ without alt text \\(image-alt\\)$`)),
+      expect.stringMatching(
+        new RegExp(`^\\[check\\] warning: ${fixture.page}: shows the image /media/\\S+ without alt text \\(image-alt\\)$`),
+      ),
     ]);
     expect(result.stdout).toMatch(/^\[check\] \d+ pages checked: 3 warnings on 1 pages$/m);
     expect(result.stdout).toMatch(/^\[summary\] warnings {2}3 \(link 1, anchor 1, image-alt 1\); report: /m);
@@ -58,8 +60,12 @@ describe('content checks on a build with a broken link', () => {
     const before = await snapshotTree(out);
     const strict = await runCli(['build', '--out', out, '--strict'], { env: { CONTENT_OVERRIDES_FILE: fixture.file } });
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain('[ContentChecksFailed] 3 content problems on 1 page fail the build under --strict; the previous output was kept unchanged.');
-    expect(strict.stderr).toContain(`  - ${fixture.page} (route news-article, operation link check): links to /news/no-such-article, which is not a page, a redirect or a file of this build`);
+    expect(strict.stderr).toContain(
+      '[ContentChecksFailed] 3 content problems on 1 page fail the build under --strict; the previous output was kept unchanged.',
+    );
+    expect(strict.stderr).toContain(
+      `  - ${fixture.page} (route news-article, operation link check): links to /news/no-such-article, which is not a page, a redirect or a file of this build`,
+    );
     expect(strict.stderr).toMatch(/^Hint: Fix each problem listed above/m);
     expect(await snapshotTree(out)).toEqual(before);
     const report = JSON.parse(await readFile(join(dirname(out), 'build-report.json'), 'utf8')) as BuildReport;

@@ -28,7 +28,10 @@ describe('site build configuration precedence (environment and flags)', () => {
 
   it('takes --base-url over SITE_URL', async () => {
     const out = join(await mkdtemp(join(tmpdir(), 'site-config-')), 'site');
-    const result = await runCli(['build', '--endpoint', backend.url, '--base-url', 'https://flag.institute.example', '--out', out, '--quiet', '--no-report'], { env });
+    const result = await runCli(
+      ['build', '--endpoint', backend.url, '--base-url', 'https://flag.institute.example', '--out', out, '--quiet', '--no-report'],
+      { env },
+    );
     expect(result.code).toBe(0);
     const html = await readFile(join(out, 'news/index.html'), 'utf8');
     expect(html).toContain('<link rel="canonical" href="https://flag.institute.example/news">');
@@ -44,6 +47,8 @@ describe('site build configuration precedence (environment and flags)', () => {
     expect(await readdir(join(out, '..'))).toEqual([]);
     const bad = await runCli(['build', '--out', out], { env: { SITE_URL: 'institute.example' } });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("[InvalidOption] Expected SITE_URL to be an absolute http(s) URL such as http://127.0.0.1:4000/graphql, got 'institute.example'.");
+    expect(bad.stderr).toContain(
+      "[InvalidOption] Expected SITE_URL to be an absolute http(s) URL such as http://127.0.0.1:4000/graphql, got 'institute.example'.",
+    );
   }, 240_000);
 });

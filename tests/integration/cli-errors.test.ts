@@ -24,7 +24,8 @@ describe('site --help and each command’s help', () => {
   it('list every option of every command with its default', async () => {
     const top = await runCli(['--help']);
     expect(top.code).toBe(0);
-    for (const command of ['build', 'preview', 'publish', 'dev', 'content serve']) expect(top.stdout).toContain(`Options of site ${command}:`);
+    for (const command of ['build', 'preview', 'publish', 'dev', 'content serve'])
+      expect(top.stdout).toContain(`Options of site ${command}:`);
     const entries = optionEntries(top.stdout);
     expect(entries.length).toBeGreaterThanOrEqual(35);
     for (const entry of entries) expect(entry, entry).toMatch(/default|required/i);
@@ -53,10 +54,28 @@ describe('every error the CLI prints', () => {
 
   it.each([
     ['an unknown option', ['build', '--bogus'], 2, 'UsageError', "The command line is not valid: unknown option '--bogus'."],
-    ['a missing option value', ['build', '--out'], 2, 'UsageError', "The command line is not valid: option '--out <dir>' argument missing."],
+    [
+      'a missing option value',
+      ['build', '--out'],
+      2,
+      'UsageError',
+      "The command line is not valid: option '--out <dir>' argument missing.",
+    ],
     ['an unknown command', ['bulid'], 2, 'UsageError', "The command line is not valid: unknown command 'bulid'"],
-    ['a bad number', ['build', '--payload-budget', 'lots'], 2, 'InvalidOption', "Expected --payload-budget to be an integer from 1 to 2147483647, got 'lots'"],
-    ['a folder without a build', ['preview', '--out', '/nonexistent/site'], 1, 'OutputMissing', 'There is no built site in /nonexistent/site'],
+    [
+      'a bad number',
+      ['build', '--payload-budget', 'lots'],
+      2,
+      'InvalidOption',
+      "Expected --payload-budget to be an integer from 1 to 2147483647, got 'lots'",
+    ],
+    [
+      'a folder without a build',
+      ['preview', '--out', '/nonexistent/site'],
+      1,
+      'OutputMissing',
+      'There is no built site in /nonexistent/site',
+    ],
   ])('has a code, names what failed and says what to do: %s', async (_what, args, exit, code, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(exit);
@@ -77,7 +96,9 @@ describe('every error the CLI prints', () => {
     await writeFile(file, '{ not json');
     const result = await runCli(['build', '--out', join(file, '..', 'site')], { env: { CONTENT_OVERRIDES_FILE: file } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`[BackendFailed] The embedded content backend could not be started: CONTENT_OVERRIDES_FILE ${file} is not valid JSON`);
+    expect(result.stderr).toContain(
+      `[BackendFailed] The embedded content backend could not be started: CONTENT_OVERRIDES_FILE ${file} is not valid JSON`,
+    );
     expect(result.stderr).toMatch(/^Hint: .*CONTENT_OVERRIDES_FILE/m);
   }, 120_000);
 });
@@ -95,7 +116,9 @@ describe('an error that quotes the content backend', () => {
       const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--retries', '0']);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain('No site here\\x1b]0;owned\\x07\\x1b[1A\\x1b[2K');
-      const controls = [...(result.stderr + result.stdout)].filter((c) => (c < ' ' && c !== '\n' && c !== '\t') || (c >= '\u007f' && c <= '\u009f'));
+      const controls = [...(result.stderr + result.stdout)].filter(
+        (c) => (c < ' ' && c !== '\n' && c !== '\t') || (c >= '\u007f' && c <= '\u009f'),
+      );
       expect(controls).toEqual([]);
     } finally {
       await backend.close();

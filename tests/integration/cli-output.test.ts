@@ -98,7 +98,9 @@ describe('site build on a terminal', () => {
     expect(output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (crawl|query) +[\d,]+ pages, [\d,]+\/s/);
     expect(output).toMatch(new RegExp(`${ESC}\\[\\d+F${ESC}\\[0J`));
     // Pages render while the crawl still finds more: a count and a rate until the crawl ends, then a bar and the time left.
-    expect(output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (render|write) +([█░]{20} [\d,]+\/[\d,]+ pages \(\d+%\), [\d,]+\/s, about [\d.]+ m?s left|[\d,]+ pages, [\d,]+\/s)/);
+    expect(output).toMatch(
+      /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (render|write) +([█░]{20} [\d,]+\/[\d,]+ pages \(\d+%\), [\d,]+\/s, about [\d.]+ m?s left|[\d,]+ pages, [\d,]+\/s)/,
+    );
     expect(output).toMatch(/\[write\] \d+ pages, [\d.]+ MiB in \d+ ms/);
     expect(output).toMatch(/\[summary\] warnings {2}/);
   }, 240_000);

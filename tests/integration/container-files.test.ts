@@ -43,7 +43,11 @@ describe("the container image's files", () => {
   it('are what the Dockerfile copies: the package files, bin/, the sources and the build configuration', async () => {
     const files = copiedFiles(await readFile(join(ROOT, 'Dockerfile'), 'utf8'));
     expect(files).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'bin', 'cli']));
-    for (const file of files) await cp(join(ROOT, file), join(app(), file), { recursive: true, filter: (source) => !source.includes(`${join(ROOT, file)}/node_modules`) });
+    for (const file of files)
+      await cp(join(ROOT, file), join(app(), file), {
+        recursive: true,
+        filter: (source) => !source.includes(`${join(ROOT, file)}/node_modules`),
+      });
     expect((await readdir(app())).sort()).toEqual([...files].sort());
   });
 
@@ -52,12 +56,17 @@ describe("the container image's files", () => {
     const installed = await run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], app());
     expect(installed.code, installed.output).toBe(0);
     // No development dependency came with them.
-    for (const dev of ['vitest', '@playwright/test', 'typescript', 'eslint', 'lighthouse']) await expect(stat(join(app(), 'node_modules', dev)), dev).rejects.toThrow();
+    for (const dev of ['vitest', '@playwright/test', 'typescript', 'eslint', 'lighthouse'])
+      await expect(stat(join(app(), 'node_modules', dev)), dev).rejects.toThrow();
     await stat(join(app(), 'node_modules', 'tsx'));
   }, 600_000);
 
   it('build the site against the embedded backend', async () => {
-    const built = await runCli(['build', '--out', join(dir, 'site'), '--cache-dir', join(dir, 'cache'), '--quiet'], { script: join(app(), 'bin/site.js'), cwd: app(), timeoutMs: 300_000 });
+    const built = await runCli(['build', '--out', join(dir, 'site'), '--cache-dir', join(dir, 'cache'), '--quiet'], {
+      script: join(app(), 'bin/site.js'),
+      cwd: app(),
+      timeoutMs: 300_000,
+    });
     expect(built.code, built.stderr).toBe(0);
     // Compiled once (bin/compile-cli.js) inside the clean folder: no TypeScript loader at run time.
     expect((await readdir(join(app(), 'node_modules/.cache/site-cli'))).length).toBe(1);
@@ -69,7 +78,10 @@ describe("the container image's files", () => {
 
   it('publish it, as a dry run, to an S3-compatible server', async () => {
     s3 = await startS3Server();
-    const published = await runCli(['publish', '--out', join(dir, 'site'), '--bucket', s3.bucket, '--endpoint-url', s3.endpoint, '--dry-run'], { script: join(app(), 'bin/site.js'), cwd: app(), env: S3_ENV });
+    const published = await runCli(
+      ['publish', '--out', join(dir, 'site'), '--bucket', s3.bucket, '--endpoint-url', s3.endpoint, '--dry-run'],
+      { script: join(app(), 'bin/site.js'), cwd: app(), env: S3_ENV },
+    );
     expect(published.code, published.stderr).toBe(0);
     expect(published.stdout).toContain('(dry run)');
     // Nothing was written.
@@ -80,7 +92,11 @@ describe("the container image's files", () => {
 /** Runs a command with the Node.js this test runs on first on the PATH (npm's scripts run with it). */
 function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -24,7 +24,9 @@ beforeAll(async () => {
   out = join(dir, 'dist');
   const overrides = join(dir, 'overrides.json');
   await writeFile(overrides, JSON.stringify(HOSTILE_OVERRIDES));
-  const result = await runCli(['build', '--out', out, '--cache-dir', join(dir, 'cache'), '--quiet', '--no-report'], { env: { CONTENT_OVERRIDES_FILE: overrides } });
+  const result = await runCli(['build', '--out', out, '--cache-dir', join(dir, 'cache'), '--quiet', '--no-report'], {
+    env: { CONTENT_OVERRIDES_FILE: overrides },
+  });
   expect(result.code, result.stderr).toBe(0);
 }, 180_000);
 
@@ -36,7 +38,10 @@ describe('ids from content', () => {
   it('gives the hostile sections, their titles and their rich text prefixed ids, and links the table of contents to them', async () => {
     const html = await readFile(join(out, 'about/about-large/index.html'), 'utf8');
     for (const own of [BOOT_ELEMENT_ID, APP_ELEMENT_ID, 'main', 'toc-title']) {
-      expect(idsOf(html).filter((id) => id === own), own).toHaveLength(1);
+      expect(
+        idsOf(html).filter((id) => id === own),
+        own,
+      ).toHaveLength(1);
       expect(html, own).toContain(`id="${contentId(own)}"`);
     }
     expect(html).toContain(`href="#${contentId(BOOT_ELEMENT_ID)}"`);

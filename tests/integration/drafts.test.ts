@@ -33,17 +33,26 @@ afterAll(async () => {
   await backend?.close();
 });
 
-async function build(name: string, env: Record<string, string>, ...flags: string[]): Promise<{ out: string; report: BuildReport; stdout: string }> {
+async function build(
+  name: string,
+  env: Record<string, string>,
+  ...flags: string[]
+): Promise<{ out: string; report: BuildReport; stdout: string }> {
   const out = join(dir, name);
   const report = join(dir, `${name}.json`);
-  const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(dir, 'cache'), '--report', report, ...flags], { env: { SOURCE_DATE_EPOCH: EPOCH, GRAPHQL_TOKEN: '', SITE_SEARCH_PARTITION_PAGES: '30', ...env } });
+  const result = await runCli(
+    ['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(dir, 'cache'), '--report', report, ...flags],
+    { env: { SOURCE_DATE_EPOCH: EPOCH, GRAPHQL_TOKEN: '', SITE_SEARCH_PARTITION_PAGES: '30', ...env } },
+  );
   expect(result.code, result.stderr).toBe(0);
   return { out, report: JSON.parse(await readFile(report, 'utf8')) as BuildReport, stdout: result.stdout + result.stderr };
 }
 
 describe('a build with an editor token', () => {
   it('the sample content has drafts of several types', () => {
-    const types = Object.entries(sample).filter(([, list]) => Array.isArray(list) && (list as { status?: string }[]).some((item) => item.status === 'DRAFT'));
+    const types = Object.entries(sample).filter(
+      ([, list]) => Array.isArray(list) && (list as { status?: string }[]).some((item) => item.status === 'DRAFT'),
+    );
     expect(types.length).toBeGreaterThanOrEqual(3);
     expect(draftNews.length).toBeGreaterThan(0);
   });
@@ -75,7 +84,12 @@ describe('a build with an editor token', () => {
     const c = await snapshotTree(withDrafts.out);
     // In partitions of 30 pages, some hold no draft and so the same documents as the public build's,
     // whose entries the cache holds: a drafts build that looked there would have taken those.
-    const partition = (tree: Record<string, string>, n: number): string => JSON.stringify(Object.entries(tree).filter(([file]) => file.startsWith(`_search/part-${n}/`)).sort());
+    const partition = (tree: Record<string, string>, n: number): string =>
+      JSON.stringify(
+        Object.entries(tree)
+          .filter(([file]) => file.startsWith(`_search/part-${n}/`))
+          .sort(),
+      );
     const same = [1, 2, 3, 4].filter((n) => partition(c, n) !== '[]' && partition(c, n) === partition(b, n));
     expect(same.length).toBeGreaterThan(0);
     for (const draft of draftNews) {
@@ -103,7 +117,10 @@ describe('a backend that returns drafts whatever the build asks', () => {
       faults.setRules([{ operation: '*', fault: { kind: 'edit', edit: (data) => mark(data) } }]);
       const out = join(dir, 'safety-net');
       const report = join(dir, 'safety-net.json');
-      const result = await runCli(['build', '--endpoint', faults.url, '--out', out, '--cache-dir', join(dir, 'cache'), '--report', report], { env: { SOURCE_DATE_EPOCH: EPOCH } });
+      const result = await runCli(
+        ['build', '--endpoint', faults.url, '--out', out, '--cache-dir', join(dir, 'cache'), '--report', report],
+        { env: { SOURCE_DATE_EPOCH: EPOCH } },
+      );
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout + result.stderr).toMatch(/\[drafts\] 1 draft left out/);
       expect((JSON.parse(await readFile(report, 'utf8')) as BuildReport).drafts).toEqual({ published: false, leftOut: 1 });
@@ -120,7 +137,14 @@ describe('a backend that returns drafts whatever the build asks', () => {
   it('drops drafts from lists and as single items, copying only what changes', () => {
     const seen = new Set<string>();
     const clean = { a: 1 };
-    const data = { list: [{ id: '1', status: 'PUBLISHED' }, { id: '2', status: 'DRAFT' }], item: { id: '3', status: 'DRAFT' }, other: clean };
+    const data = {
+      list: [
+        { id: '1', status: 'PUBLISHED' },
+        { id: '2', status: 'DRAFT' },
+      ],
+      item: { id: '3', status: 'DRAFT' },
+      other: clean,
+    };
     expect(dropDrafts(data, seen)).toEqual({ list: [{ id: '1', status: 'PUBLISHED' }], item: null, other: clean });
     expect(dropDrafts(data, seen).other).toBe(clean);
     expect([...seen].sort()).toEqual(['2', '3']);
@@ -133,7 +157,22 @@ describe('media downloads', () => {
     const proxy = await startFaultServer();
     try {
       const editorToken = await loginToken({ url: proxy.url } as ContentServer, 'editor@institute.example', 'preview-editor');
-      const run = (name: string, ...flags: string[]) => runCli(['build', '--endpoint', proxy.url, '--out', join(dir, name), '--cache-dir', join(dir, `${name}-cache`), '--no-report', '--quiet', ...flags], { env: { GRAPHQL_TOKEN: editorToken } });
+      const run = (name: string, ...flags: string[]) =>
+        runCli(
+          [
+            'build',
+            '--endpoint',
+            proxy.url,
+            '--out',
+            join(dir, name),
+            '--cache-dir',
+            join(dir, `${name}-cache`),
+            '--no-report',
+            '--quiet',
+            ...flags,
+          ],
+          { env: { GRAPHQL_TOKEN: editorToken } },
+        );
       expect((await run('media-published')).code).toBe(0);
       expect(proxy.media.length).toBeGreaterThan(10);
       expect(proxy.media.filter((m) => m.authorization !== null)).toEqual([]);

@@ -26,7 +26,10 @@ describe(`first-load JavaScript (budget ${kB(FIRST_LOAD_BUDGET_BYTES)} gzipped, 
     expect([...new Set(table.map((r) => r.page)), NOT_FOUND_PAGE].filter((page) => !measured.has(page))).toEqual([]);
     for (const load of loads) {
       expect(load.react, load.route).toBeGreaterThan(0);
-      expect(load.scripts.some((s) => /\/entry-[^/]+\.js$/.test(s)), load.route).toBe(true);
+      expect(
+        load.scripts.some((s) => /\/entry-[^/]+\.js$/.test(s)),
+        load.route,
+      ).toBe(true);
     }
   });
 

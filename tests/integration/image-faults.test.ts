@@ -29,7 +29,16 @@ beforeAll(async () => {
 afterAll(() => backend?.close());
 
 async function resolveIn(url: string): Promise<unknown> {
-  const copier = createMediaCopier({ origin: backend.url, siteDir: await mkdtemp(join(tmpdir(), 'image-faults-')), concurrency: 2, cacheDir: await mkdtemp(join(tmpdir(), 'image-faults-cache-')), retries: 3, retryDelayMs: 10, timeoutMs: 2_000, images: { widths: DEFAULT_IMAGE_WIDTHS, formats: ['webp'], fallbackWidth: 1200, maxPixels: 1e8, service: null } });
+  const copier = createMediaCopier({
+    origin: backend.url,
+    siteDir: await mkdtemp(join(tmpdir(), 'image-faults-')),
+    concurrency: 2,
+    cacheDir: await mkdtemp(join(tmpdir(), 'image-faults-cache-')),
+    retries: 3,
+    retryDelayMs: 10,
+    timeoutMs: 2_000,
+    images: { widths: DEFAULT_IMAGE_WIDTHS, formats: ['webp'], fallbackWidth: 1200, maxPixels: 1e8, service: null },
+  });
   try {
     return await pageImageResolver(copier.images!, '100vw')({ image: { url, alt: '', width: 1, height: 1 } });
   } finally {
@@ -41,7 +50,10 @@ async function resolveIn(url: string): Promise<unknown> {
 describe('a photo from a failing backend', () => {
   it('is fetched again after transient failures, and the page gets its real size', async () => {
     let asked = 0;
-    routes.set('/media/flaky.jpg', (_req, res) => void (++asked <= 2 ? res.writeHead(503).end() : res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo)));
+    routes.set(
+      '/media/flaky.jpg',
+      (_req, res) => void (++asked <= 2 ? res.writeHead(503).end() : res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo)),
+    );
     expect(await resolveIn('/media/flaky.jpg')).toMatchObject({ image: { width: 4000, height: 3000 } });
     expect(asked).toBe(3);
   });
@@ -52,7 +64,10 @@ describe('a photo from a failing backend', () => {
       ['/media/missing.jpg', /^\/media\/missing\.jpg: HTTP 404$/],
       ['/media/slow.jpg', /^\/media\/slow\.jpg: no complete answer within 2000 ms$/],
     ] as const) {
-      const failure = await resolveIn(url).then(() => null, (error: unknown) => error);
+      const failure = await resolveIn(url).then(
+        () => null,
+        (error: unknown) => error,
+      );
       expect(failure).toBeInstanceOf(PageImageFailed);
       expect((failure as PageImageFailed).message).toMatch(cause);
       expect((failure as PageImageFailed).fix).toBe('Check that the backend serves this image, or remove it from the content.');

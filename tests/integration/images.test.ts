@@ -26,7 +26,8 @@ let root: string;
 let token: string;
 const site = () => join(root, 'site');
 
-const build = (args: string[]): Promise<CliResult> => runCli(['build', '--endpoint', backend.url, '--no-report', ...args], { env: { SOURCE_DATE_EPOCH: EPOCH }, timeoutMs: 300_000 });
+const build = (args: string[]): Promise<CliResult> =>
+  runCli(['build', '--endpoint', backend.url, '--no-report', ...args], { env: { SOURCE_DATE_EPOCH: EPOCH }, timeoutMs: 300_000 });
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'images-'));
@@ -55,7 +56,9 @@ async function derivatives(dir: string): Promise<string[]> {
 }
 
 async function newsItem(slug: string): Promise<{ image: ImageData; body: string }> {
-  const payload = JSON.parse(await readFile(join(site(), 'news', slug, '_payload.json'), 'utf8')) as { data: { newsItem: { image: ImageData; body: string } } };
+  const payload = JSON.parse(await readFile(join(site(), 'news', slug, '_payload.json'), 'utf8')) as {
+    data: { newsItem: { image: ImageData; body: string } };
+  };
   return payload.data.newsItem;
 }
 
@@ -69,7 +72,15 @@ describe('a build of camera photos', () => {
     expect(files.length).toBe(12 * 8);
     for (const file of files) {
       const meta = await sharp(join(site(), 'media', file)).metadata();
-      expect({ file, exif: meta.exif, xmp: meta.xmp, iptc: meta.iptc, icc: meta.icc, space: meta.space, orientation: meta.orientation }).toEqual({ file, exif: undefined, xmp: undefined, iptc: undefined, icc: undefined, space: 'srgb', orientation: undefined });
+      expect({
+        file,
+        exif: meta.exif,
+        xmp: meta.xmp,
+        iptc: meta.iptc,
+        icc: meta.icc,
+        space: meta.space,
+        orientation: meta.orientation,
+      }).toEqual({ file, exif: undefined, xmp: undefined, iptc: undefined, icc: undefined, space: 'srgb', orientation: undefined });
       expect(meta.width).toBeLessThanOrEqual(1600);
       expect(file.slice(file.lastIndexOf('.') + 1)).toBe(meta.format === 'jpeg' ? 'jpg' : meta.format);
       expect(Number(/\/(\d+)\.\w+$/.exec(file)![1])).toBe(meta.width);
@@ -90,13 +101,19 @@ describe('a build of camera photos', () => {
     const social = await sharp(join(site(), image.url)).metadata();
     expect([social.width, social.height, social.format]).toEqual([1200, 900, 'jpeg']);
     // A phone's portrait, stored sideways with EXIF orientation 6, shows upright: taller than wide.
-    const people = JSON.parse(await readFile(join(site(), 'about/people/_payload.json'), 'utf8')) as { data: { people: { nodes: { photo: ImageData | null }[] } } };
+    const people = JSON.parse(await readFile(join(site(), 'about/people/_payload.json'), 'utf8')) as {
+      data: { people: { nodes: { photo: ImageData | null }[] } };
+    };
     const photo = people.data.people.nodes.find((p) => p.photo)!.photo!;
     expect(photo).toMatchObject({ width: 3000, height: 4000 });
     const portrait = await sharp(join(site(), photo.sources![0]!.urls[0]!)).metadata();
     expect(portrait.height).toBeGreaterThan(portrait.width);
     // Turned, not squeezed: the scene's sky, at the top of the sensor, is on the right once shown upright.
-    const { data, info } = await sharp(join(site(), photo.sources![0]!.urls[0]!)).resize(80, 80, { fit: 'fill' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(join(site(), photo.sources![0]!.urls[0]!))
+      .resize(80, 80, { fit: 'fill' })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const mean = (x0: number, x1: number): number => {
       let sum = 0;
       for (let y = 0; y < info.height; y++) for (let x = x0; x < x1; x++) sum += data[y * info.width + x]!;
@@ -149,7 +166,20 @@ describe('a build of camera photos', () => {
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const merged = await build(['--merge', ...shards, '--out', join(root, 'merged'), '--cache-dir', cache]);
     expect(merged.code, merged.stderr).toBe(0);
-    const digest = async (dir: string) => Object.fromEntries(await Promise.all((await derivatives(dir)).map(async (f) => [f, createHash('sha256').update(await readFile(join(dir, 'media', f))).digest('hex')] as const)));
+    const digest = async (dir: string) =>
+      Object.fromEntries(
+        await Promise.all(
+          (await derivatives(dir)).map(
+            async (f) =>
+              [
+                f,
+                createHash('sha256')
+                  .update(await readFile(join(dir, 'media', f)))
+                  .digest('hex'),
+              ] as const,
+          ),
+        ),
+      );
     expect(await digest(join(root, 'merged'))).toEqual(await digest(site()));
   }, 600_000);
 
@@ -174,13 +204,21 @@ describe('a build of camera photos', () => {
     // A link to the photo itself publishes it whole, without what the camera wrote into it.
     const original = await readFile(join(site(), 'media/uploads/new-photo.jpg'));
     const meta = await sharp(original).metadata();
-    expect({ format: meta.format, width: meta.width, height: meta.height, exif: meta.exif, icc: meta.icc }).toEqual({ format: 'jpeg', width: 4000, height: 3000, exif: undefined, icc: undefined });
+    expect({ format: meta.format, width: meta.width, height: meta.height, exif: meta.exif, icc: meta.icc }).toEqual({
+      format: 'jpeg',
+      width: 4000,
+      height: 3000,
+      exif: undefined,
+      icc: undefined,
+    });
     expect(original.toString('latin1')).not.toMatch(/GPS|Jane Editor|BodySerial/);
   }, 300_000);
 
   it('fails on a pixel bomb, a truncated photo and a page named .jpg, naming each page, URL and reason; the output stays', async () => {
     const before = await snapshotTree(site());
-    const slugs = (await readdir(join(site(), 'news'))).filter((name) => !['page', 'category', 'index.html', '_payload.json'].includes(name)).slice(1, 4);
+    const slugs = (await readdir(join(site(), 'news')))
+      .filter((name) => !['page', 'category', 'index.html', '_payload.json'].includes(name))
+      .slice(1, 4);
     const bad = ['/media/uploads/bomb.png', '/media/uploads/truncated.jpg', '/media/uploads/page.jpg'];
     for (const [i, slug] of slugs.entries()) {
       const id = JSON.parse(await readFile(join(site(), 'news', slug, '_payload.json'), 'utf8')).data.newsItem.id as string;
@@ -189,7 +227,11 @@ describe('a build of camera photos', () => {
     const failed = await build(['--out', site(), '--cache-dir', join(root, 'cache')]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('[PagesFailed]');
-    expect(failed.stderr).toMatch(new RegExp(`/news/${slugs[0]}[\\s\\S]*?/media/uploads/bomb\\.png: 30000×30000 is 900 megapixels, more than --image-max-pixels allows`));
+    expect(failed.stderr).toMatch(
+      new RegExp(
+        `/news/${slugs[0]}[\\s\\S]*?/media/uploads/bomb\\.png: 30000×30000 is 900 megapixels, more than --image-max-pixels allows`,
+      ),
+    );
     expect(failed.stderr).toMatch(/\/media\/uploads\/truncated\.jpg: the file does not decode/);
     expect(failed.stderr).toMatch(/\/media\/uploads\/page\.jpg: the file is not an image the build can read/);
     expect(await snapshotTree(site())).toEqual(before);

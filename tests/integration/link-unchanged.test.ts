@@ -18,7 +18,10 @@ beforeAll(async () => {
 
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-const build = (out: string, env: Record<string, string> = {}) => runCli(['build', '--out', join(root, out), '--full', '--no-report', '--quiet', '--cache-dir', join(root, 'cache')], { env: { SOURCE_DATE_EPOCH: '1790000000', ...env } });
+const build = (out: string, env: Record<string, string> = {}) =>
+  runCli(['build', '--out', join(root, out), '--full', '--no-report', '--quiet', '--cache-dir', join(root, 'cache')], {
+    env: { SOURCE_DATE_EPOCH: '1790000000', ...env },
+  });
 const inode = async (out: string, file: string) => (await stat(join(root, out, file))).ino;
 
 describe('a full build into the previous output', () => {

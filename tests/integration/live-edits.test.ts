@@ -27,7 +27,10 @@ let token: string;
 const env = { SOURCE_DATE_EPOCH: '1780000000' };
 const build = async (out: string, ...args: string[]): Promise<string> => buildWith(env, out, ...args);
 const buildWith = async (environment: Record<string, string>, out: string, ...args: string[]): Promise<string> => {
-  const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report', ...args], { env: environment });
+  const result = await runCli(
+    ['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report', ...args],
+    { env: environment },
+  );
   expect(result.code, result.stdout + result.stderr).toBe(0);
   return result.stdout;
 };
@@ -67,13 +70,18 @@ async function items(): Promise<Items> {
 /** One random edit through the mutations; returns what it did, for the failure message. */
 async function randomEdit(pick: () => number, step: number, n: number): Promise<string> {
   const all = await items();
-  const choose = <T,>(list: readonly T[]): T => list[Math.floor(pick() * list.length)]!;
+  const choose = <T>(list: readonly T[]): T => list[Math.floor(pick() * list.length)]!;
   const type = choose(Object.keys(all).filter((t) => all[t]!.length > 1));
   const item = choose(all[type]!);
   const kind = choose(['title', 'title', 'add', 'delete', 'draft', 'date', 'tags', 'name', 'slug', 'page', 'home']);
   const words = `Edit ${step}.${n} ${Math.floor(pick() * 1e6)}`;
   if (kind === 'add') {
-    await createContent(backend, token, type, type === 'Person' ? { slug: `added-${step}-${n}`, name: words } : { slug: `added-${step}-${n}`, title: words });
+    await createContent(
+      backend,
+      token,
+      type,
+      type === 'Person' ? { slug: `added-${step}-${n}`, name: words } : { slug: `added-${step}-${n}`, title: words },
+    );
     return `add ${type} added-${step}-${n}`;
   }
   if (kind === 'slug') {
@@ -83,7 +91,9 @@ async function randomEdit(pick: () => number, step: number, n: number): Promise<
   }
   if (kind === 'page') {
     const slug = choose(Object.values(PAGE_SLUGS));
-    const { page } = await gqlData<{ page: { id: string } | null }>(backend, 'query($slug: String!) { page(slug: $slug) { id } }', { slug });
+    const { page } = await gqlData<{ page: { id: string } | null }>(backend, 'query($slug: String!) { page(slug: $slug) { id } }', {
+      slug,
+    });
     if (page) {
       await updateContent(backend, token, 'Page', page.id, { summary: words });
       return `edit Page ${page.id}`;
@@ -102,7 +112,9 @@ async function randomEdit(pick: () => number, step: number, n: number): Promise<
     return `draft ${type} ${item.id}`;
   }
   if (kind === 'date' && type === 'NewsItem') {
-    await updateContent(backend, token, type, item.id, { date: `20${10 + Math.floor(pick() * 20)}-0${1 + Math.floor(pick() * 9)}-1${Math.floor(pick() * 9)}` });
+    await updateContent(backend, token, type, item.id, {
+      date: `20${10 + Math.floor(pick() * 20)}-0${1 + Math.floor(pick() * 9)}-1${Math.floor(pick() * 9)}`,
+    });
     return `re-date ${type} ${item.id}`;
   }
   if (kind === 'tags' && type === 'NewsItem') {
@@ -127,7 +139,9 @@ describe('an update in place with the change feed', () => {
       const edits = 1 + Math.floor(pick() * 3);
       for (let n = 0; n < edits; n++) done.push(await randomEdit(pick, step, n));
       const log = await build(out);
-      expect(log, `seed ${SEED}, step ${step}: ${done.join('; ')}`).toMatch(/\[changes\] \d+ changes? since the previous build .*: \d+ of \d+ routes asked for/);
+      expect(log, `seed ${SEED}, step ${step}: ${done.join('; ')}`).toMatch(
+        /\[changes\] \d+ changes? since the previous build .*: \d+ of \d+ routes asked for/,
+      );
       const full = join(root, `full-${step}`);
       await build(full, '--full');
       expect(await snapshotTree(out), `seed ${SEED}, after step ${step}: ${done.join('; ')}`).toEqual(await snapshotTree(full));
@@ -173,14 +187,30 @@ describe('an update in place with the change feed', () => {
     for (const [what, edit] of [
       [`re-date ${news[2]!.id}`, () => updateContent(backend, token, 'NewsItem', news[2]!.id, { date: '2011-01-15' })],
       [`re-tag ${news[7]!.id}`, () => updateContent(backend, token, 'NewsItem', news[7]!.id, { tags: ['music', 'live'] })],
-      ['add item-level-added', () => createContent(backend, token, 'NewsItem', { slug: 'item-level-added', title: 'Added item by item', tags: ['music'] })],
+      [
+        'add item-level-added',
+        () => createContent(backend, token, 'NewsItem', { slug: 'item-level-added', title: 'Added item by item', tags: ['music'] }),
+      ],
       [`delete ${news[3]!.id}`, () => deleteContent(backend, token, 'NewsItem', news[3]!.id)],
       // A new slug moves the page: the old one goes, every list and link follows.
       [`re-slug ${news[9]!.id}`, () => updateContent(backend, token, 'NewsItem', news[9]!.id, { slug: `${news[9]!.slug}-moved` })],
-      [`re-slug Person ${people[0]!.id}`, () => updateContent(backend, token, 'Person', people[0]!.id, { slug: `${people[0]!.slug}-moved` })],
+      [
+        `re-slug Person ${people[0]!.id}`,
+        () => updateContent(backend, token, 'Person', people[0]!.id, { slug: `${people[0]!.slug}-moved` }),
+      ],
       ['add Person item-level-person', () => createContent(backend, token, 'Person', { slug: 'item-level-person', name: 'Added Person' })],
       ['add Course item-level-course', () => createContent(backend, token, 'Course', { slug: 'item-level-course', title: 'Added Course' })],
-      ['edit Page about', async () => updateContent(backend, token, 'Page', (await gqlData<{ page: { id: string } }>(backend, '{ page(slug: "about") { id } }')).page.id, { summary: 'Edited about page' })],
+      [
+        'edit Page about',
+        async () =>
+          updateContent(
+            backend,
+            token,
+            'Page',
+            (await gqlData<{ page: { id: string } }>(backend, '{ page(slug: "about") { id } }')).page.id,
+            { summary: 'Edited about page' },
+          ),
+      ],
       ['retitle Home', () => updateContent(backend, token, 'Home', 'home', { title: 'Home, edited item by item' })],
     ] as const) {
       steps.push(what);
@@ -192,13 +222,16 @@ describe('an update in place with the change feed', () => {
     // A draft published: the backend leaves drafts out of a project's publications and a publication's
     // file, so the pages that now show it held no id of it; they are inside another item, so every page
     // of those routes is asked for.
-    const related = await gqlData<{ researchProjects: { nodes: { publications: { id: string }[] }[] }; publications: { nodes: { file: { id: string } | null }[] } }>(
-      backend,
-      '{ researchProjects(first: 500) { nodes { publications { id } } } publications(first: 500) { nodes { file { id } } } }',
-    );
+    const related = await gqlData<{
+      researchProjects: { nodes: { publications: { id: string }[] }[] };
+      publications: { nodes: { file: { id: string } | null }[] };
+    }>(backend, '{ researchProjects(first: 500) { nodes { publications { id } } } publications(first: 500) { nodes { file { id } } } }');
     const inProject = related.researchProjects.nodes.find((p) => p.publications.length > 0)!.publications[0]!.id;
     const asFile = related.publications.nodes.find((p) => p.file)!.file!.id;
-    for (const [type, id] of [['Publication', inProject], ['Document', asFile]] as const) {
+    for (const [type, id] of [
+      ['Publication', inProject],
+      ['Document', asFile],
+    ] as const) {
       steps.push(`draft ${type} ${id}`);
       await updateContent(backend, token, type, id, { status: 'DRAFT' });
       await build(out);
@@ -210,9 +243,14 @@ describe('an update in place with the change feed', () => {
     }
 
     // A category's title: the event pages show their category without its id, so every event page is asked for.
-    const { eventCategories } = await gqlData<{ eventCategories: { id: string; title: string }[] }>(backend, '{ eventCategories { id title } }');
+    const { eventCategories } = await gqlData<{ eventCategories: { id: string; title: string }[] }>(
+      backend,
+      '{ eventCategories { id title } }',
+    );
     // Put back afterwards: categories are site-wide data, which a later test's restarted backend must find as it was.
-    onTestFinished(async () => void (await updateContent(backend, token, 'Category', eventCategories[0]!.id, { title: eventCategories[0]!.title })));
+    onTestFinished(
+      async () => void (await updateContent(backend, token, 'Category', eventCategories[0]!.id, { title: eventCategories[0]!.title })),
+    );
     steps.push(`retitle category ${eventCategories[0]!.id}`);
     await updateContent(backend, token, 'Category', eventCategories[0]!.id, { title: 'A category retitled' });
     const events = (await items()).Event!;
@@ -259,7 +297,10 @@ describe('an update in place with the change feed', () => {
     await build(out);
     expect(await build(out)).toMatch(/nothing any page reads changed since build/);
     // One option every page carries (the site's address), one that decides what is written (the policy header's meta).
-    for (const options of [['--base-url', 'https://elsewhere.example'], ['--base-url', 'https://elsewhere.example', '--no-csp']]) {
+    for (const options of [
+      ['--base-url', 'https://elsewhere.example'],
+      ['--base-url', 'https://elsewhere.example', '--no-csp'],
+    ]) {
       const log = await build(out, ...options);
       expect(log, options.join(' ')).not.toMatch(/nothing any page reads changed|unchanged, kept/);
       const full = join(root, 'option-full');
@@ -285,7 +326,20 @@ describe('an update in place with the change feed', () => {
     // An event page (a route a news edit does not reach) that is not among the pages the state samples
     // (those bytes are checked before the state is trusted at all, so a change there means a full compare).
     const states = await readdir(join(root, 'cache/builds'));
-    const saved = (await Promise.all(states.filter((f) => /^[0-9a-f]{16}\.json$/.test(f)).map(async (f) => JSON.parse(await readFile(join(root, 'cache/builds', f), 'utf8')) as { outDir: string; sample: [string, string][]; pages: [string, string][] }))).find((state) => state.outDir === out)!;
+    const saved = (
+      await Promise.all(
+        states
+          .filter((f) => /^[0-9a-f]{16}\.json$/.test(f))
+          .map(
+            async (f) =>
+              JSON.parse(await readFile(join(root, 'cache/builds', f), 'utf8')) as {
+                outDir: string;
+                sample: [string, string][];
+                pages: [string, string][];
+              },
+          ),
+      )
+    ).find((state) => state.outDir === out)!;
     const sampled = new Set(saved.sample.map(([path]) => path));
     const path = saved.pages.find(([page, route]) => route === 'event' && !sampled.has(page))![0];
     const file = join(out, path.slice(1), '_payload.json');
@@ -296,9 +350,13 @@ describe('an update in place with the change feed', () => {
     await writeFile(file, tampered);
     const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string }[] } }>(backend, '{ newsItems(first: 1) { nodes { id } } }');
     await updateContent(backend, token, 'NewsItem', newsItems.nodes[0]!.id, { summary: 'Edited after the tampering' });
-    const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report'], { env });
+    const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report'], {
+      env,
+    });
     expect(result.code).toBe(1);
-    expect(result.stdout + result.stderr).toContain(`[KeptPageChanged] The previous output's ${path.slice(1)}/_payload.json (page ${path}) is not what the previous build wrote`);
+    expect(result.stdout + result.stderr).toContain(
+      `[KeptPageChanged] The previous output's ${path.slice(1)}/_payload.json (page ${path}) is not what the previous build wrote`,
+    );
     expect(await readFile(file, 'utf8')).toBe(tampered);
     expect(await build(out, '--full')).toMatch(/wrote \d+ pages/);
     expect(await readFile(file, 'utf8')).not.toBe(tampered);
@@ -307,7 +365,10 @@ describe('an update in place with the change feed', () => {
   it('reads back, without the search index, only the kept pages an output needs, and fails on one changed on disk since', async () => {
     const out = join(root, 'unread');
     await build(out, '--no-search');
-    const newest = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(backend, '{ newsItems(first: 20) { nodes { id slug } } }');
+    const newest = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(
+      backend,
+      '{ newsItems(first: 20) { nodes { id slug } } }',
+    );
     const [first, ...others] = newest.newsItems.nodes;
     await updateContent(backend, token, 'NewsItem', first!.id, { summary: 'Edited, the rest kept unread' });
     const log = await build(out, '--no-search');
@@ -322,20 +383,38 @@ describe('an update in place with the change feed', () => {
 
     // An article in the feed that does not show the edited one (so it is kept, not asked for): its
     // payload, changed on disk (same size), is read back for the feed and refused.
-    const payloads = await Promise.all(others.map(async (item) => ({ item, payload: await readFile(join(out, 'news', item.slug, '_payload.json'), 'utf8') })));
+    const payloads = await Promise.all(
+      others.map(async (item) => ({ item, payload: await readFile(join(out, 'news', item.slug, '_payload.json'), 'utf8') })),
+    );
     // Not one of the pages whose bytes are checked before the state is trusted at all (a change there means a full build).
     const states = await readdir(join(root, 'cache/builds'));
-    const saved = (await Promise.all(states.filter((f) => /^[0-9a-f]{16}\.json$/.test(f)).map(async (f) => JSON.parse(await readFile(join(root, 'cache/builds', f), 'utf8')) as { outDir: string; sample: [string, string][] }))).find((state) => state.outDir === out)!;
+    const saved = (
+      await Promise.all(
+        states
+          .filter((f) => /^[0-9a-f]{16}\.json$/.test(f))
+          .map(
+            async (f) =>
+              JSON.parse(await readFile(join(root, 'cache/builds', f), 'utf8')) as { outDir: string; sample: [string, string][] },
+          ),
+      )
+    ).find((state) => state.outDir === out)!;
     const sampled = new Set(saved.sample.map(([path]) => path));
-    const { item: second, payload } = payloads.find(({ item, payload }) => !payload.includes(`"id":"${first!.id}"`) && !sampled.has(`/news/${item.slug}`))!;
+    const { item: second, payload } = payloads.find(
+      ({ item, payload }) => !payload.includes(`"id":"${first!.id}"`) && !sampled.has(`/news/${item.slug}`),
+    )!;
     const file = join(out, 'news', second.slug, '_payload.json');
     const tampered = payload.replace(/"summary":"(.)/, (_m, c: string) => `"summary":"${c === 'X' ? 'Y' : 'X'}`);
     expect(tampered).not.toBe(payload);
     await writeFile(file, tampered);
     await updateContent(backend, token, 'NewsItem', first!.id, { summary: 'Edited again' });
-    const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report', '--no-search'], { env });
+    const result = await runCli(
+      ['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--no-report', '--no-search'],
+      { env },
+    );
     expect(result.code, result.stdout + result.stderr).toBe(1);
-    expect(result.stdout + result.stderr).toContain(`[KeptPageChanged] The previous output's news/${second.slug}/_payload.json (page /news/${second.slug}) is not what the previous build wrote`);
+    expect(result.stdout + result.stderr).toContain(
+      `[KeptPageChanged] The previous output's news/${second.slug}/_payload.json (page /news/${second.slug}) is not what the previous build wrote`,
+    );
     expect(await readFile(file, 'utf8')).toBe(tampered);
   }, 300_000);
 
@@ -379,7 +458,9 @@ describe('an update in place with the change feed', () => {
       expect(moved.cursor).not.toBe((JSON.parse(state) as { feed: { cursor: string } }).feed.cursor);
       // An edit after it is found, and only it.
       const { people } = await gqlData<{ people: { nodes: { id: string }[] } }>(live, '{ people(first: 1) { nodes { id } } }');
-      await updateContent(live, await loginToken(live, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password), 'Person', people.nodes[0]!.id, { role: 'Edited after a quiet build' });
+      await updateContent(live, await loginToken(live, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password), 'Person', people.nodes[0]!.id, {
+        role: 'Edited after a quiet build',
+      });
       expect(await run()).toMatch(/1 change since the previous build \(Person\)[\s\S]*updated in place/);
       // That build saved the state afresh: the cursor moved for the state before it no longer counts.
       expect(await run()).toMatch(/0 changes since the previous build/);
@@ -393,13 +474,18 @@ describe('an update in place with the change feed', () => {
     try {
       const out = join(root, 'warnings');
       const run = async (dir: string): Promise<string> => {
-        const result = await runCli(['build', '--endpoint', live.url, '--out', dir, '--cache-dir', join(root, 'warnings-cache'), '--no-report'], { env });
+        const result = await runCli(
+          ['build', '--endpoint', live.url, '--out', dir, '--cache-dir', join(root, 'warnings-cache'), '--no-report'],
+          { env },
+        );
         expect(result.code, result.stdout + result.stderr).toBe(0);
         // Warnings go to stderr.
         return result.stdout + result.stderr;
       };
       const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string }[] } }>(live, '{ newsItems(first: 1) { nodes { id } } }');
-      await updateContent(live, await loginToken(live, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password), 'NewsItem', newsItems.nodes[0]!.id, { body: '<p>See <a href="/files/programme-2026.pdf">the programme</a>.</p>' });
+      await updateContent(live, await loginToken(live, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password), 'NewsItem', newsItems.nodes[0]!.id, {
+        body: '<p>See <a href="/files/programme-2026.pdf">the programme</a>.</p>',
+      });
       const warned = /\[check\] .*links to \/files\/programme-2026\.pdf, which is not a page, a redirect or a file of this build/;
       expect(await run(out)).toMatch(warned);
       // The file turns up in the output folder, put there by hand: a full build would not have it.

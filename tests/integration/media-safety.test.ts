@@ -53,7 +53,15 @@ afterAll(async () => {
 
 async function copy(urls: string[], options: { maxBytes?: number; retries?: number; retryDelayMs?: number } = {}) {
   const siteDir = await mkdtemp(join(tmpdir(), 'media-safety-'));
-  const copier = createMediaCopier({ origin: backend.url, siteDir, concurrency: 4, retries: options.retries ?? 3, retryDelayMs: options.retryDelayMs ?? 10, maxBytes: options.maxBytes, timeoutMs: 10_000 });
+  const copier = createMediaCopier({
+    origin: backend.url,
+    siteDir,
+    concurrency: 4,
+    retries: options.retries ?? 3,
+    retryDelayMs: options.retryDelayMs ?? 10,
+    maxBytes: options.maxBytes,
+    timeoutMs: 10_000,
+  });
   copier.addFrom(JSON.stringify(urls), '/news/a-page');
   const failures = await copier.done();
   const files = await readdir(join(siteDir, 'media')).catch(() => [] as string[]);
@@ -77,30 +85,48 @@ describe('what the build re-hosts', () => {
   });
 
   it('refuses an SVG that declares entities, naming the page and the file', async () => {
-    routes.set('/media/bomb.svg', (_req, res) => void res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>'));
+    routes.set(
+      '/media/bomb.svg',
+      (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'image/svg+xml' })
+          .end('<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>'),
+    );
     const { failures, files } = await copy(['/media/bomb.svg']);
-    expect(failures).toEqual([expect.objectContaining({ page: '/news/a-page', cause: expect.stringMatching(/\/media\/bomb\.svg: .*DOCTYPE/) })]);
+    expect(failures).toEqual([
+      expect.objectContaining({ page: '/news/a-page', cause: expect.stringMatching(/\/media\/bomb\.svg: .*DOCTYPE/) }),
+    ]);
     expect(files).toEqual([]);
   });
 
-  it.each(['/media/page.html', '/media/app.js', '/media/style.css', '/media/feed.xml', '/media/page.xhtml', '/media/file.unknown', '/media/noextension'])(
-    'never writes %s under media/, and never asks the backend for it',
-    async (url) => {
-      routes.set(url, (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end('x'));
-      const { failures, files } = await copy([url]);
-      expect(failures).toHaveLength(1);
-      expect(failures[0]).toMatchObject({ page: '/news/a-page', route: 'media' });
-      expect(failures[0]!.cause).toContain(url);
-      expect(failures[0]!.fix).toMatch(/allowed format/);
-      expect(files).toEqual([]);
-      expect(requestsFor(url)).toBe(0);
-    },
-  );
+  it.each([
+    '/media/page.html',
+    '/media/app.js',
+    '/media/style.css',
+    '/media/feed.xml',
+    '/media/page.xhtml',
+    '/media/file.unknown',
+    '/media/noextension',
+  ])('never writes %s under media/, and never asks the backend for it', async (url) => {
+    routes.set(url, (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end('x'));
+    const { failures, files } = await copy([url]);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ page: '/news/a-page', route: 'media' });
+    expect(failures[0]!.cause).toContain(url);
+    expect(failures[0]!.fix).toMatch(/allowed format/);
+    expect(files).toEqual([]);
+    expect(requestsFor(url)).toBe(0);
+  });
 
   it('refuses a file whose Content-Type does not agree with its extension', async () => {
-    routes.set('/media/photo.png', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<script>alert(1)</script>'));
+    routes.set(
+      '/media/photo.png',
+      (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<script>alert(1)</script>'),
+    );
     const { failures, files } = await copy(['/media/photo.png']);
-    expect(failures).toEqual([expect.objectContaining({ cause: expect.stringContaining('Content-Type text/html, which does not agree with .png') })]);
+    expect(failures).toEqual([
+      expect.objectContaining({ cause: expect.stringContaining('Content-Type text/html, which does not agree with .png') }),
+    ]);
     expect(files).toEqual([]);
   });
 
@@ -172,7 +198,10 @@ describe('how media are downloaded', () => {
     routes.set('/media/hop.png', (_req, res) => void res.writeHead(302, { location: '/media/hop2.png' }).end());
     routes.set('/media/hop2.png', (_req, res) => void res.writeHead(307, { location: `${elsewhere.url}/hop.png` }).end());
     const { failures, files } = await copy(['/media/away.png', '/media/hop.png']);
-    expect(failures.map((f) => f.cause)).toEqual([expect.stringMatching(/^\/media\/away\.png: a redirect led to http:\/\/127\.0\.0\.1:\d+, which is not the backend's origin/), expect.stringMatching(/^\/media\/hop\.png: a redirect led to/)]);
+    expect(failures.map((f) => f.cause)).toEqual([
+      expect.stringMatching(/^\/media\/away\.png: a redirect led to http:\/\/127\.0\.0\.1:\d+, which is not the backend's origin/),
+      expect.stringMatching(/^\/media\/hop\.png: a redirect led to/),
+    ]);
     expect(files).toEqual([]);
     expect(elsewhere.requests).toEqual([]);
   });
@@ -180,23 +209,28 @@ describe('how media are downloaded', () => {
   it('stops a file over --media-max-bytes while it streams, with or without a Content-Length, and keeps nothing of it', async () => {
     const chunk = Buffer.alloc(64 * 1024, 1);
     // The same for an SVG, which downloads into memory to be cleaned.
-    const endless = (type: string) => (_req: RecordedRequest, res: ServerResponse): void => {
-      res.writeHead(200, { 'content-type': type });
-      // 16 MiB in chunks, no Content-Length: only counting while streaming can stop it.
-      let sent = 0;
-      const more = (): void => {
-        while (sent < 256) {
-          sent++;
-          if (!res.write(chunk)) return void res.once('drain', more);
-        }
-        res.end();
+    const endless =
+      (type: string) =>
+      (_req: RecordedRequest, res: ServerResponse): void => {
+        res.writeHead(200, { 'content-type': type });
+        // 16 MiB in chunks, no Content-Length: only counting while streaming can stop it.
+        let sent = 0;
+        const more = (): void => {
+          while (sent < 256) {
+            sent++;
+            if (!res.write(chunk)) return void res.once('drain', more);
+          }
+          res.end();
+        };
+        res.on('error', () => undefined);
+        more();
       };
-      res.on('error', () => undefined);
-      more();
-    };
     routes.set('/media/huge.zip', endless('application/zip'));
     routes.set('/media/huge.svg', endless('image/svg+xml'));
-    routes.set('/media/declared.zip', (_req, res) => void res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(50 * 1024 * 1024) }).end());
+    routes.set(
+      '/media/declared.zip',
+      (_req, res) => void res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(50 * 1024 * 1024) }).end(),
+    );
     const { siteDir, failures } = await copy(['/media/huge.zip', '/media/declared.zip', '/media/huge.svg'], { maxBytes: 1024 * 1024 });
     expect(failures.map((f) => f.cause)).toEqual([
       expect.stringContaining('larger than --media-max-bytes (1048576 bytes'),
@@ -223,7 +257,10 @@ describe('a build whose content links to a page under /media/', () => {
     const before = await snapshotTree(out);
     const { loadSampleContent } = await import('../../backend/content/sample.ts');
     const slug = loadSampleContent().news.find((n) => n.status === 'PUBLISHED')!.slug;
-    await writeFile(overrides, JSON.stringify({ news: [{ slug, body: '<p><a href="/media/login.html">Log in</a> <a href="/media/steal.js">script</a></p>' }] }));
+    await writeFile(
+      overrides,
+      JSON.stringify({ news: [{ slug, body: '<p><a href="/media/login.html">Log in</a> <a href="/media/steal.js">script</a></p>' }] }),
+    );
     const result = await runCli(args, { env });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('PagesFailed');
@@ -237,7 +274,10 @@ describe('a build whose content links to a page under /media/', () => {
 describe('the media cache', () => {
   it('puts no SVG into the site that cleaning would change, whoever wrote the cache', async () => {
     const clean = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><rect width="2" height="2"/></svg>';
-    routes.set('/media/cached.svg', (_req, res) => void res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' }).end(clean));
+    routes.set(
+      '/media/cached.svg',
+      (_req, res) => void res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' }).end(clean),
+    );
     const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
     const copyCached = async (): Promise<string> => {
       const siteDir = await mkdtemp(join(tmpdir(), 'media-safety-'));
@@ -262,7 +302,8 @@ describe('the media cache', () => {
 
 describe('sanitizeSvg', () => {
   it('keeps an ordinary drawing and its local references', () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient></defs><rect width="2" height="2" fill="url(#g)"/><use href="#g"/></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient></defs><rect width="2" height="2" fill="url(#g)"/><use href="#g"/></svg>';
     const clean = sanitizeSvg(svg);
     expect(clean).toContain('viewBox="0 0 2 2"');
     expect(clean).toContain('href="#g"');

@@ -6,10 +6,18 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, SITE_BIN } from '../helpers/cli.ts';
 
-const packageJson = JSON.parse(await readFile(`${ROOT}/package.json`, 'utf8')) as { version: string; engines: { node: string }; optionalDependencies: Record<string, string> };
+const packageJson = JSON.parse(await readFile(`${ROOT}/package.json`, 'utf8')) as {
+  version: string;
+  engines: { node: string };
+  optionalDependencies: Record<string, string>;
+};
 
 /** Runs a command from the project folder and collects its output. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string; pid: number | undefined }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string; pid: number | undefined }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env });
     let stdout = '';
@@ -34,7 +42,8 @@ describe('the Node.js the project runs on', () => {
   it("is what npm runs the scripts and `site` on, whichever Node.js the system's PATH names", async () => {
     // The PATH of someone who cloned the project, without the node_modules/.bin that npm and npx put
     // first: its `node` is the system's (here Node.js 20), which also runs npm itself.
-    const PATH = process.env.PATH!.split(delimiter)
+    const PATH = process.env
+      .PATH!.split(delimiter)
       .filter((dir) => !/node_modules[\\/]\.bin$|node-gyp-bin$/.test(dir))
       .join(delimiter);
     const env = { ...process.env, PATH };
@@ -62,11 +71,21 @@ describe('the Node.js the project runs on', () => {
     // Loaded into every Node.js the command runs as (NODE_OPTIONS): says, as it ends, which process it was and with which flags.
     const dir = await mkdtemp(join(tmpdir(), 'node-runtime-'));
     const hook = join(dir, 'hook.mjs');
-    await writeFile(hook, 'process.on("exit", () => process.stderr.write(`FLAGS ${JSON.stringify({ pid: process.pid, execArgv: process.execArgv, mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null })}\\n`));\n');
+    await writeFile(
+      hook,
+      'process.on("exit", () => process.stderr.write(`FLAGS ${JSON.stringify({ pid: process.pid, execArgv: process.execArgv, mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null })}\\n`));\n',
+    );
     let env: Record<string, string> = {};
-    const flags = async (nodeOptions: string, ...args: string[]): Promise<{ pid: number; execArgv: string[]; mmapThreshold: string | null; startedPid: number | undefined }> => {
+    const flags = async (
+      nodeOptions: string,
+      ...args: string[]
+    ): Promise<{ pid: number; execArgv: string[]; mmapThreshold: string | null; startedPid: number | undefined }> => {
       // An invalid option ends the build at once, after the command has started as it always does.
-      const result = await run(process.execPath, [SITE_BIN, ...args], { ...process.env, ...env, NODE_OPTIONS: `--import=${pathToFileURL(hook).href} ${nodeOptions}` });
+      const result = await run(process.execPath, [SITE_BIN, ...args], {
+        ...process.env,
+        ...env,
+        NODE_OPTIONS: `--import=${pathToFileURL(hook).href} ${nodeOptions}`,
+      });
       const line = /^FLAGS (.*)$/m.exec(result.stderr)?.[1];
       expect(line, result.stderr).toBeDefined();
       return { ...(JSON.parse(line!) as { pid: number; execArgv: string[]; mmapThreshold: string | null }), startedPid: result.pid };

@@ -26,7 +26,17 @@ let token: string;
 const out = (): string => join(root, 'out');
 
 const build = async (): Promise<void> => {
-  const result = await runCli(['build', '--endpoint', backend.url, '--out', out(), '--cache-dir', join(root, 'cache'), '--no-report', '--no-search']);
+  const result = await runCli([
+    'build',
+    '--endpoint',
+    backend.url,
+    '--out',
+    out(),
+    '--cache-dir',
+    join(root, 'cache'),
+    '--no-report',
+    '--no-search',
+  ]);
   expect(result.code, result.stdout + result.stderr).toBe(0);
 };
 
@@ -38,7 +48,10 @@ const files = async (path: string): Promise<{ html: string; payload: string | nu
 const render = async (paths: readonly string[]): Promise<{ pages: Map<string, OpenPage>; skipped: Map<string, string> }> => {
   const answer = await renderer.render(paths, 60_000);
   expect(answer).not.toBeNull();
-  return { pages: new Map(answer!.pages.map((page) => [page.path, page])), skipped: new Map(answer!.skipped.map(({ path, why }) => [path, why])) };
+  return {
+    pages: new Map(answer!.pages.map((page) => [page.path, page])),
+    skipped: new Map(answer!.skipped.map(({ path, why }) => [path, why])),
+  };
 };
 
 beforeAll(async () => {
@@ -46,7 +59,11 @@ beforeAll(async () => {
   backend = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
   token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
   await build();
-  renderer = startOpenPages(ROOT, ['--endpoint', backend.url, '--out', out(), '--cache-dir', join(root, 'cache'), '--no-search', '--quiet'], createLogger('warn'));
+  renderer = startOpenPages(
+    ROOT,
+    ['--endpoint', backend.url, '--out', out(), '--cache-dir', join(root, 'cache'), '--no-search', '--quiet'],
+    createLogger('warn'),
+  );
   expect(await renderer.ready()).toBe(true);
 }, 180_000);
 
@@ -80,16 +97,32 @@ describe('the open pages rendered first', () => {
   }, 180_000);
 
   it('show an edit, an added and a deleted item as the update in place then writes them, and leave what they cannot render to it', async () => {
-    const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(backend, '{ newsItems(first: 2) { nodes { id slug } } }');
+    const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(
+      backend,
+      '{ newsItems(first: 2) { nodes { id slug } } }',
+    );
     const [edited, deleted] = newsItems.nodes as [{ id: string; slug: string }, { id: string; slug: string }];
     await updateContent(backend, token, 'NewsItem', edited.id, { title: 'Shown first, then built' });
-    const added = await createContent(backend, token, 'NewsItem', { slug: 'rendered-first', title: 'Added and rendered first', date: '2099-01-01' });
+    const added = await createContent(backend, token, 'NewsItem', {
+      slug: 'rendered-first',
+      title: 'Added and rendered first',
+      date: '2099-01-01',
+    });
     await deleteContent(backend, token, 'NewsItem', deleted.id);
 
     // A medium the folder does not hold (as an image uploaded with the edit would be): the page is served with the renderer's copy of it.
     const editedImage = `media/news/${edited.slug}.svg`;
     await rename(join(out(), editedImage), join(root, 'held-back.svg'));
-    const open = ['/', '/news', `/news/${edited.slug}`, '/events', '/events/page/2', `/news/${deleted.slug}`, '/news/rendered-first', '/no/such/page'];
+    const open = [
+      '/',
+      '/news',
+      `/news/${edited.slug}`,
+      '/events',
+      '/events/page/2',
+      `/news/${deleted.slug}`,
+      '/news/rendered-first',
+      '/no/such/page',
+    ];
     const { pages, skipped } = await render(open).finally(() => rename(join(root, 'held-back.svg'), join(out(), editedImage)));
     expect(Object.keys(pages.get(`/news/${edited.slug}`)!.media)).toEqual([editedImage]);
     expect(await readFile(pages.get(`/news/${edited.slug}`)!.media[editedImage]!)).toEqual(await readFile(join(out(), editedImage)));
@@ -102,7 +135,10 @@ describe('the open pages rendered first', () => {
     expect(added.slug).toBe('rendered-first');
 
     // What a route derives once per build (the event list) is derived again for each edit.
-    const { events } = await gqlData<{ events: { nodes: { id: string; title: string }[] } }>(backend, '{ events(first: 100) { nodes { id title } } }');
+    const { events } = await gqlData<{ events: { nodes: { id: string; title: string }[] } }>(
+      backend,
+      '{ events(first: 100) { nodes { id title } } }',
+    );
     const listed = events.nodes.find((event) => pages.get('/events/page/2')!.html.includes(`>${event.title}<`))!;
     expect(listed).toBeDefined();
     await updateContent(backend, token, 'Event', listed.id, { title: 'An event retitled after the first render' });

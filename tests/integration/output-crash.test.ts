@@ -27,7 +27,9 @@ async function latestOf(out: string): Promise<LatestBuild> {
 /** The siblings of `out` that a build leaves only while it runs. */
 async function leftovers(out: string): Promise<string[]> {
   const name = out.slice(out.lastIndexOf('/') + 1);
-  return (await readdir(join(out, '..'))).filter((n) => n.startsWith(`.${name}.`) || n === `${name}.swap` || n === `${name}.lock` || n.startsWith(`${name}.lock.`));
+  return (await readdir(join(out, '..'))).filter(
+    (n) => n.startsWith(`.${name}.`) || n === `${name}.swap` || n === `${name}.lock` || n.startsWith(`${name}.lock.`),
+  );
 }
 
 /** Starts `site preview` on `out`, runs `check` with its address and stderr, and stops it. */
@@ -47,31 +49,35 @@ beforeAll(async () => {
 });
 
 describe('a build killed during its swap', () => {
-  it.each(['journal', 'retired', 'swapped'])('at step %s leaves a folder that site preview serves whole, and the next build cleans up', async (step) => {
-    const out = join(root, `site-${step}`);
-    expect((await build(out)).code).toBe(0);
-    const before = await latestOf(out);
-    // A site-wide change, so the killed build is another build id.
-    await writeFile(overrides, JSON.stringify({ site: { name: `Northlight (${step})` } }));
-    const killed = await build(out, { SITE_CRASH_AT: `swap:${step}` });
-    expect(killed.code).toBeNull();
+  it.each(['journal', 'retired', 'swapped'])(
+    'at step %s leaves a folder that site preview serves whole, and the next build cleans up',
+    async (step) => {
+      const out = join(root, `site-${step}`);
+      expect((await build(out)).code).toBe(0);
+      const before = await latestOf(out);
+      // A site-wide change, so the killed build is another build id.
+      await writeFile(overrides, JSON.stringify({ site: { name: `Northlight (${step})` } }));
+      const killed = await build(out, { SITE_CRASH_AT: `swap:${step}` });
+      expect(killed.code).toBeNull();
 
-    await withPreview(out, async (url, stderr) => {
-      const home = await fetch(`${url}/`);
-      expect(home.status).toBe(200);
-      const latest = (await (await fetch(`${url}/_assets/builds/latest.json`)).json()) as LatestBuild;
-      // The journal is written only for a complete staging tree: the swap is finished, never undone.
-      expect(latest.id).not.toBe(before.id);
-      expect(await (await fetch(`${url}/_assets/builds/meta/${latest.id}.json`)).status).toBe(200);
-      if (step !== 'swapped') expect(stderr).toMatch(/\[preview\] finished the swap|\[preview\] cleared the record/);
-    });
+      await withPreview(out, async (url, stderr) => {
+        const home = await fetch(`${url}/`);
+        expect(home.status).toBe(200);
+        const latest = (await (await fetch(`${url}/_assets/builds/latest.json`)).json()) as LatestBuild;
+        // The journal is written only for a complete staging tree: the swap is finished, never undone.
+        expect(latest.id).not.toBe(before.id);
+        expect(await (await fetch(`${url}/_assets/builds/meta/${latest.id}.json`)).status).toBe(200);
+        if (step !== 'swapped') expect(stderr).toMatch(/\[preview\] finished the swap|\[preview\] cleared the record/);
+      });
 
-    await writeFile(overrides, '{}');
-    expect((await build(out)).code).toBe(0);
-    // The retired trees go in a process of their own after the command (backgroundCleanup).
-    await expect.poll(() => leftovers(out), { timeout: 60_000 }).toEqual([]);
-    expect((await latestOf(out)).id).toBe(before.id);
-  }, 240_000);
+      await writeFile(overrides, '{}');
+      expect((await build(out)).code).toBe(0);
+      // The retired trees go in a process of their own after the command (backgroundCleanup).
+      await expect.poll(() => leftovers(out), { timeout: 60_000 }).toEqual([]);
+      expect((await latestOf(out)).id).toBe(before.id);
+    },
+    240_000,
+  );
 
   it('is finished by the next build too, which says so', async () => {
     const out = join(root, 'site-next-build');

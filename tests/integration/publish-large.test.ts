@@ -19,7 +19,10 @@ describe('site publish to a bucket that lists in pages', () => {
   let s3: S3TestServer;
   let client: S3Client;
   const dirs: string[] = [];
-  const run = (n: number): Promise<PublishResult> => publish(resolvePublishConfig({ outDir: dirs[n], bucket: s3.bucket, prefix: 'www', endpointUrl: s3.endpoint }), { logger: createMemoryLogger() });
+  const run = (n: number): Promise<PublishResult> =>
+    publish(resolvePublishConfig({ outDir: dirs[n], bucket: s3.bucket, prefix: 'www', endpointUrl: s3.endpoint }), {
+      logger: createMemoryLogger(),
+    });
 
   beforeAll(async () => {
     Object.assign(process.env, S3_ENV);
@@ -31,7 +34,11 @@ describe('site publish to a bucket that lists in pages', () => {
       await writeFakeBuild(dirs[n]!, n);
       // The same media in both builds, as a site's images are from one build to the next.
       await mkdir(join(dirs[n]!, 'media/bulk'), { recursive: true });
-      for (let i = 0; i < MEDIA; i++) await writeFile(join(dirs[n]!, `media/bulk/${String(i).padStart(4, '0')}.svg`), `<svg xmlns="http://www.w3.org/2000/svg"><title>${i}</title></svg>`);
+      for (let i = 0; i < MEDIA; i++)
+        await writeFile(
+          join(dirs[n]!, `media/bulk/${String(i).padStart(4, '0')}.svg`),
+          `<svg xmlns="http://www.w3.org/2000/svg"><title>${i}</title></svg>`,
+        );
     }
   }, 120_000);
   afterAll(async () => {

@@ -15,34 +15,75 @@ import { CACHE_IMMUTABLE, CACHE_MEDIA, CACHE_REVALIDATE, policyFor } from '../..
 import { foreignInTheWay, foreignKeys, ownedKeys, planRetention } from '../../cli/publish/retention.ts';
 import { createS3Store } from '../../cli/publish/s3-store.ts';
 import { toStorageError } from '../../cli/publish/storage-errors.ts';
-import { bucketSnapshot, S3_ENV, s3Client, startS3Server, TEST_PUBLISH_KEY, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
+import {
+  bucketSnapshot,
+  S3_ENV,
+  s3Client,
+  startS3Server,
+  TEST_PUBLISH_KEY,
+  writeFakeBuild,
+  type S3TestServer,
+} from '../helpers/s3-server.ts';
 
 const entry = (text: string): { size: number; md5: string; sha256: string } => ({
   size: Buffer.byteLength(text),
   md5: createHash('md5').update(text).digest('hex'),
   sha256: createHash('sha256').update(text).digest('hex'),
 });
-const manifest = (id: string, timestamp: number, keys: string[]): FileManifest => createManifest(id, timestamp, keys.map((k) => [k, entry(k)]));
+const manifest = (id: string, timestamp: number, keys: string[]): FileManifest =>
+  createManifest(
+    id,
+    timestamp,
+    keys.map((k) => [k, entry(k)]),
+  );
 
 describe('publish planning', () => {
   it('files an object by its key: stage, Content-Type and Cache-Control', () => {
-    expect(policyFor('_assets/entry-abc123.js')).toEqual({ stage: 'assets', contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('_assets/entry-abc123.js')).toEqual({
+      stage: 'assets',
+      contentType: 'text/javascript; charset=utf-8',
+      cacheControl: CACHE_IMMUTABLE,
+    });
     expect(policyFor('media/news/photo.jpg')).toEqual({ stage: 'assets', contentType: 'image/jpeg', cacheControl: CACHE_MEDIA });
-    expect(policyFor('media/_img/0123456789abcdef0123/640.webp')).toEqual({ stage: 'assets', contentType: 'image/webp', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('media/_img/0123456789abcdef0123/640.webp')).toEqual({
+      stage: 'assets',
+      contentType: 'image/webp',
+      cacheControl: CACHE_IMMUTABLE,
+    });
     expect(policyFor('news/_payload.json')).toMatchObject({ stage: 'payloads', cacheControl: CACHE_REVALIDATE });
     expect(policyFor('_payload.json')).toMatchObject({ stage: 'payloads' });
     expect(policyFor('news/index.html')).toMatchObject({ stage: 'pages', cacheControl: CACHE_REVALIDATE });
-    expect(policyFor('events.ics')).toEqual({ stage: 'pages', contentType: 'text/calendar; charset=utf-8', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('events.ics')).toEqual({
+      stage: 'pages',
+      contentType: 'text/calendar; charset=utf-8',
+      cacheControl: CACHE_REVALIDATE,
+    });
     expect(policyFor('_assets/builds/meta/abc.json')).toMatchObject({ stage: 'meta', cacheControl: CACHE_IMMUTABLE });
     expect(policyFor('_assets/builds/files/abc.json')).toMatchObject({ stage: 'meta', cacheControl: CACHE_IMMUTABLE });
-    expect(policyFor('_assets/builds/latest.json')).toEqual({ stage: 'latest', contentType: 'application/json; charset=utf-8', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('_assets/builds/latest.json')).toEqual({
+      stage: 'latest',
+      contentType: 'application/json; charset=utf-8',
+      cacheControl: CACHE_REVALIDATE,
+    });
     // The search index: chunks named by their content with the assets, the entry that names them with the pages.
-    expect(policyFor('_search/fragment/en_5c764b9.pf_fragment')).toEqual({ stage: 'assets', contentType: 'application/octet-stream', cacheControl: CACHE_IMMUTABLE });
+    expect(policyFor('_search/fragment/en_5c764b9.pf_fragment')).toEqual({
+      stage: 'assets',
+      contentType: 'application/octet-stream',
+      cacheControl: CACHE_IMMUTABLE,
+    });
     expect(policyFor('_search/index/en_e5beff9.pf_index')).toMatchObject({ stage: 'assets', cacheControl: CACHE_IMMUTABLE });
     expect(policyFor('_search/pagefind.en_1b2c7c69c5.pf_meta')).toMatchObject({ stage: 'assets', cacheControl: CACHE_IMMUTABLE });
-    expect(policyFor('_search/pagefind.js')).toEqual({ stage: 'assets', contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('_search/pagefind.js')).toEqual({
+      stage: 'assets',
+      contentType: 'text/javascript; charset=utf-8',
+      cacheControl: CACHE_REVALIDATE,
+    });
     expect(policyFor('_search/wasm.en.pagefind')).toMatchObject({ stage: 'assets', cacheControl: CACHE_REVALIDATE });
-    expect(policyFor('_search/pagefind-entry.json')).toEqual({ stage: 'pages', contentType: 'application/json; charset=utf-8', cacheControl: CACHE_REVALIDATE });
+    expect(policyFor('_search/pagefind-entry.json')).toEqual({
+      stage: 'pages',
+      contentType: 'application/json; charset=utf-8',
+      cacheControl: CACHE_REVALIDATE,
+    });
     // A partition's files as partition 0's; the list of partitions after every entry it names.
     expect(policyFor('_search/part-3/fragment/en_5c764b9.pf_fragment')).toMatchObject({ stage: 'assets', cacheControl: CACHE_IMMUTABLE });
     expect(policyFor('_search/part-3/pagefind.en_1b2c7c69c5.pf_meta')).toMatchObject({ stage: 'assets', cacheControl: CACHE_IMMUTABLE });
@@ -62,24 +103,66 @@ describe('publish planning', () => {
   });
 
   it('orders uploads by stage, then key, and asks for a stored hash only when the listing cannot tell', async () => {
-    const files = ['_assets/builds/latest.json', 'news/index.html', '_assets/builds/meta/b.json', 'news/_payload.json', 'media/a.png', '_assets/z.js'].map((k) => memoryFile(k, Buffer.from(k)));
+    const files = [
+      '_assets/builds/latest.json',
+      'news/index.html',
+      '_assets/builds/meta/b.json',
+      'news/_payload.json',
+      'media/a.png',
+      '_assets/z.js',
+    ].map((k) => memoryFile(k, Buffer.from(k)));
     const asked: string[] = [];
     const remote = new Map([['media/a.png', { key: 'media/a.png', size: files[4]!.size, etag: 'x-1' }]]);
     const plan = await planUploads(files, remote, async (key) => (asked.push(key), files[4]!.sha256), 4);
-    expect(plan.uploads.map((u) => u.file.key)).toEqual(['_assets/z.js', 'news/_payload.json', 'news/index.html', '_assets/builds/meta/b.json', '_assets/builds/latest.json']);
+    expect(plan.uploads.map((u) => u.file.key)).toEqual([
+      '_assets/z.js',
+      'news/_payload.json',
+      'news/index.html',
+      '_assets/builds/meta/b.json',
+      '_assets/builds/latest.json',
+    ]);
     expect(plan.unchanged.map((f) => f.key)).toEqual(['media/a.png']);
     expect(asked).toEqual(['media/a.png']);
   });
 
   it('keeps the live build and the newest others by timestamp, never deletes latest.json, a kept record or a key no record lists, and deletes records last', () => {
-    const stored = [manifest('old', 1, ['a.js', 'shared.js']), manifest('mid', 2, ['b.js', 'shared.js']), manifest('new', 3, ['c.js']), manifest('tie', 2, ['t.js'])];
+    const stored = [
+      manifest('old', 1, ['a.js', 'shared.js']),
+      manifest('mid', 2, ['b.js', 'shared.js']),
+      manifest('new', 3, ['c.js']),
+      manifest('tie', 2, ['t.js']),
+    ];
     const live = manifest('live', 0, ['l.js', 'shared.js']);
     const stopped = manifest('stopped', 4, ['s.js', 'shared.js']);
-    const remote = ['a.js', 'b.js', 'c.js', 't.js', 'l.js', 's.js', 'shared.js', 'stray.txt', '_assets/builds/latest.json', '_assets/builds/pending/stopped.json', ...stored.map((m) => `_assets/builds/files/${m.id}.json`)];
+    const remote = [
+      'a.js',
+      'b.js',
+      'c.js',
+      't.js',
+      'l.js',
+      's.js',
+      'shared.js',
+      'stray.txt',
+      '_assets/builds/latest.json',
+      '_assets/builds/pending/stopped.json',
+      ...stored.map((m) => `_assets/builds/files/${m.id}.json`),
+    ];
     // The records as the bucket holds them (live's own is written by this run), by the build id they name.
-    const recordKeys = new Map<string, string>([['_assets/builds/pending/stopped.json', 'stopped'], ...stored.map((m) => [`_assets/builds/files/${m.id}.json`, m.id] as [string, string])]);
+    const recordKeys = new Map<string, string>([
+      ['_assets/builds/pending/stopped.json', 'stopped'],
+      ...stored.map((m) => [`_assets/builds/files/${m.id}.json`, m.id] as [string, string]),
+    ]);
     const liveRecord = '_assets/builds/files/live.0123456789abcdef.json';
-    const plan = planRetention({ live, stored, pending: [stopped], recordKeys, liveRecord, keepBuilds: 3, remoteKeys: remote, maxDeletes: 100 });
+    const plan = planRetention({
+      live,
+      stored,
+      pending: [stopped],
+      recordKeys,
+      liveRecord,
+      keepBuilds: 3,
+      remoteKeys: remote,
+      maxDeletes: 100,
+    });
     expect(plan.kept).toEqual(['live', 'new', 'tie']);
     expect(plan.dropped).toEqual(['mid', 'old']);
     expect(plan.deletes).toEqual(['a.js', 'b.js', 's.js']);
@@ -88,7 +171,16 @@ describe('publish planning', () => {
     expect(foreignKeys(remote, ownedKeys([live, ...stored], [stopped], recordKeys.keys()))).toEqual(['stray.txt']);
     // …nor to write over: a build that writes stray.txt is refused, whatever the flag says.
     expect(foreignInTheWay(['backups/db.sql', 'stray.txt'], ['index.html', 'stray.txt'])).toEqual(['stray.txt']);
-    const capped = planRetention({ live, stored, pending: [stopped], recordKeys, liveRecord, keepBuilds: 1, remoteKeys: remote, maxDeletes: 2 });
+    const capped = planRetention({
+      live,
+      stored,
+      pending: [stopped],
+      recordKeys,
+      liveRecord,
+      keepBuilds: 1,
+      remoteKeys: remote,
+      maxDeletes: 2,
+    });
     expect(capped.deletes).toHaveLength(2);
     // A record never goes while a file it lists waits for a later run.
     expect(capped.records).toEqual([]);
@@ -102,23 +194,55 @@ describe('publish planning', () => {
     const key = '_assets/builds/files/abc.json';
     const text = signedRecord(m, key, auth);
     expect(readSignedRecord(text, key, auth)).toEqual({ manifest: m });
-    for (const bad of ['nope', '[]', '{"v":1,"id":"../x","timestamp":1,"files":{}}', '{"v":1,"id":"a","timestamp":1,"files":{"k":{"size":1}}}']) expect(readSignedRecord(bad, key, auth)).toEqual({ problem: 'malformed' });
+    for (const bad of [
+      'nope',
+      '[]',
+      '{"v":1,"id":"../x","timestamp":1,"files":{}}',
+      '{"v":1,"id":"a","timestamp":1,"files":{"k":{"size":1}}}',
+    ])
+      expect(readSignedRecord(bad, key, auth)).toEqual({ problem: 'malformed' });
     expect(readSignedRecord(serializeManifest(m), key, auth)).toEqual({ problem: 'unsigned' });
     // Another timestamp, another file, the same MAC: forged.
     expect(readSignedRecord(text.replace('"timestamp":5', '"timestamp":9'), key, auth)).toEqual({ problem: 'forged' });
     expect(readSignedRecord(text.replace('"b":', '"c":'), key, auth)).toEqual({ problem: 'forged' });
     // The same record at another key (a pending record's place), in another prefix or bucket, or checked with another key: forged.
     expect(readSignedRecord(text, '_assets/builds/pending/abc.json', auth)).toEqual({ problem: 'forged' });
-    expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('k'.repeat(32)), { bucket: 'site', prefix: 'staging' }))).toEqual({ problem: 'forged' });
-    expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('k'.repeat(32)), { bucket: 'other', prefix: 'www' }))).toEqual({ problem: 'forged' });
-    expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('j'.repeat(32)), { bucket: 'site', prefix: 'www' }))).toEqual({ problem: 'forged' });
+    expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('k'.repeat(32)), { bucket: 'site', prefix: 'staging' }))).toEqual({
+      problem: 'forged',
+    });
+    expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('k'.repeat(32)), { bucket: 'other', prefix: 'www' }))).toEqual({
+      problem: 'forged',
+    });
+    expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('j'.repeat(32)), { bucket: 'site', prefix: 'www' }))).toEqual({
+      problem: 'forged',
+    });
   });
 
   it('resolves options once: prefix without slashes, endpoint and region from the AWS environment, usage errors with exit 2', () => {
-    const config = resolvePublishConfig({ bucket: 'site', prefix: '/www/en/' }, { AWS_ENDPOINT_URL: 'http://127.0.0.1:9000/', AWS_DEFAULT_REGION: 'eu-north-1', SITE_PUBLISH_KEY: TEST_PUBLISH_KEY }, '/tmp');
-    expect(config).toMatchObject({ bucket: 'site', prefix: 'www/en', endpointUrl: 'http://127.0.0.1:9000', region: 'eu-north-1', outDir: '/tmp/dist', keepBuilds: 3, maxDeletes: 256, concurrency: 8, dryRun: false, rollback: null });
+    const config = resolvePublishConfig(
+      { bucket: 'site', prefix: '/www/en/' },
+      { AWS_ENDPOINT_URL: 'http://127.0.0.1:9000/', AWS_DEFAULT_REGION: 'eu-north-1', SITE_PUBLISH_KEY: TEST_PUBLISH_KEY },
+      '/tmp',
+    );
+    expect(config).toMatchObject({
+      bucket: 'site',
+      prefix: 'www/en',
+      endpointUrl: 'http://127.0.0.1:9000',
+      region: 'eu-north-1',
+      outDir: '/tmp/dist',
+      keepBuilds: 3,
+      maxDeletes: 256,
+      concurrency: 8,
+      dryRun: false,
+      rollback: null,
+    });
     expect(Object.isFrozen(config)).toBe(true);
-    for (const bad of [{ bucket: 'A_B' }, { bucket: 'site', prefix: 'a/../b' }, { bucket: 'site', endpointUrl: 'ftp://x' }, { bucket: 'site', concurrency: '0' }]) {
+    for (const bad of [
+      { bucket: 'A_B' },
+      { bucket: 'site', prefix: 'a/../b' },
+      { bucket: 'site', endpointUrl: 'ftp://x' },
+      { bucket: 'site', concurrency: '0' },
+    ]) {
       const error = (() => {
         try {
           resolvePublishConfig(bad, { SITE_PUBLISH_KEY: TEST_PUBLISH_KEY });
@@ -150,11 +274,17 @@ describe('publish planning', () => {
     }
     expect(errorFor({ SITE_PUBLISH_KEY: TEST_PUBLISH_KEY })).toBeNull();
     // The config holds the key out of sight: printing it shows no secret.
-    expect(JSON.stringify(resolvePublishConfig({ bucket: 'site' }, { SITE_PUBLISH_KEY: TEST_PUBLISH_KEY }))).not.toContain(TEST_PUBLISH_KEY);
+    expect(JSON.stringify(resolvePublishConfig({ bucket: 'site' }, { SITE_PUBLISH_KEY: TEST_PUBLISH_KEY }))).not.toContain(
+      TEST_PUBLISH_KEY,
+    );
   });
 
   it('takes the endpoint from AWS_ENDPOINT_URL_S3 before AWS_ENDPOINT_URL, and names the variable a bad value came from', () => {
-    const both = { AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9001', AWS_ENDPOINT_URL: 'http://127.0.0.1:9000', SITE_PUBLISH_KEY: TEST_PUBLISH_KEY };
+    const both = {
+      AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9001',
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:9000',
+      SITE_PUBLISH_KEY: TEST_PUBLISH_KEY,
+    };
     expect(resolvePublishConfig({ bucket: 'site' }, both).endpointUrl).toBe('http://127.0.0.1:9001');
     expect(resolvePublishConfig({ bucket: 'site', endpointUrl: 'http://127.0.0.1:9002' }, both).endpointUrl).toBe('http://127.0.0.1:9002');
     const messageFor = (env: Record<string, string>): string => {
@@ -172,12 +302,15 @@ describe('publish planning', () => {
 
   it('names a missing bucket, refused credentials, an unreachable endpoint and other failures apart', () => {
     const op = { operation: 'PutObject', key: 'www/a.js', bucket: 'site', endpoint: 'http://127.0.0.1:1' };
-    const sdk = (name: string, status?: number): unknown => Object.assign(new Error(`${name} happened`), { name, $metadata: { httpStatusCode: status } });
+    const sdk = (name: string, status?: number): unknown =>
+      Object.assign(new Error(`${name} happened`), { name, $metadata: { httpStatusCode: status } });
     expect(toStorageError(sdk('NoSuchBucket', 404), op).code).toBe('StorageBucketMissing');
     expect(toStorageError(sdk('InvalidAccessKeyId', 403), op).code).toBe('StorageCredentialsRefused');
     expect(toStorageError(sdk('Forbidden', 403), op).code).toBe('StorageCredentialsRefused');
     expect(toStorageError(sdk('CredentialsProviderError'), op).code).toBe('StorageCredentialsMissing');
-    expect(toStorageError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), op).message).toContain('ECONNREFUSED');
+    expect(toStorageError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), op).message).toContain(
+      'ECONNREFUSED',
+    );
     expect(toStorageError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), op).code).toBe('StorageUnreachable');
     const failed = toStorageError(sdk('InternalError', 500), op);
     expect(failed.code).toBe('StorageRequestFailed');
@@ -206,7 +339,8 @@ describe('publish against objects it did not write', () => {
     await s3?.stop();
   });
 
-  const put = (key: string, body: string): Promise<unknown> => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body }));
+  const put = (key: string, body: string): Promise<unknown> =>
+    client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body }));
 
   it('compares objects whose ETag is not an MD5 by the SHA-256 stored with them, and re-uploads those without one', async () => {
     const config = resolvePublishConfig({ outDir: dirs[0], bucket: s3.bucket, prefix: 'kms', endpointUrl: s3.endpoint });
@@ -233,7 +367,17 @@ describe('publish against objects it did not write', () => {
     await put('siteextra.txt', 'beside the prefix');
     await put('other/robots.txt', 'another site');
     const run = (dir: string, allowForeignObjects = false): ReturnType<typeof publish> =>
-      publish(resolvePublishConfig({ outDir: dir, bucket: s3.bucket, prefix: 'site', endpointUrl: s3.endpoint, keepBuilds: 1, allowForeignObjects }), { logger: createMemoryLogger() });
+      publish(
+        resolvePublishConfig({
+          outDir: dir,
+          bucket: s3.bucket,
+          prefix: 'site',
+          endpointUrl: s3.endpoint,
+          keepBuilds: 1,
+          allowForeignObjects,
+        }),
+        { logger: createMemoryLogger() },
+      );
     const from = s3.requests.length;
     await run(dirs[0]!);
     await put('site/stray.txt', 'inside the prefix, in no build');

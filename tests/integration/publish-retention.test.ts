@@ -10,7 +10,8 @@ import { bucketSnapshot, getObject, S3_ENV, s3Client, startS3Server, writeFakeBu
 
 /** A record's key without its version (manifest.ts recordKeyFor): the key a build's record has whatever its content. */
 const unversioned = (key: string): string => key.replace(/\.[0-9a-f]{16}\.json$/, '.json');
-const unversionedKeys = (snapshot: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(snapshot).map(([key, etag]) => [unversioned(key), etag]));
+const unversionedKeys = (snapshot: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(snapshot).map(([key, etag]) => [unversioned(key), etag]));
 
 describe('site publish keeps the files of the last N builds', () => {
   let s3: S3TestServer;
@@ -18,12 +19,27 @@ describe('site publish keeps the files of the last N builds', () => {
   const dirs: string[] = [];
 
   const run = (n: number, prefix: string, extra: PublishOptions = {}): Promise<PublishResult> =>
-    publish(resolvePublishConfig({ outDir: dirs[n], bucket: s3.bucket, prefix, endpointUrl: s3.endpoint, ...extra }), { logger: createMemoryLogger() });
-  const keys = async (prefix: string): Promise<string[]> => Object.keys(await bucketSnapshot(client, s3.bucket, prefix)).map(unversioned).sort();
-  const latestId = async (prefix: string): Promise<string> => (JSON.parse((await getObject(client, s3.bucket, `${prefix}/_assets/builds/latest.json`))!.body.toString()) as { id: string }).id;
+    publish(resolvePublishConfig({ outDir: dirs[n], bucket: s3.bucket, prefix, endpointUrl: s3.endpoint, ...extra }), {
+      logger: createMemoryLogger(),
+    });
+  const keys = async (prefix: string): Promise<string[]> =>
+    Object.keys(await bucketSnapshot(client, s3.bucket, prefix))
+      .map(unversioned)
+      .sort();
+  const latestId = async (prefix: string): Promise<string> =>
+    (JSON.parse((await getObject(client, s3.bucket, `${prefix}/_assets/builds/latest.json`))!.body.toString()) as { id: string }).id;
   /** Keys that belong to build n alone. */
   const ownKeys = (n: number): string[] =>
-    [`_assets/entry-v${n}.js`, `_assets/site-v${n}.css`, `_assets/chunk-a-v${n}.js`, `_assets/chunk-b-v${n}.js`, `only-${n}/index.html`, `only-${n}/_payload.json`, `_assets/builds/meta/build-${n}.json`, `_assets/builds/files/build-${n}.json`].sort();
+    [
+      `_assets/entry-v${n}.js`,
+      `_assets/site-v${n}.css`,
+      `_assets/chunk-a-v${n}.js`,
+      `_assets/chunk-b-v${n}.js`,
+      `only-${n}/index.html`,
+      `only-${n}/_payload.json`,
+      `_assets/builds/meta/build-${n}.json`,
+      `_assets/builds/files/build-${n}.json`,
+    ].sort();
 
   beforeAll(async () => {
     Object.assign(process.env, S3_ENV);
@@ -55,7 +71,8 @@ describe('site publish keeps the files of the last N builds', () => {
     expect(fourth.deleted).toBe(ownKeys(1).length);
     for (const key of ownKeys(1)) expect(stored, key).not.toContain(key);
     for (const n of [2, 3, 4]) for (const key of ownKeys(n)) expect(stored, key).toContain(key);
-    for (const shared of ['_assets/shared-0000.js', 'media/logo.svg', 'index.html', 'news/first/_payload.json', '404.html', 'robots.txt']) expect(stored).toContain(shared);
+    for (const shared of ['_assets/shared-0000.js', 'media/logo.svg', 'index.html', 'news/first/_payload.json', '404.html', 'robots.txt'])
+      expect(stored).toContain(shared);
     expect(await latestId('four')).toBe('build-4');
 
     // Deletions come only after latest.json names the new build.
@@ -98,7 +115,10 @@ describe('site publish keeps the files of the last N builds', () => {
     const before = await bucketSnapshot(client, s3.bucket, 'dry');
     const putsBefore = s3.requests.filter((r) => r.method !== 'GET').length;
     const logger = createMemoryLogger();
-    const dry = await publish(resolvePublishConfig({ outDir: dirs[2], bucket: s3.bucket, prefix: 'dry', endpointUrl: s3.endpoint, keepBuilds: 1, dryRun: true }), { logger });
+    const dry = await publish(
+      resolvePublishConfig({ outDir: dirs[2], bucket: s3.bucket, prefix: 'dry', endpointUrl: s3.endpoint, keepBuilds: 1, dryRun: true }),
+      { logger },
+    );
 
     expect(await bucketSnapshot(client, s3.bucket, 'dry')).toEqual(before);
     expect(s3.requests.filter((r) => r.method !== 'GET').length).toBe(putsBefore);
@@ -106,9 +126,13 @@ describe('site publish keeps the files of the last N builds', () => {
     const wouldDelete = logger.lines.filter((l) => l.startsWith('[publish] would delete '));
     expect(wouldUpload.length).toBe(dry.actions.filter((a) => a.kind === 'upload').length);
     expect(wouldDelete.map((l) => unversioned(l.slice('[publish] would delete '.length))).sort()).toEqual(ownKeys(1));
-    expect(wouldUpload).toContain('[publish] would upload _assets/entry-v2.js (new, 41 B, text/javascript; charset=utf-8, public, max-age=31536000, immutable)');
+    expect(wouldUpload).toContain(
+      '[publish] would upload _assets/entry-v2.js (new, 41 B, text/javascript; charset=utf-8, public, max-age=31536000, immutable)',
+    );
     expect(wouldUpload.at(-1)).toMatch(/^\[publish\] would upload _assets\/builds\/latest\.json \(changed, /);
-    expect(logger.lines.at(-1)).toMatch(/^\[publish\] dry run: \d+ to upload, 4 unchanged, 8 to delete, [\d.]+ (B|KiB); nothing was changed$/);
+    expect(logger.lines.at(-1)).toMatch(
+      /^\[publish\] dry run: \d+ to upload, 4 unchanged, 8 to delete, [\d.]+ (B|KiB); nothing was changed$/,
+    );
     expect(dry).toMatchObject({ dryRun: true, uploaded: 0, deleted: 0, buildId: 'build-2', previousBuildId: 'build-1' });
   });
 });
@@ -117,7 +141,8 @@ describe('site publish never deletes an object it did not write', () => {
   let s3: S3TestServer;
   let client: S3Client;
   const dirs: string[] = [];
-  const put = (key: string, body: string): Promise<unknown> => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body }));
+  const put = (key: string, body: string): Promise<unknown> =>
+    client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body }));
   const config = (n: number, extra: PublishOptions = {}): ReturnType<typeof resolvePublishConfig> =>
     resolvePublishConfig({ outDir: dirs[n], bucket: s3.bucket, endpointUrl: s3.endpoint, keepBuilds: 2, ...extra });
 
@@ -167,7 +192,14 @@ describe('site publish never deletes an object it did not write', () => {
     // The same ETags as before any publish: never deleted, never written over.
     expect(after['backups/db.sql']).toBe(before['backups/db.sql']);
     expect(after['app/main.js']).toBe(before['app/main.js']);
-    for (const gone of ['_assets/entry-v1.js', 'only-1/index.html', 'only-2/index.html', 'only-3/index.html', '_assets/builds/files/build-1.json']) expect(after[gone], gone).toBeUndefined();
+    for (const gone of [
+      '_assets/entry-v1.js',
+      'only-1/index.html',
+      'only-2/index.html',
+      'only-3/index.html',
+      '_assets/builds/files/build-1.json',
+    ])
+      expect(after[gone], gone).toBeUndefined();
     for (const kept of ['only-4/index.html', 'only-5/index.html']) expect(after[kept], kept).toBeDefined();
     expect(Object.keys(after).filter((k) => k.startsWith('_assets/builds/pending/'))).toEqual([]);
   });
@@ -176,7 +208,14 @@ describe('site publish never deletes an object it did not write', () => {
     const own = await startS3Server();
     const c = s3Client(own.endpoint);
     const options = (n: number, extra: PublishOptions = {}): ReturnType<typeof resolvePublishConfig> =>
-      resolvePublishConfig({ outDir: dirs[n], bucket: own.bucket, endpointUrl: own.endpoint, keepBuilds: 2, allowForeignObjects: true, ...extra });
+      resolvePublishConfig({
+        outDir: dirs[n],
+        bucket: own.bucket,
+        endpointUrl: own.endpoint,
+        keepBuilds: 2,
+        allowForeignObjects: true,
+        ...extra,
+      });
     try {
       const foreign = { 'backups/db.sql': 'CREATE TABLE t;', 'app/index.html': '<p>another app</p>' };
       for (const [key, body] of Object.entries(foreign)) await c.send(new PutObjectCommand({ Bucket: own.bucket, Key: key, Body: body }));
@@ -207,7 +246,11 @@ describe('site publish never deletes an object it did not write', () => {
 
   it("cleans up a stopped publish's files in a later run, still without touching foreign objects", async () => {
     let own = await startS3Server();
-    const run = (n: number): Promise<PublishResult> => publish(resolvePublishConfig({ outDir: dirs[n], bucket: own.bucket, endpointUrl: own.endpoint, keepBuilds: 1, allowForeignObjects: true }), { logger: createMemoryLogger() });
+    const run = (n: number): Promise<PublishResult> =>
+      publish(
+        resolvePublishConfig({ outDir: dirs[n], bucket: own.bucket, endpointUrl: own.endpoint, keepBuilds: 1, allowForeignObjects: true }),
+        { logger: createMemoryLogger() },
+      );
     const snapshot = async (): Promise<Record<string, string>> => {
       const c = s3Client(own.endpoint);
       try {

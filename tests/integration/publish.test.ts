@@ -26,7 +26,13 @@ describe('site publish of a real build to an S3-compatible server', () => {
   let putsOfFirst: string[];
   let pendingFirst: string;
 
-  const options = (extra: PublishOptions = {}): PublishOptions => ({ outDir: out, bucket: s3.bucket, prefix: 'www', endpointUrl: s3.endpoint, ...extra });
+  const options = (extra: PublishOptions = {}): PublishOptions => ({
+    outDir: out,
+    bucket: s3.bucket,
+    prefix: 'www',
+    endpointUrl: s3.endpoint,
+    ...extra,
+  });
 
   beforeAll(async () => {
     Object.assign(process.env, S3_ENV);
@@ -51,7 +57,9 @@ describe('site publish of a real build to an S3-compatible server', () => {
 
   it('uploads every file of the output folder with identical bytes, plus the build file manifest', async () => {
     const local = await listFiles(out);
-    const stored = Object.keys(await bucketSnapshot(client, s3.bucket, 'www')).map(unversioned).sort();
+    const stored = Object.keys(await bucketSnapshot(client, s3.bucket, 'www'))
+      .map(unversioned)
+      .sort();
     expect(stored).toEqual([...local, `_assets/builds/files/${first.buildId}.json`].sort());
     for (const key of local.filter((k) => k.endsWith('index.html') || k.endsWith('.js') || k.startsWith('media/')).slice(0, 40)) {
       const object = await getObject(client, s3.bucket, `www/${key}`);
@@ -89,7 +97,9 @@ describe('site publish of a real build to an S3-compatible server', () => {
     expect(seen.get('404.html')).toBe('text/html; charset=utf-8 | no-cache');
     expect(seen.get('sitemap.xml')).toBe('application/xml; charset=utf-8 | no-cache');
     expect(seen.get('robots.txt')).toBe('text/plain; charset=utf-8 | no-cache');
-    expect(keys.some((k) => k.startsWith('media/') && k.endsWith('.pdf') && seen.get(k) === 'application/pdf | public, max-age=3600')).toBe(true);
+    expect(keys.some((k) => k.startsWith('media/') && k.endsWith('.pdf') && seen.get(k) === 'application/pdf | public, max-age=3600')).toBe(
+      true,
+    );
   });
 
   it('writes the pending record first, uploads hashed assets and media next, then payloads, then pages, then the build records, and latest.json last, and removes the pending record', () => {
@@ -111,7 +121,11 @@ describe('site publish of a real build to an S3-compatible server', () => {
   it('shows progress by stage and ends with a summary of uploaded, unchanged, deleted and bytes', () => {
     expect(firstLog.some((l) => /^\[publish\] assets: \d+ files to upload, [\d.]+ (KiB|MiB)$/.test(l))).toBe(true);
     expect(firstLog.some((l) => /^\[publish\] \d+\/\d+ uploaded, [\d.]+ (B|KiB|MiB) of [\d.]+ MiB \(pages\)$/.test(l))).toBe(true);
-    expect(firstLog.at(-1)).toMatch(new RegExp(`^\\[publish\\] published build ${first.buildId} at s3://site/www/ in [\\d.]+ s: ${first.uploaded} uploaded, 0 unchanged, 0 deleted, [\\d.]+ MiB$`));
+    expect(firstLog.at(-1)).toMatch(
+      new RegExp(
+        `^\\[publish\\] published build ${first.buildId} at s3://site/www/ in [\\d.]+ s: ${first.uploaded} uploaded, 0 unchanged, 0 deleted, [\\d.]+ MiB$`,
+      ),
+    );
     expect(first).toMatchObject({ previousBuildId: null, unchanged: 0, deleted: 0 });
     expect(first.bytes).toBeGreaterThan(1024 * 1024);
   });
@@ -121,7 +135,14 @@ describe('site publish of a real build to an S3-compatible server', () => {
     const logger = createMemoryLogger();
     const again = await publish(resolvePublishConfig(options()), { logger });
     expect(s3.requests.filter((r) => r.method === 'PUT').length).toBe(putsBefore);
-    expect(again).toMatchObject({ uploaded: 0, deleted: 0, bytes: 0, unchanged: first.uploaded, previousBuildId: first.buildId, actions: [] });
+    expect(again).toMatchObject({
+      uploaded: 0,
+      deleted: 0,
+      bytes: 0,
+      unchanged: first.uploaded,
+      previousBuildId: first.buildId,
+      actions: [],
+    });
     expect(logger.lines.at(-1)).toMatch(/: 0 uploaded, \d+ unchanged, 0 deleted, 0 B$/);
   });
 
@@ -131,13 +152,17 @@ describe('site publish of a real build to an S3-compatible server', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(/put _assets/);
-    expect(result.stdout).toMatch(/\[publish\] published build \w+ at s3:\/\/site\/cli\/ in [\d.]+ s: \d+ uploaded, 0 unchanged, 0 deleted/);
+    expect(result.stdout).toMatch(
+      /\[publish\] published build \w+ at s3:\/\/site\/cli\/ in [\d.]+ s: \d+ uploaded, 0 unchanged, 0 deleted/,
+    );
     const latest = await getObject(client, s3.bucket, 'cli/_assets/builds/latest.json');
     expect((JSON.parse(latest!.body.toString()) as LatestBuild).id).toBe(first.buildId);
 
     const verbose = await runCli([...args, '--prefix', 'cli-verbose', '--verbose'], { env: S3_ENV });
     expect(verbose.code).toBe(0);
-    expect(verbose.stdout).toMatch(/\[publish\] put _assets\/entry-\w+\.js \(new, [\d.]+ KiB, text\/javascript; charset=utf-8, public, max-age=31536000, immutable\)/);
+    expect(verbose.stdout).toMatch(
+      /\[publish\] put _assets\/entry-\w+\.js \(new, [\d.]+ KiB, text\/javascript; charset=utf-8, public, max-age=31536000, immutable\)/,
+    );
   }, 60_000);
 });
 
@@ -177,7 +202,9 @@ describe('site publish failures', () => {
   it('exits 1 and names the credential variables when the storage refuses the key', async () => {
     const result = await runCli(publishArgs('--bucket', 'site'), { env: { ...S3_ENV, AWS_ACCESS_KEY_ID: 'NOT-A-KEY' } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/\[StorageCredentialsRefused\] The object storage at http:\/\/127\.0\.0\.1:\d+ refused the credentials: InvalidAccessKeyId/);
+    expect(result.stderr).toMatch(
+      /\[StorageCredentialsRefused\] The object storage at http:\/\/127\.0\.0\.1:\d+ refused the credentials: InvalidAccessKeyId/,
+    );
     expect(result.stderr).toMatch(/Hint: Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/);
   });
 
@@ -185,22 +212,36 @@ describe('site publish failures', () => {
     const result = await runCli(['publish', '--out', out, '--bucket', 'site', '--endpoint-url', 'http://127.0.0.1:9'], { env: S3_ENV });
     expect(result.code).toBe(1);
     expect(result.ms).toBeLessThan(20_000);
-    expect(result.stderr).toMatch(/\[StorageUnreachable\] The object storage at http:\/\/127\.0\.0\.1:9 could not be reached: .*ECONNREFUSED/);
+    expect(result.stderr).toMatch(
+      /\[StorageUnreachable\] The object storage at http:\/\/127\.0\.0\.1:9 could not be reached: .*ECONNREFUSED/,
+    );
   });
 
   it('exits 1 naming five of the objects it did not write, their count and --allow-foreign-objects, and with the flag publishes beside them', async () => {
     const client = s3Client(s3.endpoint);
     try {
-      const foreign = ['backups/db-1.sql', 'backups/db-2.sql', 'backups/db-3.sql', 'backups/db-4.sql', 'backups/db-5.sql', 'backups/db-6.sql', 'notes.txt'];
+      const foreign = [
+        'backups/db-1.sql',
+        'backups/db-2.sql',
+        'backups/db-3.sql',
+        'backups/db-4.sql',
+        'backups/db-5.sql',
+        'backups/db-6.sql',
+        'notes.txt',
+      ];
       for (const key of foreign) await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `cli-foreign/${key}`, Body: key }));
       const before = await bucketSnapshot(client, s3.bucket, 'cli-foreign');
       const refused = await runCli(publishArgs('--bucket', s3.bucket, '--prefix', 'cli-foreign'), { env: S3_ENV });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain(`[StorageHoldsForeignObjects] s3://${s3.bucket}/cli-foreign/ holds 7 objects that no build published there lists (backups/db-1.sql, backups/db-2.sql, backups/db-3.sql, backups/db-4.sql, backups/db-5.sql, …); nothing was uploaded or deleted.`);
+      expect(refused.stderr).toContain(
+        `[StorageHoldsForeignObjects] s3://${s3.bucket}/cli-foreign/ holds 7 objects that no build published there lists (backups/db-1.sql, backups/db-2.sql, backups/db-3.sql, backups/db-4.sql, backups/db-5.sql, …); nothing was uploaded or deleted.`,
+      );
       expect(refused.stderr).toMatch(/Hint: .*--allow-foreign-objects/);
       expect(await bucketSnapshot(client, s3.bucket, 'cli-foreign')).toEqual(before);
 
-      const beside = await runCli(publishArgs('--bucket', s3.bucket, '--prefix', 'cli-foreign', '--allow-foreign-objects'), { env: S3_ENV });
+      const beside = await runCli(publishArgs('--bucket', s3.bucket, '--prefix', 'cli-foreign', '--allow-foreign-objects'), {
+        env: S3_ENV,
+      });
       expect(beside.code, beside.stderr).toBe(0);
       expect(beside.stderr).toContain('7 objects under');
       const after = await bucketSnapshot(client, s3.bucket, 'cli-foreign');
@@ -213,7 +254,9 @@ describe('site publish failures', () => {
 
   it('exits 1 without contacting the storage when the folder holds no build', async () => {
     const before = s3.requests.length;
-    const result = await runCli(['publish', '--out', join(out, 'nothing-here'), '--bucket', 'site', '--endpoint-url', s3.endpoint], { env: S3_ENV });
+    const result = await runCli(['publish', '--out', join(out, 'nothing-here'), '--bucket', 'site', '--endpoint-url', s3.endpoint], {
+      env: S3_ENV,
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/\[OutputMissing\] There is no built site in /);
     expect(s3.requests.length).toBe(before);

@@ -37,14 +37,30 @@ describe('usage errors', () => {
   const USAGE: [string, string[], string[]][] = [
     ['an unknown option', ['build', '--no-such-flag'], ['--no-such-flag', '--help']],
     ['an unknown command', ['biuld'], ['biuld']],
-    ['an endpoint that is not a URL', ['build', '--endpoint', 'localhost:4000'], ["[InvalidOption] Expected --endpoint to be an absolute http(s) URL such as http://127.0.0.1:4000/graphql, got 'localhost:4000'."]],
-    ['an endpoint with another scheme', ['build', '--endpoint', 'ftp://example.org/graphql'], ['Expected --endpoint to be an absolute http(s) URL']],
+    [
+      'an endpoint that is not a URL',
+      ['build', '--endpoint', 'localhost:4000'],
+      ["[InvalidOption] Expected --endpoint to be an absolute http(s) URL such as http://127.0.0.1:4000/graphql, got 'localhost:4000'."],
+    ],
+    [
+      'an endpoint with another scheme',
+      ['build', '--endpoint', 'ftp://example.org/graphql'],
+      ['Expected --endpoint to be an absolute http(s) URL'],
+    ],
     ['a base URL with spaces', ['build', '--base-url', 'https://exa mple.org'], ['Expected --base-url to be an absolute http(s) URL']],
-    ['a public endpoint that is relative', ['build', '--public-endpoint', '/graphql'], ['Expected --public-endpoint to be an absolute http(s) URL']],
+    [
+      'a public endpoint that is relative',
+      ['build', '--public-endpoint', '/graphql'],
+      ['Expected --public-endpoint to be an absolute http(s) URL'],
+    ],
     ['a timeout with a unit', ['build', '--timeout', '10s'], ["Expected --timeout to be an integer from 1 to 600000, got '10s'."]],
     ['negative retries', ['build', '--retries', '-1'], ["Expected --retries to be an integer from 0 to 20, got '-1'."]],
     ['a fractional concurrency', ['build', '--concurrency', '1.5'], ["Expected --concurrency to be an integer from 1 to 256, got '1.5'."]],
-    ['a retry delay that is not a number', ['build', '--retry-delay', 'soon'], ["Expected --retry-delay to be an integer from 0 to 60000, got 'soon'."]],
+    [
+      'a retry delay that is not a number',
+      ['build', '--retry-delay', 'soon'],
+      ["Expected --retry-delay to be an integer from 0 to 60000, got 'soon'."],
+    ],
     ['a port out of range', ['content', 'serve', '--port', '70000'], ["Expected --port to be an integer from 0 to 65535, got '70000'."]],
   ];
 
@@ -92,7 +108,9 @@ describe('output folders', () => {
     const before = await snapshotTree(out);
     const result = await runCli(['build', '--out', out, '--no-report']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`[OutputNotASite] The output folder ${out} exists, is not empty and does not hold a previous build of this site.`);
+    expect(result.stderr).toContain(
+      `[OutputNotASite] The output folder ${out} exists, is not empty and does not hold a previous build of this site.`,
+    );
     expect(result.stderr).toContain('the build never replaces a folder it did not write');
     expect(await snapshotTree(out)).toEqual(before);
     expect(await readdir(dir)).toEqual(['my-documents']);
@@ -123,7 +141,10 @@ describe('two builds into one output folder', () => {
 
   it('started together from the command line, leave one complete, consistent build into a folder that did not exist', async () => {
     const out = join(await tempDir(), 'deploy/www/site');
-    const results = await Promise.all([runCli(['build', '--out', out, '--quiet', '--no-report']), runCli(['build', '--out', out, '--quiet', '--no-report'])]);
+    const results = await Promise.all([
+      runCli(['build', '--out', out, '--quiet', '--no-report']),
+      runCli(['build', '--out', out, '--quiet', '--no-report']),
+    ]);
     const codes = results.map((r) => r.code).sort();
     // Usually one is refused; on a slow machine the second may start after the first finished and simply build again.
     expect(codes[0]).toBe(0);
@@ -153,10 +174,15 @@ describe('two builds into one output folder', () => {
 
   it('a lock held by a running build fails at once with code 1, naming its process and the lock file', async () => {
     const out = join(await tempDir(), 'site');
-    await writeFile(`${out}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), startedAt: '2026-01-01T00:00:00.000Z', token: 'live' }));
+    await writeFile(
+      `${out}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), startedAt: '2026-01-01T00:00:00.000Z', token: 'live' }),
+    );
     const result = await runCli(['build', '--out', out, '--quiet', '--no-report']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`[OutputLocked] Another build (process ${process.pid} on ${hostname()}, started 2026-01-01T00:00:00.000Z; lock file ${out}.lock) is writing to ${out}.`);
+    expect(result.stderr).toContain(
+      `[OutputLocked] Another build (process ${process.pid} on ${hostname()}, started 2026-01-01T00:00:00.000Z; lock file ${out}.lock) is writing to ${out}.`,
+    );
     expect(result.stderr).toContain('If no build is running, delete the lock file');
     expect(result.ms).toBeLessThan(30_000);
     expectNoStackTrace(result);

@@ -43,7 +43,9 @@ function buildError(promise: Promise<unknown>): Promise<BuildError> {
 
 /** Edits the nodes of the news list the article pages are built from. */
 function editNews(edit: (nodes: Node[]) => void): void {
-  server.setRules([{ operation: 'NewsArticles', fault: { kind: 'edit', edit: (data) => edit((data.newsItems as { nodes: Node[] }).nodes) } }]);
+  server.setRules([
+    { operation: 'NewsArticles', fault: { kind: 'edit', edit: (data) => edit((data.newsItems as { nodes: Node[] }).nodes) } },
+  ]);
 }
 
 describe('slugs from the backend', () => {
@@ -62,26 +64,30 @@ describe('slugs from the backend', () => {
     ['a slug differing from another only by case', 'Case-Only', /capital letters/],
   ];
 
-  it.each(UNUSABLE)('%s fails the build naming the item id, the slug and the fix, and writes nothing anywhere', async (_name, slug, problem) => {
-    let id = '';
-    editNews((nodes) => {
-      id = nodes[0]!.id;
-      if (slug === 'Case-Only') nodes[1]!.slug = 'case-only';
-      nodes[0]!.slug = slug;
-    });
-    const { root, out } = await deepOut();
+  it.each(UNUSABLE)(
+    '%s fails the build naming the item id, the slug and the fix, and writes nothing anywhere',
+    async (_name, slug, problem) => {
+      let id = '';
+      editNews((nodes) => {
+        id = nodes[0]!.id;
+        if (slug === 'Case-Only') nodes[1]!.slug = 'case-only';
+        nodes[0]!.slug = slug;
+      });
+      const { root, out } = await deepOut();
 
-    const error = await buildError(runBuild(out));
+      const error = await buildError(runBuild(out));
 
-    expect(error.code).toBe('UnsafeSlug');
-    expect(error.message).toContain(`The item ${id} has the slug ${JSON.stringify(slug).slice(0, 40)}`);
-    expect(error.message).toContain('route news-article (/news/:slug)');
-    expect(error.message).toMatch(problem);
-    expect(error.hint).toContain('lowercase letters, digits and hyphens');
-    // Nothing was written: not the output, not beside it, not above it.
-    expect(await listFiles(root)).toEqual([]);
-    expect(await readdir(join(root, 'a/b/c'))).toEqual([]);
-  }, 60_000);
+      expect(error.code).toBe('UnsafeSlug');
+      expect(error.message).toContain(`The item ${id} has the slug ${JSON.stringify(slug).slice(0, 40)}`);
+      expect(error.message).toContain('route news-article (/news/:slug)');
+      expect(error.message).toMatch(problem);
+      expect(error.hint).toContain('lowercase letters, digits and hyphens');
+      // Nothing was written: not the output, not beside it, not above it.
+      expect(await listFiles(root)).toEqual([]);
+      expect(await readdir(join(root, 'a/b/c'))).toEqual([]);
+    },
+    60_000,
+  );
 
   it('two items with the same slug fail the build naming the file they would both write and both items', async () => {
     let ids: string[] = [];
@@ -92,7 +98,9 @@ describe('slugs from the backend', () => {
     const { root, out } = await deepOut();
     const error = await buildError(runBuild(out));
     expect(error.code).toBe('DuplicateOutput');
-    expect(error.message).toMatch(/^Two pages write to news\/[a-z0-9-]+\/index\.html: '\/news\/[a-z0-9-]+' \(item [^)]+\) and '\/news\/[a-z0-9-]+' \(item [^)]+\)\.$/);
+    expect(error.message).toMatch(
+      /^Two pages write to news\/[a-z0-9-]+\/index\.html: '\/news\/[a-z0-9-]+' \(item [^)]+\) and '\/news\/[a-z0-9-]+' \(item [^)]+\)\.$/,
+    );
     for (const id of ids) expect(error.message).toContain(`(item ${id})`);
     expect(await listFiles(root)).toEqual([]);
   }, 60_000);
@@ -158,7 +166,8 @@ describe('titles and bodies from the backend', () => {
   }
 
   it('never lets content open a script element or leave a JSON block, in any page', async () => {
-    const allowed = /^<script (?:type="application\/json" id="__BOOT__"|type="application\/ld\+json"|type="module" src="\/_assets\/[\w.-]+\.js")>$/;
+    const allowed =
+      /^<script (?:type="application\/json" id="__BOOT__"|type="application\/ld\+json"|type="module" src="\/_assets\/[\w.-]+\.js")>$/;
     let pages = 0;
     for (const [file, text] of await textFiles()) {
       if (!file.endsWith('.html')) continue;

@@ -27,7 +27,10 @@ async function tempOut(): Promise<string> {
 }
 
 function runBuild(outDir: string, user: UserConfig = {}): Promise<BuildResult> {
-  return buildInProcess({ endpoint: server.url, outDir, timeoutMs: 1500, retries: 2, retryDelayMs: 10, ...user }, { SOURCE_DATE_EPOCH: EPOCH });
+  return buildInProcess(
+    { endpoint: server.url, outDir, timeoutMs: 1500, retries: 2, retryDelayMs: 10, ...user },
+    { SOURCE_DATE_EPOCH: EPOCH },
+  );
 }
 
 function buildError(promise: Promise<unknown>): Promise<BuildError> {
@@ -76,7 +79,9 @@ describe('a build against a backend with transient faults', () => {
     // Every fault was really served, and each operation then succeeded.
     for (const rule of rules) {
       const seen = log.filter((e) => e.operation === rule.operation).map((e) => e.fault);
-      expect(seen.slice(0, (rule.calls as number[]).length), String(rule.operation)).toEqual((rule.calls as number[]).map(() => rule.fault.kind));
+      expect(seen.slice(0, (rule.calls as number[]).length), String(rule.operation)).toEqual(
+        (rule.calls as number[]).map(() => rule.fault.kind),
+      );
       expect(seen, String(rule.operation)).toContain('pass');
     }
     // EventsIndex runs once per build: its second request is the retry after Retry-After.
@@ -108,8 +113,14 @@ describe('a build against a backend with persistent faults', () => {
     const failures = error.details.failures ?? [];
     const byPage = Object.fromEntries(failures.map((f) => [f.page, f]));
     expect(byPage['/']).toMatchObject({ operation: 'Home', cause: expect.stringContaining('HTTP 503') as unknown });
-    expect(byPage['/about/podcast']).toMatchObject({ operation: 'AboutPodcast', cause: expect.stringMatching(/got no answer from .* within 1500 ms$/) as unknown });
-    expect(byPage['/about/artistic-research']).toMatchObject({ operation: 'ArtisticResearch', cause: expect.stringMatching(/could not reach .*\((ECONNRESET|UND_ERR_SOCKET|other side closed)/) as unknown });
+    expect(byPage['/about/podcast']).toMatchObject({
+      operation: 'AboutPodcast',
+      cause: expect.stringMatching(/got no answer from .* within 1500 ms$/) as unknown,
+    });
+    expect(byPage['/about/artistic-research']).toMatchObject({
+      operation: 'ArtisticResearch',
+      cause: expect.stringMatching(/could not reach .*\((ECONNRESET|UND_ERR_SOCKET|other side closed)/) as unknown,
+    });
     expect(byPage['/about/people']).toMatchObject({ operation: 'AboutPeople', cause: expect.stringContaining('HTTP 500') as unknown });
     expect(byPage['/login']).toMatchObject({ operation: 'LoginPage', cause: expect.stringContaining('text/html') as unknown });
     expect(byPage['/news/:slug']).toMatchObject({ operation: 'NewsArticles', cause: expect.stringContaining('not valid JSON') as unknown });
@@ -135,11 +146,26 @@ describe('a build against a backend with persistent faults', () => {
     ]);
     const out = await previousOutput();
     const before = await snapshotTree(out);
-    const result = await runCli(['build', '--endpoint', server.url, '--out', out, '--timeout', '1500', '--retries', '1', '--retry-delay', '10', '--quiet']);
+    const result = await runCli([
+      'build',
+      '--endpoint',
+      server.url,
+      '--out',
+      out,
+      '--timeout',
+      '1500',
+      '--retries',
+      '1',
+      '--retry-delay',
+      '10',
+      '--quiet',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('[PagesFailed] 3 of');
     expect(result.stderr).toContain('  - / (route home, operation Home): Home failed with HTTP 502 from');
-    expect(result.stderr).toContain('  - /documents (route documents, operation Documents): Documents returned GraphQL errors: documents resolver exploded');
+    expect(result.stderr).toContain(
+      '  - /documents (route documents, operation Documents): Documents returned GraphQL errors: documents resolver exploded',
+    );
     expect(result.stderr).toContain('fix: The backend kept failing after every retry');
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(await snapshotTree(out)).toEqual(before);
@@ -152,7 +178,9 @@ describe('a build against a backend with persistent faults', () => {
     const before = await snapshotTree(out);
     const error = await buildError(runBuild(out));
     expect(error.code).toBe('SiteQueryFailed');
-    expect(error.message).toMatch(/^The site-wide query SiteData failed: SiteData got an unreadable answer from .*: HTTP 200 \(text\/html; charset=utf-8\) was not a GraphQL JSON answer/);
+    expect(error.message).toMatch(
+      /^The site-wide query SiteData failed: SiteData got an unreadable answer from .*: HTTP 200 \(text\/html; charset=utf-8\) was not a GraphQL JSON answer/,
+    );
     expect(server.log.slice(start).filter((e) => e.operation === 'SiteData')).toHaveLength(3);
     expect(await snapshotTree(out)).toEqual(before);
   }, 60_000);
@@ -165,7 +193,9 @@ describe('the page-count guard', () => {
     const before = await snapshotTree(out);
     const error = await buildError(runBuild(out));
     expect(error.code).toBe('PageCountDropped');
-    expect(error.message).toMatch(new RegExp(`^This build has (\\d+) pages, \\d+% fewer than the ${referencePages} of the previous build in `));
+    expect(error.message).toMatch(
+      new RegExp(`^This build has (\\d+) pages, \\d+% fewer than the ${referencePages} of the previous build in `),
+    );
     expect(error.hint).toContain('--allow-shrink');
     expect(await snapshotTree(out)).toEqual(before);
   }, 120_000);
@@ -182,7 +212,9 @@ describe('the page-count guard', () => {
   it('replaces the output with the smaller build when --allow-shrink says the drop is intended', async () => {
     server.setRules([{ operation: 'NewsArticles', fault: { kind: 'empty-lists' } }]);
     const out = await previousOutput();
-    const result = await runCli(['build', '--endpoint', server.url, '--out', out, '--allow-shrink', '--quiet'], { env: { SOURCE_DATE_EPOCH: EPOCH } });
+    const result = await runCli(['build', '--endpoint', server.url, '--out', out, '--allow-shrink', '--quiet'], {
+      env: { SOURCE_DATE_EPOCH: EPOCH },
+    });
     expect(result.stderr).not.toContain('PageCountDropped');
     expect(result.code).toBe(0);
     const files = Object.keys(await snapshotTree(out));

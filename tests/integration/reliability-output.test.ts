@@ -24,7 +24,11 @@ afterAll(async () => {
 /** Every file under `dir`, at any depth, with its bytes. */
 async function everyFile(dir: string): Promise<[string, Buffer][]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return Promise.all(entries.filter((e) => e.isFile()).map(async (e) => [join(e.parentPath, e.name), await readFile(join(e.parentPath, e.name))] as [string, Buffer]));
+  return Promise.all(
+    entries
+      .filter((e) => e.isFile())
+      .map(async (e) => [join(e.parentPath, e.name), await readFile(join(e.parentPath, e.name))] as [string, Buffer]),
+  );
 }
 
 describe('the build token', () => {
@@ -32,10 +36,21 @@ describe('the build token', () => {
     const token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
     const root = await mkdtemp(join(tmpdir(), 'site-secret-'));
     const out = join(root, 'site');
-    const result = await runCli(['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--verbose', '--drafts'], { env: { GRAPHQL_TOKEN: token } });
+    const result = await runCli(
+      ['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--verbose', '--drafts'],
+      { env: { GRAPHQL_TOKEN: token } },
+    );
     expect(result.code).toBe(0);
 
-    const forms = [token, Buffer.from(token).toString('base64'), Buffer.from(token).toString('base64url'), encodeURIComponent(token), JSON.stringify(token).slice(1, -1), Buffer.from(token).toString('hex'), `Bearer ${token}`];
+    const forms = [
+      token,
+      Buffer.from(token).toString('base64'),
+      Buffer.from(token).toString('base64url'),
+      encodeURIComponent(token),
+      JSON.stringify(token).slice(1, -1),
+      Buffer.from(token).toString('hex'),
+      `Bearer ${token}`,
+    ];
     const files = await everyFile(root);
     expect(files.length).toBeGreaterThan(300);
     for (const [file, bytes] of files) {
@@ -57,7 +72,10 @@ describe('reproducible builds', () => {
     const trees: Record<string, string>[] = [];
     for (const dir of dirs) {
       // Separate output and cache folders: nothing is shared between the two builds but the content.
-      const result = await runCli(['build', '--endpoint', backend.url, '--out', join(dir, 'site'), '--cache-dir', join(dir, 'cache'), '--quiet', '--no-report'], { env: { SOURCE_DATE_EPOCH: '1700000000' } });
+      const result = await runCli(
+        ['build', '--endpoint', backend.url, '--out', join(dir, 'site'), '--cache-dir', join(dir, 'cache'), '--quiet', '--no-report'],
+        { env: { SOURCE_DATE_EPOCH: '1700000000' } },
+      );
       expect(result.code, result.stderr).toBe(0);
       trees.push(await snapshotTree(join(dir, 'site')));
     }

@@ -26,7 +26,8 @@ const build = async (...args: string[]): Promise<string> => {
   expect(result.code, result.stdout + result.stderr).toBe(0);
   return result.stdout;
 };
-const payload = async <T,>(path: string): Promise<T> => (JSON.parse(await readFile(join(out, path, '_payload.json'), 'utf8')) as { data: T }).data;
+const payload = async <T>(path: string): Promise<T> =>
+  (JSON.parse(await readFile(join(out, path, '_payload.json'), 'utf8')) as { data: T }).data;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'site-search-'));
@@ -41,18 +42,40 @@ describe('the search index a build writes', () => {
   it('holds every item page, about page, person, course and document, and no list, pagination, category, home, login or search page', async () => {
     const pages = (await readBuild(out)).meta.prerendered;
     const urls = new Set(fragments.map((f) => f.url));
-    const items = pages.filter((p) => /^\/(news\/(?!page\/)[^/]+|events\/[^/]+\/(?!page$)[^/]+|publication\/[^/]+\/(?!page$)[^/]+|research\/(?!page\/)[^/]+|about(\/[^/]+)?)$/.test(p) && !/\/page\/\d+$/.test(p));
+    const items = pages.filter(
+      (p) =>
+        /^\/(news\/(?!page\/)[^/]+|events\/[^/]+\/(?!page$)[^/]+|publication\/[^/]+\/(?!page$)[^/]+|research\/(?!page\/)[^/]+|about(\/[^/]+)?)$/.test(
+          p,
+        ) && !/\/page\/\d+$/.test(p),
+    );
     expect(items.length).toBeGreaterThan(100);
     for (const page of items) expect(urls, page).toContain(page);
-    for (const url of ['/', '/news', '/news/page/2', '/events', '/events/lectures', '/publications', '/publication/articles', '/research', '/courses', '/documents', '/login', '/search']) expect(urls, url).not.toContain(url);
+    for (const url of [
+      '/',
+      '/news',
+      '/news/page/2',
+      '/events',
+      '/events/lectures',
+      '/publications',
+      '/publication/articles',
+      '/research',
+      '/courses',
+      '/documents',
+      '/login',
+      '/search',
+    ])
+      expect(urls, url).not.toContain(url);
     const { people } = await payload<{ people: { nodes: { slug: string; name: string }[] } }>('about/people');
-    for (const person of people.nodes) expect(fragments.find((f) => f.url === `/about/people#c-person-${person.slug}`)?.meta.title, person.slug).toBe(person.name);
+    for (const person of people.nodes)
+      expect(fragments.find((f) => f.url === `/about/people#c-person-${person.slug}`)?.meta.title, person.slug).toBe(person.name);
     const sections = (section: string): IndexedFragment[] => fragments.filter((f) => f.filters.section?.[0] === section);
     expect(sections('courses').length).toBeGreaterThan(5);
     for (const course of sections('courses')) expect(course.url).toMatch(/^\/courses(\/page\/\d+)?#c-course-/);
     expect(sections('documents').length).toBeGreaterThan(5);
     for (const doc of sections('documents')) expect(doc.url).toMatch(/^\/media\//);
-    const entry = JSON.parse(await readFile(join(out, '_search/pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+    const entry = JSON.parse(await readFile(join(out, '_search/pagefind-entry.json'), 'utf8')) as {
+      languages: Record<string, { page_count: number }>;
+    };
     expect(Object.values(entry.languages).reduce((n, l) => n + l.page_count, 0)).toBe(fragments.length);
   });
 
@@ -65,7 +88,10 @@ describe('the search index a build writes', () => {
     const { newsItems } = await payload<{ newsItems: { nodes: { slug: string; title: string; date: string }[] } }>('news');
     const item = newsItems.nodes[0]!;
     const article = fragments.find((f) => f.url === `/news/${item.slug}`)!;
-    expect(article).toMatchObject({ filters: { section: ['news'], year: [item.date.slice(0, 4)] }, meta: { title: item.title, date: item.date } });
+    expect(article).toMatchObject({
+      filters: { section: ['news'], year: [item.date.slice(0, 4)] },
+      meta: { title: item.title, date: item.date },
+    });
     expect(article.content.startsWith(`${item.title}.`), article.content.slice(0, 80)).toBe(true);
     // Left out by the site's search.exclude: the trail, the date line above the title, the related news.
     for (const left of ['Home', 'Related news']) expect(article.content).not.toContain(left);
@@ -102,13 +128,21 @@ describe('the search index of a large site, in partitions', () => {
       // Partitions of 30 pages: the sample site's 125 searched pages make 5.
       const env = { SITE_SEARCH_PARTITION_PAGES: '30', SOURCE_DATE_EPOCH: '1780000000' };
       const buildInto = async (dir: string, ...args: string[]): Promise<string> => {
-        const result = await runCli(['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', join(root, 'cache-parts'), '--no-report', ...args], { env: { ...env, SITE_SEARCH_CACHE: 'off' } });
+        const result = await runCli(
+          ['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', join(root, 'cache-parts'), '--no-report', ...args],
+          { env: { ...env, SITE_SEARCH_CACHE: 'off' } },
+        );
         expect(result.code, result.stdout + result.stderr).toBe(0);
         return result.stdout;
       };
       const parted = join(root, 'parted');
       expect(await buildInto(parted)).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
-      expect(JSON.parse(await readFile(join(parted, '_search/parts.json'), 'utf8'))).toEqual(['/_search/part-1/', '/_search/part-2/', '/_search/part-3/', '/_search/part-4/']);
+      expect(JSON.parse(await readFile(join(parted, '_search/parts.json'), 'utf8'))).toEqual([
+        '/_search/part-1/',
+        '/_search/part-2/',
+        '/_search/part-3/',
+        '/_search/part-4/',
+      ]);
       // Pagefind's code and WebAssembly once, in partition 0; each partition its own index.
       const files = await listFiles(join(parted, '_search'));
       expect(files.filter((f) => f.endsWith('pagefind.js'))).toEqual(['pagefind.js']);
@@ -120,10 +154,15 @@ describe('the search index of a large site, in partitions', () => {
       expect(new Set(urls(inParts)).size).toBe(inParts.length);
 
       const token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
-      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(backend, '{ newsItems(first: 1) { nodes { id slug } } }');
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(
+        backend,
+        '{ newsItems(first: 1) { nodes { id slug } } }',
+      );
       await updateContent(backend, token, 'NewsItem', newsItems.nodes[0]!.id, { title: 'Quasicrystalline retitled' });
       expect(await buildInto(parted)).toMatch(/\[search\] \d+ entries from \d+ pages \(1 of 5 partitions built, the others kept\)/);
-      expect((await readIndexFragments(parted)).find((f) => f.url === `/news/${newsItems.nodes[0]!.slug}`)?.meta.title).toBe('Quasicrystalline retitled');
+      expect((await readIndexFragments(parted)).find((f) => f.url === `/news/${newsItems.nodes[0]!.slug}`)?.meta.title).toBe(
+        'Quasicrystalline retitled',
+      );
       const full = join(root, 'parted-full');
       await buildInto(full, '--full');
       expect(await snapshotTree(parted)).toEqual(await snapshotTree(full));
@@ -137,11 +176,14 @@ describe('the search index of a large site, in partitions', () => {
     try {
       const cacheDir = join(root, 'cache-search');
       const buildInto = async (dir: string, env: Record<string, string> = {}, ...args: string[]): Promise<string> => {
-        const result = await runCli(['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', cacheDir, '--no-report', ...args], { env: { SITE_SEARCH_PARTITION_PAGES: '30', SOURCE_DATE_EPOCH: '1780000000', ...env } });
+        const result = await runCli(['build', '--endpoint', backend.url, '--out', dir, '--cache-dir', cacheDir, '--no-report', ...args], {
+          env: { SITE_SEARCH_PARTITION_PAGES: '30', SOURCE_DATE_EPOCH: '1780000000', ...env },
+        });
         expect(result.code, result.stdout + result.stderr).toBe(0);
         return result.stdout;
       };
-      const entries = async (): Promise<string[]> => (await readdir(join(cacheDir, 'search'))).filter((name) => name.endsWith('.pagefind')).sort();
+      const entries = async (): Promise<string[]> =>
+        (await readdir(join(cacheDir, 'search'))).filter((name) => name.endsWith('.pagefind')).sort();
       const first = join(root, 'cached-1');
       // Rendered on the main thread only, then on a render thread too: a page's documents are hashed where it is rendered, the same there and here.
       expect(await buildInto(first, {}, '--render-threads', '0')).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
@@ -155,11 +197,16 @@ describe('the search index of a large site, in partitions', () => {
       // One item edited: its partition is indexed, the four others come from the cache, and the index is
       // the one a build without the cache writes.
       const token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
-      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(backend, '{ newsItems(first: 1) { nodes { id slug } } }');
+      const { newsItems } = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(
+        backend,
+        '{ newsItems(first: 1) { nodes { id slug } } }',
+      );
       await updateContent(backend, token, 'NewsItem', newsItems.nodes[0]!.id, { title: 'Quasicrystalline recached' });
       const edited = join(root, 'cached-3');
       expect(await buildInto(edited)).toMatch(/\[search\] \d+ entries from \d+ pages \(1 of 5 partitions built, 4 from the build cache\)/);
-      expect((await readIndexFragments(edited)).find((f) => f.url === `/news/${newsItems.nodes[0]!.slug}`)?.meta.title).toBe('Quasicrystalline recached');
+      expect((await readIndexFragments(edited)).find((f) => f.url === `/news/${newsItems.nodes[0]!.slug}`)?.meta.title).toBe(
+        'Quasicrystalline recached',
+      );
       const uncached = join(root, 'cached-off');
       expect(await buildInto(uncached, { SITE_SEARCH_CACHE: 'off' })).toMatch(/\[search\] \d+ entries from \d+ pages in 5 partitions/);
       expect(await snapshotTree(join(edited, '_search'))).toEqual(await snapshotTree(join(uncached, '_search')));

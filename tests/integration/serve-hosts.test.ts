@@ -17,7 +17,11 @@ import { startPreview } from '../helpers/cli.ts';
  */
 
 /** A GET with the given Host header; status, headers and body. */
-function get(url: string, host: string, path = '/'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  url: string,
+  host: string,
+  path = '/',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url + path, { headers: { host } }, (res) => {
       let body = '';
@@ -39,7 +43,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'serve-hosts-'));
   const policy = contentSecurityPolicy({ publicEndpoint: null, sentryDsn: null });
   await mkdir(join(dir, 'site', '_assets', 'builds'), { recursive: true });
-  await writeFile(join(dir, 'site', 'index.html'), `<!doctype html><html><head><meta charset="utf-8">${cspMetaTag(policy)}<title>Home</title></head><body>Drafts here</body></html>`);
+  await writeFile(
+    join(dir, 'site', 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8">${cspMetaTag(policy)}<title>Home</title></head><body>Drafts here</body></html>`,
+  );
   await writeFile(join(dir, 'site', '_assets', 'builds', 'latest.json'), '{"id":"b1"}');
   await mkdir(join(dir, 'plain', '_assets', 'builds'), { recursive: true });
   await writeFile(join(dir, 'plain', 'index.html'), '<!doctype html><title>No policy</title>');
@@ -54,13 +61,22 @@ describe('site preview', () => {
     const preview = await startPreview(join(dir, 'site'));
     try {
       const p = port(preview.url);
-      for (const host of [`127.0.0.1:${p}`, `localhost:${p}`, `[::1]:${p}`, 'localhost']) expect((await get(preview.url, host)).status, host).toBe(200);
-      for (const host of [`rebound.example:${p}`, 'rebound.example', `localhost.rebound.example:${p}`, `127.0.0.1.nip.io:${p}`, `localhost:${Number(p) + 1}`]) {
+      for (const host of [`127.0.0.1:${p}`, `localhost:${p}`, `[::1]:${p}`, 'localhost'])
+        expect((await get(preview.url, host)).status, host).toBe(200);
+      for (const host of [
+        `rebound.example:${p}`,
+        'rebound.example',
+        `localhost.rebound.example:${p}`,
+        `127.0.0.1.nip.io:${p}`,
+        `localhost:${Number(p) + 1}`,
+      ]) {
         const answer = await get(preview.url, host);
         expect(answer.status, host).toBe(403);
         expect(answer.body, host).not.toContain('Drafts here');
       }
-      expect((await get(preview.url, 'rebound.example')).body).toMatch(/^site preview answers requests for 127\.0\.0\.1, localhost, \[::1\] \(port \d+\)/);
+      expect((await get(preview.url, 'rebound.example')).body).toMatch(
+        /^site preview answers requests for 127\.0\.0\.1, localhost, \[::1\] \(port \d+\)/,
+      );
     } finally {
       preview.stop();
     }

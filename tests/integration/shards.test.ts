@@ -23,7 +23,9 @@ const asked: string[] = [];
 const FULL_WALKS = ['NewsArticles', 'EventEntries', 'PublicationEntries', 'ResearchProjectEntries'];
 
 const build = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(['build', '--endpoint', backend.url, '--no-report', '--quiet', '--cache-dir', join(root, 'cache'), ...args], { env: { SOURCE_DATE_EPOCH: EPOCH, ...env } });
+  runCli(['build', '--endpoint', backend.url, '--no-report', '--quiet', '--cache-dir', join(root, 'cache'), ...args], {
+    env: { SOURCE_DATE_EPOCH: EPOCH, ...env },
+  });
 
 const shards = async (count: number, prefix: string, env: Record<string, string | undefined> = {}): Promise<string[]> => {
   const dirs = Array.from({ length: count }, (_, i) => join(root, `${prefix}-${i + 1}`));
@@ -34,7 +36,10 @@ const shards = async (count: number, prefix: string, env: Record<string, string 
 
 beforeAll(async () => {
   // A fixed clock: "upcoming events" are the same for every build of this file.
-  backend = await startContentServer({ now: () => new Date('2026-03-02T09:00:00Z'), onRequest: ({ operationName }) => asked.push(operationName ?? '') });
+  backend = await startContentServer({
+    now: () => new Date('2026-03-02T09:00:00Z'),
+    onRequest: ({ operationName }) => asked.push(operationName ?? ''),
+  });
   root = await mkdtemp(join(tmpdir(), 'site-shards-'));
   const alone = await build(['--out', join(root, 'single')]);
   expect(alone.code, alone.stderr).toBe(0);
@@ -55,8 +60,18 @@ describe('a sharded build', () => {
     const dirs = await shards(3, 'three');
     // No shard walked a collection in full: each listed what names the pages, and asked for its own items.
     expect(asked.filter((name) => FULL_WALKS.includes(name))).toEqual([]);
-    expect(asked).toEqual(expect.arrayContaining(['NewsArticleRefs', 'NewsArticlesBySlug', 'EventsBySlug', 'PublicationsBySlug', 'ResearchProjectsBySlug']));
-    const shares = await Promise.all(dirs.map(async (dir, i) => JSON.parse(await readFile(join(dir, `_assets/builds/shards/${i + 1}-of-3.json`), 'utf8')) as { pages: { inspected: { path: string } }[]; buildId: string }));
+    expect(asked).toEqual(
+      expect.arrayContaining(['NewsArticleRefs', 'NewsArticlesBySlug', 'EventsBySlug', 'PublicationsBySlug', 'ResearchProjectsBySlug']),
+    );
+    const shares = await Promise.all(
+      dirs.map(
+        async (dir, i) =>
+          JSON.parse(await readFile(join(dir, `_assets/builds/shards/${i + 1}-of-3.json`), 'utf8')) as {
+            pages: { inspected: { path: string } }[];
+            buildId: string;
+          },
+      ),
+    );
     const paths = shares.flatMap((s) => s.pages.map((p) => p.inspected.path));
     const total = Object.keys(single).filter((f) => f.endsWith('_payload.json')).length;
     expect(paths).toHaveLength(total);
@@ -98,7 +113,9 @@ describe('a sharded build', () => {
     const [, foreign] = await shards(2, 'foreign', { SITE_URL: 'https://elsewhere.example' });
     const mixed = await build(['--merge', dirs[0]!, foreign!, '--out', out]);
     expect(mixed.code).toBe(1);
-    expect(mixed.stderr).toMatch(/\[ShardsIncomplete\] The shards cannot be merged: .* is shard 2\/2 of build \w+, .* of build \w+ \(code, options, content or SOURCE_DATE_EPOCH differ\)/);
+    expect(mixed.stderr).toMatch(
+      /\[ShardsIncomplete\] The shards cannot be merged: .* is shard 2\/2 of build \w+, .* of build \w+ \(code, options, content or SOURCE_DATE_EPOCH differ\)/,
+    );
     expect(await snapshotTree(out)).toEqual(before);
   }, 300_000);
 
@@ -115,7 +132,9 @@ describe('a sharded build', () => {
     await writeFile(file, JSON.stringify(manifest));
     const merged = await build(['--merge', ...dirs, '--out', out]);
     expect(merged.code).toBe(1);
-    expect(merged.stderr).toContain(`[ShardsIncomplete] The shards cannot be merged: the shards list "/news/.." under route news-article, which this machine's site/routes.ts does not match`);
+    expect(merged.stderr).toContain(
+      `[ShardsIncomplete] The shards cannot be merged: the shards list "/news/.." under route news-article, which this machine's site/routes.ts does not match`,
+    );
     expect(await snapshotTree(out)).toEqual(before);
   }, 300_000);
 
@@ -139,7 +158,8 @@ describe('a sharded build', () => {
   it('published by each shard at once to S3-compatible storage, then merged and published, leaves the bucket one machine leaves', async () => {
     const s3 = await startS3Server();
     const client = s3Client(s3.endpoint);
-    const publish = (out: string, prefix: string) => runCli(['publish', '--out', out, '--bucket', s3.bucket, '--prefix', prefix, '--endpoint-url', s3.endpoint], { env: S3_ENV });
+    const publish = (out: string, prefix: string) =>
+      runCli(['publish', '--out', out, '--bucket', s3.bucket, '--prefix', prefix, '--endpoint-url', s3.endpoint], { env: S3_ENV });
     try {
       expect((await publish(join(root, 'single'), 'one')).code).toBe(0);
 
@@ -164,7 +184,12 @@ describe('a sharded build', () => {
       // Every object, by content: the same keys and bytes as the one-machine publish, the shards' staged copies and
       // records gone (build records are signed for their prefix, so only their keys compare).
       const comparable = async (prefix: string): Promise<Record<string, string>> =>
-        Object.fromEntries(Object.entries(await bucketSnapshot(client, s3.bucket, prefix)).map(([key, etag]) => [key, key.startsWith('_assets/builds/files/') ? 'signed' : etag]));
+        Object.fromEntries(
+          Object.entries(await bucketSnapshot(client, s3.bucket, prefix)).map(([key, etag]) => [
+            key,
+            key.startsWith('_assets/builds/files/') ? 'signed' : etag,
+          ]),
+        );
       expect(await comparable('many')).toEqual(await comparable('one'));
     } finally {
       client.destroy();

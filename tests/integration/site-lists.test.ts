@@ -111,7 +111,8 @@ describe('paged lists', () => {
     const first = (await payloadOf('/events')).data as { home: { upcomingEvents: { id: string }[] }; events: { totalCount: number } };
     const later = [...reached].filter((p) => routeIdOf(p) === 'events-page');
     const ids = [...first.home.upcomingEvents.map((e) => e.id)];
-    for (const path of later) ids.push(...((await payloadOf(path)).data as { events: { nodes: { id: string }[] } }).events.nodes.map((e) => e.id));
+    for (const path of later)
+      ids.push(...((await payloadOf(path)).data as { events: { nodes: { id: string }[] } }).events.nodes.map((e) => e.id));
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBe(first.events.totalCount);
   });

@@ -47,7 +47,8 @@ describe('generated HTML', () => {
     const problems: string[] = [];
     for (const file of pages) {
       const report = await validator.validateString(await read(file), file);
-      for (const message of report.results.flatMap((r) => r.messages)) problems.push(`${file}: ${message.ruleId}: ${message.message} (${message.selector ?? ''})`);
+      for (const message of report.results.flatMap((r) => r.messages))
+        problems.push(`${file}: ${message.ruleId}: ${message.message} (${message.selector ?? ''})`);
     }
     expect(problems).toEqual([]);
   });
@@ -87,7 +88,9 @@ describe('feeds', () => {
   });
 
   it('are linked from every page’s footer and from the head of the pages that list them', async () => {
-    expect(await read('index.html')).toContain('<link rel="alternate" type="application/rss+xml" title="News (RSS)" href="https://institute.example/feeds/news.xml">');
+    expect(await read('index.html')).toContain(
+      '<link rel="alternate" type="application/rss+xml" title="News (RSS)" href="https://institute.example/feeds/news.xml">',
+    );
     expect(await read('about/index.html')).toContain('href="/feeds/events.xml"');
   });
 });
@@ -103,7 +106,9 @@ describe('calendar files', () => {
       const vevents = calendar.getAllSubcomponents('vevent');
       expect(vevents.length, path).toBeGreaterThan(0);
       if (events.includes(path)) {
-        const payload = JSON.parse(await read(`${path.slice(1)}/_payload.json`)) as { data: { event: { startsAt: string; title: string } } };
+        const payload = JSON.parse(await read(`${path.slice(1)}/_payload.json`)) as {
+          data: { event: { startsAt: string; title: string } };
+        };
         const parsed = new ICAL.Event(vevents[0]);
         expect(parsed.summary).toBe(payload.data.event.title);
         expect(parsed.startDate.toJSDate().getTime()).toBe(Date.parse(payload.data.event.startsAt));

@@ -23,7 +23,11 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const build = (out: string, tz: string) => runCli(['build', '--endpoint', backend.url, '--out', join(root, out), '--cache-dir', join(root, `cache-${out}`), '--no-report', '--quiet'], { env: { TZ: tz, SOURCE_DATE_EPOCH: '1790000000' } });
+const build = (out: string, tz: string) =>
+  runCli(
+    ['build', '--endpoint', backend.url, '--out', join(root, out), '--cache-dir', join(root, `cache-${out}`), '--no-report', '--quiet'],
+    { env: { TZ: tz, SOURCE_DATE_EPOCH: '1790000000' } },
+  );
 
 describe("the institute's time zone", () => {
   it('gives the same bytes whatever zone the build machine is in', async () => {

@@ -48,13 +48,21 @@ describe('a redirecting endpoint', () => {
       sendJson(res, 500, { errors: [{ message: 'the redirect target must never be asked' }] });
     });
     const { out, report } = await outDir();
-    const result = await runCli(['build', '--out', out, '--report', report, '--endpoint', `${redirector.url}/graphql`, '--retries', '0'], { env: { ...CLEAN_ENV, GRAPHQL_TOKEN: TOKEN } });
+    const result = await runCli(['build', '--out', out, '--report', report, '--endpoint', `${redirector.url}/graphql`, '--retries', '0'], {
+      env: { ...CLEAN_ENV, GRAPHQL_TOKEN: TOKEN },
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`[EndpointRedirected] The GraphQL endpoint ${redirector.url}/graphql answered with a redirect to ${redirector.url}/moved/graphql (HTTP 307)`);
+    expect(result.stderr).toContain(
+      `[EndpointRedirected] The GraphQL endpoint ${redirector.url}/graphql answered with a redirect to ${redirector.url}/moved/graphql (HTTP 307)`,
+    );
     expect(result.stderr).toContain('Hint: Use the final URL (the Location above) as --endpoint');
     // Same origin, so fetch would have kept the Authorization header: the build asked the endpoint once and went no further.
     expect(redirector.requests.map((r) => r.url)).toEqual(['/graphql']);
-    expect(redirector.requests.filter((r) => r.url !== '/graphql' || r.headers.authorization !== undefined).map((r) => [r.url, r.headers.authorization])).toEqual([['/graphql', `Bearer ${TOKEN}`]]);
+    expect(
+      redirector.requests
+        .filter((r) => r.url !== '/graphql' || r.headers.authorization !== undefined)
+        .map((r) => [r.url, r.headers.authorization]),
+    ).toEqual([['/graphql', `Bearer ${TOKEN}`]]);
     expect(`${result.stdout}${result.stderr}`).not.toContain(TOKEN);
   });
 
@@ -65,10 +73,15 @@ describe('a redirecting endpoint', () => {
     const redirector = await server(async (req, res) => {
       if (!req.url.startsWith('/media/')) return void res.writeHead(308, { location: cms.url }).end();
       const media = await fetch(new URL(req.url, cms.url));
-      res.writeHead(media.status, { 'content-type': media.headers.get('content-type') ?? 'application/octet-stream' }).end(Buffer.from(await media.arrayBuffer()));
+      res
+        .writeHead(media.status, { 'content-type': media.headers.get('content-type') ?? 'application/octet-stream' })
+        .end(Buffer.from(await media.arrayBuffer()));
     });
     const { out, report } = await outDir();
-    const result = await runCli(['build', '--out', out, '--report', report, '--endpoint', `${redirector.url}/graphql`, '--public-endpoint', cms.url, '--quiet'], { env: CLEAN_ENV });
+    const result = await runCli(
+      ['build', '--out', out, '--report', report, '--endpoint', `${redirector.url}/graphql`, '--public-endpoint', cms.url, '--quiet'],
+      { env: CLEAN_ENV },
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(redirector.requests.length).toBeGreaterThan(0);
@@ -86,9 +99,24 @@ describe('a token over plain http', () => {
     trap.requests.length = 0;
 
     const { out, report } = await outDir();
-    const result = await runCli(['build', '--out', out, '--report', report, '--endpoint', `http://0.0.0.0:${port}/graphql`, '--public-endpoint', 'https://cms.institute.example/graphql'], { env: { ...CLEAN_ENV, GRAPHQL_TOKEN: TOKEN } });
+    const result = await runCli(
+      [
+        'build',
+        '--out',
+        out,
+        '--report',
+        report,
+        '--endpoint',
+        `http://0.0.0.0:${port}/graphql`,
+        '--public-endpoint',
+        'https://cms.institute.example/graphql',
+      ],
+      { env: { ...CLEAN_ENV, GRAPHQL_TOKEN: TOKEN } },
+    );
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`[InvalidOption] Expected --endpoint to be an https URL, or http to a loopback host (127.0.0.1, ::1, localhost), while GRAPHQL_TOKEN is set`);
+    expect(result.stderr).toContain(
+      `[InvalidOption] Expected --endpoint to be an https URL, or http to a loopback host (127.0.0.1, ::1, localhost), while GRAPHQL_TOKEN is set`,
+    );
     expect(result.stderr).toContain(`http://0.0.0.0:${port}/graphql`);
     expect(trap.requests).toEqual([]);
   });
@@ -96,7 +124,21 @@ describe('a token over plain http', () => {
   it('to a loopback host is sent', async () => {
     const cms = await backend();
     const { out, report } = await outDir();
-    const result = await runCli(['build', '--out', out, '--report', report, '--endpoint', cms.url.replace('127.0.0.1', 'localhost'), '--public-endpoint', cms.url, '--quiet'], { env: { ...CLEAN_ENV, GRAPHQL_TOKEN: TOKEN } });
+    const result = await runCli(
+      [
+        'build',
+        '--out',
+        out,
+        '--report',
+        report,
+        '--endpoint',
+        cms.url.replace('127.0.0.1', 'localhost'),
+        '--public-endpoint',
+        cms.url,
+        '--quiet',
+      ],
+      { env: { ...CLEAN_ENV, GRAPHQL_TOKEN: TOKEN } },
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
   });
@@ -104,15 +146,37 @@ describe('a token over plain http', () => {
 
 describe('the public endpoint', () => {
   it.each([
-    ['user info in --public-endpoint', ['--public-endpoint', 'https://editor:hunter2@cms.institute.example/graphql'], {}, '--public-endpoint'],
-    ['a query string in --public-endpoint', ['--public-endpoint', 'https://cms.institute.example/graphql?access_token=hunter2'], {}, '--public-endpoint'],
-    ['a query string in PUBLIC_GRAPHQL_ENDPOINT', [], { PUBLIC_GRAPHQL_ENDPOINT: 'https://cms.institute.example/graphql?key=hunter2' }, 'PUBLIC_GRAPHQL_ENDPOINT'],
-    ['an --endpoint with user info that the public endpoint defaults to', ['--endpoint', 'https://editor:hunter2@cms.institute.example/graphql'], {}, '--public-endpoint (which defaults to --endpoint)'],
+    [
+      'user info in --public-endpoint',
+      ['--public-endpoint', 'https://editor:hunter2@cms.institute.example/graphql'],
+      {},
+      '--public-endpoint',
+    ],
+    [
+      'a query string in --public-endpoint',
+      ['--public-endpoint', 'https://cms.institute.example/graphql?access_token=hunter2'],
+      {},
+      '--public-endpoint',
+    ],
+    [
+      'a query string in PUBLIC_GRAPHQL_ENDPOINT',
+      [],
+      { PUBLIC_GRAPHQL_ENDPOINT: 'https://cms.institute.example/graphql?key=hunter2' },
+      'PUBLIC_GRAPHQL_ENDPOINT',
+    ],
+    [
+      'an --endpoint with user info that the public endpoint defaults to',
+      ['--endpoint', 'https://editor:hunter2@cms.institute.example/graphql'],
+      {},
+      '--public-endpoint (which defaults to --endpoint)',
+    ],
   ])('with %s is refused, naming the option, without echoing the secret', async (_name, args, env, option) => {
     const { out } = await outDir();
     const result = await runCli(['build', '--out', out, ...args], { env: { ...CLEAN_ENV, ...env } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`[InvalidOption] Expected ${option} to be a URL without user info or query string (it is written into every page)`);
+    expect(result.stderr).toContain(
+      `[InvalidOption] Expected ${option} to be a URL without user info or query string (it is written into every page)`,
+    );
     expect(result.stderr).not.toContain('hunter2');
     expect(result.stderr).toContain('***');
   });
@@ -126,7 +190,23 @@ describe('an endpoint with credentials', () => {
     cms.setRules([{ operation: 'EditorialPage', fault: { kind: 'status', status: 502 } }]);
     const { out, report } = await outDir();
     const endpoint = `${cms.url}?access_token=hunter2&site=main`;
-    const result = await runCli(['build', '--out', out, '--report', report, '--endpoint', endpoint, '--public-endpoint', 'https://cms.institute.example/graphql', '--retries', '0', '--verbose'], { env: CLEAN_ENV });
+    const result = await runCli(
+      [
+        'build',
+        '--out',
+        out,
+        '--report',
+        report,
+        '--endpoint',
+        endpoint,
+        '--public-endpoint',
+        'https://cms.institute.example/graphql',
+        '--retries',
+        '0',
+        '--verbose',
+      ],
+      { env: CLEAN_ENV },
+    );
     expect(result.code).toBe(1);
     const written = await readFile(report, 'utf8');
     expect(result.stderr).toContain(`[PagesFailed]`);

@@ -25,7 +25,14 @@ export class ImageRefused extends Error {
 }
 
 /** The raster formats the build derives (GIF: its first frame). */
-const FORMAT_OF_EXTENSION: Readonly<Record<string, ProbedImage['format']>> = { jpg: 'jpeg', jpeg: 'jpeg', png: 'png', webp: 'webp', avif: 'avif', gif: 'gif' };
+const FORMAT_OF_EXTENSION: Readonly<Record<string, ProbedImage['format']>> = {
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  png: 'png',
+  webp: 'webp',
+  avif: 'avif',
+  gif: 'gif',
+};
 
 /** Whether files with this (lower-case) extension are raster images the build derives. */
 export function isRasterExtension(ext: string): boolean {
@@ -48,7 +55,10 @@ export async function probeImage(file: string, ext: string, maxPixels: number): 
   const format = detectedFormat(meta.format, meta.compression);
   const expected = FORMAT_OF_EXTENSION[ext];
   if (!format || format !== expected) {
-    throw new ImageRefused(`the file is ${format ? `a ${format.toUpperCase()} image` : `not a raster image (${meta.format ?? 'unknown format'})`}, not the ${ext.toUpperCase()} its name says`, NOT_AN_IMAGE_FIX);
+    throw new ImageRefused(
+      `the file is ${format ? `a ${format.toUpperCase()} image` : `not a raster image (${meta.format ?? 'unknown format'})`}, not the ${ext.toUpperCase()} its name says`,
+      NOT_AN_IMAGE_FIX,
+    );
   }
   const { width, height } = meta.autoOrient ?? meta;
   if (!width || !height) throw new ImageRefused('the file gives no size', NOT_AN_IMAGE_FIX);
@@ -72,7 +82,11 @@ export async function probeImage(file: string, ext: string, maxPixels: number): 
  * Every derivative of a plan, from one decode of `file`: orientation applied, colours converted to sRGB,
  * and no metadata (EXIF with GPS and camera serials, XMP, IPTC, ICC) in any file.
  */
-export async function encodeDerivatives(file: string, plan: DerivativePlan, settings: Pick<ImageSettings, 'maxPixels'>): Promise<Map<string, Buffer>> {
+export async function encodeDerivatives(
+  file: string,
+  plan: DerivativePlan,
+  settings: Pick<ImageSettings, 'maxPixels'>,
+): Promise<Map<string, Buffer>> {
   const sharp = await loadSharp();
   const all = derivativesOf(plan);
   const widest = Math.max(...all.map((d) => d.width));
@@ -80,7 +94,12 @@ export async function encodeDerivatives(file: string, plan: DerivativePlan, sett
   let decoded: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
   try {
     // JPEG sources shrink while they decode (libvips' shrink-on-load): a 12-megapixel photo is never whole in memory.
-    const { data, info } = await sharp(file, options).autoOrient().resize({ width: widest, withoutEnlargement: true }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(file, options)
+      .autoOrient()
+      .resize({ width: widest, withoutEnlargement: true })
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     decoded = { data, info: { width: info.width, height: info.height, channels: info.channels } };
   } catch (cause) {
     throw new ImageRefused(`the file does not decode (${(cause as Error).message})`, NOT_AN_IMAGE_FIX);
@@ -125,7 +144,10 @@ export async function cleanOriginal(file: string, image: ProbedImage, settings: 
  */
 export async function codecVersion(): Promise<string> {
   const manifest = join(dirname(fileURLToPath(import.meta.resolve('sharp'))), '..', 'package.json');
-  const { version, optionalDependencies = {} } = JSON.parse(await readFile(manifest, 'utf8')) as { version: string; optionalDependencies?: Record<string, string> };
+  const { version, optionalDependencies = {} } = JSON.parse(await readFile(manifest, 'utf8')) as {
+    version: string;
+    optionalDependencies?: Record<string, string>;
+  };
   const vips = Object.entries(optionalDependencies).find(([name]) => name.startsWith('@img/sharp-libvips-'))?.[1] ?? 'unknown';
   return `sharp ${version} libvips ${vips}`;
 }

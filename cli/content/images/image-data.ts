@@ -12,12 +12,16 @@ import { isRasterExtension } from './image-codec.ts';
 /** The raster `/media/` images the data shows, each once, in order. */
 export function imageUrlsIn(data: unknown): string[] {
   const found = new Set<string>();
-  visit(data, (image) => void found.add(image.url), (html) => {
-    for (const tag of html.matchAll(IMG_TAG)) {
-      const src = attributesOf(tag[0]).get('src');
-      if (src !== undefined && isDerivable(src)) found.add(src);
-    }
-  });
+  visit(
+    data,
+    (image) => void found.add(image.url),
+    (html) => {
+      for (const tag of html.matchAll(IMG_TAG)) {
+        const src = attributesOf(tag[0]).get('src');
+        if (src !== undefined && isDerivable(src)) found.add(src);
+      }
+    },
+  );
   return [...found];
 }
 
@@ -27,7 +31,8 @@ export function imageUrlsIn(data: unknown): string[] {
  */
 export function withResolvedImages<T>(data: T, resolved: ReadonlyMap<string, ResolvedImageFields>, richTextSizes: string): T {
   const walk = (value: unknown, key: string | null): unknown => {
-    if (typeof value === 'string') return key !== null && RICH_TEXT_FIELDS.has(key) && value.includes('<img') ? rewriteRichText(value, resolved, richTextSizes) : value;
+    if (typeof value === 'string')
+      return key !== null && RICH_TEXT_FIELDS.has(key) && value.includes('<img') ? rewriteRichText(value, resolved, richTextSizes) : value;
     if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
       let copy: unknown[] | null = null;
@@ -68,7 +73,12 @@ function isDerivable(url: string): boolean {
   return isRasterExtension(path.slice(path.lastIndexOf('.') + 1).toLowerCase());
 }
 
-function visit(value: unknown, onImage: (image: { url: string }) => void, onRichText: (html: string) => void, key: string | null = null): void {
+function visit(
+  value: unknown,
+  onImage: (image: { url: string }) => void,
+  onRichText: (html: string) => void,
+  key: string | null = null,
+): void {
   if (typeof value === 'string') {
     if (key !== null && RICH_TEXT_FIELDS.has(key) && value.includes('<img')) onRichText(value);
     return;
@@ -106,7 +116,13 @@ function rewriteRichText(html: string, resolved: ReadonlyMap<string, ResolvedIma
     const source = fields.sources?.at(-1);
     const parts = [`src="${fields.url}"`];
     if (source) parts.push(`srcset="${srcsetOf(source)}"`, `sizes="${sizes}"`);
-    parts.push(`alt="${attributes.get('alt') ?? ''}"`, `width="${fields.width}"`, `height="${fields.height}"`, `loading="${attributes.get('loading') === 'eager' ? 'eager' : 'lazy'}"`, 'decoding="async"');
+    parts.push(
+      `alt="${attributes.get('alt') ?? ''}"`,
+      `width="${fields.width}"`,
+      `height="${fields.height}"`,
+      `loading="${attributes.get('loading') === 'eager' ? 'eager' : 'lazy'}"`,
+      'decoding="async"',
+    );
     for (const name of ['id', 'lang']) if (attributes.has(name)) parts.push(`${name}="${attributes.get(name)}"`);
     return `<img ${parts.join(' ')} />`;
   });

@@ -46,7 +46,13 @@ export function derivativeWidths(sourceWidth: number, widths: readonly number[])
 export function planDerivatives(key: string, image: ProbedImage, settings: ImageSettings): DerivativePlan {
   const make = (format: Derivative['format'], width: number): Derivative => {
     const name = `${width}.${EXTENSIONS[format]}`;
-    return { url: `${DERIVATIVE_PREFIX}${key}/${name}`, name, format, width, height: Math.max(1, Math.round((width * image.height) / image.width)) };
+    return {
+      url: `${DERIVATIVE_PREFIX}${key}/${name}`,
+      name,
+      format,
+      width,
+      height: Math.max(1, Math.round((width * image.height) / image.width)),
+    };
   };
   const widths = derivativeWidths(image.width, settings.widths);
   return {
@@ -63,7 +69,13 @@ export function resolvedFields(plan: DerivativePlan, image: ProbedImage): Resolv
     url: plan.fallback.url,
     width: image.width,
     height: image.height,
-    sources: plan.sets.map(({ format, derivatives }): ImageSource => ({ type: MIME_TYPES[format], urls: derivatives.map((d) => d.url), widths: derivatives.map((d) => d.width) })),
+    sources: plan.sets.map(
+      ({ format, derivatives }): ImageSource => ({
+        type: MIME_TYPES[format],
+        urls: derivatives.map((d) => d.url),
+        widths: derivatives.map((d) => d.width),
+      }),
+    ),
   };
 }
 

@@ -42,7 +42,11 @@ export interface ImagePipelineOptions {
    * Puts the source at the media URL into a local file and returns its path, and whether the file is a
    * media-cache entry (immutable, so its probe can be kept under its name).
    */
-  fetchSource(url: string, temp: () => Promise<string>, bypassCache?: boolean): Promise<{ file: string; cached: boolean; verify?: (digest: string) => Promise<boolean> }>;
+  fetchSource(
+    url: string,
+    temp: () => Promise<string>,
+    bypassCache?: boolean,
+  ): Promise<{ file: string; cached: boolean; verify?: (digest: string) => Promise<boolean> }>;
   /** The backend's origin, for an image service's source URLs. */
   origin: string;
   /** Sources decoded at once. @default 2 */
@@ -79,14 +83,19 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     // A memo entry is believed only when a build holding the cache key wrote it (its values are signed
     // with the entry's name), and the name's own MAC covers its digest. The file's bytes are not read
     // here: whatever is read of them later (an encode, a cleaned original) is hashed against the digest.
-    if (known && (known.ext !== ext || !signing || !memoSigned(signing, posix.basename(file), known) || !(await first.verify?.(known.digest)))) known = undefined;
+    if (
+      known &&
+      (known.ext !== ext || !signing || !memoSigned(signing, posix.basename(file), known) || !(await first.verify?.(known.digest)))
+    )
+      known = undefined;
     if (!known) {
       let digest = await sha256Of(file);
       if (cached && !(await first.verify?.(digest))) {
         const again = await options.fetchSource(url, temp, true);
         ({ file, cached } = again);
         digest = await sha256Of(file);
-        if (cached && !(await again.verify?.(digest))) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, BAD_CACHE_FIX);
+        if (cached && !(await again.verify?.(digest)))
+          throw new ImageRefused(`the build cache's copy of ${url} does not verify`, BAD_CACHE_FIX);
       }
       const image = await probeLimit(() => probeImage(file, ext, settings.maxPixels));
       known = { ext, digest, image, mac: signing ? memoMac(signing, posix.basename(file), { ext, digest, image }) : '' };
@@ -124,7 +133,8 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
         const source = sources.get(key);
         if (!source) throw new ImageRefused(`no image of this build has the derivative key ${key}`, OWN_PATHS_FIX);
         // The bytes decoded are the bytes the key was made from (the source's file was not swapped since).
-        if ((await sha256Of(source.file)) !== source.digest) throw new ImageRefused(`the source changed while the build read it`, 'Build again.', source.url);
+        if ((await sha256Of(source.file)) !== source.digest)
+          throw new ImageRefused(`the source changed while the build read it`, 'Build again.', source.url);
         const files = await encodeLimit(() => encodeDerivatives(source.file, source.plan, settings)).catch((cause: unknown) => {
           throw cause instanceof ImageRefused ? new ImageRefused(cause.message, cause.fix, source.url) : cause;
         });
@@ -168,7 +178,8 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
       // digest names (a cached file swapped under its name is refused, not re-encoded).
       await resolve(url);
       const source = byUrl.get(url)!;
-      if ((await sha256Of(source.file)) !== source.digest) throw new ImageRefused(`the build cache's copy of ${url} does not verify`, BAD_CACHE_FIX);
+      if ((await sha256Of(source.file)) !== source.digest)
+        throw new ImageRefused(`the build cache's copy of ${url} does not verify`, BAD_CACHE_FIX);
       await writeFileAtomic(target, await encodeLimit(() => cleanOriginal(source.file, source.image, settings)));
     },
     counts: () => ({ ...counts }),
@@ -194,11 +205,26 @@ interface ProbeMemoEntry {
 }
 
 function memoMac(signing: CacheKey, name: string, { ext, digest, image }: Omit<ProbeMemoEntry, 'mac'>): string {
-  return signing.sign('probe', name, ext, digest, image.format, String(image.width), String(image.height), String(image.hasAlpha)).toString('hex');
+  return signing
+    .sign('probe', name, ext, digest, image.format, String(image.width), String(image.height), String(image.hasAlpha))
+    .toString('hex');
 }
 
 function memoSigned(signing: CacheKey, name: string, entry: ProbeMemoEntry): boolean {
-  return /^[0-9a-f]{64}$/.test(entry.mac) && signing.verify(Buffer.from(entry.mac, 'hex'), 'probe', name, entry.ext, entry.digest, entry.image.format, String(entry.image.width), String(entry.image.height), String(entry.image.hasAlpha));
+  return (
+    /^[0-9a-f]{64}$/.test(entry.mac) &&
+    signing.verify(
+      Buffer.from(entry.mac, 'hex'),
+      'probe',
+      name,
+      entry.ext,
+      entry.digest,
+      entry.image.format,
+      String(entry.image.width),
+      String(entry.image.height),
+      String(entry.image.hasAlpha),
+    )
+  );
 }
 
 /** What earlier builds read of each media-cache entry (immutable files, named by URL and expiry). */
@@ -218,7 +244,8 @@ async function loadProbeMemo(imagesDir: string | null): Promise<ProbeMemo> {
     try {
       const saved = JSON.parse(await readFile(file, 'utf8')) as { version?: unknown; entries?: unknown };
       if (saved.version === PROBE_MEMO_VERSION && saved.entries && typeof saved.entries === 'object') {
-        for (const [name, entry] of Object.entries(saved.entries as Record<string, unknown>)) if (isMemoEntry(entry)) entries.set(name, entry);
+        for (const [name, entry] of Object.entries(saved.entries as Record<string, unknown>))
+          if (isMemoEntry(entry)) entries.set(name, entry);
       }
     } catch {
       // No memo, or an unreadable one: every source is read again.
@@ -268,7 +295,6 @@ async function digestOfSettings(settings: ImageSettings): Promise<string> {
     .digest('hex');
 }
 
-
 const COMPLETE = '.complete';
 
 /**
@@ -280,7 +306,8 @@ async function verifiedDerivatives(dir: string, key: string, signing: CacheKey):
   try {
     if (!(await lstat(dir)).isDirectory()) return null;
     const { files, mac } = JSON.parse(await readFile(join(dir, COMPLETE), 'utf8')) as { files: [string, number, string][]; mac: string };
-    if (!Array.isArray(files) || typeof mac !== 'string' || !signing.verify(Buffer.from(mac, 'hex'), 'derived', key, JSON.stringify(files))) return null;
+    if (!Array.isArray(files) || typeof mac !== 'string' || !signing.verify(Buffer.from(mac, 'hex'), 'derived', key, JSON.stringify(files)))
+      return null;
     for (const [name, size, digest] of files) {
       const stat = await lstat(join(dir, name));
       if (!stat.isFile() || stat.size !== size || (await sha256Of(join(dir, name))) !== digest) return null;
@@ -296,7 +323,12 @@ async function verifiedDerivatives(dir: string, key: string, signing: CacheKey):
  * names it holds (what verifiedDerivatives would say of it), or null when another build's folder that
  * does not verify could not be replaced.
  */
-async function storeDerivatives(dir: string, key: string, files: Map<string, Buffer>, signing: CacheKey): Promise<ReadonlySet<string> | null> {
+async function storeDerivatives(
+  dir: string,
+  key: string,
+  files: Map<string, Buffer>,
+  signing: CacheKey,
+): Promise<ReadonlySet<string> | null> {
   // One store per key and process (images.ts memoises it): the pid keeps processes apart, and the
   // cache's pruning (cli/build/cache-kinds.ts) knows the name as an interrupted write's.
   const temp = `${dir}.tmp-${process.pid}`;
@@ -310,7 +342,10 @@ async function storeDerivatives(dir: string, key: string, files: Map<string, Buf
       await writeFile(join(temp, name), bytes);
       listed.push([name, bytes.length, createHash('sha256').update(bytes).digest('hex')]);
     }
-    await writeFile(join(temp, COMPLETE), JSON.stringify({ files: listed, mac: signing.sign('derived', key, JSON.stringify(listed)).toString('hex') }));
+    await writeFile(
+      join(temp, COMPLETE),
+      JSON.stringify({ files: listed, mac: signing.sign('derived', key, JSON.stringify(listed)).toString('hex') }),
+    );
     // Another build (a shard) may have stored the same key meanwhile: its files are the same bytes. A
     // folder there that does not verify (planted, or from another key) is replaced.
     const names: ReadonlySet<string> = new Set(files.keys());

@@ -24,12 +24,19 @@ export function imgproxyUrl(service: Pick<ImageService, 'url' | 'key' | 'salt'>,
 }
 
 /** The fields of an image whose derivatives imgproxy makes (image-plan.ts resolvedFields, for the service). */
-export function imgproxyFields(service: ImageService, source: string, image: ProbedImage, settings: Pick<ImageSettings, 'widths' | 'formats' | 'fallbackWidth'>): ResolvedImageFields {
+export function imgproxyFields(
+  service: ImageService,
+  source: string,
+  image: ProbedImage,
+  settings: Pick<ImageSettings, 'widths' | 'formats' | 'fallbackWidth'>,
+): ResolvedImageFields {
   const widths = derivativeWidths(image.width, settings.widths);
   return {
     url: imgproxyUrl(service, source, Math.min(image.width, settings.fallbackWidth), image.hasAlpha ? 'png' : 'jpg'),
     width: image.width,
     height: image.height,
-    sources: settings.formats.map((format): ImageSource => ({ type: `image/${format}`, urls: widths.map((w) => imgproxyUrl(service, source, w, format)), widths })),
+    sources: settings.formats.map(
+      (format): ImageSource => ({ type: `image/${format}`, urls: widths.map((w) => imgproxyUrl(service, source, w, format)), widths }),
+    ),
   };
 }

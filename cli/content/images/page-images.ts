@@ -29,7 +29,12 @@ export function pageImageResolver(pipeline: ImagePipeline, richTextSizes: string
           (fields): [string, ResolvedImageFields] => [url, fields],
           (cause: unknown) => {
             const message = (cause as Error).message;
-            const fix = cause instanceof ImageRefused ? cause.fix : cause instanceof MediaRefused && /Content-Type/.test(message) ? 'Upload the image as JPEG, PNG, WebP, AVIF or GIF with a matching Content-Type.' : 'Check that the backend serves this image, or remove it from the content.';
+            const fix =
+              cause instanceof ImageRefused
+                ? cause.fix
+                : cause instanceof MediaRefused && /Content-Type/.test(message)
+                  ? 'Upload the image as JPEG, PNG, WebP, AVIF or GIF with a matching Content-Type.'
+                  : 'Check that the backend serves this image, or remove it from the content.';
             throw new PageImageFailed(url, message, fix);
           },
         ),

@@ -27,7 +27,9 @@ describe('the code base', () => {
   });
 
   it('never imports bin/ from cli/', () => {
-    const intoBin = [...graph].flatMap(([file, deps]) => (file.startsWith('cli/') ? deps.filter((d) => d.startsWith('bin/')).map((d) => `${file} -> ${d}`) : []));
+    const intoBin = [...graph].flatMap(([file, deps]) =>
+      file.startsWith('cli/') ? deps.filter((d) => d.startsWith('bin/')).map((d) => `${file} -> ${d}`) : [],
+    );
     expect(intoBin).toEqual([]);
   });
 
@@ -35,12 +37,15 @@ describe('the code base', () => {
     const entries = readdirSync(`${ROOT}/cli`, { withFileTypes: true });
     expect(entries.length).toBeLessThanOrEqual(16);
     const readme = readFileSync(`${ROOT}/cli/README.md`, 'utf8');
-    for (const folder of entries.filter((e) => e.isDirectory())) expect(readme, folder.name).toMatch(new RegExp(`^- \`${folder.name}/\``, 'm'));
+    for (const folder of entries.filter((e) => e.isDirectory()))
+      expect(readme, folder.name).toMatch(new RegExp(`^- \`${folder.name}/\``, 'm'));
   });
 
   it('is described by docs/architecture.md, which names only files and folders that exist', () => {
     const doc = readFileSync(`${ROOT}/docs/architecture.md`, 'utf8');
-    const named = [...doc.matchAll(/`((?:bin|cli|runtime|site|backend|templates|tests|bench)\/[\w./-]*)`/g)].map((m) => m[1]!.replace(/\/$/, ''));
+    const named = [...doc.matchAll(/`((?:bin|cli|runtime|site|backend|templates|tests|bench)\/[\w./-]*)`/g)].map((m) =>
+      m[1]!.replace(/\/$/, ''),
+    );
     expect(named.length).toBeGreaterThan(50);
     expect(named.filter((path) => !existsSync(`${ROOT}/${path}`))).toEqual([]);
   });

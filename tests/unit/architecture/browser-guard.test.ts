@@ -57,7 +57,10 @@ interface Bundled {
 async function bundleInProject(prefix: string, entry: string, code: string): Promise<Bundled | { error: string }> {
   const folder = await mkdtemp(join(ROOT, `node_modules/.cache/${prefix}-`));
   const parsed = new Map<string, string>();
-  const probe = { name: 'probe', moduleParsed: (info: { id: string; code: string | null }) => void parsed.set(info.id.replaceAll('\\', '/'), info.code ?? '') };
+  const probe = {
+    name: 'probe',
+    moduleParsed: (info: { id: string; code: string | null }) => void parsed.set(info.id.replaceAll('\\', '/'), info.code ?? ''),
+  };
   try {
     const file = join(folder, entry);
     await mkdir(dirname(file), { recursive: true });
@@ -65,7 +68,11 @@ async function bundleInProject(prefix: string, entry: string, code: string): Pro
     const bundle = await rollup({ input: file, plugins: [...createClientPlugins({ minify: false }), probe], logLevel: 'silent' });
     try {
       const { output } = await bundle.generate({ format: 'es' });
-      return { ids: bundle.watchFiles.map((id) => id.replaceAll('\\', '/')), parsed, output: output.map((o) => (o.type === 'chunk' ? o.code : '')).join('\n') };
+      return {
+        ids: bundle.watchFiles.map((id) => id.replaceAll('\\', '/')),
+        parsed,
+        output: output.map((o) => (o.type === 'chunk' ? o.code : '')).join('\n'),
+      };
     } finally {
       await bundle.close();
     }
@@ -92,16 +99,21 @@ describe('the Sentry packages the client build leaves out', () => {
     ['sendFeedback', '@sentry/feedback'],
     ['replayCanvasIntegration', '@sentry/replay-canvas'],
   ])('fails the build when the client uses %s, from a package left out', async (name, from) => {
-    expect(await generateError(`import { ${name} as x } from '@sentry/browser';`)).toContain(`The client uses ${from} (through @sentry/browser)`);
+    expect(await generateError(`import { ${name} as x } from '@sentry/browser';`)).toContain(
+      `The client uses ${from} (through @sentry/browser)`,
+    );
   });
 });
 
 describe('what the client build takes of graphql', () => {
   /** Bundles `code` as a module of a graphql-request inside the project (where graphql resolves): the module ids read, or the error. */
-  const bundleAsGraphqlRequest = (code: string): Promise<Bundled | { error: string }> => bundleInProject('graphql-subset', 'node_modules/graphql-request/probe.js', code);
+  const bundleAsGraphqlRequest = (code: string): Promise<Bundled | { error: string }> =>
+    bundleInProject('graphql-subset', 'node_modules/graphql-request/probe.js', code);
 
   it("reads only the modules of what graphql-request imports, not graphql's index of the whole library", async () => {
-    const result = await bundleAsGraphqlRequest("import { Kind, parse, print } from 'graphql';\nexport const used = [Kind, parse, print];\n");
+    const result = await bundleAsGraphqlRequest(
+      "import { Kind, parse, print } from 'graphql';\nexport const used = [Kind, parse, print];\n",
+    );
     expect(result).toHaveProperty('ids');
     const ids = (result as { ids: string[] }).ids;
     expect(ids.some((id) => id.endsWith('/graphql/language/parser.mjs'))).toBe(true);
@@ -116,14 +128,17 @@ describe('what the client build takes of graphql', () => {
   });
 });
 
-describe("what the client build reads of @sentry/conventions", () => {
+describe('what the client build reads of @sentry/conventions', () => {
   /** Bundles `code` as a module of @sentry/core, where @sentry/conventions resolves as Sentry's own imports do. */
-  const bundleAsSentryCore = (code: string): Promise<Bundled | { error: string }> => bundleInProject('sentry-conventions', 'node_modules/@sentry/core/probe.js', code);
+  const bundleAsSentryCore = (code: string): Promise<Bundled | { error: string }> =>
+    bundleInProject('sentry-conventions', 'node_modules/@sentry/core/probe.js', code);
 
   it('reads its names as the strings they are, without the tables of metadata beside them, and bundles the same values', async () => {
     const attributes = (await import('@sentry/conventions/attributes')) as Record<string, unknown>;
     const op = (await import('@sentry/conventions/op')) as Record<string, unknown>;
-    const result = await bundleAsSentryCore("import { SENTRY_OP, USER_EMAIL } from '@sentry/conventions/attributes';\nimport { CACHE_GET } from '@sentry/conventions/op';\nexport const used = [SENTRY_OP, USER_EMAIL, CACHE_GET];\n");
+    const result = await bundleAsSentryCore(
+      "import { SENTRY_OP, USER_EMAIL } from '@sentry/conventions/attributes';\nimport { CACHE_GET } from '@sentry/conventions/op';\nexport const used = [SENTRY_OP, USER_EMAIL, CACHE_GET];\n",
+    );
     expect(result).toHaveProperty('parsed');
     const { parsed, output } = result as Bundled;
     const attributesRead = [...parsed].find(([id]) => id.endsWith('/dist/attributes.mjs'))?.[1];
@@ -132,14 +147,20 @@ describe("what the client build reads of @sentry/conventions", () => {
     // Every string the module exports, as it exports it, and nothing of its metadata tables.
     expect(attributesRead!.length).toBeLessThan(onDisk.length / 4);
     expect(attributesRead).not.toContain('ATTRIBUTE_METADATA');
-    for (const [name, value] of [['SENTRY_OP', attributes.SENTRY_OP], ['USER_EMAIL', attributes.USER_EMAIL], ['CACHE_GET', op.CACHE_GET]] as const) {
+    for (const [name, value] of [
+      ['SENTRY_OP', attributes.SENTRY_OP],
+      ['USER_EMAIL', attributes.USER_EMAIL],
+      ['CACHE_GET', op.CACHE_GET],
+    ] as const) {
       expect(typeof value, name).toBe('string');
       expect(output, name).toContain(JSON.stringify(value));
     }
   });
 
   it('fails the build when Sentry imports one of the tables the client build leaves out', async () => {
-    const result = await bundleAsSentryCore("import { ATTRIBUTE_METADATA } from '@sentry/conventions/attributes';\nexport const used = [ATTRIBUTE_METADATA];\n");
+    const result = await bundleAsSentryCore(
+      "import { ATTRIBUTE_METADATA } from '@sentry/conventions/attributes';\nexport const used = [ATTRIBUTE_METADATA];\n",
+    );
     expect(result).toHaveProperty('error');
     expect((result as { error: string }).error).toMatch(/ATTRIBUTE_METADATA.*is not exported by/s);
   });
@@ -150,7 +171,9 @@ describe('the packages in the client bundle', () => {
     // No code imports @sentry/core: it is a dependency only so that npm puts @sentry/browser's version at the
     // top of node_modules (see below). Bumped alone, the two would part and the bundle carry two cores.
     const { dependencies } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(dependencies['@sentry/core'], 'package.json: @sentry/core at the version of @sentry/browser').toBe(dependencies['@sentry/browser']);
+    expect(dependencies['@sentry/core'], 'package.json: @sentry/core at the version of @sentry/browser').toBe(
+      dependencies['@sentry/browser'],
+    );
   });
 
   it('holds one copy of each package file: every package resolves to a single install', async () => {

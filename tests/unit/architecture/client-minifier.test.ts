@@ -26,7 +26,9 @@ describe("the client build's mangler", () => {
     const bundle = await rollup({ ...config, input: { entry }, logLevel: 'silent' });
     try {
       await expect(bundle.generate(config.output as OutputOptions)).rejects.toThrow(
-        new RegExp(`@swc/core, which mangles the client's entry and React's chunk, could not load its native build for ${process.platform}-${process.arch} \\(.+\\)\\. Run npm ci again`),
+        new RegExp(
+          `@swc/core, which mangles the client's entry and React's chunk, could not load its native build for ${process.platform}-${process.arch} \\(.+\\)\\. Run npm ci again`,
+        ),
       );
     } finally {
       await bundle.close();

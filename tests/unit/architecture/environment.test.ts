@@ -16,7 +16,8 @@ const EXEMPT: Record<string, string> = {
   'backend/': 'the embedded backend is a program of its own (site content serve, tests), with its own options, and never imports cli/',
 };
 
-const isExempt = (file: string): boolean => Object.keys(EXEMPT).some((prefix) => file === prefix || (prefix.endsWith('/') && file.startsWith(prefix)));
+const isExempt = (file: string): boolean =>
+  Object.keys(EXEMPT).some((prefix) => file === prefix || (prefix.endsWith('/') && file.startsWith(prefix)));
 
 /** The names `reads` use that the "Environment variables" section of docs/cli.md does not give in backquotes. */
 function undocumented(reads: readonly EnvRead[], cliDoc: string): string[] {
@@ -29,7 +30,10 @@ function readOutsideConfig(found: readonly (EnvRead | EnvUse)[]): string[] {
   return found.filter((f) => !f.file.startsWith('cli/config/') && !isExempt(f.file)).map((f) => `${f.file}:${f.line} ${f.name}`);
 }
 
-const product = filesUnder(ROOT, PRODUCT, /\.(?:ts|tsx|js|mjs|cjs)$/).map((file) => ({ file, text: readFileSync(`${ROOT}/${file}`, 'utf8') }));
+const product = filesUnder(ROOT, PRODUCT, /\.(?:ts|tsx|js|mjs|cjs)$/).map((file) => ({
+  file,
+  text: readFileSync(`${ROOT}/${file}`, 'utf8'),
+}));
 const reads = product.flatMap(({ file, text }) => envReads(file, text));
 const uses = product.flatMap(({ file, text }) => envUses(file, text));
 const cliDoc = readFileSync(`${ROOT}/docs/cli.md`, 'utf8');
@@ -52,8 +56,8 @@ describe('the environment', () => {
     const source = [
       "const KEY = 'SITE_SECRET_KEY';",
       "const ENV_OF = { a: 'SITE_A', b: 'SITE_B' } as const;",
-      'export function f(env: Record<string, string | undefined>, v: \'SITE_V1\' | \'SITE_V2\', key: keyof typeof ENV_OF) {',
-      "  const { SITE_DESTRUCTURED } = process.env;",
+      "export function f(env: Record<string, string | undefined>, v: 'SITE_V1' | 'SITE_V2', key: keyof typeof ENV_OF) {",
+      '  const { SITE_DESTRUCTURED } = process.env;',
       "  process.env.SDK_QUIET ??= 'true';", // a write for a library: not a read
       '  run(process.env);', // hands the environment somewhere this file does not say
       "  spawn('x', [], { env: process.env }); spawn('y', [], { env: { ...process.env, X: '1' } });", // forwarded whole to a child
@@ -61,10 +65,30 @@ describe('the environment', () => {
       '}',
     ].join('\n');
     const fixtureReads = envReads('cli/render/example.ts', source);
-    expect(fixtureReads.map((r) => r.name)).toEqual(['SITE_DESTRUCTURED', 'SITE_NEW', 'SITE_QUOTED', 'SITE_PASSED', 'SITE_SECRET_KEY', 'SITE_V1', 'SITE_V2', 'SITE_A', 'SITE_B', '?']);
+    expect(fixtureReads.map((r) => r.name)).toEqual([
+      'SITE_DESTRUCTURED',
+      'SITE_NEW',
+      'SITE_QUOTED',
+      'SITE_PASSED',
+      'SITE_SECRET_KEY',
+      'SITE_V1',
+      'SITE_V2',
+      'SITE_A',
+      'SITE_B',
+      '?',
+    ]);
     const fixtureUses = envUses('cli/render/example.ts', source);
     expect(fixtureUses.map((u) => u.line)).toEqual([6]);
-    expect(undocumented(fixtureReads, '## Environment variables\n`SITE_NEW`, `SITE_A`\n## Next\n`SITE_PASSED`\n')).toEqual(['?', 'SITE_B', 'SITE_DESTRUCTURED', 'SITE_PASSED', 'SITE_QUOTED', 'SITE_SECRET_KEY', 'SITE_V1', 'SITE_V2']);
+    expect(undocumented(fixtureReads, '## Environment variables\n`SITE_NEW`, `SITE_A`\n## Next\n`SITE_PASSED`\n')).toEqual([
+      '?',
+      'SITE_B',
+      'SITE_DESTRUCTURED',
+      'SITE_PASSED',
+      'SITE_QUOTED',
+      'SITE_SECRET_KEY',
+      'SITE_V1',
+      'SITE_V2',
+    ]);
     expect(readOutsideConfig([...fixtureReads, ...fixtureUses])).toHaveLength(11);
     expect(readOutsideConfig(envReads('cli/config/example.ts', source))).toEqual([]);
     expect(readOutsideConfig(envReads('backend/example.ts', source))).toEqual([]);

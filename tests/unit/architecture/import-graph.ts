@@ -55,5 +55,7 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
 
 /** The module specifiers a source file imports: static, type-only, re-exported and dynamic. */
 export function importSpecifiers(source: string): string[] {
-  return [...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
+  return [...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1] ?? m[2]!,
+  );
 }

@@ -4,7 +4,22 @@ import { ROOT } from '../../helpers/cli.ts';
 import { fileNames, filesUnder, missingPaths } from './source-scan.ts';
 
 /** Where comments and docs are read: the code's folders, the docs, the top-level README and configs. */
-const SCANNED = ['cli', 'runtime', 'site', 'backend', 'bench', 'scripts', 'tests', 'bin', 'docs', 'README.md', 'rollup.config.ts', 'playwright.config.ts', 'vitest.config.ts', 'eslint.config.js'];
+const SCANNED = [
+  'cli',
+  'runtime',
+  'site',
+  'backend',
+  'bench',
+  'scripts',
+  'tests',
+  'bin',
+  'docs',
+  'README.md',
+  'rollup.config.ts',
+  'playwright.config.ts',
+  'vitest.config.ts',
+  'eslint.config.js',
+];
 
 /**
  * File names a comment or doc rightly gives that are not this repository's: other projects' files and
@@ -12,14 +27,19 @@ const SCANNED = ['cli', 'runtime', 'site', 'backend', 'bench', 'scripts', 'tests
  */
 const FOREIGN = new Set([
   'Node.js', // the runtime
-  'pagefind.js', 'pagefind-worker.js', 'pagefind-ui.js', // Pagefind's files, in the output's _search/
+  'pagefind.js',
+  'pagefind-worker.js',
+  'pagefind-ui.js', // Pagefind's files, in the output's _search/
   'ical.js', // a calendar library the docs compare with
   'analyzeDocument.js', // graphql-request's own file
-  'main.js', 'render-thread.js', 'bundle-thread.js', // the compiled CLI's files, in the cache (bin/compile-cli.js)
+  'main.js',
+  'render-thread.js',
+  'bundle-thread.js', // the compiled CLI's files, in the cache (bin/compile-cli.js)
 ]);
 
 const known = fileNames(ROOT, ['.']);
-const scan = (file: string, text: string): string[] => missingPaths(ROOT, file, text, known, FOREIGN).map((f) => `${f.file}:${f.line} ${f.name}`);
+const scan = (file: string, text: string): string[] =>
+  missingPaths(ROOT, file, text, known, FOREIGN).map((f) => `${f.file}:${f.line} ${f.name}`);
 
 describe('comments and docs', () => {
   it('name only files and folders that exist in the repository', () => {
@@ -42,7 +62,12 @@ describe('comments and docs', () => {
       'cli/output/example.tsx:2 SPEC.md',
       'cli/output/example.tsx:4 site/pages/news.tsx',
     ]);
-    const doc = 'See [the CLI](cli.md), [the design](../shared/DESIGN.md#decisions) and `cli/output/output-lock.ts`.\n[Gone](decisions/none.md)';
-    expect(scan('docs/example.md', doc)).toEqual(['docs/example.md:1 ../shared/DESIGN.md', 'docs/example.md:1 cli/output/output-lock.ts', 'docs/example.md:2 decisions/none.md']);
+    const doc =
+      'See [the CLI](cli.md), [the design](../shared/DESIGN.md#decisions) and `cli/output/output-lock.ts`.\n[Gone](decisions/none.md)';
+    expect(scan('docs/example.md', doc)).toEqual([
+      'docs/example.md:1 ../shared/DESIGN.md',
+      'docs/example.md:1 cli/output/output-lock.ts',
+      'docs/example.md:2 decisions/none.md',
+    ]);
   });
 });

@@ -15,7 +15,6 @@ export interface Finding {
   name: string;
 }
 
-
 /** The repository's files under `dirs` (files or folders, relative to `root`), without node_modules and build output. */
 export function filesUnder(root: string, dirs: readonly string[], pattern: RegExp): string[] {
   const files: string[] = [];
@@ -28,7 +27,8 @@ export function filesUnder(root: string, dirs: readonly string[], pattern: RegEx
     }
     for (const entry of readdirSync(full, { recursive: true, withFileTypes: true })) {
       const file = relative(root, join(entry.parentPath, entry.name)).split('\\').join('/');
-      if (entry.isFile() && pattern.test(entry.name) && !/(?:^|\/)(?:node_modules|dist|test-results|\.cache)\//.test(file)) files.push(file);
+      if (entry.isFile() && pattern.test(entry.name) && !/(?:^|\/)(?:node_modules|dist|test-results|\.cache)\//.test(file))
+        files.push(file);
     }
   }
   return files.sort();
@@ -63,7 +63,9 @@ export function commentsOf(file: string, text: string): { line: number; text: st
     for (const child of node.getChildren(source)) visit(child);
   };
   visit(source);
-  return [...seen].sort(([a], [b]) => a - b).map(([pos, comment]) => ({ line: source.getLineAndCharacterOfPosition(pos).line + 1, text: comment }));
+  return [...seen]
+    .sort(([a], [b]) => a - b)
+    .map(([pos, comment]) => ({ line: source.getLineAndCharacterOfPosition(pos).line + 1, text: comment }));
 }
 
 /** The folders at the top of the repository a path may start with. */
@@ -97,7 +99,13 @@ export function markdownLinks(text: string): string[] {
  * file name anywhere in the repository (`known` holds every file's name), unless it is one of `foreign`:
  * files of other projects or of the output that a comment rightly names.
  */
-export function missingPaths(root: string, file: string, text: string, known: ReadonlySet<string>, foreign: ReadonlySet<string>): Finding[] {
+export function missingPaths(
+  root: string,
+  file: string,
+  text: string,
+  known: ReadonlySet<string>,
+  foreign: ReadonlySet<string>,
+): Finding[] {
   const exists = (path: string): boolean => existsSync(join(root, path));
   const here = dirname(file);
   const check = (name: string, line: number, link: boolean): Finding | null => {
@@ -145,12 +153,18 @@ export interface EnvUse extends Finding {
 
 const isProcessEnv = (node: ts.Node): boolean =>
   ts.isPropertyAccessExpression(node) && node.name.text === 'env' && ts.isIdentifier(node.expression) && node.expression.text === 'process';
-const isEnvRecord = (node: ts.Node): boolean => (ts.isIdentifier(node) && node.text === 'env') || (ts.isPropertyAccessExpression(node) && node.name.text === 'env' && !isProcessEnv(node));
+const isEnvRecord = (node: ts.Node): boolean =>
+  (ts.isIdentifier(node) && node.text === 'env') ||
+  (ts.isPropertyAccessExpression(node) && node.name.text === 'env' && !isProcessEnv(node));
 
 /** True when `node` is only written: the left side of `=` or `??=` (setting a variable for a library reads no configuration). */
 function isWritten(node: ts.Node): boolean {
   const parent = node.parent;
-  return ts.isBinaryExpression(parent) && parent.left === node && (parent.operatorToken.kind === ts.SyntaxKind.EqualsToken || parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionEqualsToken);
+  return (
+    ts.isBinaryExpression(parent) &&
+    parent.left === node &&
+    (parent.operatorToken.kind === ts.SyntaxKind.EqualsToken || parent.operatorToken.kind === ts.SyntaxKind.QuestionQuestionEqualsToken)
+  );
 }
 
 /**
@@ -165,7 +179,8 @@ export function envReads(file: string, text: string): EnvRead[] {
   const reads: EnvRead[] = [];
   const lineOf = (node: ts.Node): number => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
   const index = (node: ts.Node): void => {
-    if ((ts.isVariableDeclaration(node) || ts.isParameter(node)) && ts.isIdentifier(node.name) && !declarations.has(node.name.text)) declarations.set(node.name.text, node);
+    if ((ts.isVariableDeclaration(node) || ts.isParameter(node)) && ts.isIdentifier(node.name) && !declarations.has(node.name.text))
+      declarations.set(node.name.text, node);
     ts.forEachChild(node, index);
   };
   index(source);
@@ -188,7 +203,9 @@ export function envReads(file: string, text: string): EnvRead[] {
       let init = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
       while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
       if (init && ts.isObjectLiteralExpression(init)) {
-        const values = init.properties.map((p) => (ts.isPropertyAssignment(p) && ts.isStringLiteralLike(p.initializer) ? p.initializer.text : null));
+        const values = init.properties.map((p) =>
+          ts.isPropertyAssignment(p) && ts.isStringLiteralLike(p.initializer) ? p.initializer.text : null,
+        );
         return values.every((v) => v !== null) ? (values as string[]) : null;
       }
     }
@@ -198,14 +215,27 @@ export function envReads(file: string, text: string): EnvRead[] {
     const target = ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) ? node.expression : null;
     if (target && (isProcessEnv(target) || isEnvRecord(target)) && !isWritten(node)) {
       const via = isProcessEnv(target) ? 'process.env' : 'env';
-      const names = ts.isPropertyAccessExpression(node) ? [node.name.text] : namesOf((node as ts.ElementAccessExpression).argumentExpression);
+      const names = ts.isPropertyAccessExpression(node)
+        ? [node.name.text]
+        : namesOf((node as ts.ElementAccessExpression).argumentExpression);
       // On an environment handed in, only names in capitals are variables (`env.storage()` is not one).
-      for (const name of names ?? ['?']) if (via === 'process.env' || /^[A-Z][A-Z0-9_]*$/.test(name) || name === '?') reads.push({ file, line: lineOf(node), name, via });
+      for (const name of names ?? ['?'])
+        if (via === 'process.env' || /^[A-Z][A-Z0-9_]*$/.test(name) || name === '?') reads.push({ file, line: lineOf(node), name, via });
     }
-    if (ts.isVariableDeclaration(node) && node.initializer && (isProcessEnv(node.initializer) || isEnvRecord(node.initializer)) && ts.isObjectBindingPattern(node.name)) {
+    if (
+      ts.isVariableDeclaration(node) &&
+      node.initializer &&
+      (isProcessEnv(node.initializer) || isEnvRecord(node.initializer)) &&
+      ts.isObjectBindingPattern(node.name)
+    ) {
       for (const element of node.name.elements) {
         const name = (element.propertyName ?? element.name) as ts.Node;
-        reads.push({ file, line: lineOf(element), name: ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : '?', via: isProcessEnv(node.initializer) ? 'process.env' : 'env' });
+        reads.push({
+          file,
+          line: lineOf(element),
+          name: ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : '?',
+          via: isProcessEnv(node.initializer) ? 'process.env' : 'env',
+        });
       }
     }
     ts.forEachChild(node, visit);
@@ -227,15 +257,16 @@ export function envUses(file: string, text: string): EnvUse[] {
       const parent = node.parent;
       const named = (ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === node;
       const destructured = ts.isVariableDeclaration(parent) && ts.isObjectBindingPattern(parent.name);
-      const forwarded = (ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name) && parent.name.text === 'env') || ts.isSpreadAssignment(parent);
-      if (!named && !destructured && !forwarded) uses.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, name: 'process.env' });
+      const forwarded =
+        (ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name) && parent.name.text === 'env') || ts.isSpreadAssignment(parent);
+      if (!named && !destructured && !forwarded)
+        uses.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, name: 'process.env' });
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
   return uses;
 }
-
 
 /**
  * Where `text` takes the whole `ResolvedConfig`: every mention of the type that is not `Pick<ResolvedConfig,
@@ -247,9 +278,14 @@ export function wholeConfigUses(file: string, text: string): Finding[] {
   const visit = (node: ts.Node): void => {
     if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) && node.typeName.text === 'ResolvedConfig') {
       const parent = node.parent;
-      const picked = ts.isTypeReferenceNode(parent) && ts.isIdentifier(parent.typeName) && parent.typeName.text === 'Pick' && parent.typeArguments?.[0] === node;
+      const picked =
+        ts.isTypeReferenceNode(parent) &&
+        ts.isIdentifier(parent.typeName) &&
+        parent.typeName.text === 'Pick' &&
+        parent.typeArguments?.[0] === node;
       const indexed = ts.isIndexedAccessTypeNode(parent) && parent.objectType === node;
-      if (!picked && !indexed) uses.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, name: node.getText(source) });
+      if (!picked && !indexed)
+        uses.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, name: node.getText(source) });
     }
     ts.forEachChild(node, visit);
   };

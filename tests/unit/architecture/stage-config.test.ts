@@ -8,9 +8,11 @@ import { filesUnder, wholeConfigUses } from './source-scan.ts';
  * see the whole ResolvedConfig; a stage declares the fields it reads (`Pick<ResolvedConfig, …>` or its own
  * options type), so what reaches it, and what a change to the configuration touches, is in its signature.
  */
-const WHOLE_ALLOWED = (file: string): boolean => file.startsWith('cli/config/') || file.startsWith('cli/commands/') || file === 'cli/build/build.ts' || file === 'cli/main.ts';
+const WHOLE_ALLOWED = (file: string): boolean =>
+  file.startsWith('cli/config/') || file.startsWith('cli/commands/') || file === 'cli/build/build.ts' || file === 'cli/main.ts';
 
-const found = (file: string, text: string): string[] => (WHOLE_ALLOWED(file) ? [] : wholeConfigUses(file, text).map((u) => `${u.file}:${u.line} ${u.name}`));
+const found = (file: string, text: string): string[] =>
+  WHOLE_ALLOWED(file) ? [] : wholeConfigUses(file, text).map((u) => `${u.file}:${u.line} ${u.name}`);
 
 describe('the stages', () => {
   it('take only the configuration fields they read, not the whole ResolvedConfig', () => {
@@ -27,7 +29,11 @@ describe('the stages', () => {
       "export type C = Omit<ResolvedConfig, 'token'>;",
       'export const d = (config: Readonly<ResolvedConfig>) => config;',
     ].join('\n');
-    expect(found('cli/serve/example.ts', source)).toEqual(['cli/serve/example.ts:2 ResolvedConfig', 'cli/serve/example.ts:4 ResolvedConfig', 'cli/serve/example.ts:5 ResolvedConfig']);
+    expect(found('cli/serve/example.ts', source)).toEqual([
+      'cli/serve/example.ts:2 ResolvedConfig',
+      'cli/serve/example.ts:4 ResolvedConfig',
+      'cli/serve/example.ts:5 ResolvedConfig',
+    ]);
     expect(found('cli/build/build.ts', source)).toEqual([]);
     expect(found('cli/commands/example.ts', source)).toEqual([]);
   });

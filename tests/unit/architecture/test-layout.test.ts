@@ -13,7 +13,8 @@ function misplacedCliTests(files: readonly string[], cliFolders: ReadonlySet<str
   return files.flatMap((file) => {
     const [, , , folder, ...rest] = file.split('/');
     if (folder !== undefined && rest.length > 0 && cliFolders.has(folder)) return [];
-    const where = rest.length === 0 ? 'sits at the top of tests/unit/cli/' : `is in tests/unit/cli/${folder}/, and cli/${folder}/ does not exist`;
+    const where =
+      rest.length === 0 ? 'sits at the top of tests/unit/cli/' : `is in tests/unit/cli/${folder}/, and cli/${folder}/ does not exist`;
     return [`${file} ${where}: move it (git mv) into tests/unit/cli/<folder>/, <folder> the cli/ folder of the module it tests`];
   });
 }
@@ -28,7 +29,12 @@ describe('the unit tests of cli/', () => {
   });
 
   it('finds a test at the top of tests/unit/cli/ and one in a folder cli/ does not have', () => {
-    const files = ['tests/unit/cli/output/write.test.ts', 'tests/unit/cli/build/incremental/feed-plan.test.ts', 'tests/unit/cli/shard.test.ts', 'tests/unit/cli/misc/x.test.ts'];
+    const files = [
+      'tests/unit/cli/output/write.test.ts',
+      'tests/unit/cli/build/incremental/feed-plan.test.ts',
+      'tests/unit/cli/shard.test.ts',
+      'tests/unit/cli/misc/x.test.ts',
+    ];
     expect(misplacedCliTests(files, cliFolders)).toEqual([
       'tests/unit/cli/shard.test.ts sits at the top of tests/unit/cli/: move it (git mv) into tests/unit/cli/<folder>/, <folder> the cli/ folder of the module it tests',
       'tests/unit/cli/misc/x.test.ts is in tests/unit/cli/misc/, and cli/misc/ does not exist: move it (git mv) into tests/unit/cli/<folder>/, <folder> the cli/ folder of the module it tests',

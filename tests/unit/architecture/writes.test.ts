@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The node:fs calls that put bytes into a file (a rename or a link moves a file already written). */
-const WRITES = ['writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'createWriteStream', 'copyFile', 'copyFileSync', 'cp', 'cpSync'];
+const WRITES = [
+  'writeFile',
+  'writeFileSync',
+  'appendFile',
+  'appendFileSync',
+  'createWriteStream',
+  'copyFile',
+  'copyFileSync',
+  'cp',
+  'cpSync',
+];
 
 /**
  * The modules of cli/ allowed to write with node:fs directly, and why. Every other write goes through
@@ -33,7 +43,9 @@ function sourceFiles(dir: string): string[] {
 
 /** The write calls a module imports from node:fs or node:fs/promises. */
 function writesImported(source: string): string[] {
-  const imported = [...source.matchAll(/import\s*\{([^}]*)\}\s*from\s*'node:fs(?:\/promises)?'/g)].flatMap((m) => m[1]!.split(',').map((name) => name.trim().split(/\s+as\s+/)[0]!));
+  const imported = [...source.matchAll(/import\s*\{([^}]*)\}\s*from\s*'node:fs(?:\/promises)?'/g)].flatMap((m) =>
+    m[1]!.split(',').map((name) => name.trim().split(/\s+as\s+/)[0]!),
+  );
   return imported.filter((name) => WRITES.includes(name));
 }
 

@@ -16,7 +16,10 @@ describe('compiledCli', () => {
     await mkdir(join(root, 'cli/render'), { recursive: true });
     await mkdir(join(root, 'cli/bundle'), { recursive: true });
     await mkdir(join(root, 'runtime'));
-    await writeFile(join(root, 'cli/main.ts'), "import { note } from '../runtime/note.ts';\nconst here: string = import.meta.url;\nconsole.log(JSON.stringify({ note, here }));\n");
+    await writeFile(
+      join(root, 'cli/main.ts'),
+      "import { note } from '../runtime/note.ts';\nconst here: string = import.meta.url;\nconsole.log(JSON.stringify({ note, here }));\n",
+    );
     await writeFile(join(root, 'cli/render/render-thread.ts'), "console.log('thread');\n");
     await writeFile(join(root, 'cli/bundle/bundle-thread.ts'), "console.log('bundle thread');\n");
     await writeFile(join(root, 'runtime/note.ts'), "export const note: string = 'one';\n");
@@ -25,7 +28,8 @@ describe('compiledCli', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const run = (dir: string): { note: string; here: string } => JSON.parse(execFileSync(process.execPath, [join(dir, 'main.js')], { encoding: 'utf8' })) as { note: string; here: string };
+  const run = (dir: string): { note: string; here: string } =>
+    JSON.parse(execFileSync(process.execPath, [join(dir, 'main.js')], { encoding: 'utf8' })) as { note: string; here: string };
 
   it('compiles the sources to JavaScript that runs without a loader, each module keeping its own URL', async () => {
     const dir = await compiledCli(root, cache);
@@ -62,7 +66,8 @@ describe('compiledCli', () => {
     await mkdir(join(copy, 'cli/render'), { recursive: true });
     await mkdir(join(copy, 'cli/bundle'), { recursive: true });
     await mkdir(join(copy, 'runtime'));
-    for (const file of ['cli/main.ts', 'cli/render/render-thread.ts', 'cli/bundle/bundle-thread.ts', 'runtime/note.ts']) await writeFile(join(copy, file), await readFile(join(root, file)));
+    for (const file of ['cli/main.ts', 'cli/render/render-thread.ts', 'cli/bundle/bundle-thread.ts', 'runtime/note.ts'])
+      await writeFile(join(copy, file), await readFile(join(root, file)));
     const first = (await compiledCli(root, cache))!;
     const second = (await compiledCli(copy, cache))!;
     expect(second).not.toBe(first);

@@ -31,7 +31,10 @@ function setUp() {
   const load = vi.fn(
     () =>
       new Promise<Navigation>((resolve, reject) => {
-        finish = (ok) => (ok ? resolve(createNavigation({ routes, boot, modules, location, store })) : reject(new TypeError('Failed to fetch dynamically imported module')));
+        finish = (ok) =>
+          ok
+            ? resolve(createNavigation({ routes, boot, modules, location, store }))
+            : reject(new TypeError('Failed to fetch dynamically imported module'));
       }),
   );
   const fallback = vi.fn();
@@ -108,7 +111,15 @@ describe('the navigation a page hydrates with', () => {
     const nav = createDeferredNavigation({
       routes: [],
       site: {},
-      store: createStore({ path: '/x', search: '', hash: '', routeId: null, params: {}, data: null, error: { status: 404, message: 'Page not found: /x', fatal: false } }),
+      store: createStore({
+        path: '/x',
+        search: '',
+        hash: '',
+        routeId: null,
+        params: {},
+        data: null,
+        error: { status: 404, message: 'Page not found: /x', fatal: false },
+      }),
       modules: new Map(),
       errorScreen: early,
       load: () => Promise.resolve(navigation),

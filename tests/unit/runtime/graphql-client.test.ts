@@ -14,7 +14,13 @@ afterEach(async () => {
 });
 
 /** A real API on 127.0.0.1 that answers every operation with `answer` (after `delayMs`). */
-async function api(answer: (req: RecordedRequest) => { status: number; body: unknown } = () => ({ status: 200, body: { data: { newsItems: { nodes: [] } } } }), delayMs = 0): Promise<TestServer> {
+async function api(
+  answer: (req: RecordedRequest) => { status: number; body: unknown } = () => ({
+    status: 200,
+    body: { data: { newsItems: { nodes: [] } } },
+  }),
+  delayMs = 0,
+): Promise<TestServer> {
   server = await startTestServer((req, res) => {
     const { status, body } = answer(req);
     setTimeout(() => sendJson(res, status, body), delayMs);
@@ -43,9 +49,19 @@ describe('the runtime GraphQL client "default"', () => {
   });
 
   it('does not follow a redirect while it carries the token, so the token cannot reach another host', async () => {
-    const seen: { url: string; redirect: RequestRedirect | undefined; credentials: RequestCredentials | undefined; authorization: string | null }[] = [];
+    const seen: {
+      url: string;
+      redirect: RequestRedirect | undefined;
+      credentials: RequestCredentials | undefined;
+      authorization: string | null;
+    }[] = [];
     const fakeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      seen.push({ url: String(input), redirect: init?.redirect, credentials: init?.credentials, authorization: new Headers(init?.headers).get('authorization') });
+      seen.push({
+        url: String(input),
+        redirect: init?.redirect,
+        credentials: init?.credentials,
+        authorization: new Headers(init?.headers).get('authorization'),
+      });
       return new Response(JSON.stringify({ data: { newsItems: { nodes: [] } } }), { headers: { 'content-type': 'application/json' } });
     }) as typeof fetch;
     let token: string | null = 'editor-token';
@@ -62,10 +78,16 @@ describe('the runtime GraphQL client "default"', () => {
   it('shares one request between identical queries in flight, but not between different variables or mutations', async () => {
     const s = await api(() => ({ status: 200, body: { data: { newsItem: { title: 'A' }, logout: true } } }), 100);
     const { client: c } = client(`${s.url}/graphql`);
-    const same = await Promise.all([c.query(ITEM, { slug: 'a' }, { fetchPolicy: 'network-only' }), c.query(ITEM, { slug: 'a' }, { fetchPolicy: 'network-only' })]);
+    const same = await Promise.all([
+      c.query(ITEM, { slug: 'a' }, { fetchPolicy: 'network-only' }),
+      c.query(ITEM, { slug: 'a' }, { fetchPolicy: 'network-only' }),
+    ]);
     expect(same[0]).toEqual(same[1]);
     expect(s.requests).toHaveLength(1);
-    await Promise.all([c.query(ITEM, { slug: 'a' }, { fetchPolicy: 'network-only' }), c.query(ITEM, { slug: 'b' }, { fetchPolicy: 'network-only' })]);
+    await Promise.all([
+      c.query(ITEM, { slug: 'a' }, { fetchPolicy: 'network-only' }),
+      c.query(ITEM, { slug: 'b' }, { fetchPolicy: 'network-only' }),
+    ]);
     expect(s.requests).toHaveLength(3);
     await Promise.all([c.mutate('mutation Logout { logout }'), c.mutate('mutation Logout { logout }')]);
     expect(s.requests).toHaveLength(5);
@@ -102,7 +124,9 @@ describe('the runtime GraphQL client "default"', () => {
       let now = 1000;
       const { client: c } = client(`${s.url}/graphql`, { now: () => now, networkHoldUntil: 1100, initial });
       now = 1099;
-      await expect(c.query(ITEM, { slug: 'a' }, { fetchPolicy: 'network-only' })).resolves.toEqual({ newsItem: { title: 'From the page' } });
+      await expect(c.query(ITEM, { slug: 'a' }, { fetchPolicy: 'network-only' })).resolves.toEqual({
+        newsItem: { title: 'From the page' },
+      });
       expect(s.requests).toHaveLength(0);
       // A query the page data does not answer goes to the network at once.
       await c.query(ITEM, { slug: 'b' }, { fetchPolicy: 'network-only' });
@@ -125,7 +149,9 @@ describe('the runtime GraphQL client "default"', () => {
     const { client: c } = client(`${s.url}/graphql`);
     const subscription = '# live updates\nsubscription NewsAdded { newsAdded { title } }';
     await expect(c.query(subscription)).rejects.toThrow(SubscriptionsUnavailableError);
-    await expect(c.query(subscription)).rejects.toThrow('Subscription NewsAdded cannot run: the GraphQL client "default" has no WebSocket endpoint configured');
+    await expect(c.query(subscription)).rejects.toThrow(
+      'Subscription NewsAdded cannot run: the GraphQL client "default" has no WebSocket endpoint configured',
+    );
     expect(() => c.subscribe(subscription)).toThrow(SubscriptionsUnavailableError);
     expect(s.requests).toHaveLength(0);
   });

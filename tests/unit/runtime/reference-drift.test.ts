@@ -46,10 +46,19 @@ describe('the Authorization header', () => {
 });
 
 describe('page data on client navigation', () => {
-  const route: RouteDefinition = { id: 'b', page: 'b', path: '/b/:slug', load: () => Promise.resolve({ default: () => null }), head: () => ({ title: 'B', description: '' }) };
+  const route: RouteDefinition = {
+    id: 'b',
+    page: 'b',
+    path: '/b/:slug',
+    load: () => Promise.resolve({ default: () => null }),
+    head: () => ({ title: 'B', description: '' }),
+  };
 
   it('asks for no payload of a path the manifest does not list as prerendered, and goes to the API', async () => {
-    const payloads = { load: vi.fn(async () => ({ v: 1, buildId: 'b1', path: '/b/two', data: 'payload', prerenderedAt: '' })), prime: vi.fn() } as unknown as PayloadLoader;
+    const payloads = {
+      load: vi.fn(async () => ({ v: 1, buildId: 'b1', path: '/b/two', data: 'payload', prerenderedAt: '' })),
+      prime: vi.fn(),
+    } as unknown as PayloadLoader;
     const live = { isPreview: () => false, load: vi.fn(async () => ({ data: 'live' })) };
     const loader = createPageDataLoader(payloads, live, async (path) => META.prerendered.includes(path));
     expect(await loader.load(route, { slug: 'two' }, '/b/two')).toBe('live');
@@ -57,7 +66,9 @@ describe('page data on client navigation', () => {
     // A listed path uses its payload.
     expect(await loader.load(route, { slug: 'one' }, '/b/one')).toBe('payload');
     // Without an API, an unlisted path is the server's to answer (a full load of that URL).
-    await expect(createPageDataLoader(payloads, undefined, async () => false).load(route, { slug: 'two' }, '/b/two')).rejects.toBeInstanceOf(PayloadError);
+    await expect(
+      createPageDataLoader(payloads, undefined, async () => false).load(route, { slug: 'two' }, '/b/two'),
+    ).rejects.toBeInstanceOf(PayloadError);
     // While the manifest is not known, the payload is tried.
     expect(await createPageDataLoader(payloads, undefined, async () => null).load(route, { slug: 'two' }, '/b/two')).toBe('payload');
   });
@@ -66,8 +77,18 @@ describe('page data on client navigation', () => {
 describe('the error screen', () => {
   it('keeps the first error: a later one never replaces it', () => {
     const page = { default: (): ReactElement | null => null } satisfies PageModule;
-    const routes: RouteDefinition[] = [{ id: 'a', page: 'a', path: '/a', load: () => Promise.resolve(page), head: () => ({ title: 'A', description: '' }) }];
-    const boot: BootData = { buildId: 'b1', path: '/a', routeId: 'a', data: {}, site: {}, error: null, config: { buildCheckInterval: 3_600_000, graphqlEndpoint: null, sentryDsn: null } };
+    const routes: RouteDefinition[] = [
+      { id: 'a', page: 'a', path: '/a', load: () => Promise.resolve(page), head: () => ({ title: 'A', description: '' }) },
+    ];
+    const boot: BootData = {
+      buildId: 'b1',
+      path: '/a',
+      routeId: 'a',
+      data: {},
+      site: {},
+      error: null,
+      config: { buildCheckInterval: 3_600_000, graphqlEndpoint: null, sentryDsn: null },
+    };
     const location = { pathname: '/a', search: '', hash: '' };
     const store = createStore(initialState(boot, location, routes));
     const nav = createNavigation({ routes, boot, modules: new Map([['a', page]]), location, store });

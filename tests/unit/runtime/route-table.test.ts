@@ -10,14 +10,20 @@ const ENTRY_FIELDS = ['id', 'layout', 'load', 'page', 'path'];
 
 describe("the browser's route table (site/route-table.ts)", () => {
   it('holds only what hydrating a page needs, so no head fields, structured data or checks are first-load JavaScript', () => {
-    for (const entry of routeTable) expect(Object.keys(entry).filter((key) => !ENTRY_FIELDS.includes(key)), entry.id).toEqual([]);
+    for (const entry of routeTable)
+      expect(
+        Object.keys(entry).filter((key) => !ENTRY_FIELDS.includes(key)),
+        entry.id,
+      ).toEqual([]);
   });
 
   it('loads the whole routes after the first render: the same entries, in the same order, with their checks and heads', async () => {
     expect(siteRouteTable.definitions).toBeUndefined();
     const whole = await browserRoutes.definitions?.();
     expect(whole).toBe(routes);
-    expect(whole?.map((r) => [r.id, r.path, r.page, r.layout, r.load])).toEqual(routeTable.map((r) => [r.id, r.path, r.page, r.layout, r.load]));
+    expect(whole?.map((r) => [r.id, r.path, r.page, r.layout, r.load])).toEqual(
+      routeTable.map((r) => [r.id, r.path, r.page, r.layout, r.load]),
+    );
     for (const route of whole ?? []) expect(typeof route.head, route.id).toBe('function');
   });
 });

@@ -11,7 +11,9 @@ describe('scrubbing credentials from error reports', () => {
 
   it('removes Bearer tokens and the token cookie from any text, even without knowing the token', () => {
     const crumb = { message: 'fetch failed with Authorization: Bearer abc.def-123, cookie apollo:default.token=xyz%2F1; theme=dark' };
-    expect(scrubSecrets(crumb).message).toBe(`fetch failed with Authorization: Bearer ${FILTERED}, cookie apollo:default.token=${FILTERED}; theme=dark`);
+    expect(scrubSecrets(crumb).message).toBe(
+      `fetch failed with Authorization: Bearer ${FILTERED}, cookie apollo:default.token=${FILTERED}; theme=dark`,
+    );
   });
 
   it("removes the visitor's own token wherever it appears, raw or URI-encoded, in nested values and errors", () => {

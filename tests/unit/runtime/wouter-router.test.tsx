@@ -14,10 +14,14 @@ import { ROOT } from '../../helpers/cli.ts';
  * itself, not a stand-in.
  */
 function at(path: string, search: string, navigated: string[] = []): LocationSource {
-  return { getState: () => ({ path, search }), subscribe: () => () => undefined, navigate: (to) => (navigated.push(to), Promise.resolve()) };
+  return {
+    getState: () => ({ path, search }),
+    subscribe: () => () => undefined,
+    navigate: (to) => (navigated.push(to), Promise.resolve()),
+  };
 }
 
-describe("wouter on the navigation store", () => {
+describe('wouter on the navigation store', () => {
   it("gives site code the store's path and query through wouter's own hooks, routes and params", () => {
     function Where(): string {
       const [path] = useLocation();
@@ -30,7 +34,10 @@ describe("wouter on the navigation store", () => {
     const html = renderToString(
       <LocationContext.Provider value={at('/courses/master', '?lang=en')}>
         <Router hook={useNavigationLocation} searchHook={useNavigationSearch}>
-          <Where />|<Route path="/courses/:level"><Level /></Route>
+          <Where />|
+          <Route path="/courses/:level">
+            <Level />
+          </Route>
         </Router>
       </LocationContext.Provider>,
     );

@@ -15,7 +15,13 @@ afterAll(async () => {
 });
 
 function client(options: { retries?: number; timeoutMs?: number } = {}) {
-  return createGraphQLClient({ endpoint: server.url, retries: options.retries ?? 3, timeoutMs: options.timeoutMs ?? 400, backoffMs: () => 10, dedupe: false });
+  return createGraphQLClient({
+    endpoint: server.url,
+    retries: options.retries ?? 3,
+    timeoutMs: options.timeoutMs ?? 400,
+    backoffMs: () => 10,
+    dedupe: false,
+  });
 }
 
 function failure(promise: Promise<unknown>): Promise<GraphQLRequestError> {
@@ -38,7 +44,12 @@ describe('the GraphQL transport against a misbehaving backend', () => {
     server.setRules([{ operation: 'Probe', fault, calls: [1, 2] }]);
     const data = await client().request<{ site: { name: string } }>(QUERY);
     expect(data.site.name).toBeTruthy();
-    expect(server.log.filter((e) => e.operation === 'Probe').slice(-3).map((e) => e.fault)).toEqual([fault.kind, fault.kind, 'pass']);
+    expect(
+      server.log
+        .filter((e) => e.operation === 'Probe')
+        .slice(-3)
+        .map((e) => e.fault),
+    ).toEqual([fault.kind, fault.kind, 'pass']);
   });
 
   it('waits as long as a 429 asks with Retry-After (seconds) before trying again', async () => {

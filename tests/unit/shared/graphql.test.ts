@@ -28,7 +28,11 @@ describe('the GraphQL client', () => {
   it('shares one request between identical queries in flight', async () => {
     server = await startTestServer((_req, res) => void setTimeout(() => sendJson(res, 200, { data: { hello: 'hi' } }), 50));
     const client = createGraphQLClient({ endpoint: `${server.url}/graphql` });
-    const results = await Promise.all([client.request(QUERY, { name: 'a' }), client.request(QUERY, { name: 'a' }), client.request(QUERY, { name: 'b' })]);
+    const results = await Promise.all([
+      client.request(QUERY, { name: 'a' }),
+      client.request(QUERY, { name: 'a' }),
+      client.request(QUERY, { name: 'b' }),
+    ]);
     expect(results).toEqual([{ hello: 'hi' }, { hello: 'hi' }, { hello: 'hi' }]);
     expect(server.requests).toHaveLength(2);
   });
@@ -66,7 +70,9 @@ describe('the GraphQL client', () => {
   });
 
   it('gives up on an endpoint nobody listens on, naming it', async () => {
-    const error = await failure(createGraphQLClient({ endpoint: 'http://127.0.0.1:9/graphql', retries: 1, backoffMs: () => 10 }).request(QUERY));
+    const error = await failure(
+      createGraphQLClient({ endpoint: 'http://127.0.0.1:9/graphql', retries: 1, backoffMs: () => 10 }).request(QUERY),
+    );
     expect(error.kind).toBe('network');
     expect(error.message).toContain('http://127.0.0.1:9/graphql');
   });

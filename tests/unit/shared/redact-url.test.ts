@@ -19,7 +19,9 @@ describe('redactUrl', () => {
   });
 
   it('redacts every URL in a text and leaves the rest alone', () => {
-    expect(redactUrlsIn("could not reach https://a:b@cms.example/graphql?token=t (ECONNREFUSED); 'http://x.example/?secret=s'")).toBe("could not reach https://***@cms.example/graphql?token=*** (ECONNREFUSED); 'http://x.example/?secret=***'");
+    expect(redactUrlsIn("could not reach https://a:b@cms.example/graphql?token=t (ECONNREFUSED); 'http://x.example/?secret=s'")).toBe(
+      "could not reach https://***@cms.example/graphql?token=*** (ECONNREFUSED); 'http://x.example/?secret=***'",
+    );
   });
 
   it('is what the logger and the error output use', () => {
@@ -27,7 +29,9 @@ describe('redactUrl', () => {
     logger.info('query', 'asking https://editor:hunter2@cms.example/graphql');
     logger.warn('query', 'slow: https://cms.example/graphql?token=hunter2');
     expect(logger.lines.join('\n')).not.toContain('hunter2');
-    expect(formatError(new Error('failed at https://cms.example/graphql?token=hunter2'))).toContain('https://cms.example/graphql?token=***');
+    expect(formatError(new Error('failed at https://cms.example/graphql?token=hunter2'))).toContain(
+      'https://cms.example/graphql?token=***',
+    );
   });
 });
 
@@ -36,13 +40,20 @@ describe('the GraphQL transport with a token', () => {
     expect(isLoopbackHost(host)).toBe(true);
   });
 
-  it.each(['cms.example', '0.0.0.0', '10.0.0.1', '[::ffff:7f00:1]', 'localhost.example', '128.0.0.1'])('does not treat %s as loopback', (host) => {
-    expect(isLoopbackHost(host)).toBe(false);
-  });
+  it.each(['cms.example', '0.0.0.0', '10.0.0.1', '[::ffff:7f00:1]', 'localhost.example', '128.0.0.1'])(
+    'does not treat %s as loopback',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+    },
+  );
 
   it('refuses plain http to a host that is not loopback before any request, and names the endpoint redacted', async () => {
     let calls = 0;
-    const client = createGraphQLClient({ endpoint: 'http://cms.example/graphql?token=hunter2', getToken: () => 'tok', fetch: () => (calls++, Promise.reject(new Error('never'))) });
+    const client = createGraphQLClient({
+      endpoint: 'http://cms.example/graphql?token=hunter2',
+      getToken: () => 'tok',
+      fetch: () => (calls++, Promise.reject(new Error('never'))),
+    });
     const error = (await client.request('query Site { site { title } }').catch((e: unknown) => e)) as GraphQLRequestError;
     expect(isGraphQLRequestError(error)).toBe(true);
     expect(error.kind).toBe('insecure');
@@ -53,10 +64,16 @@ describe('the GraphQL transport with a token', () => {
 
   it('sends the same request without a token, and over https with one', async () => {
     const seen: string[] = [];
-    const answer = (): Promise<Response> => Promise.resolve(new Response(JSON.stringify({ data: { ok: true } }), { headers: { 'content-type': 'application/json' } }));
-    const fetchSpy = ((input: RequestInfo | URL, init?: RequestInit) => (seen.push(`${String(input)} ${init?.redirect ?? 'follow'}`), answer())) as typeof fetch;
+    const answer = (): Promise<Response> =>
+      Promise.resolve(new Response(JSON.stringify({ data: { ok: true } }), { headers: { 'content-type': 'application/json' } }));
+    const fetchSpy = ((input: RequestInfo | URL, init?: RequestInit) => (
+      seen.push(`${String(input)} ${init?.redirect ?? 'follow'}`),
+      answer()
+    )) as typeof fetch;
     await createGraphQLClient({ endpoint: 'http://cms.example/graphql', fetch: fetchSpy }).request('query A { ok }');
-    await createGraphQLClient({ endpoint: 'https://cms.example/graphql', getToken: () => 'tok', fetch: fetchSpy }).request('query B { ok }');
+    await createGraphQLClient({ endpoint: 'https://cms.example/graphql', getToken: () => 'tok', fetch: fetchSpy }).request(
+      'query B { ok }',
+    );
     expect(seen).toEqual(['http://cms.example/graphql follow', 'https://cms.example/graphql manual']);
   });
 });

@@ -7,12 +7,45 @@ const hostileString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 64 }),
   fc.string({ unit: 'grapheme', maxLength: 64 }),
   fc
-    .array(fc.constantFrom('<', '>', '&', '/', '!', '-', 'script', '</script', '<!--', '-->', '\u2028', '\u2029', '\\', '"', "'", 'a', ' ', '\u0000', '\ud800', '\udfff'), { maxLength: 24 })
+    .array(
+      fc.constantFrom(
+        '<',
+        '>',
+        '&',
+        '/',
+        '!',
+        '-',
+        'script',
+        '</script',
+        '<!--',
+        '-->',
+        '\u2028',
+        '\u2029',
+        '\\',
+        '"',
+        "'",
+        'a',
+        ' ',
+        '\u0000',
+        '\ud800',
+        '\udfff',
+      ),
+      { maxLength: 24 },
+    )
     .map((parts) => parts.join('')),
 );
 
 const jsonValue = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, hostileString, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    hostileString,
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    tie('array'),
+    tie('object'),
+  ),
   array: fc.array(tie('value'), { maxLength: 5 }),
   object: fc.dictionary(hostileString, tie('value'), { maxKeys: 5 }),
 })).value;

@@ -5,19 +5,31 @@ import { bareDoi, citationName, formatCitation } from '../../../site/format/cita
 import { newsItem } from './fixtures.ts';
 
 describe('citations', () => {
-  const item = { title: 'Listening to machines', year: 2025, publisher: 'Northlight Press', doi: 'https://doi.org/10.1234/abc', authors: [{ name: 'Ada Berg' }, { name: 'Ingrid van Dijk' }, { name: 'Jean-Luc Moreau' }] };
+  const item = {
+    title: 'Listening to machines',
+    year: 2025,
+    publisher: 'Northlight Press',
+    doi: 'https://doi.org/10.1234/abc',
+    authors: [{ name: 'Ada Berg' }, { name: 'Ingrid van Dijk' }, { name: 'Jean-Luc Moreau' }],
+  };
 
   it('reads as a reference: authors, year, title, publisher and DOI link', () => {
-    expect(formatCitation(item)).toBe('Berg, A., van Dijk, I., & Moreau, J.-L. (2025). Listening to machines. Northlight Press. https://doi.org/10.1234/abc');
+    expect(formatCitation(item)).toBe(
+      'Berg, A., van Dijk, I., & Moreau, J.-L. (2025). Listening to machines. Northlight Press. https://doi.org/10.1234/abc',
+    );
   });
 
   it('handles one author, no DOI and no authors at all', () => {
-    expect(formatCitation({ ...item, authors: [{ name: 'Ada Berg' }], doi: null })).toBe('Berg, A. (2025). Listening to machines. Northlight Press.');
+    expect(formatCitation({ ...item, authors: [{ name: 'Ada Berg' }], doi: null })).toBe(
+      'Berg, A. (2025). Listening to machines. Northlight Press.',
+    );
     expect(formatCitation({ ...item, authors: [], publisher: '' })).toBe('Listening to machines. (2025). https://doi.org/10.1234/abc');
   });
 
   it('accepts DOIs in every form editors paste them', () => {
-    expect(['10.1234/abc', 'doi:10.1234/abc', 'DOI: 10.1234/abc', 'http://dx.doi.org/10.1234/abc'].map(bareDoi)).toEqual(Array(4).fill('10.1234/abc'));
+    expect(['10.1234/abc', 'doi:10.1234/abc', 'DOI: 10.1234/abc', 'http://dx.doi.org/10.1234/abc'].map(bareDoi)).toEqual(
+      Array(4).fill('10.1234/abc'),
+    );
     expect(citationName('Plato')).toBe('Plato');
   });
 });

@@ -35,8 +35,23 @@ async function collect(entries: AsyncIterable<RouteEntry>): Promise<RouteEntry[]
   return all;
 }
 
-const news = (slug: string, tags: string[] = []) => ({ id: slug, slug, title: slug, updatedAt: '2026-01-01T00:00:00Z', date: '2026-01-01', summary: '', image: null, body: '', tags });
-const event = (category: string, slug: string) => ({ id: slug, slug, title: slug, category: { slug: category, title: category, description: '' } });
+const news = (slug: string, tags: string[] = []) => ({
+  id: slug,
+  slug,
+  title: slug,
+  updatedAt: '2026-01-01T00:00:00Z',
+  date: '2026-01-01',
+  summary: '',
+  image: null,
+  body: '',
+  tags,
+});
+const event = (category: string, slug: string) => ({
+  id: slug,
+  slug,
+  title: slug,
+  category: { slug: category, title: category, description: '' },
+});
 
 describe('dynamic route entries', () => {
   it('pages through news with cursors and yields each article as the article query would return it', async () => {
@@ -63,7 +78,8 @@ describe('dynamic route entries', () => {
     const items = [news('a', ['sound']), news('b', ['video']), news('c', ['sound']), news('d', [])];
     const { ctx } = fakeBackend('newsItems', items);
     const entries = await collect(routeData['news-article'].entries(ctx));
-    const relatedOf = (slug: string) => (entries.find((e) => e.params.slug === slug)?.data as { related: { nodes: { slug: string }[] } }).related.nodes.map((n) => n.slug);
+    const relatedOf = (slug: string) =>
+      (entries.find((e) => e.params.slug === slug)?.data as { related: { nodes: { slug: string }[] } }).related.nodes.map((n) => n.slug);
     expect(relatedOf('a')[0]).toBe('c');
     expect(relatedOf('c')[0]).toBe('a');
     expect(relatedOf('a')).not.toContain('a');
@@ -72,7 +88,10 @@ describe('dynamic route entries', () => {
 
   it('lists one publication category page per category, leaving their lists to the route query', async () => {
     const { ctx } = fakeBackend('publicationCategories', [{ slug: 'articles' }, { slug: 'books' }]);
-    expect(await collect(routeData['publication-category'].entries(ctx))).toEqual([{ params: { category: 'articles' } }, { params: { category: 'books' } }]);
+    expect(await collect(routeData['publication-category'].entries(ctx))).toEqual([
+      { params: { category: 'articles' } },
+      { params: { category: 'books' } },
+    ]);
   });
 
   it('fails loudly on a slug the route table would reject, instead of building an unreachable page', async () => {
@@ -84,15 +103,23 @@ describe('dynamic route entries', () => {
 describe('paginate', () => {
   it('stops when the backend repeats a cursor rather than looping forever', async () => {
     const ctx: RouteDataContext = {
-      request: async <T,>() => ({ list: { nodes: [1], pageInfo: { hasNextPage: true, endCursor: 'same' } } }) as T,
+      request: async <T>() => ({ list: { nodes: [1], pageInfo: { hasNextPage: true, endCursor: 'same' } } }) as T,
     };
-    const run = collect(paginate(ctx, { document: 'query L { x }', select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list }) as AsyncIterable<never>);
+    const run = collect(
+      paginate(ctx, {
+        document: 'query L { x }',
+        select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list,
+      }) as AsyncIterable<never>,
+    );
     await expect(run).rejects.toThrow(/cursor 'same' twice/);
   });
 
   it('asks for the next batch as soon as a response names its cursor, before the caller has used that response', async () => {
     const { ctx, calls } = fakeBackend('list', [1, 2, 3, 4, 5], 2);
-    const batches = connectionBatches(ctx, { document: 'query L { x }', select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list });
+    const batches = connectionBatches(ctx, {
+      document: 'query L { x }',
+      select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list,
+    });
     await batches.next();
     expect(calls.map((c) => c.variables?.after)).toEqual([null, 'c2']);
     await batches.next();
@@ -105,13 +132,16 @@ describe('paginate', () => {
   it('leaves no request unheard when the caller stops walking early and the request ahead fails', async () => {
     let call = 0;
     const ctx: RouteDataContext = {
-      request: async <T,>() => {
+      request: async <T>() => {
         call++;
         if (call > 1) throw new Error('backend down');
         return { list: { nodes: [1], pageInfo: { hasNextPage: true, endCursor: 'c1' } } } as T;
       },
     };
-    const batches = connectionBatches(ctx, { document: 'query L { x }', select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list });
+    const batches = connectionBatches(ctx, {
+      document: 'query L { x }',
+      select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list,
+    });
     await batches.next();
     await expect(batches.return(undefined)).resolves.toEqual({ done: true, value: undefined });
     expect(call).toBe(2);
@@ -120,7 +150,11 @@ describe('paginate', () => {
   it('asks for full batches of 100', async () => {
     const { ctx, calls } = fakeBackend('list', [1, 2, 3], 100);
     const nodes: unknown[] = [];
-    for await (const node of paginate(ctx, { document: 'query L { x }', select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list })) nodes.push(node);
+    for await (const node of paginate(ctx, {
+      document: 'query L { x }',
+      select: (r: { list: { nodes: number[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }) => r.list,
+    }))
+      nodes.push(node);
     expect(nodes).toEqual([1, 2, 3]);
     expect(calls[0]?.variables).toEqual({ first: 100, after: null });
   });

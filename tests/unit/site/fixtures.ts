@@ -119,7 +119,11 @@ export const page = (slug: string, sections = 0): PageData => ({
   summary: 'A summary.',
   updatedAt,
   body: '<p>Body text.</p>',
-  sections: Array.from({ length: sections }, (_, i) => ({ id: `section-${i + 1}`, title: `Section ${i + 1}`, body: '<p>Section text.</p>' })),
+  sections: Array.from({ length: sections }, (_, i) => ({
+    id: `section-${i + 1}`,
+    title: `Section ${i + 1}`,
+    body: '<p>Section text.</p>',
+  })),
 });
 
 export const episode: PodcastEpisodeData = {
@@ -134,7 +138,19 @@ export const episode: PodcastEpisodeData = {
 };
 
 export function course(slug: string, level: string): CourseData {
-  return { id: slug, slug, title: `Course ${slug}`, updatedAt, code: slug.toUpperCase(), level, credits: 10, period: 'Autumn 2026', language: 'English', description: 'Intro.', teachers: [person] };
+  return {
+    id: slug,
+    slug,
+    title: `Course ${slug}`,
+    updatedAt,
+    code: slug.toUpperCase(),
+    level,
+    credits: 10,
+    period: 'Autumn 2026',
+    language: 'English',
+    description: 'Intro.',
+    teachers: [person],
+  };
 }
 
 export const documentItem: DocumentData = {
@@ -151,7 +167,7 @@ export const documentItem: DocumentData = {
 };
 
 /** A list page's connection: more items than it shows, so the page has later pages. */
-const list = <T,>(nodes: T[]) => ({ nodes, totalCount: nodes.length + 30, pageInfo: { hasNextPage: true, endCursor: 'c1' } });
+const list = <T>(nodes: T[]) => ({ nodes, totalCount: nodes.length + 30, pageInfo: { hasNextPage: true, endCursor: 'c1' } });
 const upcomingRefs = { upcomingEvents: [{ id: 'future', startsAt: '2026-11-24T18:30:00Z' }] };
 
 /** One data sample per route id, with the params a visitor's URL would give it. */
@@ -160,7 +176,15 @@ export const routeSamples: Record<string, { path: string; params: Record<string,
     path: '/',
     params: {},
     data: {
-      home: { title: 'Welcome', intro: 'We research.\n\nWe teach.', updatedAt, featuredNews: [newsItem], upcomingEvents: [event('talk', '2026-11-24T18:30:00Z')], latestPublications: [publication], researchHighlights: [project] },
+      home: {
+        title: 'Welcome',
+        intro: 'We research.\n\nWe teach.',
+        updatedAt,
+        featuredNews: [newsItem],
+        upcomingEvents: [event('talk', '2026-11-24T18:30:00Z')],
+        latestPublications: [publication],
+        researchHighlights: [project],
+      },
     },
   },
   news: { path: '/news', params: {}, data: { newsItems: list([newsItem]) } },
@@ -178,7 +202,15 @@ export const routeSamples: Record<string, { path: string; params: Record<string,
   'about-artistic-research': {
     path: '/about/artistic-research',
     params: {},
-    data: { page: page('artistic-research'), researchProjects: { nodes: [{ ...project, artistic: true }, { ...project, id: 'r2', title: 'Not artistic', artistic: false }] } },
+    data: {
+      page: page('artistic-research'),
+      researchProjects: {
+        nodes: [
+          { ...project, artistic: true },
+          { ...project, id: 'r2', title: 'Not artistic', artistic: false },
+        ],
+      },
+    },
   },
   events: {
     path: '/events',
@@ -200,11 +232,27 @@ export const routeSamples: Record<string, { path: string; params: Record<string,
     params: { category: 'lectures', page: '2' },
     data: { home: upcomingRefs, events: list([event('past', '2025-01-10T18:00:00Z')]) },
   },
-  event: { path: '/events/lectures/talk', params: { category: 'lectures', slug: 'talk' }, data: { event: event('talk', '2026-11-24T18:30:00Z') } },
-  publications: { path: '/publications', params: {}, data: { publications: list([publication, { ...publication, id: 'pub2', year: 2024 }]) } },
-  'publications-page': { path: '/publications/page/2', params: { page: '2' }, data: { publications: list([{ ...publication, id: 'pub3', year: 2019 }]) } },
+  event: {
+    path: '/events/lectures/talk',
+    params: { category: 'lectures', slug: 'talk' },
+    data: { event: event('talk', '2026-11-24T18:30:00Z') },
+  },
+  publications: {
+    path: '/publications',
+    params: {},
+    data: { publications: list([publication, { ...publication, id: 'pub2', year: 2024 }]) },
+  },
+  'publications-page': {
+    path: '/publications/page/2',
+    params: { page: '2' },
+    data: { publications: list([{ ...publication, id: 'pub3', year: 2019 }]) },
+  },
   'publication-category': { path: '/publication/articles', params: { category: 'articles' }, data: { publications: list([publication]) } },
-  'publication-category-page': { path: '/publication/articles/page/2', params: { category: 'articles', page: '2' }, data: { publications: list([publication]) } },
+  'publication-category-page': {
+    path: '/publication/articles/page/2',
+    params: { category: 'articles', page: '2' },
+    data: { publications: list([publication]) },
+  },
   publication: { path: '/publication/articles/a-study', params: { category: 'articles', slug: 'a-study' }, data: { publication } },
   courses: { path: '/courses', params: {}, data: { courses: list([course('nli-b110', 'Bachelor'), course('nli-m210', 'Master')]) } },
   'courses-page': { path: '/courses/page/2', params: { page: '2' }, data: { courses: list([course('nli-p310', 'PhD')]) } },

@@ -1,7 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { splitTimeline } from '../../../site/data/event-timeline.ts';
 import { groupBy } from '../../../site/data/grouping.ts';
-import { checkTimeZone, dayAndMonth, formatDay, formatMonth, formatShortDay, formatTime, formatWeekday, isoInZone, isSameDay } from '../../../site/format/dates.ts';
+import {
+  checkTimeZone,
+  dayAndMonth,
+  formatDay,
+  formatMonth,
+  formatShortDay,
+  formatTime,
+  formatWeekday,
+  isoInZone,
+  isSameDay,
+} from '../../../site/format/dates.ts';
 import { fileTypeLabel, formatDuration, formatFileSize, isoDuration } from '../../../site/format/numbers.ts';
 import { activeHref } from '../../../site/layouts/active-section.ts';
 import { excerpt } from '../../../site/route-heads.ts';
@@ -42,7 +52,9 @@ describe('dates', () => {
   });
 
   it('refuses a zone Intl does not know, naming the field and the value', () => {
-    expect(() => checkTimeZone('Mars/Olympus_Mons')).toThrow("The site's timeZone 'Mars/Olympus_Mons' is not an IANA time zone name (such as Europe/Oslo); set site.timeZone in the content backend to one.");
+    expect(() => checkTimeZone('Mars/Olympus_Mons')).toThrow(
+      "The site's timeZone 'Mars/Olympus_Mons' is not an IANA time zone name (such as Europe/Oslo); set site.timeZone in the content backend to one.",
+    );
     expect(checkTimeZone('Europe/Oslo')).toBe('Europe/Oslo');
   });
 

@@ -31,12 +31,19 @@ interface Asked {
 }
 
 /** The build's view of the backend, recording what it was asked; `wants`, when given, makes it a share. */
-function backend(wants?: (params: RouteParamsRecord) => boolean, answer: (operation: string, data: Record<string, unknown>) => Record<string, unknown> = (_, data) => data) {
+function backend(
+  wants?: (params: RouteParamsRecord) => boolean,
+  answer: (operation: string, data: Record<string, unknown>) => Record<string, unknown> = (_, data) => data,
+) {
   const asked: Asked[] = [];
   const ctx: RouteDataContext = {
     async request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData> {
       const operation = (parse(document).definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode).name!.value;
-      const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: document, variables }) });
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: document, variables }),
+      });
       const { data, errors } = (await response.json()) as { data: Record<string, unknown>; errors?: { message: string }[] };
       if (errors) throw new Error(errors.map((e) => e.message).join('; '));
       asked.push({ operation, aliases: Object.keys(data).filter((key) => /^item\d+$/.test(key)).length });
@@ -62,33 +69,45 @@ function shardWants(routeId: string, index: number, count: number): (params: Rou
 }
 
 describe('item routes for the pages a build wants', () => {
-  it.each(ITEM_ROUTES)('%s: each share’s entries are the single-machine entries of its pages, and the shares make the whole', async (routeId) => {
-    const entries = routeData[routeId].entries;
-    const single = await collect(entries(backend().ctx));
-    expect(single.length).toBeGreaterThan(20);
-    const shares: RouteEntry[][] = [];
-    for (let index = 1; index <= 3; index++) {
-      const wants = shardWants(routeId, index, 3);
-      const share = await collect(entries(backend(wants).ctx));
-      expect(share).toEqual(single.filter((entry) => wants(entry.params)));
-      shares.push(share);
-    }
-    expect(shares.flat()).toHaveLength(single.length);
-  });
+  it.each(ITEM_ROUTES)(
+    '%s: each share’s entries are the single-machine entries of its pages, and the shares make the whole',
+    async (routeId) => {
+      const entries = routeData[routeId].entries;
+      const single = await collect(entries(backend().ctx));
+      expect(single.length).toBeGreaterThan(20);
+      const shares: RouteEntry[][] = [];
+      for (let index = 1; index <= 3; index++) {
+        const wants = shardWants(routeId, index, 3);
+        const share = await collect(entries(backend(wants).ctx));
+        expect(share).toEqual(single.filter((entry) => wants(entry.params)));
+        shares.push(share);
+      }
+      expect(shares.flat()).toHaveLength(single.length);
+    },
+  );
 
   it('on one machine, walks each full list and asks for no item by itself', async () => {
     const { ctx, asked } = backend();
     for (const id of ITEM_ROUTES) await collect(routeData[id].entries(ctx));
-    expect(new Set(asked.map((a) => a.operation))).toEqual(new Set(['NewsArticles', 'EventEntries', 'PublicationEntries', 'ResearchProjectEntries']));
+    expect(new Set(asked.map((a) => a.operation))).toEqual(
+      new Set(['NewsArticles', 'EventEntries', 'PublicationEntries', 'ResearchProjectEntries']),
+    );
   });
 
-  it("on one machine, gives each article its own body back, whether the bodies waited on disk or, without a temporary folder, in memory", async () => {
-    const bodies = async (): Promise<string[]> => (await collect(routeData['news-article'].entries(backend().ctx))).map((e) => (e.data as { newsItem: { body: string } }).newsItem.body);
+  it('on one machine, gives each article its own body back, whether the bodies waited on disk or, without a temporary folder, in memory', async () => {
+    const bodies = async (): Promise<string[]> =>
+      (await collect(routeData['news-article'].entries(backend().ctx))).map(
+        (e) => (e.data as { newsItem: { body: string } }).newsItem.body,
+      );
     // Every body as the backend has it, asked for apart from the build's own queries.
     const expected: string[] = [];
     for (let after: string | null = null, more = true; more; ) {
       const query = 'query ($after: String) { newsItems(first: 100, after: $after) { nodes { body } pageInfo { hasNextPage endCursor } } }';
-      const response: Response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: { after } }) });
+      const response: Response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables: { after } }),
+      });
       type Page = { nodes: { body: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
       const newsItems: Page = ((await response.json()) as { data: { newsItems: Page } }).data.newsItems;
       expected.push(...newsItems.nodes.map((n) => n.body));

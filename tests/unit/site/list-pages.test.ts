@@ -25,7 +25,10 @@ function listBackend(field: string, count: number, categories: string[] = []): {
       calls.push(variables);
       if (/Categor(y|ies)Slugs/.test(document)) return { publicationCategories: categories.map((slug) => ({ slug })) } as T;
       const prefix = typeof variables.category === 'string' ? `${variables.category}-` : '';
-      const all = Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, updatedAt: `2026-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z` }));
+      const all = Array.from({ length: count }, (_, i) => ({
+        id: `${prefix}${i}`,
+        updatedAt: `2026-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z`,
+      }));
       const start = typeof variables.after === 'string' ? Number(variables.after) : 0;
       const first = Number(variables.first ?? 20);
       const nodes = all.slice(start, start + first);
@@ -42,7 +45,8 @@ async function collect(entries: AsyncIterable<RouteEntry>): Promise<RouteEntry[]
   return all;
 }
 
-const nodesOf = (entry: RouteEntry | undefined, field: string): { id: string }[] => (entry?.data as Record<string, { nodes: { id: string }[] }>)[field]?.nodes ?? [];
+const nodesOf = (entry: RouteEntry | undefined, field: string): { id: string }[] =>
+  (entry?.data as Record<string, { nodes: { id: string }[] }>)[field]?.nodes ?? [];
 
 describe('later pages of a list', () => {
   it('asks for many pages of the list at once and prerenders every page after the first', async () => {
@@ -128,7 +132,9 @@ describe('event list pages', () => {
     category: category(cat),
   });
   // The API's order: soonest first. "Now" is between e4 and e5.
-  const events = Array.from({ length: 10 }, (_, i) => event(`e${i}`, `2026-0${Math.floor(i / 2) + 1}-1${i % 2}T10:00:00Z`, i % 3 === 0 ? 'concerts' : 'lectures'));
+  const events = Array.from({ length: 10 }, (_, i) =>
+    event(`e${i}`, `2026-0${Math.floor(i / 2) + 1}-1${i % 2}T10:00:00Z`, i % 3 === 0 ? 'concerts' : 'lectures'),
+  );
   const upcoming = events.slice(5, 7).map(({ id, startsAt }) => ({ id, startsAt }));
   const lists: EventLists = { events, upcoming, categories: ['lectures', 'concerts', 'symposia'] };
 
@@ -151,10 +157,15 @@ describe('event list pages', () => {
 
   it('pages a category in the same order, and gives an empty category its first page', () => {
     const lectures = categoryPages(lists, 'lectures', 4);
-    expect(lectures.map((p) => p.events.nodes.map((e) => e.id))).toEqual([['e5', 'e7', 'e8', 'e4'], ['e2', 'e1']]);
+    expect(lectures.map((p) => p.events.nodes.map((e) => e.id))).toEqual([
+      ['e5', 'e7', 'e8', 'e4'],
+      ['e2', 'e1'],
+    ]);
     expect(lectures[0]?.events.totalCount).toBe(6);
     expect(lectures[0]?.home.upcomingEvents).toEqual(upcoming.slice(0, 1));
-    expect(categoryPages(lists, 'symposia', 4)).toEqual([{ home: { upcomingEvents: upcoming.slice(0, 1) }, events: { nodes: [], totalCount: 0 } }]);
+    expect(categoryPages(lists, 'symposia', 4)).toEqual([
+      { home: { upcomingEvents: upcoming.slice(0, 1) }, events: { nodes: [], totalCount: 0 } },
+    ]);
   });
 });
 
@@ -175,7 +186,12 @@ describe('later pages of a keyed list, updated in place', () => {
         sent.push(`${/query (\w+)/.exec(document)![1]} ${String(variables?.after ?? null)}`);
         return ctx.request(document, variables);
       },
-      unchanged: (params, key) => saved.get(params.page!) === key && !key.split('|')[0]!.split(' ').some((id) => changedIds.includes(id)),
+      unchanged: (params, key) =>
+        saved.get(params.page!) === key &&
+        !key
+          .split('|')[0]!
+          .split(' ')
+          .some((id) => changedIds.includes(id)),
     };
     return { ctx: keyed, sent };
   }
@@ -204,13 +220,22 @@ describe('later pages of a keyed list, updated in place', () => {
   });
 
   it.each([
-    ['reads the keys walk’s cursors otherwise', (variables: Record<string, unknown>) => ({ ...variables, after: typeof variables.after === 'string' ? String(Number(variables.after) + 1) : null })],
+    [
+      'reads the keys walk’s cursors otherwise',
+      (variables: Record<string, unknown>) => ({
+        ...variables,
+        after: typeof variables.after === 'string' ? String(Number(variables.after) + 1) : null,
+      }),
+    ],
     ['gives fewer items per request than asked', (variables: Record<string, unknown>) => ({ ...variables, first: 100 })],
   ])('walks the list whole when its query %s, so no page is made of two views of the list', async (_what, skew) => {
     const saved = await remembered(1000);
     const { ctx } = updating(1000, saved, ['500']);
     // The list query answers otherwise than the keys query would for the same cursor.
-    const skewed: RouteDataContext = { ...ctx, request: (document, variables) => ctx.request(document, /query NewsIndex\(/.test(document) ? skew(variables ?? {}) : variables) };
+    const skewed: RouteDataContext = {
+      ...ctx,
+      request: (document, variables) => ctx.request(document, /query NewsIndex\(/.test(document) ? skew(variables ?? {}) : variables),
+    };
     const entries = await collect(routeData['news-page'].entries!(skewed));
     const plain = await collect(routeData['news-page'].entries!({ request: skewed.request }));
     expect(entries).toEqual(plain);
@@ -234,24 +259,27 @@ describe('every keyed list', () => {
     ['courses-page', 'courses'],
     ['research-page', 'researchProjects'],
     ['documents-page', 'documents'],
-  ] as const)('%s: a full walk gives each page a key, and an update in place with nothing changed walks the keys alone', async (routeId, field) => {
-    const full = await collect(routeData[routeId].entries!(listBackend(field, 700).ctx));
-    expect(full.length).toBeGreaterThan(1);
-    const saved = new Map(full.map((e) => [e.params.page!, e.key!]));
-    expect([...saved.values()].every((key) => typeof key === 'string' && key.length > 0)).toBe(true);
-    const { ctx } = listBackend(field, 700);
-    const operations: string[] = [];
-    const kept = await collect(
-      routeData[routeId].entries!({
-        request: (document, variables) => {
-          operations.push(/query (\w+)/.exec(document)![1]!);
-          return ctx.request(document, variables);
-        },
-        unchanged: (params, key) => saved.get(params.page!) === key,
-      }),
-    );
-    expect(kept.map((e) => e.params.page)).toEqual([...saved.keys()]);
-    expect(kept.every((e) => e.unchanged === true)).toBe(true);
-    expect(operations.every((operation) => operation.endsWith('Keys'))).toBe(true);
-  });
+  ] as const)(
+    '%s: a full walk gives each page a key, and an update in place with nothing changed walks the keys alone',
+    async (routeId, field) => {
+      const full = await collect(routeData[routeId].entries!(listBackend(field, 700).ctx));
+      expect(full.length).toBeGreaterThan(1);
+      const saved = new Map(full.map((e) => [e.params.page!, e.key!]));
+      expect([...saved.values()].every((key) => typeof key === 'string' && key.length > 0)).toBe(true);
+      const { ctx } = listBackend(field, 700);
+      const operations: string[] = [];
+      const kept = await collect(
+        routeData[routeId].entries!({
+          request: (document, variables) => {
+            operations.push(/query (\w+)/.exec(document)![1]!);
+            return ctx.request(document, variables);
+          },
+          unchanged: (params, key) => saved.get(params.page!) === key,
+        }),
+      );
+      expect(kept.map((e) => e.params.page)).toEqual([...saved.keys()]);
+      expect(kept.every((e) => e.unchanged === true)).toBe(true);
+      expect(operations.every((operation) => operation.endsWith('Keys'))).toBe(true);
+    },
+  );
 });

@@ -11,18 +11,26 @@ import { event, newsItem, site } from './fixtures.ts';
 
 const baseUrl = 'https://institute.example';
 const page = (routeId: string, path: string, data: unknown): BuiltPage => ({ path, routeId, params: {}, data });
-const talk = { ...event('talk', '2026-11-24T18:30:00Z'), title: 'Talk; with, commas & <angle> brackets', summary: 'Line one.\nLine two.', body: '<p>See <a href="/about">us</a> <img src="/media/a.svg" alt=""></p>' };
+const talk = {
+  ...event('talk', '2026-11-24T18:30:00Z'),
+  title: 'Talk; with, commas & <angle> brackets',
+  summary: 'Line one.\nLine two.',
+  body: '<p>See <a href="/about">us</a> <img src="/media/a.svg" alt=""></p>',
+};
 const ctx: OutputContext = {
   site,
   baseUrl,
   buildTime: '2026-11-01T00:00:00.000Z',
 };
 const pages: BuiltPage[] = [
-    page('news-article', '/news/open-day', { newsItem, related: { nodes: [] } }),
-    page('news-article', '/news/older', { newsItem: { ...newsItem, id: 'n0', slug: 'older', title: 'Older', date: '2025-01-01' }, related: { nodes: [] } }),
-    page('event', '/events/lectures/talk', { event: talk }),
-    page('event', '/events/lectures/early', { event: event('early', '2025-01-10T18:00:00Z') }),
-    page('news', '/news', { newsItems: { nodes: [], totalCount: 0 } }),
+  page('news-article', '/news/open-day', { newsItem, related: { nodes: [] } }),
+  page('news-article', '/news/older', {
+    newsItem: { ...newsItem, id: 'n0', slug: 'older', title: 'Older', date: '2025-01-01' },
+    related: { nodes: [] },
+  }),
+  page('event', '/events/lectures/talk', { event: talk }),
+  page('event', '/events/lectures/early', { event: event('early', '2025-01-10T18:00:00Z') }),
+  page('news', '/news', { newsItems: { nodes: [], totalCount: 0 } }),
 ];
 
 const xml = new XMLParser({ ignoreAttributes: false });
@@ -56,17 +64,24 @@ describe('RSS feeds', () => {
   });
 
   it('holds at most a feed’s worth of items', async () => {
-    const many = Array.from({ length: FEED_SIZE + 5 }, (_, i) => page('news-article', `/news/n${i}`, { newsItem: { ...newsItem, id: `n${i}`, slug: `n${i}` }, related: { nodes: [] } }));
+    const many = Array.from({ length: FEED_SIZE + 5 }, (_, i) =>
+      page('news-article', `/news/n${i}`, { newsItem: { ...newsItem, id: `n${i}`, slug: `n${i}` }, related: { nodes: [] } }),
+    );
     const items = [xml.parse(fileOf(await collectOutput(newsFeed, ctx, many), 'feeds/news.xml')).rss.channel.item].flat();
     expect(items).toHaveLength(FEED_SIZE);
   });
 
   it('picks the same newest items whatever order the pages are built in, breaking date ties by path', async () => {
     const many = Array.from({ length: FEED_SIZE * 2 }, (_, i) =>
-      page('news-article', `/news/n${String(i).padStart(2, '0')}`, { newsItem: { ...newsItem, id: `n${i}`, slug: `n${i}`, date: i % 3 === 0 ? '2026-01-01' : `2025-0${1 + (i % 9)}-01` }, related: { nodes: [] } }),
+      page('news-article', `/news/n${String(i).padStart(2, '0')}`, {
+        newsItem: { ...newsItem, id: `n${i}`, slug: `n${i}`, date: i % 3 === 0 ? '2026-01-01' : `2025-0${1 + (i % 9)}-01` },
+        related: { nodes: [] },
+      }),
     );
     const links = async (list: BuiltPage[]): Promise<string[]> =>
-      [xml.parse(fileOf(await collectOutput(newsFeed, ctx, list), 'feeds/news.xml')).rss.channel.item].flat().map((i: { link: string }) => i.link);
+      [xml.parse(fileOf(await collectOutput(newsFeed, ctx, list), 'feeds/news.xml')).rss.channel.item]
+        .flat()
+        .map((i: { link: string }) => i.link);
     const forward = await links(many);
     expect(await links([...many].reverse())).toEqual(forward);
     expect(forward[0]).toBe(`${baseUrl}/news/n0`);
@@ -102,10 +117,26 @@ describe('outputs of a page kept from the previous build', () => {
   });
 
   it("writes a kept event's calendar where its page's params say, whatever the build cache's note says, and fails on a note of another shape", async () => {
-    const moved = await again(eventCalendars, () => false, (note) => (note && typeof note === 'object' ? { ...note, file: 'index.html', category: 'x' } : note));
+    const moved = await again(
+      eventCalendars,
+      () => false,
+      (note) => (note && typeof note === 'object' ? { ...note, file: 'index.html', category: 'x' } : note),
+    );
     expect(moved.files.map((f) => f.file).sort()).toEqual(['events/lectures.ics', 'events/lectures/early.ics', 'events/lectures/talk.ics']);
-    await expect(again(eventCalendars, () => false, (note) => (note && typeof note === 'object' ? { title: 1 } : note))).rejects.toThrow(/note of \/events\/lectures\/\w+ is not a calendar entry: build with --full/);
-    await expect(again(newsFeed, () => false, (note) => (typeof note === 'string' ? 42 : note))).rejects.toThrow(/is not a date: build with --full/);
+    await expect(
+      again(
+        eventCalendars,
+        () => false,
+        (note) => (note && typeof note === 'object' ? { title: 1 } : note),
+      ),
+    ).rejects.toThrow(/note of \/events\/lectures\/\w+ is not a calendar entry: build with --full/);
+    await expect(
+      again(
+        newsFeed,
+        () => false,
+        (note) => (typeof note === 'string' ? 42 : note),
+      ),
+    ).rejects.toThrow(/is not a date: build with --full/);
   });
 });
 
@@ -132,11 +163,29 @@ describe('iCalendar files', async () => {
   it('subscribes to a whole category in start order', () => {
     const calendar = new ICAL.Component(ICAL.parse(fileOf(files, 'events/lectures.ics')));
     expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Lectures · Northlight Institute');
-    expect(calendar.getAllSubcomponents('vevent').map((v) => v.getFirstPropertyValue('uid'))).toEqual(['early@institute.example', 'talk@institute.example']);
+    expect(calendar.getAllSubcomponents('vevent').map((v) => v.getFirstPropertyValue('uid'))).toEqual([
+      'early@institute.example',
+      'talk@institute.example',
+    ]);
   });
 
   it('ends lines with CRLF and folds long ones at 75 octets without splitting a character', () => {
-    const content = renderCalendar({ name: 'x', producer: 'p', events: [{ uid: 'u', title: 'Å'.repeat(100), startsAt: talk.startsAt, endsAt: talk.endsAt, updatedAt: talk.updatedAt, location: '', description: '', url: 'https://x' }] });
+    const content = renderCalendar({
+      name: 'x',
+      producer: 'p',
+      events: [
+        {
+          uid: 'u',
+          title: 'Å'.repeat(100),
+          startsAt: talk.startsAt,
+          endsAt: talk.endsAt,
+          updatedAt: talk.updatedAt,
+          location: '',
+          description: '',
+          url: 'https://x',
+        },
+      ],
+    });
     const lines = content.split('\r\n');
     expect(content.replace(/\r\n/g, '')).not.toContain('\n');
     for (const line of lines) expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
@@ -162,6 +211,8 @@ describe('iCalendar files', async () => {
 describe('site outputs', () => {
   it('are the feeds and the calendars', async () => {
     const names = (await Promise.all(outputs.map((output) => collectOutput(output, ctx, pages)))).flat().map((f) => f.file);
-    expect(names).toEqual(expect.arrayContaining(['feeds/news.xml', 'feeds/events.xml', 'events/lectures.ics', 'events/lectures/talk.ics']));
+    expect(names).toEqual(
+      expect.arrayContaining(['feeds/news.xml', 'feeds/events.xml', 'events/lectures.ics', 'events/lectures/talk.ics']),
+    );
   });
 });

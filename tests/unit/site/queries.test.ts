@@ -32,7 +32,8 @@ async function exportedItemFields(): Promise<Array<[string, ItemField]>> {
   for (const file of readdirSync(queriesDir).filter((f) => f.endsWith('.ts'))) {
     const mod = (await import(new URL(file, queriesDir).href)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(mod)) {
-      if (typeof value === 'object' && value !== null && 'perRequest' in value && 'fragment' in value) found.push([`${file}:${name}`, value as ItemField]);
+      if (typeof value === 'object' && value !== null && 'perRequest' in value && 'fragment' in value)
+        found.push([`${file}:${name}`, value as ItemField]);
     }
   }
   return found;
@@ -43,7 +44,19 @@ const itemFields = await exportedItemFields();
 describe('site GraphQL documents', () => {
   it('finds the documents of every content area', () => {
     const files = new Set(queries.map(([id]) => id.split(':')[0]));
-    for (const area of ['site', 'home', 'news', 'events', 'publications', 'people', 'pages', 'podcast', 'courses', 'research', 'documents']) {
+    for (const area of [
+      'site',
+      'home',
+      'news',
+      'events',
+      'publications',
+      'people',
+      'pages',
+      'podcast',
+      'courses',
+      'research',
+      'documents',
+    ]) {
       expect(files).toContain(`${area}.ts`);
     }
   });
@@ -67,7 +80,12 @@ describe('site GraphQL documents', () => {
 
 describe('batch documents of items by their params', () => {
   it('exist for every item route', () => {
-    expect(itemFields.map(([, field]) => field.operation).sort()).toEqual(['EventsBySlug', 'NewsArticlesBySlug', 'PublicationsBySlug', 'ResearchProjectsBySlug']);
+    expect(itemFields.map(([, field]) => field.operation).sort()).toEqual([
+      'EventsBySlug',
+      'NewsArticlesBySlug',
+      'PublicationsBySlug',
+      'ResearchProjectsBySlug',
+    ]);
   });
 
   it.each(itemFields)('%s, at its largest, validates against the schema within the embedded backend’s query limits', (_id, field) => {

@@ -32,13 +32,16 @@ describe.each(routes.map((route) => [route.id, route] as const))('route %s', (id
     expect(existsSync(pageModule(route.page)), `site/pages/${route.page}.tsx`).toBe(true);
     const loaded = (await route.load()) as { default?: unknown };
     expect(typeof loaded.default, `the default export of site/pages/${route.page}.tsx`).toBe('function');
-    expect(loaded, `site/route-table.ts: the load() of ${id} imports site/pages/${route.page}.tsx`).toBe(await import(pageModule(route.page).href));
+    expect(loaded, `site/route-table.ts: the load() of ${id} imports site/pages/${route.page}.tsx`).toBe(
+      await import(pageModule(route.page).href),
+    );
     expect(layouts[route.layout ?? 'default'], `site/route-table.ts: layout of ${id}`).toBeDefined();
   });
 
   it('2. checks the params of its path before anything loads (site/route-guards.ts, used in site/routes.ts)', () => {
     expect(typeof route.head, `site/routes.ts: head of ${id}`).toBe('function');
-    if (route.path.includes(':')) expect(typeof route.validate, `site/routes.ts: validate of ${id}, whose path has params`).toBe('function');
+    if (route.path.includes(':'))
+      expect(typeof route.validate, `site/routes.ts: validate of ${id}, whose path has params`).toBe('function');
   });
 
   it('3. has the query the browser runs for editor preview in site/route-queries.ts, the same the build runs', () => {
@@ -55,7 +58,9 @@ describe.each(routes.map((route) => [route.id, route] as const))('route %s', (id
   it('4. has its data in site/routes.build.ts: entries for a path with params, a lastmod for the sitemap unless noindex', () => {
     const data = routeData[id];
     expect(data, `site/routes.build.ts: routeData of ${id}`).toBeDefined();
-    expect(Boolean(data?.entries), `site/routes.build.ts: entries of ${id} (only a path with params lists its pages)`).toBe(route.path.includes(':'));
+    expect(Boolean(data?.entries), `site/routes.build.ts: entries of ${id} (only a path with params lists its pages)`).toBe(
+      route.path.includes(':'),
+    );
     const noindex = route.head(null, routeSamples[id]?.params ?? {}, site).noindex === true;
     if (!noindex) expect(typeof data?.lastmod, `site/routes.build.ts: lastmod of ${id}, which is in the sitemap`).toBe('function');
     if (isContentFree(id)) expect(noindex, `site/routes.ts: the head of ${id}, a page without content, says noindex`).toBe(true);
@@ -72,8 +77,17 @@ describe('the route tables', () => {
   it('name only routes of site/route-table.ts, each id once', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(routeTable.map((entry) => entry.id)).toEqual(ids);
-    expect(Object.keys(liveQueries).filter((key) => !ids.includes(key)), 'site/route-queries.ts keys that are no route').toEqual([]);
-    expect(Object.keys(routeData).filter((key) => !ids.includes(key)), 'site/routes.build.ts keys that are no route').toEqual([]);
-    expect(Object.keys(routeSamples).filter((key) => !ids.includes(key)), 'tests/unit/site/fixtures.ts samples of no route').toEqual([]);
+    expect(
+      Object.keys(liveQueries).filter((key) => !ids.includes(key)),
+      'site/route-queries.ts keys that are no route',
+    ).toEqual([]);
+    expect(
+      Object.keys(routeData).filter((key) => !ids.includes(key)),
+      'site/routes.build.ts keys that are no route',
+    ).toEqual([]);
+    expect(
+      Object.keys(routeSamples).filter((key) => !ids.includes(key)),
+      'tests/unit/site/fixtures.ts samples of no route',
+    ).toEqual([]);
   });
 });

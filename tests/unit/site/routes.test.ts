@@ -95,7 +95,13 @@ describe('site route table', () => {
   });
 
   it('rejects a malformed slug on every item route', () => {
-    for (const path of ['/news/Bad_Slug', '/news/-leading-hyphen', '/research/%2e%2e', '/events/lectures/UPPER', '/publication/articles/a.b']) {
+    for (const path of [
+      '/news/Bad_Slug',
+      '/news/-leading-hyphen',
+      '/research/%2e%2e',
+      '/events/lectures/UPPER',
+      '/publication/articles/a.b',
+    ]) {
       expect(validateAt(path), path).toBe(false);
     }
     expect(validateAt(`/news/${'a'.repeat(201)}`)).toBe(false);
@@ -117,7 +123,9 @@ describe('site route table', () => {
     expect(home?.head({ home: { title: 'Welcome', intro: 'Hello.' } }, {}, site).title).toBe('Institute');
     const article = routes.find((r) => r.id === 'news-article');
     const image = { url: '/media/a.svg', alt: '', width: 4, height: 3 };
-    expect(article?.head({ newsItem: { slug: 'hello', title: 'Hello', summary: 'World', image, tags: [] } }, { slug: 'hello' }, site)).toMatchObject({
+    expect(
+      article?.head({ newsItem: { slug: 'hello', title: 'Hello', summary: 'World', image, tags: [] } }, { slug: 'hello' }, site),
+    ).toMatchObject({
       title: 'Hello',
       description: 'World',
       image: '/media/a.svg',

@@ -39,29 +39,36 @@ function entriesOf(id: string): readonly SearchEntry[] {
 }
 
 describe("the site search's entries", () => {
-  it.each([...searched.keys()].map((id) => [id] as const))('of %s name a known section and a title, and lead to an element that is on the page', async (id) => {
-    const html = await renderSample(id);
-    const entries = entriesOf(id);
-    expect(entries.length).toBeGreaterThan(0);
-    for (const entry of entries) {
-      expect(SEARCH_SECTIONS.map((s) => s.id as string)).toContain(entry.section);
-      expect(entry.title).not.toBe('');
-      if (entry.url?.startsWith('#')) expect(html, `${id} ${entry.url}`).toContain(`id="${entry.url.slice(1)}"`);
-      if (entry.date) expect(entry.year ?? entry.date.slice(0, 4)).toMatch(/^\d{4}$/);
-    }
-  });
+  it.each([...searched.keys()].map((id) => [id] as const))(
+    'of %s name a known section and a title, and lead to an element that is on the page',
+    async (id) => {
+      const html = await renderSample(id);
+      const entries = entriesOf(id);
+      expect(entries.length).toBeGreaterThan(0);
+      for (const entry of entries) {
+        expect(SEARCH_SECTIONS.map((s) => s.id as string)).toContain(entry.section);
+        expect(entry.title).not.toBe('');
+        if (entry.url?.startsWith('#')) expect(html, `${id} ${entry.url}`).toContain(`id="${entry.url.slice(1)}"`);
+        if (entry.date) expect(entry.year ?? entry.date.slice(0, 4)).toMatch(/^\d{4}$/);
+      }
+    },
+  );
 
-  it("give each person of the people page an entry that leads to their card, found by name, role and department", () => {
+  it('give each person of the people page an entry that leads to their card, found by name, role and department', () => {
     const person = entriesOf('about-people').find((e) => e.section === 'people')!;
     expect(person).toMatchObject({ title: 'Ada Berg', url: '/about/people#c-person-ada-berg', text: 'Researcher. Research.' });
   });
 
-  it('date an event in the year it happens in the institute\'s time zone', () => {
+  it("date an event in the year it happens in the institute's time zone", () => {
     const event = searched.get('event')!;
     const sample = routeSamples.event!;
     const newYear = { event: { ...(sample.data as { event: object }).event, startsAt: '2026-12-31T23:30:00Z' } };
-    expect(searchEntries(event, newYear, sample.params, { ...site, site: { ...(site.site as object), timeZone: 'Europe/Oslo' } })[0]!.year).toBe('2027');
-    expect(searchEntries(event, newYear, sample.params, { ...site, site: { ...(site.site as object), timeZone: 'UTC' } })[0]!.year).toBe('2026');
+    expect(
+      searchEntries(event, newYear, sample.params, { ...site, site: { ...(site.site as object), timeZone: 'Europe/Oslo' } })[0]!.year,
+    ).toBe('2027');
+    expect(searchEntries(event, newYear, sample.params, { ...site, site: { ...(site.site as object), timeZone: 'UTC' } })[0]!.year).toBe(
+      '2026',
+    );
   });
 });
 
@@ -80,7 +87,12 @@ describe('an excerpt from the index', () => {
     const html = renderToString(
       <SiteContext.Provider value={site}>
         <SearchResult
-          result={{ url: '/news/a', excerpt: 'x &lt;img src=x onerror=alert(1)&gt; <mark>y</mark><b>z</b>', meta: { title: '<i>T</i>', date: '2026-03-14' }, filters: { section: ['news'] } }}
+          result={{
+            url: '/news/a',
+            excerpt: 'x &lt;img src=x onerror=alert(1)&gt; <mark>y</mark><b>z</b>',
+            meta: { title: '<i>T</i>', date: '2026-03-14' },
+            filters: { section: ['news'] },
+          }}
         />
       </SiteContext.Provider>,
     );

@@ -63,7 +63,11 @@ describe('createSpill', () => {
       for (const text of texts) if (spill.take() === text) same++;
       spill.close();
       console.log(JSON.stringify({ same, bytes: texts.reduce((n, t) => n + Buffer.byteLength(t), 0) }));`;
-    const out = execFileSync('bash', ['-c', 'ulimit -f 2048; exec "$0" --import tsx --input-type=module -e "$1"', process.execPath, script], { cwd: new URL('../../..', import.meta.url), encoding: 'utf8' });
+    const out = execFileSync(
+      'bash',
+      ['-c', 'ulimit -f 2048; exec "$0" --import tsx --input-type=module -e "$1"', process.execPath, script],
+      { cwd: new URL('../../..', import.meta.url), encoding: 'utf8' },
+    );
     const { same, bytes } = JSON.parse(out) as { same: number; bytes: number };
     expect(bytes).toBeGreaterThan(4 * 2 ** 20);
     expect(same).toBe(400);

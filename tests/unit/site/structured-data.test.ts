@@ -21,7 +21,13 @@ const ld = (head: PageHead, type: string): Record<string, unknown> => {
 
 describe('structured data', () => {
   it('describes the institute as an Organization on the home page', () => {
-    expect(ld(headOf('home'), 'Organization')).toMatchObject({ '@context': 'https://schema.org', name: 'Northlight Institute', url: '/', email: 'info@institute.example', address: { addressLocality: 'Harbourside' } });
+    expect(ld(headOf('home'), 'Organization')).toMatchObject({
+      '@context': 'https://schema.org',
+      name: 'Northlight Institute',
+      url: '/',
+      email: 'info@institute.example',
+      address: { addressLocality: 'Harbourside' },
+    });
   });
 
   it('describes a news article as a NewsArticle with its dates, image and publisher', () => {
@@ -58,21 +64,34 @@ describe('structured data', () => {
   it('lists the courses of the course list as Course items', () => {
     const list = ld(headOf('courses'), 'ItemList') as { itemListElement: { item: Record<string, unknown> }[] };
     expect(list.itemListElement.map((e) => e.item)).toEqual([
-      expect.objectContaining({ '@type': 'Course', courseCode: 'NLI-B110', educationalLevel: 'Bachelor', numberOfCredits: 10, provider: expect.objectContaining({ '@type': 'Organization' }) }),
+      expect.objectContaining({
+        '@type': 'Course',
+        courseCode: 'NLI-B110',
+        educationalLevel: 'Bachelor',
+        numberOfCredits: 10,
+        provider: expect.objectContaining({ '@type': 'Organization' }),
+      }),
       expect.objectContaining({ courseCode: 'NLI-M210', educationalLevel: 'Master' }),
     ]);
   });
 
-  it.each(routes.filter((r) => !['home', 'login', 'search'].includes(r.id)).map((r) => [r.id] as const))('gives %s a BreadcrumbList that starts at home', (id) => {
-    const trail = ld(headOf(id), 'BreadcrumbList') as { itemListElement: { position: number; name: string; item?: string }[] };
-    expect(trail.itemListElement[0]).toEqual({ '@type': 'ListItem', position: 1, name: 'Home', item: '/' });
-    expect(trail.itemListElement.at(-1)?.item).toBeUndefined();
-  });
+  it.each(routes.filter((r) => !['home', 'login', 'search'].includes(r.id)).map((r) => [r.id] as const))(
+    'gives %s a BreadcrumbList that starts at home',
+    (id) => {
+      const trail = ld(headOf(id), 'BreadcrumbList') as { itemListElement: { position: number; name: string; item?: string }[] };
+      expect(trail.itemListElement[0]).toEqual({ '@type': 'ListItem', position: 1, name: 'Home', item: '/' });
+      expect(trail.itemListElement.at(-1)?.item).toBeUndefined();
+    },
+  );
 
   it('names the page of a later list page in its title and trail', () => {
     const head = headOf('news-page');
     expect(head.title).toBe('News · Page 2');
-    expect((ld(head, 'BreadcrumbList') as { itemListElement: { name: string }[] }).itemListElement.map((e) => e.name)).toEqual(['Home', 'News', 'Page 2']);
+    expect((ld(head, 'BreadcrumbList') as { itemListElement: { name: string }[] }).itemListElement.map((e) => e.name)).toEqual([
+      'Home',
+      'News',
+      'Page 2',
+    ]);
   });
 
   it('links the news and events feeds from the pages that list them', () => {
@@ -83,20 +102,55 @@ describe('structured data', () => {
 });
 
 describe('the rendered head', () => {
-  const assets: AssetManifest = { entry: '/_assets/entry.js', entryImports: [], css: '/_assets/site.css', pageChunks: {}, hash: 'h' } as AssetManifest;
+  const assets: AssetManifest = {
+    entry: '/_assets/entry.js',
+    entryImports: [],
+    css: '/_assets/site.css',
+    pageChunks: {},
+    hash: 'h',
+  } as AssetManifest;
   const render = (head: PageHead): string =>
-    renderHead({ head, siteName: 'Northlight Institute', canonical: 'https://cdn.example/news/x', baseUrl: 'https://cdn.example', assets, pageChunks: [] });
+    renderHead({
+      head,
+      siteName: 'Northlight Institute',
+      canonical: 'https://cdn.example/news/x',
+      baseUrl: 'https://cdn.example',
+      assets,
+      pageChunks: [],
+    });
 
   it('writes JSON-LD that no CMS string can break out of, with URLs made absolute against the base URL', () => {
-    const html = render({ title: 't', description: 'd', structuredData: [{ '@type': 'NewsArticle', headline: '</script><script>alert(1)</script>', url: '/news/x', image: ['/media/a.svg'], sameAs: 'https://doi.org/1' }] });
+    const html = render({
+      title: 't',
+      description: 'd',
+      structuredData: [
+        {
+          '@type': 'NewsArticle',
+          headline: '</script><script>alert(1)</script>',
+          url: '/news/x',
+          image: ['/media/a.svg'],
+          sameAs: 'https://doi.org/1',
+        },
+      ],
+    });
     const script = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(script).not.toContain('<');
-    expect(JSON.parse(script)).toEqual({ '@type': 'NewsArticle', headline: '</script><script>alert(1)</script>', url: 'https://cdn.example/news/x', image: ['https://cdn.example/media/a.svg'], sameAs: 'https://doi.org/1' });
+    expect(JSON.parse(script)).toEqual({
+      '@type': 'NewsArticle',
+      headline: '</script><script>alert(1)</script>',
+      url: 'https://cdn.example/news/x',
+      image: ['https://cdn.example/media/a.svg'],
+      sameAs: 'https://doi.org/1',
+    });
   });
 
   it('links feeds as alternates at their absolute address', () => {
-    expect(render({ title: 't', description: 'd', alternates: [{ href: '/feeds/news.xml', type: 'application/rss+xml', title: 'News & more' }] })).toContain(
-      '<link rel="alternate" type="application/rss+xml" title="News &amp; more" href="https://cdn.example/feeds/news.xml">',
-    );
+    expect(
+      render({
+        title: 't',
+        description: 'd',
+        alternates: [{ href: '/feeds/news.xml', type: 'application/rss+xml', title: 'News & more' }],
+      }),
+    ).toContain('<link rel="alternate" type="application/rss+xml" title="News &amp; more" href="https://cdn.example/feeds/news.xml">');
   });
 });

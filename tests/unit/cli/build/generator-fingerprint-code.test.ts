@@ -30,12 +30,24 @@ describe('the generator fingerprint over the code', () => {
     ['an installed dependency', 'node_modules/react/package.json'],
   ])('changes with an edit to %s (%s)', async (_what, file) => {
     const root = dir();
-    const files = ['site/routes/news.tsx', 'site/components/cards/card.tsx', 'cli/render/render.tsx', 'runtime/shared/contract.ts', 'templates/index.html', 'package-lock.json', 'node_modules/react/package.json'];
+    const files = [
+      'site/routes/news.tsx',
+      'site/components/cards/card.tsx',
+      'cli/render/render.tsx',
+      'runtime/shared/contract.ts',
+      'templates/index.html',
+      'package-lock.json',
+      'node_modules/react/package.json',
+    ];
     for (const name of files) await put(root, name, `// ${name}`);
     await put(root, 'package.json', JSON.stringify({ name: 'x', dependencies: { react: '19' } }));
     const before = await generatorFingerprint(config, root);
     expect(await generatorFingerprint(config, root)).toBe(before);
-    await put(root, file, file === 'package.json' ? JSON.stringify({ name: 'x', version: '2', dependencies: { react: '19' } }) : '// edited');
+    await put(
+      root,
+      file,
+      file === 'package.json' ? JSON.stringify({ name: 'x', version: '2', dependencies: { react: '19' } }) : '// edited',
+    );
     expect(await generatorFingerprint(config, root)).not.toBe(before);
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { growingPercent, HEAP_GROWING_PERCENT, holdingPages, MIN_GROWTH_BYTES, renderingPages, SMALL_HEAP_BYTES } from '../../../../cli/build/heap-growth.js';
+import {
+  growingPercent,
+  HEAP_GROWING_PERCENT,
+  holdingPages,
+  MIN_GROWTH_BYTES,
+  renderingPages,
+  SMALL_HEAP_BYTES,
+} from '../../../../cli/build/heap-growth.js';
 
 const MB = 1024 * 1024;
 

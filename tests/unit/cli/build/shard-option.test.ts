@@ -24,20 +24,40 @@ describe('the shard option', () => {
     expect(parseShard('10000/10000')).toEqual({ index: 10_000, count: 10_000 });
     expect(parseShard('')).toBeNull();
     // --shard wins over the job index.
-    expect(resolveConfig({ shard: '2/3' }, { JOB_COMPLETION_INDEX: '0', SITE_SHARD_COUNT: '3', SOURCE_DATE_EPOCH: '1700000000' }).shard).toEqual({ index: 2, count: 3 });
+    expect(
+      resolveConfig({ shard: '2/3' }, { JOB_COMPLETION_INDEX: '0', SITE_SHARD_COUNT: '3', SOURCE_DATE_EPOCH: '1700000000' }).shard,
+    ).toEqual({ index: 2, count: 3 });
   });
 
-  it.each(['5/4', '1/0', '0/1', '1/10001', 'x2/4', '2/4x', '2/4/6', '-1/4', '1.5/4'])('refuses --shard %s, naming the option and the value', (value) => {
-    expect(refusal(value, {})).toEqual({ code: 'InvalidOption', message: `Expected --shard to be i/n with 1 ≤ i ≤ n, such as 2/4, got '${value}'.` });
-  });
+  it.each(['5/4', '1/0', '0/1', '1/10001', 'x2/4', '2/4x', '2/4/6', '-1/4', '1.5/4'])(
+    'refuses --shard %s, naming the option and the value',
+    (value) => {
+      expect(refusal(value, {})).toEqual({
+        code: 'InvalidOption',
+        message: `Expected --shard to be i/n with 1 ≤ i ≤ n, such as 2/4, got '${value}'.`,
+      });
+    },
+  );
 
   it('takes a Kubernetes job index from 0 to SITE_SHARD_COUNT - 1, and refuses one outside, naming both', () => {
     expect(shardOfJob({ JOB_COMPLETION_INDEX: '2', SITE_SHARD_COUNT: '3' })).toEqual({ index: 3, count: 3 });
     expect(shardOfJob({ JOB_COMPLETION_INDEX: '', SITE_SHARD_COUNT: '3' })).toBeNull();
     const why = 'an index from 0 to SITE_SHARD_COUNT - 1, with SITE_SHARD_COUNT the number of shards';
-    expect(refusal(undefined, { JOB_COMPLETION_INDEX: '0' })).toEqual({ code: 'InvalidOption', message: `Expected JOB_COMPLETION_INDEX with SITE_SHARD_COUNT to be ${why}, got '0 of (unset)'.` });
-    for (const [index, count] of [['0', '0'], ['-1', '3'], ['1.5', '3'], ['0', '2.5'], ['x', '3']] as const) {
-      expect(refusal(undefined, { JOB_COMPLETION_INDEX: index, SITE_SHARD_COUNT: count })).toEqual({ code: 'InvalidOption', message: `Expected JOB_COMPLETION_INDEX with SITE_SHARD_COUNT to be ${why}, got '${index} of ${count}'.` });
+    expect(refusal(undefined, { JOB_COMPLETION_INDEX: '0' })).toEqual({
+      code: 'InvalidOption',
+      message: `Expected JOB_COMPLETION_INDEX with SITE_SHARD_COUNT to be ${why}, got '0 of (unset)'.`,
+    });
+    for (const [index, count] of [
+      ['0', '0'],
+      ['-1', '3'],
+      ['1.5', '3'],
+      ['0', '2.5'],
+      ['x', '3'],
+    ] as const) {
+      expect(refusal(undefined, { JOB_COMPLETION_INDEX: index, SITE_SHARD_COUNT: count })).toEqual({
+        code: 'InvalidOption',
+        message: `Expected JOB_COMPLETION_INDEX with SITE_SHARD_COUNT to be ${why}, got '${index} of ${count}'.`,
+      });
     }
   });
 });

@@ -23,7 +23,12 @@ function context(overrides: Partial<CheckContext> = {}): CheckContext {
 
 async function check(pages: { path: string; title?: string; body: string; payload?: string }[], ctx = context()) {
   const inspector = createPageInspector();
-  for (const p of pages) inspector.add(p.path, 'route', inspectPage(page({ title: p.title ?? `Title of ${p.path}`, body: p.body }), p.payload ?? '{}', ctx.payloadBudget));
+  for (const p of pages)
+    inspector.add(
+      p.path,
+      'route',
+      inspectPage(page({ title: p.title ?? `Title of ${p.path}`, body: p.body }), p.payload ?? '{}', ctx.payloadBudget),
+    );
   return runContentChecks(inspector.result(), ctx);
 }
 
@@ -49,16 +54,24 @@ describe('classifyLink', () => {
     expect(classifyLink('/news/', '/about', BASE)).toEqual({ kind: 'internal', path: '/news', hash: null });
     expect(classifyLink('people#board', '/about/contact', BASE)).toEqual({ kind: 'internal', path: '/about/people', hash: 'board' });
     expect(classifyLink('#top', '/about', BASE)).toEqual({ kind: 'internal', path: '/about', hash: 'top' });
-    expect(classifyLink('https://institute.example/events/index.html', '/', BASE)).toEqual({ kind: 'internal', path: '/events', hash: null });
+    expect(classifyLink('https://institute.example/events/index.html', '/', BASE)).toEqual({
+      kind: 'internal',
+      path: '/events',
+      hash: null,
+    });
     expect(classifyLink('/media/caf%C3%A9.jpg', '/', BASE)).toEqual({ kind: 'internal', path: '/media/café.jpg', hash: null });
-    for (const href of ['https://doi.org/10.1/x', 'mailto:info@institute.example', 'tel:+4722', '//cdn.example/x.js', '#']) expect(classifyLink(href, '/', BASE)).toEqual({ kind: 'external' });
+    for (const href of ['https://doi.org/10.1/x', 'mailto:info@institute.example', 'tel:+4722', '//cdn.example/x.js', '#'])
+      expect(classifyLink(href, '/', BASE)).toEqual({ kind: 'external' });
   });
 });
 
 describe('runContentChecks', () => {
   it('accepts links to pages, redirects, written files, existing anchors and other sites', async () => {
     const warnings = await check([
-      { path: '/', body: '<a href="/about#history">a</a><a href="/about/team">t</a><a href="/old/2019/x">o</a><a href="/feeds/news.xml">f</a><img src="/media/a.jpg" alt="A"/><a href="https://elsewhere.example/gone">e</a><a href="#main">skip</a><main id="main"></main>' },
+      {
+        path: '/',
+        body: '<a href="/about#history">a</a><a href="/about/team">t</a><a href="/old/2019/x">o</a><a href="/feeds/news.xml">f</a><img src="/media/a.jpg" alt="A"/><a href="https://elsewhere.example/gone">e</a><a href="#main">skip</a><main id="main"></main>',
+      },
       { path: '/about', body: '<h2 id="history">History</h2>' },
     ]);
     expect(warnings).toEqual([]);
@@ -136,17 +149,23 @@ describe('createPageInspector', () => {
     const ctx = context();
     // Runs of pages with the link, of lengths 1 to 9, between gaps of 1 to 3 pages without it; and one run of 200.
     const users: number[] = [];
-    for (let i = 0, run = 1, gap = 1; i < 600; i += run + gap, run = (run % 9) + 1, gap = (gap % 3) + 1) for (let k = i; k < i + run && k < 600; k++) users.push(k);
+    for (let i = 0, run = 1, gap = 1; i < 600; i += run + gap, run = (run % 9) + 1, gap = (gap % 3) + 1)
+      for (let k = i; k < i + run && k < 600; k++) users.push(k);
     for (let k = 700; k < 900; k++) users.push(k);
     const using = new Set(users);
-    for (let i = 0; i < 1000; i++) inspector.add(`/p/${i}`, 'route', inspectPage(page({ title: `/p/${i}`, body: using.has(i) ? '<a href="/shared">x</a>' : '' }), '{}', ctx.payloadBudget));
+    for (let i = 0; i < 1000; i++)
+      inspector.add(
+        `/p/${i}`,
+        'route',
+        inspectPage(page({ title: `/p/${i}`, body: using.has(i) ? '<a href="/shared">x</a>' : '' }), '{}', ctx.payloadBudget),
+      );
     expect([...inspector.result().links.get('/shared')!]).toEqual(users);
   });
 
   it('gives back every link with its pages, in the order first seen, for many links over many pages', () => {
     // A reference map against the inspector's packed lists: links on one page, on a few, on runs of pages, on nearly all.
     let seed = 7;
-    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const links = new LinkUsers();
     const expected = new Map<string, number[]>();
     for (let page = 0; page < 5000; page++) {

@@ -6,7 +6,13 @@ import type { RouteDataContext, RouteDataDefinition, RouteEntry } from '../../..
 
 /** The crawl hands pages on in route order, while the next routes' lists are already being fetched. */
 
-const routeFor = (id: string, path: string): RouteDefinition => ({ id, page: id, path, load: () => Promise.reject(new Error('not loaded')), head: () => ({ title: '', description: '' }) });
+const routeFor = (id: string, path: string): RouteDefinition => ({
+  id,
+  page: id,
+  path,
+  load: () => Promise.reject(new Error('not loaded')),
+  head: () => ({ title: '', description: '' }),
+});
 
 /** A backend whose answers arrive only when the test lets them, recording which lists were asked for. */
 function heldBackend() {
@@ -40,7 +46,13 @@ function listed(document: string, count: number, fail = false): RouteDataDefinit
 const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe('crawl', () => {
-  const routes = [routeFor('home', '/'), routeFor('a', '/a/:slug'), routeFor('b', '/b/:slug'), routeFor('c', '/c/:slug'), routeFor('d', '/d/:slug')];
+  const routes = [
+    routeFor('home', '/'),
+    routeFor('a', '/a/:slug'),
+    routeFor('b', '/b/:slug'),
+    routeFor('c', '/c/:slug'),
+    routeFor('d', '/d/:slug'),
+  ];
 
   it('asks for the next two routes’ lists while a route’s pages are handed on, and keeps route order', async () => {
     const backend = heldBackend();
@@ -88,7 +100,9 @@ describe('crawl', () => {
       if (job.path === '/a/a-0') expect(failures).toEqual([]);
     }
     expect(paths).toEqual(['/', '/a/a-0', '/c/c-0', '/d/d-0']);
-    expect(failures).toEqual([expect.objectContaining({ page: '/b/:slug', route: 'b', operation: 'B', cause: expect.stringContaining('B failed') })]);
+    expect(failures).toEqual([
+      expect.objectContaining({ page: '/b/:slug', route: 'b', operation: 'B', cause: expect.stringContaining('B failed') }),
+    ]);
   });
 
   it('stops the lists being fetched ahead when the build stops early', async () => {
@@ -146,7 +160,7 @@ describe('crawl', () => {
         }
       },
     });
-    const keep = (routeId: string, path: string): boolean => routeId === 'home' ? false : path.endsWith('-1');
+    const keep = (routeId: string, path: string): boolean => (routeId === 'home' ? false : path.endsWith('-1'));
     const routeData = { home: { query: 'Home' }, a: sharing('a'), b: sharing('b'), c: sharing('c'), d: sharing('d') };
     const jobs: PageJob[] = [];
     for await (const job of crawl(routes, routeData, ctx, () => undefined, { keep })) jobs.push(job);
@@ -169,7 +183,13 @@ describe('crawl', () => {
       },
     };
     const paths: string[] = [];
-    for await (const job of crawl(routes, { home: { query: 'Home' }, a: listing, b: listing, c: listing, d: listing }, ctx, () => undefined)) paths.push(job.path);
+    for await (const job of crawl(
+      routes,
+      { home: { query: 'Home' }, a: listing, b: listing, c: listing, d: listing },
+      ctx,
+      () => undefined,
+    ))
+      paths.push(job.path);
     expect(paths).toEqual(['/', '/a/x', '/b/x', '/c/x', '/d/x']);
     expect(told).toEqual([undefined, undefined, undefined, undefined]);
   });
@@ -193,7 +213,11 @@ describe('crawl: pages an update in place keeps unasked', () => {
     const jobs: PageJob[] = [];
     const asked: string[] = [];
     const unchanged = () => (path: string, key: string) => (asked.push(`${path} ${key}`), path !== '/items/b');
-    for await (const job of crawl([route], { item: entries((c, slug) => c.unchanged!({ slug }, 'k')) }, ctx, () => undefined, { unchanged, onUnchanged: (_, path) => kept.push(path) })) jobs.push(job);
+    for await (const job of crawl([route], { item: entries((c, slug) => c.unchanged!({ slug }, 'k')) }, ctx, () => undefined, {
+      unchanged,
+      onUnchanged: (_, path) => kept.push(path),
+    }))
+      jobs.push(job);
     expect(asked).toEqual(['/items/a k', '/items/b k', '/items/c k']);
     expect(kept).toEqual(['/items/a', '/items/c']);
     expect(jobs.map((j) => [j.path, j.key])).toEqual([['/items/b', 'k']]);
@@ -203,7 +227,9 @@ describe('crawl: pages an update in place keeps unasked', () => {
     const run = async (options: Parameters<typeof crawl>[4]) => {
       for await (const job of crawl([route], { item: entries((_, slug) => slug === 'b') }, ctx, () => undefined, options)) void job;
     };
-    await expect(run({ unchanged: () => (path) => path === '/items/a', onUnchanged: () => undefined })).rejects.toMatchObject({ code: 'EntryNotUnchanged' });
+    await expect(run({ unchanged: () => (path) => path === '/items/a', onUnchanged: () => undefined })).rejects.toMatchObject({
+      code: 'EntryNotUnchanged',
+    });
     // Granted for one key, given with another.
     const otherKey: RouteDataDefinition = {
       query: 'Item',
@@ -212,7 +238,11 @@ describe('crawl: pages an update in place keeps unasked', () => {
       },
     };
     const withOtherKey = async () => {
-      for await (const job of crawl([route], { item: otherKey }, ctx, () => undefined, { unchanged: () => () => true, onUnchanged: () => undefined })) void job;
+      for await (const job of crawl([route], { item: otherKey }, ctx, () => undefined, {
+        unchanged: () => () => true,
+        onUnchanged: () => undefined,
+      }))
+        void job;
     };
     await expect(withOtherKey()).rejects.toMatchObject({ code: 'EntryNotUnchanged' });
     // In a build that keeps nothing unasked, no page may be given as unchanged.

@@ -7,8 +7,27 @@ describe('dropDrafts', () => {
   it('drops drafts nested inside list items, in lists and in fields, and counts each once', () => {
     const answer = {
       items: [
-        { id: 'p1', status: 'PUBLISHED', related: [{ id: 'd1', status: 'DRAFT' }, { id: 'p2', status: 'PUBLISHED' }], lead: { id: 'd2', status: 'DRAFT' } },
-        { id: 'p3', status: 'PUBLISHED', sections: [{ blocks: [{ id: 'd3', status: 'DRAFT' }, { id: 'p4', status: 'PUBLISHED' }] }] },
+        {
+          id: 'p1',
+          status: 'PUBLISHED',
+          related: [
+            { id: 'd1', status: 'DRAFT' },
+            { id: 'p2', status: 'PUBLISHED' },
+          ],
+          lead: { id: 'd2', status: 'DRAFT' },
+        },
+        {
+          id: 'p3',
+          status: 'PUBLISHED',
+          sections: [
+            {
+              blocks: [
+                { id: 'd3', status: 'DRAFT' },
+                { id: 'p4', status: 'PUBLISHED' },
+              ],
+            },
+          ],
+        },
         [{ id: 'd1', status: 'DRAFT' }],
       ],
     };
@@ -52,16 +71,26 @@ describe('dropDrafts', () => {
       name: 'backend',
       endpoint: 'http://127.0.0.1:1/graphql',
       requestCount: () => asked.length,
-      request: async <T,>(document: string, variables?: Record<string, unknown>) => {
+      request: async <T>(document: string, variables?: Record<string, unknown>) => {
         asked.push([document, variables]);
-        return { list: [{ id: 'p', status: 'PUBLISHED' }, { id: 'd', status: 'DRAFT' }] } as T;
+        return {
+          list: [
+            { id: 'p', status: 'PUBLISHED' },
+            { id: 'd', status: 'DRAFT' },
+          ],
+        } as T;
       },
     };
     const filter = withoutDrafts(client);
     expect([filter.client.name, filter.client.endpoint]).toEqual(['backend', 'http://127.0.0.1:1/graphql']);
-    expect(await filter.client.request('query List { list { id status } }', { n: 1 })).toEqual({ list: [{ id: 'p', status: 'PUBLISHED' }] });
+    expect(await filter.client.request('query List { list { id status } }', { n: 1 })).toEqual({
+      list: [{ id: 'p', status: 'PUBLISHED' }],
+    });
     expect(await filter.client.request('query List { list { id status } }')).toEqual({ list: [{ id: 'p', status: 'PUBLISHED' }] });
-    expect(asked).toEqual([['query List { list { id status } }', { n: 1 }], ['query List { list { id status } }', undefined]]);
+    expect(asked).toEqual([
+      ['query List { list { id status } }', { n: 1 }],
+      ['query List { list { id status } }', undefined],
+    ]);
     expect([filter.left(), filter.client.requestCount()]).toEqual([1, 2]);
   });
 });

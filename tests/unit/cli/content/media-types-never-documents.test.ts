@@ -6,8 +6,46 @@ import { MEDIA_EXTENSIONS, mediaDisposition, refusedContentType, refusedExtensio
  * be one a browser runs as a page or a script (cli/content/media-types.ts).
  */
 describe('the media allowlist', () => {
-  const documentExtensions = ['html', 'htm', 'shtml', 'xhtml', 'xht', 'xml', 'xsl', 'xslt', 'svgz', 'js', 'mjs', 'cjs', 'css', 'swf', 'php', 'mht', 'mhtml', 'hta', 'wasm', 'json', 'jsonld', 'appcache', 'manifest', 'vtt'];
-  const documentTypes = ['text/html', 'application/xhtml+xml', 'application/xml', 'text/xml', 'image/svg+xml+html', 'text/javascript', 'application/javascript', 'text/css', 'application/x-shockwave-flash', 'multipart/related', 'application/wasm', 'application/json'];
+  const documentExtensions = [
+    'html',
+    'htm',
+    'shtml',
+    'xhtml',
+    'xht',
+    'xml',
+    'xsl',
+    'xslt',
+    'svgz',
+    'js',
+    'mjs',
+    'cjs',
+    'css',
+    'swf',
+    'php',
+    'mht',
+    'mhtml',
+    'hta',
+    'wasm',
+    'json',
+    'jsonld',
+    'appcache',
+    'manifest',
+    'vtt',
+  ];
+  const documentTypes = [
+    'text/html',
+    'application/xhtml+xml',
+    'application/xml',
+    'text/xml',
+    'image/svg+xml+html',
+    'text/javascript',
+    'application/javascript',
+    'text/css',
+    'application/x-shockwave-flash',
+    'multipart/related',
+    'application/wasm',
+    'application/json',
+  ];
 
   it.each(documentExtensions)('refuses .%s, a type a browser could run as a page or a script', (ext) => {
     expect(refusedExtension(`media/a/file.${ext}`)).toMatch(new RegExp(`^\\.${ext} files are not among the media types`));
@@ -33,8 +71,12 @@ describe('the media allowlist', () => {
     expect(refusedContentType('media/a.PNG', 'IMAGE/PNG; charset=binary')).toBeNull();
     expect(refusedContentType('media/a.csv', 'text/plain; charset=utf-8')).toBeNull();
     expect(refusedContentType('media/a.png', ' image/png ; q=1')).toBeNull();
-    expect(refusedContentType('media/a.png', 'image/jpeg')).toBe('the backend answered with Content-Type image/jpeg, which does not agree with .png (expected image/png)');
-    expect(refusedContentType('media/a.ico', 'text/html')).toBe('the backend answered with Content-Type text/html, which does not agree with .ico (expected image/x-icon or image/vnd.microsoft.icon)');
+    expect(refusedContentType('media/a.png', 'image/jpeg')).toBe(
+      'the backend answered with Content-Type image/jpeg, which does not agree with .png (expected image/png)',
+    );
+    expect(refusedContentType('media/a.ico', 'text/html')).toBe(
+      'the backend answered with Content-Type text/html, which does not agree with .ico (expected image/x-icon or image/vnd.microsoft.icon)',
+    );
   });
 
   it('downloads, rather than shows, the media a browser could show as a document of the origin', () => {

@@ -16,8 +16,17 @@ function svgBackend(): { fetch: typeof fetch; asked: string[] } {
 
 describe('media', () => {
   it('finds media URLs in JSON fields and inside rich-text HTML', () => {
-    const json = JSON.stringify({ image: { url: '/media/news/a.svg' }, body: '<p><img src="/media/news/b.png" alt=""></p>', other: '/mediax/c' });
-    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: tmpdir(), concurrency: 1, present: new Set(['/media/news/a.svg', '/media/news/b.png']) });
+    const json = JSON.stringify({
+      image: { url: '/media/news/a.svg' },
+      body: '<p><img src="/media/news/b.png" alt=""></p>',
+      other: '/mediax/c',
+    });
+    const copier = createMediaCopier({
+      origin: 'http://127.0.0.1:1',
+      siteDir: tmpdir(),
+      concurrency: 1,
+      present: new Set(['/media/news/a.svg', '/media/news/b.png']),
+    });
     copier.addFrom(json);
     expect([...copier.urls].sort()).toEqual(['/media/news/a.svg', '/media/news/b.png']);
   });
@@ -26,7 +35,13 @@ describe('media', () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
     const { fetch: fakeFetch, asked } = svgBackend();
     let tell!: (present: ReadonlySet<string>) => void;
-    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch, present: new Promise((resolve) => (tell = resolve)) });
+    const copier = createMediaCopier({
+      origin: 'http://127.0.0.1:1',
+      siteDir: dir,
+      concurrency: 2,
+      fetchImpl: fakeFetch,
+      present: new Promise((resolve) => (tell = resolve)),
+    });
     copier.addFrom(JSON.stringify(['/media/kept.svg', '/media/new.svg']));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(asked).toEqual([]);
@@ -40,7 +55,13 @@ describe('media', () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
     const { fetch: fakeFetch, asked } = svgBackend();
     // What the output holds is never told: a build that failed before its build id was known.
-    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 1, fetchImpl: fakeFetch, present: new Promise(() => undefined) });
+    const copier = createMediaCopier({
+      origin: 'http://127.0.0.1:1',
+      siteDir: dir,
+      concurrency: 1,
+      fetchImpl: fakeFetch,
+      present: new Promise(() => undefined),
+    });
     copier.addFrom(JSON.stringify(['/media/a.svg', '/media/b.svg', '/media/c.svg']));
     copier.stop();
     expect(await copier.done()).toEqual([]);
@@ -55,7 +76,15 @@ describe('media', () => {
       started++;
       return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
     }) as typeof fetch;
-    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: hanging, timeoutMs: 60_000, retries: 3, retryDelayMs: 60_000 });
+    const copier = createMediaCopier({
+      origin: 'http://127.0.0.1:1',
+      siteDir: dir,
+      concurrency: 2,
+      fetchImpl: hanging,
+      timeoutMs: 60_000,
+      retries: 3,
+      retryDelayMs: 60_000,
+    });
     copier.addFrom(JSON.stringify(['/media/a.svg', '/media/b.svg', '/media/c.svg']));
     await vi.waitFor(() => expect(started).toBe(2));
     copier.stop();
@@ -77,18 +106,28 @@ describe('media', () => {
 
   it('fails cleanly, naming the file, when one medium is a folder of another', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
-    const fakeFetch = (async () => new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } })) as typeof fetch;
+    const fakeFetch = (async () =>
+      new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } })) as typeof fetch;
     const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 1, fetchImpl: fakeFetch });
     copier.addFrom(JSON.stringify(['/media/x.svg/y.svg', '/media/x.svg']));
     const failures = await copier.done();
     expect(failures).toEqual([expect.objectContaining({ page: '/media/x.svg', cause: expect.stringContaining('/media/x.svg') })]);
   });
 
-  it("refuses a URL that leads under /media/_img/ other than as the build writes its derivatives", async () => {
+  it('refuses a URL that leads under /media/_img/ other than as the build writes its derivatives', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
     const { fetch: fakeFetch, asked } = svgBackend();
-    const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch, images: { widths: [320], formats: ['webp'], fallbackWidth: 1200, maxPixels: 1e8, service: null } });
-    copier.addFrom(JSON.stringify(['/media/./_img/0123456789abcdef0123/800.webp', '/media/x%2F..%2F_img/0123456789abcdef0123/800.webp']), '/news/a');
+    const copier = createMediaCopier({
+      origin: 'http://127.0.0.1:1',
+      siteDir: dir,
+      concurrency: 2,
+      fetchImpl: fakeFetch,
+      images: { widths: [320], formats: ['webp'], fallbackWidth: 1200, maxPixels: 1e8, service: null },
+    });
+    copier.addFrom(
+      JSON.stringify(['/media/./_img/0123456789abcdef0123/800.webp', '/media/x%2F..%2F_img/0123456789abcdef0123/800.webp']),
+      '/news/a',
+    );
     const failures = await copier.done();
     expect(failures.map((f) => f.cause)).toEqual([
       "/media/./_img/0123456789abcdef0123/800.webp: the path leads under /media/_img/, which holds only the build's own image derivatives",
@@ -99,7 +138,8 @@ describe('media', () => {
 
   it('refuses a media URL whose encoded slashes or dots lead outside media/', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-'));
-    const fakeFetch = (async () => new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } })) as typeof fetch;
+    const fakeFetch = (async () =>
+      new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml' } })) as typeof fetch;
     const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: dir, concurrency: 2, fetchImpl: fakeFetch });
     for (const url of ['/media/..%2F_assets%2Fentry.js', '/media/ok.svg']) copier.addFrom(JSON.stringify(url));
     const failures = await copier.done();
@@ -112,14 +152,17 @@ describe('media', () => {
 
 describe('media cache', () => {
   // A drawing as the SVG cleaner writes it, so the bytes in the output are the bytes served.
-  const image = (): Uint8Array<ArrayBuffer> => new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1" /></svg>\n');
+  const image = (): Uint8Array<ArrayBuffer> =>
+    new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1" /></svg>\n');
   const counting = (cacheControl: string | null): { fetch: typeof fetch; calls: string[] } => {
     const calls: string[] = [];
     return {
       calls,
       fetch: (async (url: string | URL) => {
         calls.push(String(url));
-        return new Response(image(), { headers: { 'Content-Type': 'image/svg+xml', ...(cacheControl ? { 'Cache-Control': cacheControl } : {}) } });
+        return new Response(image(), {
+          headers: { 'Content-Type': 'image/svg+xml', ...(cacheControl ? { 'Cache-Control': cacheControl } : {}) },
+        });
       }) as typeof fetch,
     };
   };
@@ -143,7 +186,15 @@ describe('media cache', () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
     const backend = counting('public, max-age=60');
     const copy = async (origin: string, cacheOrigin?: string): Promise<void> => {
-      const copier = createMediaCopier({ origin, siteDir: await mkdtemp(join(tmpdir(), 'media-')), concurrency: 2, cacheDir, fetchImpl: backend.fetch, now: () => 0, cacheOrigin });
+      const copier = createMediaCopier({
+        origin,
+        siteDir: await mkdtemp(join(tmpdir(), 'media-')),
+        concurrency: 2,
+        cacheDir,
+        fetchImpl: backend.fetch,
+        now: () => 0,
+        cacheOrigin,
+      });
       copier.addFrom(JSON.stringify({ image: '/media/a.svg' }));
       expect(await copier.done()).toEqual([]);
     };
@@ -161,7 +212,17 @@ describe('media cache', () => {
       // The bytes the attacker wants published: a file of the machine, here a PDF so the type fits.
       const body = new TextEncoder().encode('%PDF-1.4 the build cache key');
       const copy = async (site: string, now: number): Promise<void> => {
-        const copier = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: site, concurrency: 2, cacheDir, now: () => now, fetchImpl: (async () => new Response(new TextEncoder().encode('%PDF-1.4 real'), { headers: { 'Content-Type': 'application/pdf', 'Cache-Control': 'public, max-age=60' } })) as typeof fetch });
+        const copier = createMediaCopier({
+          origin: 'http://127.0.0.1:1',
+          siteDir: site,
+          concurrency: 2,
+          cacheDir,
+          now: () => now,
+          fetchImpl: (async () =>
+            new Response(new TextEncoder().encode('%PDF-1.4 real'), {
+              headers: { 'Content-Type': 'application/pdf', 'Cache-Control': 'public, max-age=60' },
+            })) as typeof fetch,
+        });
         copier.addFrom(JSON.stringify({ file: '/media/a.pdf' }));
         expect(await copier.done()).toEqual([]);
       };
@@ -187,7 +248,10 @@ describe('media cache', () => {
     const [output, cached] = await Promise.all([stat(join(site, 'media/a.svg')), stat(join(cacheDir, 'media', entry!))]);
     expect(output.ino).toBe(cached.ino);
     // Stale now: the download replaces the cache entry with a new file, and the linked output keeps its bytes.
-    const fresh = (async () => new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', { headers: { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'max-age=60' } })) as typeof fetch;
+    const fresh = (async () =>
+      new Response('<svg xmlns="http://www.w3.org/2000/svg"></svg>', {
+        headers: { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'max-age=60' },
+      })) as typeof fetch;
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, fresh, 120_000);
     expect(new Uint8Array(await readFile(join(site, 'media/a.svg')))).toEqual(image());
   });
@@ -217,13 +281,23 @@ describe('media cache', () => {
     const backend = counting('max-age=60');
     await copyInto(await mkdtemp(join(tmpdir(), 'media-')), cacheDir, backend.fetch, 1_000);
     expect(backend.calls).toEqual([]);
-    await vi.waitFor(async () => expect(await readdir(join(cacheDir, 'media'))).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.60000\.[0-9a-f]{32}$/)]));
+    await vi.waitFor(async () =>
+      expect(await readdir(join(cacheDir, 'media'))).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.60000\.[0-9a-f]{32}$/)]),
+    );
   });
 
   it("keeps what was fetched with the editor's token apart: a build without it asks the backend", async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'media-cache-'));
     const withToken = counting('public, max-age=60');
-    const drafts = createMediaCopier({ origin: 'http://127.0.0.1:1', siteDir: await mkdtemp(join(tmpdir(), 'media-')), concurrency: 1, cacheDir, fetchImpl: withToken.fetch, token: 'editor-token', now: () => 0 });
+    const drafts = createMediaCopier({
+      origin: 'http://127.0.0.1:1',
+      siteDir: await mkdtemp(join(tmpdir(), 'media-')),
+      concurrency: 1,
+      cacheDir,
+      fetchImpl: withToken.fetch,
+      token: 'editor-token',
+      now: () => 0,
+    });
     drafts.addFrom(JSON.stringify('/media/a.svg'));
     expect(await drafts.done()).toEqual([]);
     const publicBuild = counting('public, max-age=60');

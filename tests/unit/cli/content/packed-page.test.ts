@@ -9,7 +9,13 @@ import { serializeJson } from '../../../../runtime/shared/serialize.ts';
 
 /** A page as the query stage makes it: its data, and its data as the HTML-safe JSON the page and payload splice in. */
 function record(path: string, data: unknown): PageRecord {
-  return { job: { path, routeId: 'news-article', params: { slug: path.slice(6) } } as unknown as PageRecord['job'], data, json: serializeJson(data), lastmod: '2026-11-28', depends: 'news:1' };
+  return {
+    job: { path, routeId: 'news-article', params: { slug: path.slice(6) } } as unknown as PageRecord['job'],
+    data,
+    json: serializeJson(data),
+    lastmod: '2026-11-28',
+    depends: 'news:1',
+  };
 }
 
 let dir: string;

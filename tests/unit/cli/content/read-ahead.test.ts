@@ -94,7 +94,7 @@ describe('readAhead', () => {
 });
 
 describe('mapAhead', () => {
-  it('runs up to its size at once, answers in the items\' order whatever order the calls end in', async () => {
+  it("runs up to its size at once, answers in the items' order whatever order the calls end in", async () => {
     let running = 0;
     let most = 0;
     const items = Array.from({ length: 40 }, (_, i) => i);
@@ -106,7 +106,8 @@ describe('mapAhead', () => {
       await new Promise((resolve) => setTimeout(resolve, (40 - i) % 7));
       running--;
       return i * 2;
-    })) out.push(n);
+    }))
+      out.push(n);
     expect(out).toEqual(items.map((i) => i * 2));
     expect(most).toBe(4);
   });
@@ -120,7 +121,8 @@ describe('mapAhead', () => {
         settled.add(i);
         if (i === 2) throw new Error('item 2 failed');
         return i;
-      })) seen.push(n);
+      }))
+        seen.push(n);
     };
     await expect(run()).rejects.toThrow('item 2 failed');
     expect(seen).toEqual([0, 1]);

@@ -21,7 +21,8 @@ describe('loadRichTextCache', () => {
   // pass however both cleaned.
   const dirtyCleaned = '<p>Hi <a>there</a></p>';
   const hashOf = (html: string): string => createHash('sha256').update(html, 'utf16le').digest('base64url');
-  const saved = async (): Promise<{ version: string; unchanged: string[]; changed: Record<string, string> }> => JSON.parse(await readFile(join(cacheDir, 'rich-text.json'), 'utf8'));
+  const saved = async (): Promise<{ version: string; unchanged: string[]; changed: Record<string, string> }> =>
+    JSON.parse(await readFile(join(cacheDir, 'rich-text.json'), 'utf8'));
 
   it('cleans exactly as sanitizeRichText does, the first time and from the cache', async () => {
     const first = await loadRichTextCache(cacheDir);
@@ -41,13 +42,23 @@ describe('loadRichTextCache', () => {
     first.clean(clean);
     first.clean(dirty);
     await first.save();
-    expect(await saved()).toEqual({ version: sanitizerVersion(), unchanged: [hashOf(clean)], changed: { [hashOf(dirty)]: dirtyCleaned }, mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(await saved()).toEqual({
+      version: sanitizerVersion(),
+      unchanged: [hashOf(clean)],
+      changed: { [hashOf(dirty)]: dirtyCleaned },
+      mac: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect((await saved()).version).toMatch(/^[\w-]{16}$/);
 
     const second = await loadRichTextCache(cacheDir);
     second.clean(dirty);
     await second.save();
-    expect(await saved()).toEqual({ version: sanitizerVersion(), unchanged: [], changed: { [hashOf(dirty)]: dirtyCleaned }, mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(await saved()).toEqual({
+      version: sanitizerVersion(),
+      unchanged: [],
+      changed: { [hashOf(dirty)]: dirtyCleaned },
+      mac: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
   });
 
   it('believes no file but one a build holding the cache key signed', async () => {
@@ -80,7 +91,14 @@ describe('loadRichTextCache', () => {
     expect(outdated.counts.cleaned).toBe(1);
 
     // Entries of the right version but the wrong shape are not believed either, and break nothing.
-    await writeFile(join(cacheDir, 'rich-text.json'), JSON.stringify({ version: sanitizerVersion(), unchanged: [42, null], changed: { [hashOf(dirty)]: null, [hashOf(clean)]: { html: clean } } }));
+    await writeFile(
+      join(cacheDir, 'rich-text.json'),
+      JSON.stringify({
+        version: sanitizerVersion(),
+        unchanged: [42, null],
+        changed: { [hashOf(dirty)]: null, [hashOf(clean)]: { html: clean } },
+      }),
+    );
     const altered = await loadRichTextCache(cacheDir);
     expect([altered.clean(dirty), altered.clean(clean)]).toEqual([sanitizeRichText(dirty), sanitizeRichText(clean)]);
     expect(altered.counts).toEqual({ cleaned: 2, reused: 0 });

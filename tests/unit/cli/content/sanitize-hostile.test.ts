@@ -20,7 +20,11 @@ describe('rich text from the backend', () => {
   });
 
   it("gives every id the content prefix, so none can stand in for the page's own elements, and links in-page fragments to them", () => {
-    expect(sanitizeRichText('<p id="__BOOT__">a</p><h2 id="results">b</h2><p id="Main Content">c</p><a href="#results">r</a><a href="/about#main">m</a>')).toBe(
+    expect(
+      sanitizeRichText(
+        '<p id="__BOOT__">a</p><h2 id="results">b</h2><p id="Main Content">c</p><a href="#results">r</a><a href="/about#main">m</a>',
+      ),
+    ).toBe(
       '<p id="c-boot">a</p><h2 id="c-results">b</h2><p id="c-main-content">c</p><a href="#c-results">r</a><a href="/about#c-main">m</a>',
     );
   });
@@ -73,12 +77,24 @@ describe('URL fields from the backend', () => {
   });
 
   it('cleans data: images and backslash hosts out of rich text', () => {
-    expect(sanitizeRichText('<img src="data:image/png;base64,iVBORw0KGgo=" alt="x"><a href="\\\\evil.example">a</a><a href="/\t/evil.example">b</a>')).toBe('<img alt="x" /><a>a</a><a>b</a>');
+    expect(
+      sanitizeRichText(
+        '<img src="data:image/png;base64,iVBORw0KGgo=" alt="x"><a href="\\\\evil.example">a</a><a href="/\t/evil.example">b</a>',
+      ),
+    ).toBe('<img alt="x" /><a>a</a><a>b</a>');
   });
 
   it('cleans strings inside an array under a rich-text or URL key too, not only a string there', () => {
-    const data = { item: { body: ['<img src="x.png" onerror="alert(1)">', { body: '<script>x()</script><p>ok</p>' }], url: ['javascript:alert(1)', '/fine'], tags: ['javascript:alert(1)'] } };
-    expect(sanitizeData(data)).toEqual({ item: { body: ['<img src="x.png" />', { body: '<p>ok</p>' }], url: [BLOCKED_URL, '/fine'], tags: ['javascript:alert(1)'] } });
+    const data = {
+      item: {
+        body: ['<img src="x.png" onerror="alert(1)">', { body: '<script>x()</script><p>ok</p>' }],
+        url: ['javascript:alert(1)', '/fine'],
+        tags: ['javascript:alert(1)'],
+      },
+    };
+    expect(sanitizeData(data)).toEqual({
+      item: { body: ['<img src="x.png" />', { body: '<p>ok</p>' }], url: [BLOCKED_URL, '/fine'], tags: ['javascript:alert(1)'] },
+    });
   });
 
   it('blocks unsafe values of url, href and …Url fields and leaves other strings alone', () => {
@@ -96,7 +112,10 @@ describe('URL fields from the backend', () => {
 
   it('copies only the objects in which something changed, and never changes its input', () => {
     const clean = { title: 'Clean', body: '<p>Fine.</p>', tags: ['a'] };
-    const data = { items: [clean, { title: 'Hostile', body: '<p>Hi<script>x()</script></p>', link: { href: 'javascript:x()' } }], meta: { count: 2 } };
+    const data = {
+      items: [clean, { title: 'Hostile', body: '<p>Hi<script>x()</script></p>', link: { href: 'javascript:x()' } }],
+      meta: { count: 2 },
+    };
     const before = structuredClone(data);
     const result = sanitizeData(data);
     expect(data).toEqual(before);

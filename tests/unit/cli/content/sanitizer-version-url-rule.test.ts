@@ -35,7 +35,8 @@ describe('the sanitiser version and the URL rule', () => {
     vi.doMock(RULES, async (importOriginal) => {
       const rules = await importOriginal<ContentRules>();
       const isSafeUrl = (url: string): boolean => !/^\s*tel:/i.test(url) && rules.isSafeUrl(url);
-      const isSafeUrlAttribute = (name: string, value: string): boolean => (rules.URL_ATTRIBUTES.has(name) ? !/^\s*tel:/i.test(value) && rules.isSafeUrlAttribute(name, value) : true);
+      const isSafeUrlAttribute = (name: string, value: string): boolean =>
+        rules.URL_ATTRIBUTES.has(name) ? !/^\s*tel:/i.test(value) && rules.isSafeUrlAttribute(name, value) : true;
       return { ...rules, isSafeUrl, isSafeUrlAttribute };
     });
     const after = await (await freshCache()).loadRichTextCache(cacheDir);
@@ -44,7 +45,7 @@ describe('the sanitiser version and the URL rule', () => {
   });
 });
 
-describe('the sanitiser version and the URL rule\'s tables', () => {
+describe("the sanitiser version and the URL rule's tables", () => {
   const dir = tempDirPerTest('sanitizer-version-');
   afterEach(() => vi.resetModules());
 

@@ -5,7 +5,13 @@ import { findBadSlug, findItemId, quoteSlug, slugProblem } from '../../../../cli
 import type { RouteDefinition } from '../../../../runtime/routes.ts';
 import type { RouteDataContext, RouteDataDefinition } from '../../../../runtime/shared/route-data.ts';
 
-const route: RouteDefinition = { id: 'news-article', page: 'news-article', path: '/news/:slug', load: () => Promise.reject(new Error('not loaded')), head: () => ({ title: '', description: '' }) };
+const route: RouteDefinition = {
+  id: 'news-article',
+  page: 'news-article',
+  path: '/news/:slug',
+  load: () => Promise.reject(new Error('not loaded')),
+  head: () => ({ title: '', description: '' }),
+};
 
 function thrown(run: () => unknown): { code: string; message: string; hint: string } {
   try {
@@ -45,14 +51,23 @@ describe('slugProblem', () => {
 });
 
 describe('finding the item a slug belongs to', () => {
-  const answer = { newsItems: { nodes: [{ id: 'news-1', slug: 'fine' }, { id: 'news-2', slug: '../up', category: { slug: 'ok' } }] } };
+  const answer = {
+    newsItems: {
+      nodes: [
+        { id: 'news-1', slug: 'fine' },
+        { id: 'news-2', slug: '../up', category: { slug: 'ok' } },
+      ],
+    },
+  };
 
   it('names the first item with an unusable slug by its id', () => {
     expect(findBadSlug(answer)).toEqual({ id: 'news-2', slug: '../up', problem: expect.stringContaining('slash') as unknown });
   });
 
   it('names the enclosing item and field for a nested object without an id', () => {
-    expect(findBadSlug({ events: { nodes: [{ id: 'event-7', slug: 'fine', category: { slug: 'Bad Category' } }] } })?.id).toBe('event-7 (its category)');
+    expect(findBadSlug({ events: { nodes: [{ id: 'event-7', slug: 'fine', category: { slug: 'Bad Category' } }] } })?.id).toBe(
+      'event-7 (its category)',
+    );
   });
 
   it('finds no problem in a clean answer', () => {
@@ -74,7 +89,9 @@ describe('pathFor', () => {
   it('names the item id, the slug and the fix when the entry data has the item', () => {
     const error = thrown(() => pathFor(route, { slug: '..\\evil' }, { newsItem: { id: 'news-9', slug: '..\\evil' } }));
     expect(error.code).toBe('UnsafeSlug');
-    expect(error.message).toBe(`The item news-9 has the slug "..\\\\evil", which cannot be the page path of route news-article (/news/:slug): it is not a safe 'slug' path segment.`);
+    expect(error.message).toBe(
+      `The item news-9 has the slug "..\\\\evil", which cannot be the page path of route news-article (/news/:slug): it is not a safe 'slug' path segment.`,
+    );
     expect(error.hint).toContain('lowercase letters, digits and hyphens');
   });
 
@@ -114,7 +131,15 @@ describe('crawl', () => {
         },
       },
     };
-    const ctx: RouteDataContext = { request: <T>() => Promise.resolve({ items: [{ id: 'a-1', slug: 'fine' }, { id: 'a-2', slug: 'n\u0435ws' }] } as T) };
+    const ctx: RouteDataContext = {
+      request: <T>() =>
+        Promise.resolve({
+          items: [
+            { id: 'a-1', slug: 'fine' },
+            { id: 'a-2', slug: 'n\u0435ws' },
+          ],
+        } as T),
+    };
     const failures: PageFailure[] = [];
     const error = await (async () => {
       for await (const job of crawl([route], routeData, ctx, (f) => failures.push(f))) void job;

@@ -9,15 +9,21 @@ describe('commandError', () => {
     const error = commandError(systemError('ENOSPC', "no space left on device, open '/srv/site/.site-staging-1/news/index.html'"));
     expect(error.code).toBe('DiskFull');
     const text = formatError(error);
-    expect(text).toContain("[DiskFull] The disk is full (or the user's quota used up): ENOSPC: no space left on device, open '/srv/site/.site-staging-1/news/index.html'.");
-    expect(text).toContain('Hint: Free space on the disk that holds the output folder (--out), the build cache (--cache-dir) and the temporary folder');
+    expect(text).toContain(
+      "[DiskFull] The disk is full (or the user's quota used up): ENOSPC: no space left on device, open '/srv/site/.site-staging-1/news/index.html'.",
+    );
+    expect(text).toContain(
+      'Hint: Free space on the disk that holds the output folder (--out), the build cache (--cache-dir) and the temporary folder',
+    );
   });
 
   it('finds the full disk in an error from a page-write thread, which keeps only the text, in a quota, and under a cause', () => {
     // What the build's main thread gets when a write thread hits a full disk (seen at 100,000 pages).
     expect(commandError(reviveError(threadError(systemError('ENOSPC', 'no space left on device, write')))).code).toBe('DiskFull');
     expect(commandError(systemError('EDQUOT', 'disk quota exceeded, write')).code).toBe('DiskFull');
-    expect(commandError(new Error('the state could not be saved', { cause: systemError('ENOSPC', 'no space left on device, write') })).code).toBe('DiskFull');
+    expect(
+      commandError(new Error('the state could not be saved', { cause: systemError('ENOSPC', 'no space left on device, write') })).code,
+    ).toBe('DiskFull');
   });
 
   it('leaves a BuildError as it is and calls anything else unexpected', () => {

@@ -33,7 +33,15 @@ describe('an update in place', () => {
       '_assets/builds/manifest/b2.json': '{}',
     });
     const { written } = await commitStagingChanges(staging, out, []);
-    expect(written).toEqual(['_assets/app-2.js', 'media/a.png', 'a/index.html', 'zebra/index.html', '_assets/builds/manifest/b2.json', '_assets/builds/meta/b2.json', '_assets/builds/latest.json']);
+    expect(written).toEqual([
+      '_assets/app-2.js',
+      'media/a.png',
+      'a/index.html',
+      'zebra/index.html',
+      '_assets/builds/manifest/b2.json',
+      '_assets/builds/meta/b2.json',
+      '_assets/builds/latest.json',
+    ]);
     expect(JSON.parse(await readFile(join(out, '_assets/builds/meta/b2.json'), 'utf8'))).toEqual({ id: 'b2' });
     expect(JSON.parse(await readFile(join(out, '_assets/builds/latest.json'), 'utf8'))).toEqual({ id: 'b2' });
   });

@@ -17,7 +17,10 @@ const rejection = (promise: Promise<unknown>): Promise<{ code: string; message: 
 async function previousBuild(dir: string, pages: number): Promise<void> {
   await mkdir(join(dir, '_assets/builds/meta'), { recursive: true });
   await writeFile(join(dir, '_assets/builds/latest.json'), '{"id":"old","timestamp":1}');
-  await writeFile(join(dir, '_assets/builds/meta/old.json'), JSON.stringify({ id: 'old', timestamp: 1, matcher: {}, prerendered: Array.from({ length: pages }, (_, i) => `/p${i}`), chunks: {} }));
+  await writeFile(
+    join(dir, '_assets/builds/meta/old.json'),
+    JSON.stringify({ id: 'old', timestamp: 1, matcher: {}, prerendered: Array.from({ length: pages }, (_, i) => `/p${i}`), chunks: {} }),
+  );
 }
 
 describe('the output lock', () => {
@@ -53,7 +56,8 @@ describe('the output lock', () => {
       const attempts = await Promise.allSettled(Array.from({ length: 6 }, () => lockOutput(dir, { isAlive })));
       const held = attempts.filter((a) => a.status === 'fulfilled');
       expect(held, `round ${round}`).toHaveLength(1);
-      for (const failed of attempts.filter((a) => a.status === 'rejected')) expect((failed.reason as { code: string }).code).toBe('OutputLocked');
+      for (const failed of attempts.filter((a) => a.status === 'rejected'))
+        expect((failed.reason as { code: string }).code).toBe('OutputLocked');
       await (held[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof lockOutput>>>).value.release();
       expect(await readdir(join(dir, '..'))).toEqual([]);
     }
@@ -113,7 +117,9 @@ describe('the output lock', () => {
     const dir = await outDir();
     await mkdir(join(dir, '..', '.site.staging-99999-dead'), { recursive: true });
     const staging = await createStagingDir(dir);
-    expect((await readdir(join(dir, '..'))).filter((n) => n.startsWith('.site.staging-'))).toEqual([staging.slice(staging.lastIndexOf('/') + 1)]);
+    expect((await readdir(join(dir, '..'))).filter((n) => n.startsWith('.site.staging-'))).toEqual([
+      staging.slice(staging.lastIndexOf('/') + 1),
+    ]);
     await discardStagingDir(staging);
   });
 });
@@ -124,7 +130,9 @@ describe('the page-count guard', () => {
     await previousBuild(dir, 100);
     const error = await rejection(checkPageCount(dir, 79, false));
     expect(error.code).toBe('PageCountDropped');
-    expect(error.message).toBe(`This build has 79 pages, 21% fewer than the 100 of the previous build in ${dir}; the previous output was kept unchanged.`);
+    expect(error.message).toBe(
+      `This build has 79 pages, 21% fewer than the 100 of the previous build in ${dir}; the previous output was kept unchanged.`,
+    );
   });
 
   it('accepts a drop of exactly 20%, growth, a first build, and any drop with allowShrink', async () => {

@@ -62,7 +62,9 @@ describe('the search cache', () => {
     // Written under another key: not this one's.
     await openSearchCache(dir, { signer: cacheKeyFor(dir, { SITE_CACHE_KEY: 'y'.repeat(32) }) }).put(key('b'), files('one'));
     expect(await openSearchCache(dir).get(key('b'))).toBeNull();
-    expect(await openSearchCache(dir, { signer: cacheKeyFor(dir, { SITE_CACHE_KEY: 'y'.repeat(32) }) }).get(key('b'))).toEqual(files('one'));
+    expect(await openSearchCache(dir, { signer: cacheKeyFor(dir, { SITE_CACHE_KEY: 'y'.repeat(32) }) }).get(key('b'))).toEqual(
+      files('one'),
+    );
   });
 
   it('reads no symbolic link and waits on no FIFO', async () => {
@@ -102,12 +104,16 @@ describe('the search cache', () => {
     await cache.keep(key('b'));
     await cache.keep(key('g')); // kept by an update in place, not in the cache: not written (not made by this build)
     await cache.prune(now);
-    expect((await readdir(join(dir, 'search'))).sort()).toEqual([`${key('a')}.pagefind`, `${key('b')}.pagefind`, `${key('d')}.pagefind`, `${key('f')}.pagefind.y.tmp`, 'notes.txt'].sort());
+    expect((await readdir(join(dir, 'search'))).sort()).toEqual(
+      [`${key('a')}.pagefind`, `${key('b')}.pagefind`, `${key('d')}.pagefind`, `${key('f')}.pagefind.y.tmp`, 'notes.txt'].sort(),
+    );
   });
 
   it('past its size, forgets the oldest entries this build did not use first', async () => {
     const now = Date.now();
-    const big = (k: string): CachedFile[] => [{ file: '_search/pagefind-entry.json', content: new Uint8Array(1024 * 1024).fill(k.charCodeAt(0)) }];
+    const big = (k: string): CachedFile[] => [
+      { file: '_search/pagefind-entry.json', content: new Uint8Array(1024 * 1024).fill(k.charCodeAt(0)) },
+    ];
     for (const [i, k] of ['a', 'b', 'c', 'd'].entries()) {
       await openSearchCache(dir).put(key(k), big(k));
       await utimes(entryFile(key(k)), new Date(now - days(i + 1)), new Date(now - days(i + 1)));

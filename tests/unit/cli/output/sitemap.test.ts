@@ -11,7 +11,8 @@ import { renderSitemap, SITEMAP_URLS, sitemapFiles } from '../../../../cli/outpu
 const noPages = { data: () => Promise.reject(new Error('no page data in this test')) };
 
 const BASE = 'https://institute.example';
-const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `/p/${String(i).padStart(3, '0')}`, lastmod: '2026-01-02T03:04:05Z' }));
+const entries = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ path: `/p/${String(i).padStart(3, '0')}`, lastmod: '2026-01-02T03:04:05Z' }));
 const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
 
 describe('the sitemap', () => {
@@ -40,13 +41,30 @@ describe('the sitemap', () => {
       await rm(dir, { recursive: true, force: true });
     });
     const write = async (siteDir: string, pages: number, previousOutputs?: ReadonlyMap<string, string>) =>
-      writeExtras({ siteDir, publicDir: join(dir, 'public'), baseUrl: BASE, routeRules: {}, csp: null, notFoundHtml: '<p>404</p>', sitemap: entries(pages).reverse(), collectors: [], pages: noPages, previousOutputs, sitemapUrls: 3 });
+      writeExtras({
+        siteDir,
+        publicDir: join(dir, 'public'),
+        baseUrl: BASE,
+        routeRules: {},
+        csp: null,
+        notFoundHtml: '<p>404</p>',
+        sitemap: entries(pages).reverse(),
+        collectors: [],
+        pages: noPages,
+        previousOutputs,
+        sitemapUrls: 3,
+      });
 
     it('writes every part, records each as an output, and a smaller site no longer keeps the part it lost', async () => {
       dir = await mkdtemp(join(tmpdir(), 'sitemap-'));
       await mkdir(join(dir, 'public'));
       const first = await write(join(dir, 'one'), 7);
-      expect((await readdir(join(dir, 'one'))).filter((f) => f.startsWith('sitemap')).sort()).toEqual(['sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap.xml']);
+      expect((await readdir(join(dir, 'one'))).filter((f) => f.startsWith('sitemap')).sort()).toEqual([
+        'sitemap-1.xml',
+        'sitemap-2.xml',
+        'sitemap-3.xml',
+        'sitemap.xml',
+      ]);
       // The pages came unsorted: each part lists them in path order.
       expect(locs(await readFile(join(dir, 'one', 'sitemap-1.xml'), 'utf8'))).toEqual([`${BASE}/p/000`, `${BASE}/p/001`, `${BASE}/p/002`]);
       expect([...first.outputHashes.keys()].sort()).toEqual(['sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap.xml']);
@@ -82,7 +100,19 @@ describe('the sitemap', () => {
         },
       };
       const siteDir = join(dir, 'site');
-      await expect(writeExtras({ siteDir, publicDir: join(dir, 'public'), baseUrl: BASE, routeRules: {}, csp: null, notFoundHtml: '', sitemap: [], collectors: [failing], pages: noPages })).rejects.toThrow('the output broke');
+      await expect(
+        writeExtras({
+          siteDir,
+          publicDir: join(dir, 'public'),
+          baseUrl: BASE,
+          routeRules: {},
+          csp: null,
+          notFoundHtml: '',
+          sitemap: [],
+          collectors: [failing],
+          pages: noPages,
+        }),
+      ).rejects.toThrow('the output broke');
       // Every write it started has ended by then: all 600 files are there, none half-written.
       const files = await readdir(join(siteDir, 'out'));
       expect(files.filter((f) => f.endsWith('.txt'))).toHaveLength(600);

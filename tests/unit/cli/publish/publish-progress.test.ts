@@ -18,8 +18,18 @@ describe("publish's progress, in the build's progress model", () => {
     const shown: string[] = [];
     const display = startPlainProgress(progress, (line) => shown.push(line), { intervalMs: 2000, every: time.every });
     const logged: string[] = [];
-    const logger = { info: (stage: string, message: string) => void logged.push(`[${stage}] ${message}`), warn: () => undefined, error: () => undefined };
-    const uploads = [upload(`${ASSETS_DIR}/site-1.css`, 2048), upload('news/a/index.html', 1024), upload('news/b/index.html', 1024), upload('news/c/index.html', 3072), upload(LATEST_FILE, 100)];
+    const logger = {
+      info: (stage: string, message: string) => void logged.push(`[${stage}] ${message}`),
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const uploads = [
+      upload(`${ASSETS_DIR}/site-1.css`, 2048),
+      upload('news/a/index.html', 1024),
+      upload('news/b/index.html', 1024),
+      upload('news/c/index.html', 3072),
+      upload(LATEST_FILE, 100),
+    ];
     let puts = 0;
     const store = {
       put: async (key: string) => {
@@ -54,7 +64,15 @@ describe("publish's progress, in the build's progress model", () => {
         if (key.endsWith('index.html')) throw new Error('refused');
       },
     } as unknown as ObjectStore;
-    await expect(uploadInStages([upload(`${ASSETS_DIR}/site-1.css`, 10), upload('news/a/index.html', 10)], { store, logger, concurrency: 1, progress, onAction: () => undefined })).rejects.toThrow('refused');
+    await expect(
+      uploadInStages([upload(`${ASSETS_DIR}/site-1.css`, 10), upload('news/a/index.html', 10)], {
+        store,
+        logger,
+        concurrency: 1,
+        progress,
+        onAction: () => undefined,
+      }),
+    ).rejects.toThrow('refused');
     expect(uploadsDone(progress)).toEqual({ done: 1, bytes: 10, running: 'pages' });
   });
 });

@@ -36,7 +36,13 @@ function expectCode(error: unknown, code: string): void {
   expect(printed).not.toMatch(/--verbose for the stack trace/);
 }
 
-const route = (id: string, path: string): RouteDefinition => ({ id, page: id, path, load: () => Promise.reject(new Error('not loaded')), head: () => ({ title: id, description: '' }) });
+const route = (id: string, path: string): RouteDefinition => ({
+  id,
+  page: id,
+  path,
+  load: () => Promise.reject(new Error('not loaded')),
+  head: () => ({ title: id, description: '' }),
+});
 const noBackend: RouteDataContext = { request: () => Promise.reject(new Error('no request expected')) };
 
 async function crawlError(routes: RouteDefinition[], routeData: Parameters<typeof crawl>[1]): Promise<unknown> {
@@ -48,12 +54,16 @@ async function crawlError(routes: RouteDefinition[], routeData: Parameters<typeo
   return null;
 }
 
-const TEMPLATE = '<!doctype html>\n<html lang="<!--app-lang-->"><head><meta charset="utf-8"><!--app-csp--><!--app-head--></head><body><div id="app"><!--app-html--></div><!--app-boot--><!--app-scripts--></body></html>';
+const TEMPLATE =
+  '<!doctype html>\n<html lang="<!--app-lang-->"><head><meta charset="utf-8"><!--app-csp--><!--app-head--></head><body><div id="app"><!--app-html--></div><!--app-boot--><!--app-scripts--></body></html>';
 
 describe('failures a site author causes', () => {
   it('a route without its data entry, and a dynamic route without entries()', async () => {
     expectCode(await crawlError([route('about', '/about')], {}), 'RouteDataMissing');
-    expectCode(await crawlError([route('news-article', '/news/:slug')], { 'news-article': { query: 'query A { a }' } }), 'RouteEntriesMissing');
+    expectCode(
+      await crawlError([route('news-article', '/news/:slug')], { 'news-article': { query: 'query A { a }' } }),
+      'RouteEntriesMissing',
+    );
   });
 
   it('a document shell without a placeholder, or with a tag before the policy', () => {
@@ -63,7 +73,12 @@ describe('failures a site author causes', () => {
 
   it('a shared part whose cache key leaves out what its markup depends on', () => {
     const cache = createSharedMarkupCache({ checkEvery: 1 });
-    const page = (section: string) => () => renderToString(<SharedMarkup cacheKey="header"><nav>{section}</nav></SharedMarkup>);
+    const page = (section: string) => () =>
+      renderToString(
+        <SharedMarkup cacheKey="header">
+          <nav>{section}</nav>
+        </SharedMarkup>,
+      );
     cache.render('/news/a', page('news'));
     expectCatalogued(() => cache.render('/events/b', page('events')), 'SharedMarkupMismatch');
   });
@@ -94,7 +109,9 @@ describe('failures a site author causes', () => {
       const renderer = createPageRenderer(ctx, dir, 1 << 20);
       const error = await renderer.render({ routeId: 'broken', path: '/broken', params: {}, json: '{}' }).catch((e: unknown) => e);
       expectCode(error, 'PageRenderFailed');
-      expect(String((error as Error).message)).toContain("/broken (route broken) failed: Cannot read properties of undefined (reading 'title')");
+      expect(String((error as Error).message)).toContain(
+        "/broken (route broken) failed: Cannot read properties of undefined (reading 'title')",
+      );
       await renderer.drain();
       // A thread posts the code, message and cause; the build gets the same catalogued error back,
       // with the cause that --verbose prints.

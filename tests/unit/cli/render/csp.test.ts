@@ -8,7 +8,12 @@ import { policyHeaders } from '../../../../cli/serve/preview.ts';
 
 /** The directives of a policy, by name. */
 function directives(policy: string): Record<string, string[]> {
-  return Object.fromEntries(policy.split('; ').map((d) => d.split(' ')).map(([name, ...values]) => [name!, values]));
+  return Object.fromEntries(
+    policy
+      .split('; ')
+      .map((d) => d.split(' '))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 describe('the Content-Security-Policy the build derives (issue 16.4)', () => {
@@ -19,13 +24,21 @@ describe('the Content-Security-Policy the build derives (issue 16.4)', () => {
   });
 
   it("widens images alone for an image service's origin", () => {
-    const policy = directives(contentSecurityPolicy({ publicEndpoint: null, sentryDsn: null, images: { service: { url: 'https://img.example:8080' } } }));
+    const policy = directives(
+      contentSecurityPolicy({ publicEndpoint: null, sentryDsn: null, images: { service: { url: 'https://img.example:8080' } } }),
+    );
     expect(policy['img-src']).toEqual(["'self'", 'https://img.example:8080']);
-    for (const name of ['default-src', 'script-src', 'style-src', 'media-src', 'connect-src']) expect(policy[name], name).toEqual(["'self'"]);
+    for (const name of ['default-src', 'script-src', 'style-src', 'media-src', 'connect-src'])
+      expect(policy[name], name).toEqual(["'self'"]);
   });
 
   it("widens requests, images and media for the public API's origin and requests for the reporter's, and nothing else", () => {
-    const policy = directives(contentSecurityPolicy({ publicEndpoint: 'https://api.example:8443/v1/graphql', sentryDsn: 'https://publickey@o1.ingest.sentry.io/42' }));
+    const policy = directives(
+      contentSecurityPolicy({
+        publicEndpoint: 'https://api.example:8443/v1/graphql',
+        sentryDsn: 'https://publickey@o1.ingest.sentry.io/42',
+      }),
+    );
     expect(policy['img-src']).toEqual(["'self'", 'https://api.example:8443']);
     expect(policy['media-src']).toEqual(["'self'", 'https://api.example:8443']);
     expect(policy['connect-src']).toEqual(["'self'", 'https://api.example:8443', 'https://o1.ingest.sentry.io']);
@@ -37,7 +50,9 @@ describe('the Content-Security-Policy the build derives (issue 16.4)', () => {
   });
 
   it('names an origin once when the API and the reporter share it', () => {
-    const policy = directives(contentSecurityPolicy({ publicEndpoint: 'https://cms.example/graphql', sentryDsn: 'https://key@cms.example/3' }));
+    const policy = directives(
+      contentSecurityPolicy({ publicEndpoint: 'https://cms.example/graphql', sentryDsn: 'https://key@cms.example/3' }),
+    );
     expect(policy['connect-src']).toEqual(["'self'", 'https://cms.example']);
   });
 
@@ -76,14 +91,16 @@ describe("`site preview`'s policy header", () => {
     const site = contentSecurityPolicy({ publicEndpoint: null, sentryDsn: null });
     const search = withWebAssembly(site);
     const dir = await mkdtemp(join(tmpdir(), 'site-csp-'));
-    const page = (policy: string): string => `<!doctype html><html><head><meta charset="utf-8">${cspMetaTag(policy)}<title>x</title></head></html>`;
+    const page = (policy: string): string =>
+      `<!doctype html><html><head><meta charset="utf-8">${cspMetaTag(policy)}<title>x</title></head></html>`;
     await mkdir(join(dir, 'search'), { recursive: true });
     await mkdir(join(dir, '_search'), { recursive: true });
     await writeFile(join(dir, 'index.html'), page(site));
     await writeFile(join(dir, 'search/index.html'), page(search));
     await writeFile(join(dir, 'plain.html'), '<!doctype html><title>no policy</title>');
     const headers = await policyHeaders(dir);
-    const policyOf = async (file: string | null): Promise<string | undefined> => (await headers(file === null ? null : join(dir, file)))['content-security-policy'];
+    const policyOf = async (file: string | null): Promise<string | undefined> =>
+      (await headers(file === null ? null : join(dir, file)))['content-security-policy'];
     // Each with framing forbidden, which only a header can say.
     const framed = (policy: string): string => `${policy}; frame-ancestors 'none'`;
     expect(await policyOf('index.html')).toBe(framed(site));
@@ -94,6 +111,8 @@ describe("`site preview`'s policy header", () => {
     expect(await policyOf(null)).toBe(framed(site));
     // A site built with --no-csp gets no policy but that.
     await writeFile(join(dir, 'index.html'), '<!doctype html><title>no policy</title>');
-    expect(await (await policyHeaders(dir))(join(dir, 'search/index.html'))).toEqual({ 'content-security-policy': "frame-ancestors 'none'" });
+    expect(await (await policyHeaders(dir))(join(dir, 'search/index.html'))).toEqual({
+      'content-security-policy': "frame-ancestors 'none'",
+    });
   });
 });

@@ -29,7 +29,16 @@ describe('the page feed shared by a build and a merge', () => {
 
   it('adds search entries of indexed routes only when asked, marked kept or not, in route order', () => {
     const searched: SearchedPage[] = [];
-    const feed = createPageFeed({ collectors: [], searchRoutes: new Map([['news', search]]), searched, site: {}, routeOrder: new Map([['home', 0], ['news', 1]]) });
+    const feed = createPageFeed({
+      collectors: [],
+      searchRoutes: new Map([['news', search]]),
+      searched,
+      site: {},
+      routeOrder: new Map([
+        ['home', 0],
+        ['news', 1],
+      ]),
+    });
     feed.read({ path: '/news/a', routeId: 'news', params: {}, data: { title: 'A' } }, { kept: true });
     feed.read({ path: '/news/b', routeId: 'news', params: {}, data: { title: 'B' } }, null);
     feed.read({ path: '/news/c', routeId: 'news', params: {}, data: { title: 'C' } }, { kept: false });
@@ -43,7 +52,9 @@ describe('the page feed shared by a build and a merge', () => {
   it('fails on a page that writes the file of a page before it, read or kept unread', () => {
     const feed = createPageFeed({ collectors: [], searchRoutes: null, searched: null, site: {}, routeOrder: new Map() });
     feed.read({ path: '/news/a', routeId: 'news', params: {}, data: {} }, null);
-    expect(() => feed.read({ path: '/news/A', routeId: 'news', params: {}, data: {} }, null)).toThrow(/^Two pages write to news\/A\/index\.html/);
+    expect(() => feed.read({ path: '/news/A', routeId: 'news', params: {}, data: {} }, null)).toThrow(
+      /^Two pages write to news\/A\/index\.html/,
+    );
     expect(() => feed.unread({ path: '/news/a', routeId: 'news', params: {} }, [])).toThrow(/^Two pages write to news\/a\/index\.html/);
   });
 });

@@ -1,14 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../../cli/config/config.ts';
 import { partitionCount, partitionOf } from '../../../../cli/output/search-index.ts';
-import { compareSearchedPages, mainContent, searchDocuments, searchEntries, searchRoutesOf, usesMainContent, withoutExcluded } from '../../../../cli/render/search-documents.ts';
+import {
+  compareSearchedPages,
+  mainContent,
+  searchDocuments,
+  searchEntries,
+  searchRoutesOf,
+  usesMainContent,
+  withoutExcluded,
+} from '../../../../cli/render/search-documents.ts';
 import { routeData } from '../../../../site/routes.build.ts';
 
-const page = (main: string): string => `<!doctype html><html><body><header><nav>Menu</nav></header><main id="main" class="site-main" tabindex="-1">${main}</main><footer>Footer</footer></body></html>`;
+const page = (main: string): string =>
+  `<!doctype html><html><body><header><nav>Menu</nav></header><main id="main" class="site-main" tabindex="-1">${main}</main><footer>Footer</footer></body></html>`;
 
 describe("a page's documents for the site search index", () => {
   it("are the inside of the page's <main> for an entry without text, with its metadata and filters outside the indexed body", () => {
-    const [doc] = searchDocuments({ path: '/news/open-day', entries: [{ section: 'news', title: 'Open day', date: '2026-03-14', image: '/media/a.jpg' }] }, page('<h1>Open day</h1><p>Come in.</p>'), 'en');
+    const [doc] = searchDocuments(
+      { path: '/news/open-day', entries: [{ section: 'news', title: 'Open day', date: '2026-03-14', image: '/media/a.jpg' }] },
+      page('<h1>Open day</h1><p>Come in.</p>'),
+      'en',
+    );
     expect(doc!.url).toBe('/news/open-day');
     expect(doc!.html).toBe(
       '<html lang="en"><body>' +
@@ -18,7 +31,7 @@ describe("a page's documents for the site search index", () => {
     );
   });
 
-  it('are the entry\'s own text, escaped, for an item of a list, leading to its anchor on the page or to its own path', () => {
+  it("are the entry's own text, escaped, for an item of a list, leading to its anchor on the page or to its own path", () => {
     const docs = searchDocuments(
       {
         path: '/about/people',
@@ -32,14 +45,21 @@ describe("a page's documents for the site search index", () => {
     );
     expect(docs.map((d) => d.url)).toEqual(['/about/people#c-person-ada', '/media/report.pdf']);
     expect(docs[0]!.html).toContain('<div data-pagefind-meta="title">Ada &lt;Lovelace&gt;</div>');
-    expect(docs[0]!.html).toContain('<div data-pagefind-body><h1>Ada &lt;Lovelace&gt;</h1><p>Professor &amp; &quot;composer&quot;.</p></div>');
+    expect(docs[0]!.html).toContain(
+      '<div data-pagefind-body><h1>Ada &lt;Lovelace&gt;</h1><p>Professor &amp; &quot;composer&quot;.</p></div>',
+    );
     expect(docs[0]!.html).not.toContain('data-pagefind-filter="year"');
     expect(docs[1]!.html).toContain('<div data-pagefind-filter="year">2025</div>');
   });
 
-  it('need the page\'s HTML only when an entry has no text of its own', () => {
+  it("need the page's HTML only when an entry has no text of its own", () => {
     expect(usesMainContent([{ section: 'people', title: 'A', text: 'B' }])).toBe(false);
-    expect(usesMainContent([{ section: 'about', title: 'A' }, { section: 'people', title: 'B', text: 'C' }])).toBe(true);
+    expect(
+      usesMainContent([
+        { section: 'about', title: 'A' },
+        { section: 'people', title: 'B', text: 'C' },
+      ]),
+    ).toBe(true);
   });
 
   it("take the layout's <main> whole, and nothing without one", () => {
@@ -97,8 +117,11 @@ describe('the search option', () => {
 describe('what the index leaves out of a page', () => {
   const exclude = ['nav', '.related', 'aside.note', 'main > .odd'];
   it('drops the elements a tag, a class or both name, with everything inside them, and keeps the rest byte for byte', () => {
-    const html = '<h1>Title</h1><nav class="trail"><a href="/">Home</a></nav><p>Body<br/>text<img src="/media/a.png" alt=""></p><section class="box related" aria-labelledby="r"><h2 id="r">Related</h2><section><a href="/news/b">B</a></section></section><aside class="note">n</aside><aside>kept</aside><p class="relatedness">kept too</p>';
-    expect(withoutExcluded(html, exclude)).toBe('<h1>Title</h1><p>Body<br/>text<img src="/media/a.png" alt=""></p><aside>kept</aside><p class="relatedness">kept too</p>');
+    const html =
+      '<h1>Title</h1><nav class="trail"><a href="/">Home</a></nav><p>Body<br/>text<img src="/media/a.png" alt=""></p><section class="box related" aria-labelledby="r"><h2 id="r">Related</h2><section><a href="/news/b">B</a></section></section><aside class="note">n</aside><aside>kept</aside><p class="relatedness">kept too</p>';
+    expect(withoutExcluded(html, exclude)).toBe(
+      '<h1>Title</h1><p>Body<br/>text<img src="/media/a.png" alt=""></p><aside>kept</aside><p class="relatedness">kept too</p>',
+    );
   });
 
   it('leaves a selector it does not apply (a child combinator) to Pagefind, and the page as it is when nothing applies', () => {
@@ -107,9 +130,12 @@ describe('what the index leaves out of a page', () => {
   });
 
   it("makes a page's documents the same whatever its related items' titles: a neighbour's edit does not change them", () => {
-    const page = (related: string) => `<html><body><main><h1>A</h1><p>Text</p><section class="related"><a>${related}</a></section></main></body></html>`;
+    const page = (related: string) =>
+      `<html><body><main><h1>A</h1><p>Text</p><section class="related"><a>${related}</a></section></main></body></html>`;
     const entry = { path: '/news/a', entries: [{ section: 'news', title: 'A' }] };
-    expect(searchDocuments(entry, page('Old title'), 'en', ['.related'])).toEqual(searchDocuments(entry, page('New title'), 'en', ['.related']));
+    expect(searchDocuments(entry, page('Old title'), 'en', ['.related'])).toEqual(
+      searchDocuments(entry, page('New title'), 'en', ['.related']),
+    );
     expect(searchDocuments(entry, page('Old title'), 'en', [])).not.toEqual(searchDocuments(entry, page('New title'), 'en', []));
   });
 });

@@ -105,8 +105,12 @@ describe('shared markup in a build', () => {
       </div>
     );
     const cache = createSharedMarkupCache({ checkEvery: 1 });
-    expect(cache.render('/news/a', () => renderToString(<Header section="news" />))).toBe('<div><nav>news</nav><footer>Northlight</footer></div>');
-    expect(cache.render('/news/b', () => renderToString(<Header section="news" />))).toBe('<div><nav>news</nav><footer>Northlight</footer></div>');
+    expect(cache.render('/news/a', () => renderToString(<Header section="news" />))).toBe(
+      '<div><nav>news</nav><footer>Northlight</footer></div>',
+    );
+    expect(cache.render('/news/b', () => renderToString(<Header section="news" />))).toBe(
+      '<div><nav>news</nav><footer>Northlight</footer></div>',
+    );
     expect(() => cache.render('/events/c', () => renderToString(<Header section="events" />))).toThrow(
       /^SharedMarkup 'header' \(markup from \/news\/a\) gave \/events\/c other markup than rendering it there does: its cacheKey must name everything its content depends on/,
     );

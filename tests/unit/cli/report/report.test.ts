@@ -30,7 +30,12 @@ function input(overrides: Partial<ReportInput> = {}): ReportInput {
     output: {
       files: 9,
       bytes: 9000,
-      byKind: { pages: { files: 6, bytes: 6000 }, assets: { files: 1, bytes: 1000 }, media: { files: 1, bytes: 1000 }, other: { files: 1, bytes: 1000 } },
+      byKind: {
+        pages: { files: 6, bytes: 6000 },
+        assets: { files: 1, bytes: 1000 },
+        media: { files: 1, bytes: 1000 },
+        other: { files: 1, bytes: 1000 },
+      },
       largestPages: [{ path: '/news/a', bytes: 3000 }],
       largestPayloads: [{ path: '/news/b', bytes: 700 }],
     },
@@ -40,7 +45,15 @@ function input(overrides: Partial<ReportInput> = {}): ReportInput {
       { operation: 'NewsArticle', variables: { slug: 'a' }, ms: 250.4, ok: true },
       { operation: 'Broken', variables: {}, ms: 40, ok: false },
     ],
-    warnings: [{ check: 'link', page: '/news/a', route: 'news-article', message: 'links to /x, which is not a page, a redirect or a file of this build', fix: 'Correct it.' }],
+    warnings: [
+      {
+        check: 'link',
+        page: '/news/a',
+        route: 'news-article',
+        message: 'links to /x, which is not a page, a redirect or a file of this build',
+        fix: 'Correct it.',
+      },
+    ],
     changes: { mode: 'full', pagesRendered: 3, pagesKept: 0, richText: { cleaned: 2, reused: 0 }, written: [], removed: [] },
     error: null,
     ...overrides,
@@ -72,7 +85,11 @@ describe('the build report', () => {
     const failures = [{ page: '/news/a', route: 'news-article', operation: 'NewsArticle', cause: 'HTTP 500', fix: 'Check the backend.' }];
     const report = createBuildReport(input({ error: createBuildError(BuildErrors.PagesFailed, [1, 3], { failures }), output: null }));
     expect(report.status).toBe('failed');
-    expect(report.error).toMatchObject({ code: 'PagesFailed', message: '1 of 3 pages failed; the previous output was kept unchanged.', failures });
+    expect(report.error).toMatchObject({
+      code: 'PagesFailed',
+      message: '1 of 3 pages failed; the previous output was kept unchanged.',
+      failures,
+    });
     expect(report.error!.hint).not.toBe('');
     expect(report.largestPages).toEqual([]);
   });
@@ -102,7 +119,12 @@ describe('timeRequests', () => {
     };
     const log: QueryTiming[] = [];
     let settled = 0;
-    const timed = timeRequests(client, log, () => settled++, () => t);
+    const timed = timeRequests(
+      client,
+      log,
+      () => settled++,
+      () => t,
+    );
     await timed.request('query Good { a }', { id: 1 });
     await expect(timed.request('query Bad { a }')).rejects.toThrow('boom');
     expect(log).toEqual([

@@ -36,7 +36,9 @@ describe('the dev server', () => {
     expect(html.indexOf(tag)).toBeLessThan(html.indexOf('</body>'));
     const client = await fetch(`${server.url}${LIVE_RELOAD_SCRIPT_PATH}`);
     expect(client.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(await client.text()).toContain(`new EventSource("${LIVE_RELOAD_PATH}"+'?path='+encodeURIComponent(p)+'&first='+encodeURIComponent(f))`);
+    expect(await client.text()).toContain(
+      `new EventSource("${LIVE_RELOAD_PATH}"+'?path='+encodeURIComponent(p)+'&first='+encodeURIComponent(f))`,
+    );
     const missing = await fetch(`${server.url}/nowhere`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain(tag);
@@ -124,7 +126,9 @@ describe('the dev server', () => {
   it('refuses a port that is taken with PortInUse', async () => {
     server = await startDevServer({ root: await builtSite(), port: 0, host: '127.0.0.1', liveReload: createLiveReload() });
     const port = Number(new URL(server.url).port);
-    await expect(startDevServer({ root: await builtSite(), port, host: '127.0.0.1', liveReload: createLiveReload() })).rejects.toMatchObject({ code: 'PortInUse' });
+    await expect(
+      startDevServer({ root: await builtSite(), port, host: '127.0.0.1', liveReload: createLiveReload() }),
+    ).rejects.toMatchObject({ code: 'PortInUse' });
   });
 
   it('adds the client to a page without a body end too', () => {
@@ -179,7 +183,13 @@ describe('the pages rendered first', () => {
     // The build wrote what was shown first: neither page needs a reload.
     await writeFile(join(root, 'news/index.html'), '<html><body>after</body></html>');
     await writeFile(join(root, 'news/_payload.json'), '{"v":"after"}');
-    expect(await first.settle(20, true)).toEqual({ current: new Map([['/news', '1'], ['/', '']]), dropped: new Set() });
+    expect(await first.settle(20, true)).toEqual({
+      current: new Map([
+        ['/news', '1'],
+        ['/', ''],
+      ]),
+      dropped: new Set(),
+    });
     expect(first.overlay().size).toBe(0);
   });
 

@@ -7,7 +7,11 @@ import { startStaticServer, type StaticServer } from '../../../../cli/serve/stat
 import { tempDirPerTest } from '../../../helpers/temp-dir.ts';
 
 /** The raw answer, undecoded (fetch would gunzip it and hide the encoding). */
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -41,7 +45,9 @@ describe('the preview server', () => {
     const url = await serve();
     await mkdir(join(dir(), 'media/_img/0123456789abcdef0123'), { recursive: true });
     await writeFile(join(dir(), 'media/_img/0123456789abcdef0123/640.webp'), png);
-    expect((await get(`${url}/media/_img/0123456789abcdef0123/640.webp`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get(`${url}/media/_img/0123456789abcdef0123/640.webp`)).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
     expect((await get(`${url}/media/a.png`)).headers['cache-control']).toBe('no-cache');
   });
 

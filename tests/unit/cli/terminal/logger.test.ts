@@ -3,7 +3,8 @@ import { createBuildError, BuildErrors } from '../../../../cli/errors/errors.ts'
 import { formatError } from '../../../../cli/errors/format-error.ts';
 import { createLogger } from '../../../../cli/terminal/logger.ts';
 
-const HOSTILE = 'x\n::error title=Forged::pwned\r\n[build] wrote 0 pages\u2028##[add-mask]y ##vso[task.setvariable]z ##teamcity[buildStatus] \u001b[2K';
+const HOSTILE =
+  'x\n::error title=Forged::pwned\r\n[build] wrote 0 pages\u2028##[add-mask]y ##vso[task.setvariable]z ##teamcity[buildStatus] \u001b[2K';
 
 describe('the logger', () => {
   it('shows the control characters of a line rather than sending them to the terminal, and keeps a message on one line', () => {
@@ -12,7 +13,10 @@ describe('the logger', () => {
     // A title from the content backend that would retitle the terminal and erase the line before it.
     logger.warn('check', '/news/a: title "\u001b]0;owned\u0007\u001b[1A\u001b[2KAll fine\r" \u009b2J');
     logger.info('build', 'two\nlines\tand a tab');
-    expect(lines).toEqual(['[check] warning: /news/a: title "\\x1b]0;owned\\x07\\x1b[1A\\x1b[2KAll fine\\x0d" \\x9b2J', '[build] two\\nlines\tand a tab']);
+    expect(lines).toEqual([
+      '[check] warning: /news/a: title "\\x1b]0;owned\\x07\\x1b[1A\\x1b[2KAll fine\\x0d" \\x9b2J',
+      '[build] two\\nlines\tand a tab',
+    ]);
   });
 
   it('lets no value start a line or a CI workflow command, in a message or an error', () => {
@@ -21,7 +25,13 @@ describe('the logger', () => {
     logger.info('check', HOSTILE);
     logger.warn('check', HOSTILE);
     logger.debug?.('check', HOSTILE);
-    logger.error(formatError(createBuildError(BuildErrors.PagesFailed, [1, 2], { failures: [{ page: HOSTILE, route: HOSTILE, operation: HOSTILE, cause: HOSTILE, fix: HOSTILE }] })));
+    logger.error(
+      formatError(
+        createBuildError(BuildErrors.PagesFailed, [1, 2], {
+          failures: [{ page: HOSTILE, route: HOSTILE, operation: HOSTILE, cause: HOSTILE, fix: HOSTILE }],
+        }),
+      ),
+    );
     logger.error(formatError(new Error(HOSTILE)));
     // An error's own lines, with a line a CI would run: defused too.
     logger.error('[X] one\n  ::add-mask::secret\n##[group]g');
@@ -33,7 +43,9 @@ describe('the logger', () => {
     expect(output.join('\n')).not.toMatch(/[\r\u001b\u2028\u2029]/);
     // Each value on the line it belongs to: three messages, a failure's two lines, the error's.
     expect(output.filter((l) => l.includes('Forged'))).toHaveLength(3 + 2 + 1);
-    expect(lines[0]).toBe('[check] x\\n::error title=Forged::pwned\\x0d\\n[build] wrote 0 pages\\u2028#\\x23[add-mask]y #\\x23vso[task.setvariable]z #\\x23teamcity[buildStatus] \\x1b[2K');
+    expect(lines[0]).toBe(
+      '[check] x\\n::error title=Forged::pwned\\x0d\\n[build] wrote 0 pages\\u2028#\\x23[add-mask]y #\\x23vso[task.setvariable]z #\\x23teamcity[buildStatus] \\x1b[2K',
+    );
     expect(lines.at(-1)).toBe('[X] one\n  \\x3a:add-mask::secret\n#\\x23[group]g');
   });
 });

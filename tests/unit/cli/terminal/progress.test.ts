@@ -41,7 +41,12 @@ describe('stage progress', () => {
     const seen: number[] = [];
     let ended = false;
     const out: number[] = [];
-    for await (const n of observe(three(), (n) => seen.push(n), () => (ended = true))) out.push(n);
+    for await (const n of observe(
+      three(),
+      (n) => seen.push(n),
+      () => (ended = true),
+    ))
+      out.push(n);
     expect({ out, seen, ended }).toEqual({ out: [1, 2, 3], seen: [1, 2, 3], ended: true });
   });
 });
@@ -78,7 +83,11 @@ describe('live progress (terminal)', () => {
     const progress = createBuildProgress(time.now);
     let screen = '';
     const out: string[] = [];
-    const display = startLiveProgress(progress, { region: (t) => (screen += t), stdout: (l) => out.push(l), stderr: (l) => out.push(l), columns: () => 100 }, { every: time.every });
+    const display = startLiveProgress(
+      progress,
+      { region: (t) => (screen += t), stdout: (l) => out.push(l), stderr: (l) => out.push(l), columns: () => 100 },
+      { every: time.every },
+    );
     const write = progress.stage('write');
     write.setTotal(100);
     write.add(40);
@@ -103,7 +112,11 @@ describe('live progress (terminal)', () => {
     const time = fakeTime();
     const progress = createBuildProgress(time.now);
     let screen = '';
-    startLiveProgress(progress, { region: (t) => (screen += t), stdout: () => undefined, stderr: () => undefined, columns: () => 30 }, { every: time.every });
+    startLiveProgress(
+      progress,
+      { region: (t) => (screen += t), stdout: () => undefined, stderr: () => undefined, columns: () => 30 },
+      { every: time.every },
+    );
     progress.stage('query').add(123_456);
     time.advance(1000);
     time.tick();

@@ -30,12 +30,36 @@ describe('saveBuildState', () => {
     const site = inspector.result();
     expect(new Set(site.links.keys())).toEqual(new Set(links));
     const itemIds = Array.from({ length: 12_001 }, (_, i) => `news-${i}`);
-    const records = Array.from({ length: pagesCount }, (_, p) => ({ hash: `h${p}`, noindex: false, bytes: 10, depends: pageDepends(`key-${p}`, p === 0 ? itemIds : itemIds.slice(p, p + 2)) }));
+    const records = Array.from({ length: pagesCount }, (_, p) => ({
+      hash: `h${p}`,
+      noindex: false,
+      bytes: 10,
+      depends: pageDepends(`key-${p}`, p === 0 ? itemIds : itemIds.slice(p, p + 2)),
+    }));
     const media = Array.from({ length: 10_000 }, (_, i) => `https://cms.example/media/${String(i).padStart(5, '0')}.jpg`);
-    await saveBuildState(cacheDir, outDir, { buildId: 'b1', generator: 'g', timestamp: 1, site, records, outputs: new Map([['feed.xml', 'x']]), media: [...media].reverse(), search: null, feed: null, warnings: [], uses: {} });
+    await saveBuildState(cacheDir, outDir, {
+      buildId: 'b1',
+      generator: 'g',
+      timestamp: 1,
+      site,
+      records,
+      outputs: new Map([['feed.xml', 'x']]),
+      media: [...media].reverse(),
+      search: null,
+      feed: null,
+      warnings: [],
+      uses: {},
+    });
 
     const file = (await readdir(join(cacheDir, 'builds'))).find((name) => !name.endsWith('.uses.json'));
-    const saved = JSON.parse(await readFile(join(cacheDir, 'builds', file!), 'utf8')) as { links: string[]; items: string[]; media: string[]; pages: unknown[][]; outputs: Record<string, string>; warnings: unknown[] };
+    const saved = JSON.parse(await readFile(join(cacheDir, 'builds', file!), 'utf8')) as {
+      links: string[];
+      items: string[];
+      media: string[];
+      pages: unknown[][];
+      outputs: Record<string, string>;
+      warnings: unknown[];
+    };
     expect(saved.links).toEqual([...site.links.keys()]);
     expect(saved.items).toEqual(itemIds);
     expect(saved.media).toEqual(media);

@@ -26,7 +26,13 @@ describe('typesRead', () => {
   });
 });
 
-const page = (route: string): RememberedPage => ({ hash: 'h', noindex: false, bytes: 1, links: [], inspected: { path: '', route, title: null, ids: '', imagesWithoutAlt: [], htmlChars: 0, payloadChars: 0, payloadBytesOverBudget: null } });
+const page = (route: string): RememberedPage => ({
+  hash: 'h',
+  noindex: false,
+  bytes: 1,
+  links: [],
+  inspected: { path: '', route, title: null, ids: '', imagesWithoutAlt: [], htmlChars: 0, payloadChars: 0, payloadBytesOverBudget: null },
+});
 const previous: Pick<BuildState, 'pages'> = {
   pages: new Map([
     ['/news/a', page('news-article')],
@@ -54,7 +60,9 @@ describe('planRoutes', () => {
   });
 
   it('counts a deletion like an edit: a type shared by two routes reaches both', () => {
-    const plan = planRoutes(routes, previous, { ...routeTypes, courses: ['Course'], people: ['Person', 'Category'] }, [{ type: 'Category', id: 'c', kind: 'delete' }]);
+    const plan = planRoutes(routes, previous, { ...routeTypes, courses: ['Course'], people: ['Person', 'Category'] }, [
+      { type: 'Category', id: 'c', kind: 'delete' },
+    ]);
     expect([...plan.crawl].sort()).toEqual(['event', 'people']);
     expect(plan.kept.map((k) => k.path)).toEqual(['/news/a', '/news/b']);
   });
@@ -73,7 +81,7 @@ describe('planRoutes, item by item', () => {
   const routeData = { 'news-article': { query: NEWS_ARTICLES_QUERY }, people: { query: '{ page(slug: "people") { title } }' } };
   const change = (type: string, id: string) => ({ type, id, kind: 'upsert' as const });
 
-  it("keeps unasked a page of an asked route whose data held no changed item and whose key is the same", () => {
+  it('keeps unasked a page of an asked route whose data held no changed item and whose key is the same', () => {
     const plan = planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-3')], { schema, routeData });
     const unchanged = plan.unchanged('news-article')!;
     expect(unchanged('/news/b', 'news-1')).toBe(true);
@@ -90,13 +98,24 @@ describe('planRoutes, item by item', () => {
   it('asks for every page of a route that shows a changed type inside another item (a draft published into a project, say)', () => {
     const nested = { ...routeData, 'news-article': { query: '{ newsItem(slug: "a") { id related { id } } }' } };
     const relatedSchema = buildSchema('type NewsItem { id: ID! related: [NewsItem!]! } type Query { newsItem(slug: String!): NewsItem }');
-    expect(planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-9')], { schema: relatedSchema, routeData: nested }).unchanged('news-article')).toBeUndefined();
+    expect(
+      planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-9')], { schema: relatedSchema, routeData: nested }).unchanged(
+        'news-article',
+      ),
+    ).toBeUndefined();
   });
 
   it('asks for every page of a route whose query may give a changed type without its id, or when a change names no object type', () => {
     const noIds = { ...routeData, 'news-article': { query: '{ newsItem(slug: "a") { title } }' } };
-    expect(planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-3')], { schema, routeData: noIds }).unchanged('news-article')).toBeUndefined();
-    expect(planRoutes(routes, before, { ...routeTypes, 'news-article': ['NewsItem', 'Item'] }, [change('Item', 'x')], { schema, routeData }).unchanged('news-article')).toBeUndefined();
+    expect(
+      planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-3')], { schema, routeData: noIds }).unchanged('news-article'),
+    ).toBeUndefined();
+    expect(
+      planRoutes(routes, before, { ...routeTypes, 'news-article': ['NewsItem', 'Item'] }, [change('Item', 'x')], {
+        schema,
+        routeData,
+      }).unchanged('news-article'),
+    ).toBeUndefined();
     // Without the schema (no item-level dependencies), every page of an asked route is asked.
     expect(planRoutes(routes, before, routeTypes, [change('NewsItem', 'news-3')]).unchanged('news-article')).toBeUndefined();
   });
@@ -134,7 +153,12 @@ describe('page-depends', () => {
 describe('routeTypesOf', () => {
   it("joins a route's own query and the documents its entries sent; a route not asked for keeps what it read before", () => {
     const documents = new Map([['news-article', new Set([NEWS_ARTICLES_QUERY])]]);
-    const routeData = { 'news-article': { query: '{ newsItem(slug: "a") { id } }' }, event: { query: '{ event(category: "a", slug: "b") { id } }' }, people: { query: '{ people { nodes { id } } }' }, courses: { query: '{ courses { nodes { id } } }' } };
+    const routeData = {
+      'news-article': { query: '{ newsItem(slug: "a") { id } }' },
+      event: { query: '{ event(category: "a", slug: "b") { id } }' },
+      people: { query: '{ people { nodes { id } } }' },
+      courses: { query: '{ courses { nodes { id } } }' },
+    };
     const result = routeTypesOf(schema, routes, routeData, documents, (id) => id !== 'people', { people: ['Person', 'Old'] });
     expect(result['news-article']).toEqual(typesRead(schema, NEWS_ARTICLES_QUERY));
     // An asked route may have kept pages unasked and sent fewer documents: what it read before still counts.
@@ -146,7 +170,7 @@ describe('routeTypesOf', () => {
 });
 
 describe('dataJsonOf', () => {
-  it("gives back the data JSON exactly as the build spliced it into the payload, whatever the data holds", () => {
+  it('gives back the data JSON exactly as the build spliced it into the payload, whatever the data holds', () => {
     const data = '{"a":"\\"data\\":1,\\"prerenderedAt\\":2","b":[1,2]}';
     expect(dataJsonOf(`{"v":1,"buildId":"x","path":"/a","data":${data},"prerenderedAt":"2026-01-01T00:00:00.000Z"}`, '/a')).toBe(data);
   });
@@ -182,7 +206,7 @@ describe('typesWithoutIds', () => {
     type Query { item: Item  search: [Result!]!  news: [NewsItem!]! }
   `);
 
-  it("names the types a document may answer without their id, at any depth, fragments and conditions included", () => {
+  it('names the types a document may answer without their id, at any depth, fragments and conditions included', () => {
     expect(typesWithoutIds(abstract, '{ news { id title author { id name } } }')).toEqual([]);
     expect(typesWithoutIds(abstract, '{ news { id title author { name } } }')).toEqual(['Person']);
     // Aliased, the id is not where the build looks for it; conditional, it may be absent.
@@ -215,8 +239,13 @@ describe('typesNestedInItems', () => {
 
   it('names the types selected inside another item (relations the backend resolves), not those at the top of the query', () => {
     expect(typesNestedInItems(nestedSchema, '{ newsItem(slug: "a") { id title } news { id } }')).toEqual([]);
-    expect(typesNestedInItems(nestedSchema, '{ newsItem(slug: "a") { id author { id name } image { url } } }')).toEqual(['Image', 'Person']);
-    expect(typesNestedInItems(nestedSchema, '{ project { id ...P } } fragment P on Project { publications { id } }')).toEqual(['Publication']);
+    expect(typesNestedInItems(nestedSchema, '{ newsItem(slug: "a") { id author { id name } image { url } } }')).toEqual([
+      'Image',
+      'Person',
+    ]);
+    expect(typesNestedInItems(nestedSchema, '{ project { id ...P } } fragment P on Project { publications { id } }')).toEqual([
+      'Publication',
+    ]);
     // A fragment on an item type: its fields are the item's, and their objects are inside it.
     expect(typesNestedInItems(nestedSchema, '{ news { ...N } } fragment N on NewsItem { id author { id } }')).toEqual(['Person']);
   });
@@ -228,28 +257,81 @@ describe('typesNestedInItems', () => {
 });
 
 describe('feedPlan', () => {
-  const state = (source: string) => ({ state: { ...previous, buildId: 'b', outputs: new Map(), media: new Set<string>(), search: null, feed: { cursor: 'c1', source, routeTypes } } as unknown as BuildState });
-  const client = (answer: unknown, asked: (unknown)[] = []) => ({ name: 'test', endpoint: 'http://127.0.0.1:1/graphql', requestCount: () => 0, request: async (_document: string, variables?: unknown) => (asked.push(variables), answer) }) as never;
+  const state = (source: string) => ({
+    state: {
+      ...previous,
+      buildId: 'b',
+      outputs: new Map(),
+      media: new Set<string>(),
+      search: null,
+      feed: { cursor: 'c1', source, routeTypes },
+    } as unknown as BuildState,
+  });
+  const client = (answer: unknown, asked: unknown[] = []) =>
+    ({
+      name: 'test',
+      endpoint: 'http://127.0.0.1:1/graphql',
+      requestCount: () => 0,
+      request: async (_document: string, variables?: unknown) => (asked.push(variables), answer),
+    }) as never;
   const feed = { query: 'query($since: String) { changes(since: $since) { cursor } }', read: (r: unknown) => r as ChangeFeedAnswer };
-  const logger = (lines: string[]) => ({ info: (_: string, m: string) => void lines.push(m), warn: (_: string, m: string) => void lines.push(`warning: ${m}`), error: () => undefined, debug: () => undefined }) as never;
+  const logger = (lines: string[]) =>
+    ({
+      info: (_: string, m: string) => void lines.push(m),
+      warn: (_: string, m: string) => void lines.push(`warning: ${m}`),
+      error: () => undefined,
+      debug: () => undefined,
+    }) as never;
 
   it('asks for every page when the feed names a type site/schema.graphql does not have (a feed naming types its own way)', async () => {
     const lines: string[] = [];
-    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'news', id: '1', kind: 'upsert' }] }), saved: state('a'), routes, routeData: {}, schema: () => Promise.resolve(schema), logger: logger(lines) });
+    const plan = await feedPlan({
+      feed,
+      shard: false,
+      source: 'a',
+      client: client({ cursor: 'c2', expired: false, changes: [{ type: 'news', id: '1', kind: 'upsert' }] }),
+      saved: state('a'),
+      routes,
+      routeData: {},
+      schema: () => Promise.resolve(schema),
+      logger: logger(lines),
+    });
     expect(plan).toMatchObject({ cursor: 'c2', routes: null });
-    expect(lines.join('\n')).toMatch(/names the type "news", which is not an object type of site\/schema.graphql: every page is asked for and compared/);
+    expect(lines.join('\n')).toMatch(
+      /names the type "news", which is not an object type of site\/schema.graphql: every page is asked for and compared/,
+    );
   });
 
   it('does not use a cursor from another backend (or drafts where there were none): it starts from where this one stands', async () => {
     const asked: unknown[] = [];
-    const plan = await feedPlan({ feed, shard: false, source: 'http://production/graphql', client: client({ cursor: 'p1', expired: false, changes: [] }, asked), saved: state('http://staging/graphql'), routes, routeData: {}, schema: () => Promise.resolve(schema), logger: logger([]) });
+    const plan = await feedPlan({
+      feed,
+      shard: false,
+      source: 'http://production/graphql',
+      client: client({ cursor: 'p1', expired: false, changes: [] }, asked),
+      saved: state('http://staging/graphql'),
+      routes,
+      routeData: {},
+      schema: () => Promise.resolve(schema),
+      logger: logger([]),
+    });
     expect(asked).toEqual([{ since: null }]);
     expect(plan).toMatchObject({ cursor: 'p1', source: 'http://production/graphql', routes: null });
   });
 
   it('with the same backend, plans from the changes since its cursor', async () => {
     const asked: unknown[] = [];
-    const plan = await feedPlan({ feed, shard: false, source: 'a', client: client({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }] }, asked), saved: state('a'), routes, routeData: {}, schema: () => Promise.resolve(schema), logger: logger([]) });
+    const plan = await feedPlan({
+      feed,
+      shard: false,
+      source: 'a',
+      client: client({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }] }, asked),
+      saved: state('a'),
+      routes,
+      routeData: {},
+      schema: () => Promise.resolve(schema),
+      logger: logger([]),
+    });
     expect(asked).toEqual([{ since: 'c1' }]);
     expect([...plan!.routes!.crawl].sort()).toEqual(['courses', 'people']);
   });
@@ -257,7 +339,18 @@ describe('feedPlan', () => {
   it("keeps pages item by item only when the feed says its ids are the items' ids as the queries select them", async () => {
     const answer = { cursor: 'c2', expired: false, changes: [{ type: 'NewsItem', id: 'news-3', kind: 'upsert' }] };
     const routeData = { 'news-article': { query: NEWS_ARTICLES_QUERY } };
-    const plan = (f: typeof feed & { itemIds?: boolean }) => feedPlan({ feed: f, shard: false, source: 'a', client: client(answer), saved: state('a'), routes, routeData, schema: () => Promise.resolve(schema), logger: logger([]) });
+    const plan = (f: typeof feed & { itemIds?: boolean }) =>
+      feedPlan({
+        feed: f,
+        shard: false,
+        source: 'a',
+        client: client(answer),
+        saved: state('a'),
+        routes,
+        routeData,
+        schema: () => Promise.resolve(schema),
+        logger: logger([]),
+      });
     expect((await plan(feed))!.routes!.unchanged('news-article')).toBeUndefined();
     expect((await plan({ ...feed, itemIds: true }))!.routes!.unchanged('news-article')).toBeTypeOf('function');
   });

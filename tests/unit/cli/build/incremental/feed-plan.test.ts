@@ -20,7 +20,13 @@ import type { ChangeFeedAnswer, ChangeFeedDefinition } from '../../../../../runt
 const siteSchema = buildSchema(await readFile(new URL('../../../../../site/schema.graphql', import.meta.url), 'utf8'));
 const SOURCE = 'http://127.0.0.1:1/graphql';
 
-const page = (route: string): RememberedPage => ({ hash: `h-${route}`, noindex: false, bytes: 1, links: [], inspected: { path: '', route, title: null, ids: '', imagesWithoutAlt: [], htmlChars: 0, payloadChars: 0, payloadBytesOverBudget: null } });
+const page = (route: string): RememberedPage => ({
+  hash: `h-${route}`,
+  noindex: false,
+  bytes: 1,
+  links: [],
+  inspected: { path: '', route, title: null, ids: '', imagesWithoutAlt: [], htmlChars: 0, payloadChars: 0, payloadBytesOverBudget: null },
+});
 const routes = [{ id: 'news-article' }, { id: 'event' }, { id: 'people' }];
 // Every route was seen by the previous build: with no change, none needs asking.
 const routeTypes = { 'news-article': ['NewsItem', 'NewsItemConnection'], event: ['Category', 'Event'], people: ['Person'] };
@@ -63,12 +69,23 @@ function run(client: GraphQLClientHandle, options: { feed?: ChangeFeedDefinition
   const logger = createMemoryLogger();
   let schemaLoads = 0;
   const schema = (): Promise<GraphQLSchema> => (schemaLoads++, Promise.resolve(options.schema ?? siteSchema));
-  const result = feedPlan({ feed: 'feed' in options ? options.feed : feed, shard: false, source: SOURCE, client, saved: saved(), routes, routeData: {}, schema, logger });
+  const result = feedPlan({
+    feed: 'feed' in options ? options.feed : feed,
+    shard: false,
+    source: SOURCE,
+    client,
+    saved: saved(),
+    routes,
+    routeData: {},
+    schema,
+    logger,
+  });
   return { result, logger, schemaLoads: () => schemaLoads };
 }
 
 /** The routes the build asks the backend for, as build.ts reads the plan (no plan: every route). */
-const routesAsked = (result: FeedPlan | null): string[] => routes.filter((r) => !result?.routes || result.routes.crawl.has(r.id)).map((r) => r.id);
+const routesAsked = (result: FeedPlan | null): string[] =>
+  routes.filter((r) => !result?.routes || result.routes.crawl.has(r.id)).map((r) => r.id);
 const ALL = routes.map((r) => r.id);
 const warnings = (lines: readonly string[]): string[] => lines.filter((l) => l.includes('warning:'));
 
@@ -103,7 +120,14 @@ describe('feedPlan: no change feed in the site', () => {
 
 describe('feedPlan: the feed request fails', () => {
   it('falls back to every page, with a warning naming the failure, when the request rejects with a GraphQLRequestError', async () => {
-    const failure = new GraphQLRequestError({ kind: 'http', operation: 'Changes', status: 503, endpoint: SOURCE, reason: 'HTTP 503', message: `Changes failed at ${SOURCE}: HTTP 503 Service Unavailable` });
+    const failure = new GraphQLRequestError({
+      kind: 'http',
+      operation: 'Changes',
+      status: 503,
+      endpoint: SOURCE,
+      reason: 'HTTP 503',
+      message: `Changes failed at ${SOURCE}: HTTP 503 Service Unavailable`,
+    });
     const client = fakeClient(() => Promise.reject(failure));
     const { result, logger } = run(client);
     const plan = await result;
@@ -119,7 +143,9 @@ describe('feedPlan: the feed request fails', () => {
   });
 
   it('falls back to every page, with a warning naming the cause, on a plain network error', async () => {
-    const client = fakeClient(() => Promise.reject(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') })));
+    const client = fakeClient(() =>
+      Promise.reject(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') })),
+    );
     const { result, logger } = run(client);
     const plan = await result;
     expect(plan).toBeNull();
@@ -130,8 +156,16 @@ describe('feedPlan: the feed request fails', () => {
   });
 
   it("falls back to every page when the site's `read` throws on the answer", async () => {
-    const throwing: ChangeFeedDefinition = { query: FEED_QUERY, read: () => { throw new Error('changes.cursor is not there'); } };
-    const { result, logger } = run(fakeClient(() => ({ changes: null })), { feed: throwing });
+    const throwing: ChangeFeedDefinition = {
+      query: FEED_QUERY,
+      read: () => {
+        throw new Error('changes.cursor is not there');
+      },
+    };
+    const { result, logger } = run(
+      fakeClient(() => ({ changes: null })),
+      { feed: throwing },
+    );
     const plan = await result;
     expect(plan).toBeNull();
     expect(routesAsked(plan)).toEqual(ALL);
@@ -176,9 +210,20 @@ describe('feedPlan: a malformed answer', () => {
   });
 
   it('names the change it cannot use in its warning', async () => {
-    const { result, logger } = run(fakeClient(() => ({ cursor: 'c2', expired: false, changes: [{ type: 'Person', id: 'p', kind: 'upsert' }, { type: 'Person', kind: 'upsert' }] })));
+    const { result, logger } = run(
+      fakeClient(() => ({
+        cursor: 'c2',
+        expired: false,
+        changes: [
+          { type: 'Person', id: 'p', kind: 'upsert' },
+          { type: 'Person', kind: 'upsert' },
+        ],
+      })),
+    );
     await result;
-    expect(warnings(logger.lines)[0]).toContain('its answer lists a change without a type, an id or a kind ({"type":"Person","kind":"upsert"})');
+    expect(warnings(logger.lines)[0]).toContain(
+      'its answer lists a change without a type, an id or a kind ({"type":"Person","kind":"upsert"})',
+    );
   });
 });
 
@@ -186,12 +231,19 @@ describe('feedPlan: a change to a type the routes do not select as such', () => 
   it('asks for every page when a change names an interface or a union, whose object types the routes select', async () => {
     // The site's schema, with an interface its people implement and a union of them: a feed that names
     // either would otherwise match no route by name, and every page would be kept.
-    const schema = buildSchema(`${await readFile(new URL('../../../../../site/schema.graphql', import.meta.url), 'utf8')}\ninterface Named { name: String }\nunion Anyone = Person\nextend type Person implements Named`);
+    const schema = buildSchema(
+      `${await readFile(new URL('../../../../../site/schema.graphql', import.meta.url), 'utf8')}\ninterface Named { name: String }\nunion Anyone = Person\nextend type Person implements Named`,
+    );
     for (const type of ['Named', 'Anyone']) {
-      const { result, logger } = run(fakeClient(() => ({ cursor: 'c2', expired: false, changes: [{ type, id: 'person-1', kind: 'upsert' }] })), { schema });
+      const { result, logger } = run(
+        fakeClient(() => ({ cursor: 'c2', expired: false, changes: [{ type, id: 'person-1', kind: 'upsert' }] })),
+        { schema },
+      );
       const plan = await result;
       expect(routesAsked(plan), type).toEqual(ALL);
-      expect(warnings(logger.lines).join('\n'), type).toContain(`names the type "${type}", which is not an object type of site/schema.graphql`);
+      expect(warnings(logger.lines).join('\n'), type).toContain(
+        `names the type "${type}", which is not an object type of site/schema.graphql`,
+      );
     }
   });
 });
@@ -199,10 +251,24 @@ describe('feedPlan: a change to a type the routes do not select as such', () => 
 describe('readChangeFeed on its own', () => {
   it('gives null and says why when the answer is malformed, and the answer itself when it is well formed', async () => {
     const problems: string[] = [];
-    expect(await readChangeFeed(fakeClient(() => ({ cursor: 1, changes: [] })), feed, 'c1', (m) => problems.push(m))).toBeNull();
+    expect(
+      await readChangeFeed(
+        fakeClient(() => ({ cursor: 1, changes: [] })),
+        feed,
+        'c1',
+        (m) => problems.push(m),
+      ),
+    ).toBeNull();
     expect(problems).toHaveLength(1);
     const good = { cursor: 'c2', expired: false, changes: [] };
-    expect(await readChangeFeed(fakeClient(() => good), feed, 'c1', (m) => problems.push(m))).toEqual(good);
+    expect(
+      await readChangeFeed(
+        fakeClient(() => good),
+        feed,
+        'c1',
+        (m) => problems.push(m),
+      ),
+    ).toEqual(good);
     expect(problems).toHaveLength(1);
   });
 });
@@ -219,7 +285,9 @@ describe('feedPlan: the cursor is expired or unknown', () => {
     expect(plan!.routes).toBeNull();
     expect(routesAsked(plan)).toEqual(ALL);
     // The code says it as info, not as a warning.
-    expect(logger.lines).toContain("[changes] the backend's change feed no longer reaches back to the previous build: every page is asked for and compared");
+    expect(logger.lines).toContain(
+      "[changes] the backend's change feed no longer reaches back to the previous build: every page is asked for and compared",
+    );
     expect(schemaLoads()).toBe(0);
   });
 

@@ -3,12 +3,21 @@ import type { BuildState } from '../../../../../cli/build/build-state.ts';
 import { filesToRemove } from '../../../../../cli/build/incremental.ts';
 
 const previous = (pages: string[], outputs: string[], media: string[]): BuildState =>
-  ({ pages: new Map(pages.map((p) => [p, {}])), outputs: new Map(outputs.map((o) => [o, 'hash'])), media: new Set(media) }) as unknown as BuildState;
+  ({
+    pages: new Map(pages.map((p) => [p, {}])),
+    outputs: new Map(outputs.map((o) => [o, 'hash'])),
+    media: new Set(media),
+  }) as unknown as BuildState;
 
 describe('the files an update in place removes', () => {
   it("are the previous build's pages, outputs and media this build no longer has", () => {
     const before = previous(['/', '/a', '/gone'], ['feeds/news.xml', 'feeds/old.xml'], ['/media/x.jpg', '/media/y.jpg']);
-    expect(filesToRemove(before, ['/', '/a'], new Map([['feeds/news.xml', 'h']]), new Set(['/media/y.jpg']))).toEqual(['gone/index.html', 'gone/_payload.json', 'feeds/old.xml', 'media/x.jpg']);
+    expect(filesToRemove(before, ['/', '/a'], new Map([['feeds/news.xml', 'h']]), new Set(['/media/y.jpg']))).toEqual([
+      'gone/index.html',
+      'gone/_payload.json',
+      'feeds/old.xml',
+      'media/x.jpg',
+    ]);
   });
 
   it('never include a file this build has, however the previous records spell it', () => {

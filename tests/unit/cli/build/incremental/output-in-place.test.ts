@@ -32,7 +32,12 @@ describe('commitStagingChanges', () => {
     const out = await previousBuild();
     const before = (await stat(join(out, 'index.html'))).mtimeMs;
     const staging = await createStagingDir(out);
-    await put(staging, { 'index.html': 'home', 'news/a/index.html': 'a, edited', 'news/b/index.html': 'b', '_assets/builds/latest.json': '{"id":"b1","timestamp":2}' });
+    await put(staging, {
+      'index.html': 'home',
+      'news/a/index.html': 'a, edited',
+      'news/b/index.html': 'b',
+      '_assets/builds/latest.json': '{"id":"b1","timestamp":2}',
+    });
     const result = await commitStagingChanges(staging, out, ['news/gone/index.html', 'news/gone/_payload.json', 'feeds/old.xml']);
     expect(result.written).toEqual(['news/a/index.html', 'news/b/index.html', '_assets/builds/latest.json']);
     expect(result.removed).toEqual(['news/gone/index.html', 'news/gone/_payload.json']);

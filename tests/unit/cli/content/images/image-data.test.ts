@@ -17,7 +17,10 @@ describe('images in page data', () => {
       title: 'A',
       image: { url: '/media/news/a.jpg', alt: 'A', width: 1200, height: 675 },
       body: '<p>x</p><figure><img src="/media/news/b.png" alt="B &amp; &quot;c&quot;" width="10" height="5" loading="lazy" id="b" /></figure><img src="/media/news/c.svg" alt="" />',
-      related: [{ image: { url: '/media/news/a.jpg', alt: 'A', width: 1, height: 1 } }, { image: { url: '/media/docs/x.svg', alt: '', width: 1, height: 1 } }],
+      related: [
+        { image: { url: '/media/news/a.jpg', alt: 'A', width: 1, height: 1 } },
+        { image: { url: '/media/docs/x.svg', alt: '', width: 1, height: 1 } },
+      ],
     },
     other: { url: '/media/news/d.jpg' },
   };

@@ -3,7 +3,13 @@ import { derivativeWidths, parseDerivativeUrl, planDerivatives, resolvedFields }
 import { DEFAULT_IMAGE_WIDTHS, type ImageSettings } from '../../../../../cli/content/images/image-settings.ts';
 import { imageUrlAtLeast, srcsetOf } from '../../../../../runtime/shared/images.ts';
 
-const settings: ImageSettings = { widths: DEFAULT_IMAGE_WIDTHS, formats: ['avif', 'webp'], fallbackWidth: 1200, maxPixels: 1e8, service: null };
+const settings: ImageSettings = {
+  widths: DEFAULT_IMAGE_WIDTHS,
+  formats: ['avif', 'webp'],
+  fallbackWidth: 1200,
+  maxPixels: 1e8,
+  service: null,
+};
 const KEY = '0123456789abcdef0123';
 
 describe('derivativeWidths', () => {
@@ -43,7 +49,9 @@ describe('planDerivatives', () => {
     const fields = resolvedFields(planDerivatives(KEY, image, settings), image);
     expect(fields).toMatchObject({ url: `/media/_img/${KEY}/1200.jpg`, width: 4000, height: 3000 });
     expect(fields.sources!.map((s) => s.type)).toEqual(['image/avif', 'image/webp']);
-    expect(srcsetOf(fields.sources![1]!, 640)).toBe(`/media/_img/${KEY}/320.webp 320w, /media/_img/${KEY}/480.webp 480w, /media/_img/${KEY}/640.webp 640w`);
+    expect(srcsetOf(fields.sources![1]!, 640)).toBe(
+      `/media/_img/${KEY}/320.webp 320w, /media/_img/${KEY}/480.webp 480w, /media/_img/${KEY}/640.webp 640w`,
+    );
     expect(srcsetOf(fields.sources![1]!, 700)).toContain('800.webp 800w');
     expect(srcsetOf(fields.sources![1]!, 700)).not.toContain('1080.webp');
     expect(imageUrlAtLeast(fields, 300)).toBe(`/media/_img/${KEY}/320.webp`);
