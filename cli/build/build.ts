@@ -79,13 +79,8 @@ export async function build(
   // Render threads load the site's code while the build starts the backend, queries and bundles; for a
   // likely update in place (the cache holds a state for the folder), only once many pages are to render.
   const likelyUpdate = config.incremental && hasBuildState(config.cacheDir, config.outDir);
-  // None starts while the client bundle is built rather than taken from the cache (render-threads.ts).
-  let bundleQuiet!: () => void;
-  const quiet = new Promise<void>((resolve) => (bundleQuiet = resolve));
   const threads =
-    config.renderThreads > 0
-      ? startRenderThreads(config.renderThreads, { afterPages: likelyUpdate ? THREADS_AFTER_PAGES : 0, notBefore: quiet })
-      : null;
+    config.renderThreads > 0 ? startRenderThreads(config.renderThreads, { afterPages: likelyUpdate ? THREADS_AFTER_PAGES : 0 }) : null;
   let source: ContentSource | null = null;
   let buildId: string | null = null;
   // Whether a kept page is read back, once the outputs are known (step 4); on failure, every one is.
@@ -171,7 +166,7 @@ export async function build(
       logTimed(
         logger,
         'bundle',
-        () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir, (cached) => cached && bundleQuiet())),
+        () => recorder.stage('bundle', () => bundleWithCache(config.root, staging, config.cacheDir)),
         (b) => `${Object.keys(b.manifest.pageChunks).length} route chunks${b.cached ? ' (cached)' : ''}`,
       ),
       loadShell(config.root),
@@ -202,7 +197,6 @@ export async function build(
     // With nothing to ask of the backend, every page would be read back from the output, which this very
     // build id would leave as it is: they are read only once the build id is known to differ.
     let pages = nothingAsked ? null : startPages();
-    bundling.then(bundleQuiet, bundleQuiet);
     const [bundle, shell] = await bundling;
 
     // 3. What every page shares, and the build id it makes.

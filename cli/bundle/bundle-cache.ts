@@ -29,20 +29,13 @@ export interface CachedBundle {
  * the site's JavaScript, so an entry is used only when its seal verifies under the build cache's key
  * (cli/config/cache-key.ts): the manifest, and each file's name, size and SHA-256, signed by the build
  * that made it. The files written are the bytes that were checked, never read again from the cache.
- * `onLookedUp` hears whether the cache had it, before the bundle is written or built.
  */
-export async function bundleWithCache(
-  root: string,
-  siteDir: string,
-  cacheDir: string,
-  onLookedUp?: (cached: boolean) => void,
-): Promise<CachedBundle> {
+export async function bundleWithCache(root: string, siteDir: string, cacheDir: string): Promise<CachedBundle> {
   const inputs = await hashFiles(root, INPUT_DIRS, INPUT_FILES);
   const entry = join(cacheDir, 'bundle', inputs);
   const assetsDir = join(siteDir, ASSETS_DIR);
   const key = cacheKeyFor(cacheDir);
   const cached = await readEntry(entry, inputs, key);
-  onLookedUp?.(cached !== null);
   if (cached) {
     for (const [name, bytes] of cached.files) {
       const target = join(assetsDir, ...name.split('/'));

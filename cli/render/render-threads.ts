@@ -51,30 +51,19 @@ const MAX_QUEUED = 3;
  * starting them costs the build nothing it would otherwise wait for. With `afterPages`, they start only
  * once that many pages were asked to render (the main thread renders them meanwhile): an update in place
  * usually renders a handful of pages, and on two CPUs a thread loading React and the site's code for
- * them took CPU from the main thread, which does the rest of the update. With `notBefore`, none starts
- * before that settles: a cold build's client bundle, whose thread's module graph is the build's peak
- * (a thread's heap started beside it was 47 MiB more at 10,803 pages).
+ * them took CPU from the main thread, which does the rest of the update.
  */
-export function startRenderThreads(count: number, options: { afterPages?: number; notBefore?: Promise<unknown> } = {}): RenderThreads {
+export function startRenderThreads(count: number, options: { afterPages?: number } = {}): RenderThreads {
   const afterPages = options.afterPages ?? 0;
   let threads: Thread[] = [];
   /** The build context init() gave, for threads started after it. */
   let context: RenderThreadInit | null = null;
   let asked = 0;
-  let wanted = false;
-  let closed = false;
-  let held = options.notBefore !== undefined;
   const start = (): void => {
-    wanted = true;
-    if (threads.length > 0 || held || closed) return;
+    if (threads.length > 0) return;
     threads = Array.from({ length: count }, () => startThread());
     if (context) for (const thread of threads) thread.post({ type: 'init', ...context });
   };
-  const release = (): void => {
-    held = false;
-    if (wanted) start();
-  };
-  options.notBefore?.then(release, release);
   if (afterPages === 0) start();
   return {
     start,
@@ -96,7 +85,6 @@ export function startRenderThreads(count: number, options: { afterPages?: number
       await Promise.all(threads.filter((t) => t.ready && context).map((t) => t.request<void>((id) => ({ type: 'drain', id }))));
     },
     async close() {
-      closed = true;
       await Promise.all(threads.map((t) => t.worker.terminate()));
     },
   };
