@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { serializeJson } from '../../runtime/shared/serialize.ts';
 import { settleAll } from '../../runtime/shared/settle-all.ts';
 import { bundleWithCache } from '../bundle/bundle-cache.ts';
 import { cacheKeyFor } from '../config/cache-key.ts';
-import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
+import type { ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createMediaCopier, EMBEDDED_CACHE_ORIGIN, type MediaCopier } from '../content/media.ts';
 import { pageImageResolver } from '../content/images/page-images.ts';
@@ -40,7 +39,7 @@ import { routeTypesOf } from './changed-routes.ts';
 import { feedPlan } from './feed-plan.ts';
 import { filesToRemove, previousBuild, savedBuild } from './incremental.ts';
 import { keepUnchanged } from './unchanged.ts';
-import { createRenderContext } from './render-context.ts';
+import { renderContextFor } from './render-context.ts';
 import { inShard, SHARD_MANIFEST_VERSION, shardPages, writeShardManifest } from './shard.ts';
 
 export interface BuildDeps {
@@ -201,19 +200,7 @@ export async function build(
 
     // 3. What every page shares, and the build id it makes.
     const csp = config.csp ? contentSecurityPolicy(config) : null;
-    const { ctx, timestamp } = await createRenderContext({
-      site: siteData,
-      siteJson: serializeJson(siteData),
-      modules: site,
-      assets: bundle.manifest,
-      shell,
-      client: clientConfigOf(config),
-      csp,
-      baseUrl: config.baseUrl,
-      sourceDateEpoch: config.sourceDateEpoch,
-      outDir: config.outDir,
-      now,
-    });
+    const { ctx, timestamp } = await renderContextFor(config, { site: siteData, modules: site, assets: bundle.manifest, shell, csp, now });
     buildId = ctx.buildId;
 
     // 4. Render every page, keeping those the previous build in the folder already has; media copy alongside.

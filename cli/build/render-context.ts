@@ -1,7 +1,9 @@
 import type { ClientConfig, SiteData } from '../../runtime/shared/contract.ts';
 import type { AssetManifest } from '../bundle/bundle.ts';
 import { siteInfoOf } from '../../runtime/site-context.ts';
+import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 import type { SiteModules } from '../config/site-modules.ts';
+import { serializeJson } from '../../runtime/shared/serialize.ts';
 import { readBuild } from '../output/output.ts';
 import type { RenderContext } from '../render/render.tsx';
 import type { DocumentShell } from '../render/template.ts';
@@ -23,6 +25,24 @@ export interface RenderContextInput {
   /** The output folder, whose build may already be this build id. */
   outDir: string;
   now: () => Date;
+}
+
+/**
+ * The render context of a build with `config`'s options, from the site's data and code and the client
+ * bundle: how `site build` and `site dev`'s open pages make it alike.
+ */
+export function renderContextFor(
+  config: Pick<ResolvedConfig, 'baseUrl' | 'sourceDateEpoch' | 'outDir' | 'buildCheckInterval' | 'publicEndpoint' | 'sentryDsn'>,
+  parts: Pick<RenderContextInput, 'site' | 'modules' | 'assets' | 'shell' | 'csp' | 'now'>,
+): Promise<{ ctx: RenderContext; timestamp: number }> {
+  return createRenderContext({
+    ...parts,
+    siteJson: serializeJson(parts.site),
+    client: clientConfigOf(config),
+    baseUrl: config.baseUrl,
+    sourceDateEpoch: config.sourceDateEpoch,
+    outDir: config.outDir,
+  });
 }
 
 /** What every page of the build shares, its id among it, and the build's timestamp (milliseconds). */

@@ -2,12 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { normalizePath } from '../../runtime/shared/paths.ts';
 import { findRoute } from '../../runtime/routes.ts';
-import { serializeJson } from '../../runtime/shared/serialize.ts';
 import type { GraphQLClientHandle } from '../../runtime/shared/graphql.ts';
 import type { RouteDataContext } from '../../runtime/shared/route-data.ts';
 import { bundleWithCache } from '../bundle/bundle-cache.ts';
-import { createRenderContext } from '../build/render-context.ts';
-import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
+import { renderContextFor } from '../build/render-context.ts';
+import type { ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules, type SiteModules } from '../config/site-modules.ts';
 import { crawl } from '../content/crawl.ts';
 import { createMediaCopier, EMBEDDED_CACHE_ORIGIN, mediaFileFor, mediaUrlsIn } from '../content/media.ts';
@@ -108,17 +107,12 @@ export async function createOpenPageRenderer(config: OpenPageRendererOptions, lo
       async render(paths) {
         const answer: OpenPagesAnswer = { pages: [], skipped: [] };
         const siteData = await loadSiteData(source.client, site.siteData.query);
-        const { ctx } = await createRenderContext({
+        const { ctx } = await renderContextFor(config, {
           site: siteData,
-          siteJson: serializeJson(siteData),
           modules: site,
           assets: bundle.manifest,
           shell,
-          client: clientConfigOf(config),
           csp,
-          baseUrl: config.baseUrl,
-          sourceDateEpoch: config.sourceDateEpoch,
-          outDir: config.outDir,
           now: () => new Date(),
         });
         // Another build id (the site-wide data or the code changed): every page changes, and the update in place reloads them all.
