@@ -259,6 +259,19 @@ export async function bucketSnapshot(client: S3Client, bucket: string, prefix = 
   return out;
 }
 
+/** The keys that belong to writeFakeBuild's build n alone, sorted: what retention removes with it. */
+export const fakeBuildOwnKeys = (n: number): string[] =>
+  [
+    `_assets/entry-v${n}.js`,
+    `_assets/site-v${n}.css`,
+    `_assets/chunk-a-v${n}.js`,
+    `_assets/chunk-b-v${n}.js`,
+    `only-${n}/index.html`,
+    `only-${n}/_payload.json`,
+    `_assets/builds/meta/build-${n}.json`,
+    `_assets/builds/files/build-${n}.json`,
+  ].sort();
+
 /**
  * A small build output in the layout `site build` writes, for publish tests that need builds which
  * differ in their hashed assets: build n has its own entry, stylesheet and two chunks, its own page

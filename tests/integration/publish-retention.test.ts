@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBuildError } from '../../cli/errors/errors.ts';
 import { createMemoryLogger } from '../../cli/terminal/logger.ts';
 import { publish, resolvePublishConfig, rollback, type PublishOptions, type PublishResult } from '../../cli/publish/index.ts';
-import { bucketSnapshot, getObject, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
+import {
+  bucketSnapshot,
+  fakeBuildOwnKeys,
+  getObject,
+  S3_ENV,
+  s3Client,
+  startS3Server,
+  writeFakeBuild,
+  type S3TestServer,
+} from '../helpers/s3-server.ts';
 
 /** A record's key without its version (manifest.ts recordKeyFor): the key a build's record has whatever its content. */
 const unversioned = (key: string): string => key.replace(/\.[0-9a-f]{16}\.json$/, '.json');
@@ -28,18 +37,6 @@ describe('site publish keeps the files of the last N builds', () => {
       .sort();
   const latestId = async (prefix: string): Promise<string> =>
     (JSON.parse((await getObject(client, s3.bucket, `${prefix}/_assets/builds/latest.json`))!.body.toString()) as { id: string }).id;
-  /** Keys that belong to build n alone. */
-  const ownKeys = (n: number): string[] =>
-    [
-      `_assets/entry-v${n}.js`,
-      `_assets/site-v${n}.css`,
-      `_assets/chunk-a-v${n}.js`,
-      `_assets/chunk-b-v${n}.js`,
-      `only-${n}/index.html`,
-      `only-${n}/_payload.json`,
-      `_assets/builds/meta/build-${n}.json`,
-      `_assets/builds/files/build-${n}.json`,
-    ].sort();
 
   beforeAll(async () => {
     Object.assign(process.env, S3_ENV);
@@ -61,16 +58,16 @@ describe('site publish keeps the files of the last N builds', () => {
       const result = await run(n, 'four', { keepBuilds: 3 });
       expect(result.deleted, `publish ${n}`).toBe(0);
     }
-    for (const n of [1, 2, 3]) for (const key of ownKeys(n)) expect(await keys('four'), key).toContain(key);
+    for (const n of [1, 2, 3]) for (const key of fakeBuildOwnKeys(n)) expect(await keys('four'), key).toContain(key);
 
     const requestsBefore = s3.requests.length;
     const fourth = await run(4, 'four', { keepBuilds: 3 });
     const stored = await keys('four');
 
     expect(fourth.keptBuilds).toEqual(['build-4', 'build-3', 'build-2']);
-    expect(fourth.deleted).toBe(ownKeys(1).length);
-    for (const key of ownKeys(1)) expect(stored, key).not.toContain(key);
-    for (const n of [2, 3, 4]) for (const key of ownKeys(n)) expect(stored, key).toContain(key);
+    expect(fourth.deleted).toBe(fakeBuildOwnKeys(1).length);
+    for (const key of fakeBuildOwnKeys(1)) expect(stored, key).not.toContain(key);
+    for (const n of [2, 3, 4]) for (const key of fakeBuildOwnKeys(n)) expect(stored, key).toContain(key);
     for (const shared of ['_assets/shared-0000.js', 'media/logo.svg', 'index.html', 'news/first/_payload.json', '404.html', 'robots.txt'])
       expect(stored).toContain(shared);
     expect(await latestId('four')).toBe('build-4');
@@ -87,8 +84,8 @@ describe('site publish keeps the files of the last N builds', () => {
     const again = await run(2, 'four', { keepBuilds: 2 });
     expect(again.keptBuilds).toEqual(['build-2', 'build-4']);
     const stored = await keys('four');
-    for (const key of ownKeys(3)) expect(stored, key).not.toContain(key);
-    for (const n of [2, 4]) for (const key of ownKeys(n)) expect(stored, key).toContain(key);
+    for (const key of fakeBuildOwnKeys(3)) expect(stored, key).not.toContain(key);
+    for (const n of [2, 4]) for (const key of fakeBuildOwnKeys(n)) expect(stored, key).toContain(key);
     expect(await latestId('four')).toBe('build-2');
     expect((await getObject(client, s3.bucket, 'four/index.html'))!.body.toString()).toContain('of build-2');
   });
@@ -96,18 +93,18 @@ describe('site publish keeps the files of the last N builds', () => {
   it('deletes at most --max-deletes files per run and leaves the rest for the next run', async () => {
     await run(1, 'capped', { keepBuilds: 1 });
     const capped = await run(2, 'capped', { keepBuilds: 1, maxDeletes: 3 });
-    expect(capped).toMatchObject({ deleted: 3, deferredDeletes: ownKeys(1).length - 3 });
+    expect(capped).toMatchObject({ deleted: 3, deferredDeletes: fakeBuildOwnKeys(1).length - 3 });
     // Its meta goes first, so the dropped build is no longer offered to rollback; its file manifest
     // goes last, so no key of the build is ever left without a record that lists it.
     expect(await keys('capped')).not.toContain('_assets/builds/meta/build-1.json');
     expect(await keys('capped')).toContain('_assets/builds/files/build-1.json');
 
     const next = await run(2, 'capped', { keepBuilds: 1, maxDeletes: 100 });
-    expect(next).toMatchObject({ uploaded: 0, deleted: ownKeys(1).length - 3, deferredDeletes: 0 });
-    for (const key of ownKeys(1)) expect(await keys('capped'), key).not.toContain(key);
+    expect(next).toMatchObject({ uploaded: 0, deleted: fakeBuildOwnKeys(1).length - 3, deferredDeletes: 0 });
+    for (const key of fakeBuildOwnKeys(1)) expect(await keys('capped'), key).not.toContain(key);
 
     const none = await run(3, 'capped', { keepBuilds: 1, maxDeletes: 0 });
-    expect(none).toMatchObject({ deleted: 0, deferredDeletes: ownKeys(2).length });
+    expect(none).toMatchObject({ deleted: 0, deferredDeletes: fakeBuildOwnKeys(2).length });
   });
 
   it('lists every upload and deletion in a dry run and changes nothing in the bucket', async () => {
@@ -125,7 +122,7 @@ describe('site publish keeps the files of the last N builds', () => {
     const wouldUpload = logger.lines.filter((l) => l.startsWith('[publish] would upload '));
     const wouldDelete = logger.lines.filter((l) => l.startsWith('[publish] would delete '));
     expect(wouldUpload.length).toBe(dry.actions.filter((a) => a.kind === 'upload').length);
-    expect(wouldDelete.map((l) => unversioned(l.slice('[publish] would delete '.length))).sort()).toEqual(ownKeys(1));
+    expect(wouldDelete.map((l) => unversioned(l.slice('[publish] would delete '.length))).sort()).toEqual(fakeBuildOwnKeys(1));
     expect(wouldUpload).toContain(
       '[publish] would upload _assets/entry-v2.js (new, 41 B, text/javascript; charset=utf-8, public, max-age=31536000, immutable)',
     );

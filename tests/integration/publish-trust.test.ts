@@ -9,6 +9,7 @@ import { createS3Store } from '../../cli/publish/s3-store.ts';
 import { publish, resolvePublishConfig, rollback, type PublishOptions, type PublishResult } from '../../cli/publish/index.ts';
 import {
   bucketSnapshot,
+  fakeBuildOwnKeys,
   getObject,
   S3_ENV,
   s3Client,
@@ -75,18 +76,6 @@ const recordKey = async (prefix: string, id: string, dir = 'files'): Promise<str
   expect(keys).toHaveLength(1);
   return `${prefix}/${keys[0]}`;
 };
-/** Keys that belong to build n alone (writeFakeBuild). */
-const ownKeys = (n: number): string[] =>
-  [
-    `_assets/entry-v${n}.js`,
-    `_assets/site-v${n}.css`,
-    `_assets/chunk-a-v${n}.js`,
-    `_assets/chunk-b-v${n}.js`,
-    `only-${n}/index.html`,
-    `only-${n}/_payload.json`,
-    `_assets/builds/meta/build-${n}.json`,
-    `_assets/builds/files/build-${n}.json`,
-  ].sort();
 /** A well-formed record in the format publish writes, with whatever MAC the forger likes (or none). */
 const plantedRecord = (id: string, timestamp: number, keys: string[], mac?: string): string =>
   JSON.stringify({
@@ -134,7 +123,7 @@ describe('publish trusts only the records it signed', () => {
         .filter((a) => a.kind === 'delete')
         .map((a) => unversioned(a.key))
         .sort(),
-    ).toEqual(ownKeys(1));
+    ).toEqual(fakeBuildOwnKeys(1));
   });
 
   it('a genuine record replayed at another key or build id, or edited, authorises nothing', async () => {
@@ -176,7 +165,7 @@ describe('publish trusts only the records it signed', () => {
     expect(after['app/main.js']).toBe(before['app/main.js']);
     // Build 9's later timestamp pushed nothing out: the real builds 3 and 2 are kept, build 1 alone is dropped.
     expect(third.keptBuilds).toEqual(['build-3', 'build-2']);
-    for (const key of ownKeys(2)) expect(after[key], key).toBeDefined();
+    for (const key of fakeBuildOwnKeys(2)) expect(after[key], key).toBeDefined();
   });
 
   it('planted manifests with later timestamps push no real build out of --keep-builds, and rollback still finds it', async () => {
@@ -189,8 +178,8 @@ describe('publish trusts only the records it signed', () => {
     const third = await run(3, 'later', { keepBuilds: 2, allowForeignObjects: true });
     expect(third.keptBuilds).toEqual(['build-3', 'build-2']);
     const stored = await snapshot('later');
-    for (const key of ownKeys(2)) expect(stored[key], key).toBeDefined();
-    for (const key of ownKeys(1)) expect(stored[key], key).toBeUndefined();
+    for (const key of fakeBuildOwnKeys(2)) expect(stored[key], key).toBeDefined();
+    for (const key of fakeBuildOwnKeys(1)) expect(stored[key], key).toBeUndefined();
     expect(stored['_assets/builds/files/zz-1.json']).toBeDefined();
 
     const back = await rollback(config(2, 'later', { rollback: 'build-2', allowForeignObjects: true }), { logger: createMemoryLogger() });
@@ -207,8 +196,8 @@ describe('publish trusts only the records it signed', () => {
     const job = (): Record<string, string> => ({ ...S3_ENV });
     for (const n of [1, 2, 3]) await publish(config(n, 'runs', { keepBuilds: 2 }, job()), { logger: createMemoryLogger() });
     const stored = await snapshot('runs');
-    for (const key of ownKeys(1)) expect(stored[key], key).toBeUndefined();
-    for (const n of [2, 3]) for (const key of ownKeys(n)) expect(stored[key], key).toBeDefined();
+    for (const key of fakeBuildOwnKeys(1)) expect(stored[key], key).toBeUndefined();
+    for (const n of [2, 3]) for (const key of fakeBuildOwnKeys(n)) expect(stored[key], key).toBeDefined();
     const back = await rollback(config(2, 'runs', { rollback: 'build-2' }, job()), { logger: createMemoryLogger() });
     expect(back.buildId).toBe('build-2');
     expect(await text('runs/only-2/index.html')).toContain('of build-2');
@@ -286,7 +275,7 @@ describe('a deleted build record', () => {
         .filter((a) => a.kind === 'delete')
         .map((a) => unversioned(a.key))
         .sort(),
-    ).toEqual(ownKeys(1));
+    ).toEqual(fakeBuildOwnKeys(1));
   });
 });
 
@@ -308,7 +297,7 @@ describe('--adopt-records', () => {
     const adopted = await run(3, 'legacy', { keepBuilds: 2, adoptRecords: true }, logger);
     expect(logger.lines.filter((l) => l.includes('adopting "_assets/builds/files/')).length).toBe(2);
     expect(adopted.keptBuilds).toEqual(['build-3', 'build-2']);
-    for (const key of ownKeys(1)) expect((await snapshot('legacy'))[key], key).toBeUndefined();
+    for (const key of fakeBuildOwnKeys(1)) expect((await snapshot('legacy'))[key], key).toBeUndefined();
     // Signed now: the next run needs no flag, and rollback finds build 2.
     await run(4, 'legacy', { keepBuilds: 2 });
     expect((await rollback(config(3, 'legacy', { rollback: 'build-3' }), { logger: createMemoryLogger() })).buildId).toBe('build-3');
@@ -323,7 +312,7 @@ describe('--adopt-records', () => {
     const fourth = await run(4, 'rotated', { keepBuilds: 2 });
     expect(fourth.keptBuilds).toEqual(['build-4', 'build-3']);
     const stored = await snapshot('rotated');
-    for (const key of ownKeys(2)) expect(stored[key], key).toBeUndefined();
+    for (const key of fakeBuildOwnKeys(2)) expect(stored[key], key).toBeUndefined();
   });
 });
 
