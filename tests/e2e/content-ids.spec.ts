@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
 import { contentId } from '../../runtime/shared/content-ids.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 import { runCli } from '../helpers/cli.ts';
 import { HOSTILE_OVERRIDES } from '../helpers/hostile-ids.ts';
 import { expect, test, waitForHydration } from './fixtures.ts';
@@ -21,7 +22,7 @@ test.beforeAll(async () => {
   const overrides = join(dir, 'overrides.json');
   await writeFile(overrides, JSON.stringify(HOSTILE_OVERRIDES));
   const out = join(dir, 'dist');
-  const result = await runCli(['build', '--out', out, '--cache-dir', join(dir, 'cache'), '--quiet', '--no-report'], {
+  const result = await runCli(['build', '--out', out, '--cache-dir', await seedBundle(join(dir, 'cache')), '--quiet', '--no-report'], {
     env: { CONTENT_OVERRIDES_FILE: overrides },
   });
   if (result.code !== 0) throw new Error(`build failed: ${result.stderr}`);

@@ -2,7 +2,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startContentServer } from '../../backend/server.ts';
-import { runCli } from '../helpers/cli.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
+import { ROOT, runCli } from '../helpers/cli.ts';
 import { useRunTempDir } from '../helpers/run-temp-dir.ts';
 
 /**
@@ -20,10 +21,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const photos = join(root, 'photos');
   const photoBackend = await startContentServer({ photos: { variants: 4 } });
   try {
+    // The first build makes the client bundle in the project's build cache; the other builds take it from
+    // there, or from their own cache seeded with it (tests/helpers/bundle-seed.ts), rather than run rollup
+    // beside each other on the same cores.
+    await build(['--out', site]);
+    process.env.TEST_BUNDLE_SEED = join(ROOT, '.site-cache', 'bundle');
     await Promise.all([
-      build(['--out', site]),
       build(['--out', next, '--base-url', 'https://next.institute.example']),
-      build(['--out', photos, '--endpoint', photoBackend.url, '--cache-dir', join(root, 'photos-cache')]),
+      build(['--out', photos, '--endpoint', photoBackend.url, '--cache-dir', await seedBundle(join(root, 'photos-cache'))]),
     ]);
   } finally {
     await photoBackend.close();

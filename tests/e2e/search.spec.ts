@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { partitionOf } from '../../cli/output/search-index.ts';
 import { policyHeaders } from '../../cli/serve/preview.ts';
 import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 import { readIndexFragments } from '../helpers/search-index.ts';
@@ -286,7 +287,7 @@ test.describe("a large site's index, in partitions the search page merges", () =
     // The sample content in partitions of 30 pages (5 of them), served with each page's policy as a header.
     root = await mkdtemp(join(tmpdir(), 'site-e2e-search-parts-'));
     const out = join(root, 'site');
-    const result = await runCli(['build', '--out', out, '--cache-dir', join(root, 'cache'), '--quiet', '--no-report'], {
+    const result = await runCli(['build', '--out', out, '--cache-dir', await seedBundle(join(root, 'cache')), '--quiet', '--no-report'], {
       env: { SITE_SEARCH_PARTITION_PAGES: '30' },
     });
     expect(result.code, result.stderr).toBe(0);

@@ -6,6 +6,7 @@ import type { BuildReport } from '../../cli/report/report.ts';
 import { ROOT, runCli, SITE_BIN } from '../helpers/cli.ts';
 import { listFiles, snapshotTree } from '../helpers/tree.ts';
 import { htmlFileFor } from '../../runtime/shared/paths.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * An incremental build is only as fresh as everything that produced a page (issue 17.1). The tests
@@ -52,6 +53,7 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'build-freshness-'));
+  await seedBundle(join(dir, 'cache'));
   project = join(dir, 'project');
   for (const entry of [
     'bin',

@@ -6,6 +6,7 @@ import { loadSampleContent } from '../../backend/content/sample.ts';
 import type { BuildReport } from '../../cli/report/report.ts';
 import { runCli } from '../helpers/cli.ts';
 import { snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * Incremental builds (issue 9): a build into a folder that holds the previous build of the same code and
@@ -25,6 +26,7 @@ const report = async (): Promise<BuildReport> => JSON.parse(await readFile(join(
 let slug: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'build-incremental-'));
+  await seedBundle(join(dir, 'cache'));
   overrides = join(dir, 'overrides.json');
   await writeFile(overrides, '{}');
   const first = await build('site');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadBuildState, signedStateText } from '../../cli/build/build-state.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 import { runCli } from '../helpers/cli.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * The build state in the build cache decides which files of the output folder an update in place reads,
@@ -49,6 +50,7 @@ const unsampled = (state: Saved): Saved['pages'][number] =>
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'build-state-trust-'));
+  await seedBundle(join(dir, 'cache'));
   out = resolve(dir, 'site');
   const first = await runCli(['build', '--out', out, '--cache-dir', join(dir, 'cache'), '--quiet', '--no-search']);
   expect(first.code, first.stderr).toBe(0);

@@ -7,6 +7,7 @@ import { APP_ELEMENT_ID, BOOT_ELEMENT_ID } from '../../runtime/shared/document-i
 import { runCli } from '../helpers/cli.ts';
 import { HOSTILE_OVERRIDES } from '../helpers/hostile-ids.ts';
 import { listFiles } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * Ids built from content can never stand in for the runtime's or a layout's own elements (issue 16.1).
@@ -21,6 +22,7 @@ let out: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'site-content-ids-'));
+  await seedBundle(join(dir, 'cache'));
   out = join(dir, 'dist');
   const overrides = join(dir, 'overrides.json');
   await writeFile(overrides, JSON.stringify(HOSTILE_OVERRIDES));

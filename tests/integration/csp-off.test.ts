@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startPreview } from '../helpers/cli.ts';
 import { listFiles } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * The Content-Security-Policy is on by default (issue 16.4; tests/e2e/csp.spec.ts checks it in the
@@ -14,6 +15,7 @@ let out: string;
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'site-csp-off-'));
+  await seedBundle(join(dir, 'cache'));
   out = join(dir, 'dist');
   const result = await runCli(['build', '--no-csp', '--out', out, '--cache-dir', join(dir, 'cache'), '--quiet', '--no-report']);
   expect(result.code, result.stderr).toBe(0);

@@ -10,6 +10,7 @@ import { loginToken } from '../backend/client.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startFaultServer } from '../helpers/fault-server.ts';
 import { snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * Drafts are never published by accident (issue 16.7): a build with an editor's token writes exactly
@@ -27,6 +28,7 @@ beforeAll(async () => {
   backend = await startContentServer();
   token = await loginToken(backend, 'editor@institute.example', 'preview-editor');
   dir = await mkdtemp(join(tmpdir(), 'site-drafts-'));
+  await seedBundle(join(dir, 'cache'));
 });
 
 afterAll(async () => {
@@ -157,7 +159,7 @@ describe('media downloads', () => {
     const proxy = await startFaultServer();
     try {
       const editorToken = await loginToken({ url: proxy.url } as ContentServer, 'editor@institute.example', 'preview-editor');
-      const run = (name: string, ...flags: string[]) =>
+      const run = async (name: string, ...flags: string[]) =>
         runCli(
           [
             'build',
@@ -166,7 +168,7 @@ describe('media downloads', () => {
             '--out',
             join(dir, name),
             '--cache-dir',
-            join(dir, `${name}-cache`),
+            await seedBundle(join(dir, `${name}-cache`)),
             '--no-report',
             '--quiet',
             ...flags,

@@ -12,6 +12,7 @@ import { runCli, type CliResult } from '../helpers/cli.ts';
 import { loginToken } from '../backend/client.ts';
 import { updateContent } from '../helpers/content-edits.ts';
 import { listFiles, snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * The images of a site whose editors upload camera photos (issue 40): the embedded backend serves every
@@ -31,6 +32,7 @@ const build = (args: string[]): Promise<CliResult> =>
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'images-'));
+  await seedBundle(join(root, 'cache'));
   // Four files per kind of photo, shared by the sample's 93 images: a cold build encodes a dozen photos,
   // not 93, and every page still shows photos as editors upload them.
   backend = await startContentServer({

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * A full build into the folder of the previous one hard-links every page file whose bytes did not
@@ -14,6 +15,7 @@ let root: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'site-link-unchanged-'));
+  await seedBundle(join(root, 'cache'));
 });
 
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -8,6 +8,7 @@ import { gqlData, loginToken } from '../backend/client.ts';
 import { runCli } from '../helpers/cli.ts';
 import { createContent, deleteContent, updateContent } from '../helpers/content-edits.ts';
 import { snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 import { PAGE_SLUGS } from '../../site/queries/pages.ts';
 
 /**
@@ -37,6 +38,7 @@ const buildWith = async (environment: Record<string, string>, out: string, ...ar
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'site-live-edits-'));
+  for (const cache of ['cache', 'cursor-cache', 'warnings-cache']) await seedBundle(join(root, cache));
   backend = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
   token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
 });

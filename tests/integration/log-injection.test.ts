@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSampleContent } from '../../backend/content/sample.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { startFaultServer } from '../helpers/fault-server.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * Text from the content backend in the build's output: a CI runner reads a line that starts with `::` as
@@ -22,6 +23,7 @@ const [first, second] = sample.news.filter((n) => n.status === 'PUBLISHED' && n.
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'log-injection-'));
+  await seedBundle(join(dir, 'cache'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -10,6 +10,7 @@ import { startStaticServer } from '../../cli/serve/static-server.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startTestServer, type RecordedRequest, type TestServer } from '../helpers/http-server.ts';
 import { snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * Media re-hosted on the site's origin is never executable, and media downloads are as careful as
@@ -248,6 +249,7 @@ describe('how media are downloaded', () => {
 describe('a build whose content links to a page under /media/', () => {
   it('fails, naming the page and the file, and leaves the previous output as it was', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'media-build-'));
+    await seedBundle(join(dir, 'cache'));
     const out = join(dir, 'dist');
     const overrides = join(dir, 'overrides.json');
     await writeFile(overrides, '{}');

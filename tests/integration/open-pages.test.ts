@@ -11,6 +11,7 @@ import { createLogger } from '../../cli/terminal/logger.ts';
 import { gqlData, loginToken } from '../backend/client.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
 import { createContent, deleteContent, updateContent } from '../helpers/content-edits.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * Issue 19.5: `site dev` renders the pages open in a browser first after an edit in the backend
@@ -56,6 +57,7 @@ const render = async (paths: readonly string[]): Promise<{ pages: Map<string, Op
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'site-open-pages-'));
+  await seedBundle(join(root, 'cache'));
   backend = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
   token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
   await build();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { runCli, startPreview } from '../helpers/cli.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * The output folder is never lost (issue 17.3): a build killed at each step of its swap leaves a state
@@ -44,6 +45,7 @@ async function withPreview(out: string, check: (url: string, stderr: string) => 
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'site-crash-'));
+  await seedBundle(join(root, 'cache'));
   overrides = join(root, 'overrides.json');
   await writeFile(overrides, '{}');
 });

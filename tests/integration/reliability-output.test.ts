@@ -7,6 +7,7 @@ import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { loginToken } from '../backend/client.ts';
 import { runCli } from '../helpers/cli.ts';
 import { snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /** What the build writes: no secrets in it, and the same bytes for the same content. */
 
@@ -35,6 +36,7 @@ describe('the build token', () => {
   it('appears in no file the build writes, in no encoding, nor in its output, though the build used it', async () => {
     const token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
     const root = await mkdtemp(join(tmpdir(), 'site-secret-'));
+    await seedBundle(join(root, 'cache'));
     const out = join(root, 'site');
     const result = await runCli(
       ['build', '--endpoint', backend.url, '--out', out, '--cache-dir', join(root, 'cache'), '--verbose', '--drafts'],

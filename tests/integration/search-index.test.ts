@@ -11,6 +11,7 @@ import { updateContent } from '../helpers/content-edits.ts';
 import { runCli } from '../helpers/cli.ts';
 import { readIndexFragments, type IndexedFragment } from '../helpers/search-index.ts';
 import { listFiles, snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * Issue 21.1: `site build` writes the site search's index with the pages (cli/output/search-index.ts),
@@ -31,6 +32,7 @@ const payload = async <T>(path: string): Promise<T> =>
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'site-search-'));
+  for (const cache of ['cache', 'cache-parts', 'cache-search']) await seedBundle(join(root, cache));
   out = join(root, 'site');
   await build();
   fragments = await readIndexFragments(out);

@@ -7,6 +7,7 @@ import { SHARDS_DIR, type ShardManifest } from '../../cli/build/shard.ts';
 import { runCli } from '../helpers/cli.ts';
 import { bucketSnapshot, S3_ENV, s3Client, startS3Server } from '../helpers/s3-server.ts';
 import { snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * A build split over machines (issue 22): `site build --shard i/n` on each, `site build --merge` after,
@@ -41,6 +42,7 @@ beforeAll(async () => {
     onRequest: ({ operationName }) => asked.push(operationName ?? ''),
   });
   root = await mkdtemp(join(tmpdir(), 'site-shards-'));
+  await seedBundle(join(root, 'cache'));
   const alone = await build(['--out', join(root, 'single')]);
   expect(alone.code, alone.stderr).toBe(0);
   // One machine walks each collection in full and asks for no item on its own.

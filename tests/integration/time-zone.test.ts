@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
 import { runCli } from '../helpers/cli.ts';
 import { snapshotTree } from '../helpers/tree.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 
 /**
  * Times are shown in the institute's zone (the site data's timeZone, Europe/Oslo in the sample), and a
@@ -16,6 +17,8 @@ let root: string;
 beforeAll(async () => {
   backend = await startContentServer({ now: () => new Date('2026-03-02T09:00:00Z') });
   root = await mkdtemp(join(tmpdir(), 'site-time-zone-'));
+  // New York's build makes the bundle in its zone, to compare with the run's bundle made in the machine's.
+  for (const out of ['utc', 'tokyo']) await seedBundle(join(root, `cache-${out}`));
 });
 
 afterAll(async () => {

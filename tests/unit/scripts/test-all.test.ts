@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,10 +12,46 @@ describe('npm test', () => {
     const mark = (name: string): string => `node -e "require('fs').writeFileSync('${name}.ran', '')"`;
     const scripts = { typecheck: mark('typecheck'), lint: mark('lint'), 'test:unit': `${mark('unit')} && exit 3`, 'test:e2e': mark('e2e') };
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts }));
-    await copyFile(join(ROOT, 'scripts/test-all.js'), join(dir, 'test-all.js'));
+    for (const script of ['test-all.js', 'slowest-tests.js']) await copyFile(join(ROOT, 'scripts', script), join(dir, script));
     const result = spawnSync(process.execPath, ['test-all.js'], { cwd: dir, encoding: 'utf8' });
     expect(result.status).toBe(1);
     expect((await readdir(dir)).filter((f) => f.endsWith('.ran')).sort()).toEqual(['e2e.ran', 'lint.ran', 'typecheck.ran', 'unit.ran']);
     expect(result.stderr).toContain('Failed: unit and integration tests (npm run test:unit: 3)');
+  });
+
+  it('ends with the time of each step and the slowest test files of both runners, slowest first', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-test-all-'));
+    const scripts = { typecheck: 'node -e 0', lint: 'node -e 0', 'test:unit': 'node -e 0', 'test:e2e': 'node -e 0' };
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts }));
+    for (const script of ['test-all.js', 'slowest-tests.js']) await copyFile(join(ROOT, 'scripts', script), join(dir, script));
+    await mkdir(join(dir, 'test-results'));
+    const vitest = {
+      testResults: [
+        { name: join(dir, 'tests/integration/quick.test.ts'), startTime: 1_000, endTime: 1_500 },
+        { name: join(dir, 'tests/integration/slow.test.ts'), startTime: 1_000, endTime: 91_000 },
+      ],
+    };
+    const result = (duration: number) => ({ results: [{ duration }] });
+    const e2e = {
+      suites: [
+        { file: 'a11y.spec.ts', specs: [{ tests: [result(20_000)] }], suites: [{ specs: [{ tests: [result(25_000), result(1_000)] }] }] },
+        { file: 'quick.spec.ts', specs: [{ tests: [result(200)] }] },
+      ],
+    };
+    await writeFile(join(dir, 'test-results/vitest.json'), JSON.stringify(vitest));
+    await writeFile(join(dir, 'test-results/e2e.json'), JSON.stringify(e2e));
+    const run = spawnSync(process.execPath, ['test-all.js'], { cwd: dir, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    const slowest = lines.slice(lines.indexOf('Slowest test files:') + 1, lines.indexOf('Slowest test files:') + 5);
+    expect(slowest.map((line) => line.trim().replace(/\s+/g, ' '))).toEqual([
+      '90.0 s tests/integration/slow.test.ts (vitest)',
+      '46.0 s tests/e2e/a11y.spec.ts (playwright)',
+      '0.5 s tests/integration/quick.test.ts (vitest)',
+      '0.2 s tests/e2e/quick.spec.ts (playwright)',
+    ]);
+    expect(run.stdout).toMatch(
+      /npm test took \d+ s: type check \d+ s · lint \d+ s · unit and integration tests \d+ s · browser tests \d+ s/,
+    );
   });
 });
