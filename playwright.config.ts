@@ -16,7 +16,9 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: false,
-  workers: 1,
+  // Two files at a time: a browser test mostly waits (on the page, on timers, on servers it started on a
+  // free port of its own), and one worker left a core idle for most of the run.
+  workers: 2,
   timeout: 60_000,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {

@@ -3,35 +3,57 @@
 // browser tests), so CI's closing line (scripts/count-tests.js) counts every suite; the exit status is
 // non-zero when any of them failed, and the failed ones are named at the end, after each step's time and
 // the slowest test files (scripts/slowest-tests.js).
-import { spawnSync } from 'node:child_process';
+//
+// Vitest keeps both cores busy and runs alone. The browser tests leave most of a core idle (they wait on
+// the browser and on timers), so the type check and the lint run beside them, their output held back and
+// shown when they end.
+import { spawn } from 'node:child_process';
 import { readReports, slowestFiles } from './slowest-tests.js';
 
-const STEPS = [
-  ['type check', 'typecheck'],
-  ['lint', 'lint'],
-  ['unit and integration tests', 'test:unit'],
-  ['browser tests', 'test:e2e'],
-];
+const STEPS = {
+  typecheck: 'type check',
+  lint: 'lint',
+  'test:unit': 'unit and integration tests',
+  'test:e2e': 'browser tests',
+};
 
-const failed = [];
-const times = [];
 const started = Date.now();
-for (const [name, script] of STEPS) {
-  const start = Date.now();
-  const result = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', shell: process.platform === 'win32' });
-  times.push(`${name} ${seconds(Date.now() - start)}`);
-  if (result.status !== 0) failed.push(`${name} (npm run ${script}: ${result.status ?? result.signal})`);
-}
+const results = new Map();
+await run('test:unit');
+await Promise.all([run('test:e2e'), run('typecheck', { quiet: true }).then(() => run('lint', { quiet: true }))]);
 
 const slowest = slowestFiles(readReports('test-results'), 10, process.cwd());
 if (slowest.length > 0) {
   console.log('\nSlowest test files:');
   for (const { runner, file, seconds: s } of slowest) console.log(`  ${s.toFixed(1).padStart(6)} s  ${file} (${runner})`);
 }
-console.log(`\nnpm test took ${seconds(Date.now() - started)}: ${times.join(' · ')}`);
+const steps = Object.keys(STEPS).map((script) => `${STEPS[script]} ${seconds(results.get(script).ms)}`);
+console.log(`\nnpm test took ${seconds(Date.now() - started)}: ${steps.join(' · ')}`);
+const failed = Object.keys(STEPS)
+  .filter((script) => results.get(script).status !== 0)
+  .map((script) => `${STEPS[script]} (npm run ${script}: ${results.get(script).status})`);
 if (failed.length > 0) {
   console.error(`\nFailed: ${failed.join('; ')}`);
   process.exit(1);
+}
+
+/** Runs `npm run <script>`; with `quiet`, its output is shown when it ends rather than as it comes. */
+function run(script, { quiet = false } = {}) {
+  const start = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script], {
+      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      shell: process.platform === 'win32',
+    });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) => {
+      results.set(script, { status: code ?? signal, ms: Date.now() - start });
+      if (output.length > 0) process.stdout.write(`\n[${STEPS[script]}]\n${Buffer.concat(output).toString()}`);
+      resolve();
+    });
+  });
 }
 
 function seconds(ms) {

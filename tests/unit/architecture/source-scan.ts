@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, posix, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -21,25 +21,40 @@ export function filesUnder(root: string, dirs: readonly string[], pattern: RegEx
   for (const dir of dirs) {
     const full = join(root, dir);
     if (!existsSync(full)) continue;
-    if (!readdirSafe(full)) {
+    const entries = entriesOf(full);
+    if (!entries) {
       if (pattern.test(dir)) files.push(dir);
       continue;
     }
-    for (const entry of readdirSync(full, { recursive: true, withFileTypes: true })) {
-      const file = relative(root, join(entry.parentPath, entry.name)).split('\\').join('/');
-      if (entry.isFile() && pattern.test(entry.name) && !/(?:^|\/)(?:node_modules|dist|test-results|\.cache)\//.test(file))
-        files.push(file);
-    }
+    walk(root, full, entries, pattern, files);
   }
   return files.sort();
 }
 
-function readdirSafe(path: string): boolean {
+/**
+ * Folders never read: dependencies, build output and caches. They are left out as the walk meets them, not
+ * filtered afterwards: the browser tests run beside the lint (scripts/test-all.js) and their builds make
+ * and remove staging folders in the build cache while it walks.
+ */
+const SKIPPED = new Set(['node_modules', 'dist', 'test-results', '.cache', '.site-cache', '.git', '.stryker-tmp', 'reports']);
+
+function walk(root: string, dir: string, entries: Dirent[], pattern: RegExp, files: string[]): void {
+  for (const entry of entries) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (SKIPPED.has(entry.name)) continue;
+      // A folder gone since it was listed (a finished build's staging folder) has no files to name.
+      const inner = entriesOf(full);
+      if (inner) walk(root, full, inner, pattern, files);
+    } else if (entry.isFile() && pattern.test(entry.name)) files.push(relative(root, full).split('\\').join('/'));
+  }
+}
+
+function entriesOf(path: string): Dirent[] | null {
   try {
-    readdirSync(path);
-    return true;
+    return readdirSync(path, { withFileTypes: true });
   } catch {
-    return false;
+    return null;
   }
 }
 

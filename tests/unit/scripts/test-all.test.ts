@@ -7,16 +7,23 @@ import { ROOT } from '../../helpers/cli.ts';
 
 /** `npm test` runs every suite even when one failed, so CI's closing line counts them all (issue 17.7). */
 describe('npm test', () => {
-  it('runs the browser tests after a failed unit test, and still fails, naming what failed', async () => {
+  it('runs the browser tests after a failed unit test and the lint beside them, and still fails, naming what failed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'site-test-all-'));
     const mark = (name: string): string => `node -e "require('fs').writeFileSync('${name}.ran', '')"`;
-    const scripts = { typecheck: mark('typecheck'), lint: mark('lint'), 'test:unit': `${mark('unit')} && exit 3`, 'test:e2e': mark('e2e') };
+    const scripts = {
+      typecheck: mark('typecheck'),
+      lint: `${mark('lint')} && echo a lint finding && exit 4`,
+      'test:unit': `${mark('unit')} && exit 3`,
+      'test:e2e': mark('e2e'),
+    };
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts }));
     for (const script of ['test-all.js', 'slowest-tests.js']) await copyFile(join(ROOT, 'scripts', script), join(dir, script));
     const result = spawnSync(process.execPath, ['test-all.js'], { cwd: dir, encoding: 'utf8' });
     expect(result.status).toBe(1);
     expect((await readdir(dir)).filter((f) => f.endsWith('.ran')).sort()).toEqual(['e2e.ran', 'lint.ran', 'typecheck.ran', 'unit.ran']);
-    expect(result.stderr).toContain('Failed: unit and integration tests (npm run test:unit: 3)');
+    expect(result.stderr).toContain('Failed: lint (npm run lint: 4); unit and integration tests (npm run test:unit: 3)');
+    // The lint ran beside the browser tests, its output held back until it ended, and shown.
+    expect(result.stdout).toContain('[lint]\na lint finding');
   });
 
   it('ends with the time of each step and the slowest test files of both runners, slowest first', async () => {
