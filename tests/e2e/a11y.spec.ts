@@ -8,6 +8,9 @@ import { expect, test, waitForHydration, type BuiltSite } from './fixtures.ts';
  * the light and the dark colour scheme, once the page has hydrated.
  */
 
+// The file's longest tests run beside each other on both workers: each sets up its own page and servers.
+test.describe.configure({ mode: 'parallel' });
+
 const table: readonly RouteDefinition[] = routes;
 const REQUIRED = [
   'home',

@@ -10,6 +10,9 @@ import {
   waitForHydration,
 } from './fixtures.ts';
 
+// The file's longest tests run beside each other on both workers: each sets up its own page and servers.
+test.describe.configure({ mode: 'parallel' });
+
 test.describe('route manifest', () => {
   test('builds/meta/{buildId}.json is fetched about 1 s after hydration', async ({ page, site }) => {
     let fetchedAt = 0;
