@@ -7,7 +7,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '.stryker-tmp/**'],
     environment: 'node',
     globalSetup: ['tests/global-setup.ts'],
-    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    // The JSON report CI counts (scripts/count-tests.js) is written by `npm run test:unit` alone (package.json),
+    // never by another run of a few files, such as the lint's, which runs beside the browser tests after it.
+    reporters: ['default'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Integration tests start real servers and write real folders; two cores do not gain from more.

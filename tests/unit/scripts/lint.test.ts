@@ -31,6 +31,23 @@ describe('npm run lint', () => {
     expect(scripts.test).toBe('node scripts/test-all.js');
   });
 
+  it("runs its architecture tests without replacing the suite's report, which it runs after and CI counts", async () => {
+    const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const architecture = scripts.lint!.split('&&').at(-1)!.trim();
+    expect(architecture).toMatch(/^vitest run /);
+    const report = join(ROOT, 'test-results/vitest.json');
+    const before = await readFile(report, 'utf8').catch(() => null);
+    const bin = join(ROOT, 'node_modules/.bin');
+    const run = spawnSync(architecture, {
+      cwd: ROOT,
+      shell: true,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(await readFile(report, 'utf8').catch(() => null)).toBe(before);
+  });
+
   it("fails on a file the formatter would change, naming it, and passes it once formatted as the project's settings say", async () => {
     const unformatted = join(dir, 'unformatted.ts');
     await writeFile(unformatted, 'export const  pages = [ "a",\n"b" ]\n');
