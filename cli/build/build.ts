@@ -31,7 +31,7 @@ import { logTimed, type Logger } from '../terminal/logger.ts';
 import { createBuildProgress, type BuildProgress } from '../terminal/progress.ts';
 import { hasBuildState, loadCacheUses, saveBuildState, saveCacheUses, seenWhole, touchBuildState } from './build-state.ts';
 import { pruneCache, usesOf } from './cache-prune.ts';
-import { renderingPages } from './heap-growth.js';
+import { renderingPages } from '../config/heap-growth.js';
 import { mediaUrls } from '../content/page-depends.ts';
 import { finishSite } from './finish-site.ts';
 import { generatorFingerprint } from './generator-fingerprint.ts';

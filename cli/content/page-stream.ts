@@ -8,7 +8,7 @@ import { queryPages, type PageRecord } from './query.ts';
 import { createPageSpill, type PackedPage } from './packed-page.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import type { ResolvePageImages } from './images/page-images.ts';
-import { holdingPages } from '../build/heap-growth.js';
+import { holdingPages } from '../config/heap-growth.js';
 
 export interface PageStreamInput {
   site: Pick<SiteModules, 'routes' | 'routeData'>;
