@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { InspectedSite } from '../checks/collect.ts';
 import type { ContentWarning } from '../checks/run.ts';
 import { cacheKeyFor, sealJson } from '../config/cache-key.ts';
+import type { SearchIndexState } from '../output/search-index.ts';
 import { writeFileAtomic } from '../output/write.ts';
 import {
   decodePage,
@@ -18,11 +19,10 @@ import {
   type PageRecordForState,
   type RememberedPage,
   type SavedState,
-  type SearchIndexState,
 } from './state-format.ts';
 import { folderIdentity, samplePages, whyStateDoesNotHold } from './state-trust.ts';
 
-export { seenWhole, type FeedState, type PageRecordForState, type RememberedPage, type SearchIndexState } from './state-format.ts';
+export { seenWhole, type FeedState, type PageRecordForState, type RememberedPage } from './state-format.ts';
 
 /**
  * What a build remembers about the output it wrote, in the build cache, so the next build into the
@@ -56,11 +56,6 @@ export interface PageRecordList {
 /** The hash that decides whether a page must be rendered again: its route, its path and its data. */
 export function pageHash(routeId: string, path: string, json: string): string {
   return createHash('sha1').update(routeId).update('\0').update(path).update('\0').update(json).digest('base64url');
-}
-
-/** The hash of an extra output file's content. */
-export function contentHash(content: string | Uint8Array): string {
-  return createHash('sha1').update(content).digest('base64url');
 }
 
 /**

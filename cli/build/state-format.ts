@@ -1,5 +1,6 @@
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { isCheckName, type ContentWarning } from '../checks/run.ts';
+import type { SearchIndexState } from '../output/search-index.ts';
 import { dependsItems, dependsKey, mediaList, mediaUrls, pageDepends } from '../content/page-depends.ts';
 
 /**
@@ -42,14 +43,6 @@ export interface RememberedPage {
    */
   media?: string;
   notes?: readonly unknown[];
-}
-
-/** What the build state keeps of the site search's index (output/search-index.ts), for the next update in place. */
-export interface SearchIndexState {
-  /** Each partition's key and files, in partition order. */
-  partitions: { key: string; files: string[] }[];
-  /** Each searched page's path and the hash of its documents, in index order. */
-  docs: [path: string, hash: string][];
 }
 
 /** What a build records per page, in the inspector's order, to save as the next build's state. */

@@ -6,7 +6,7 @@ import type { RouteRule } from '../../runtime/shared/contract.ts';
 import type { BuiltPages } from '../../runtime/shared/route-data.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import { settleAll } from '../../runtime/shared/settle-all.ts';
-import { contentHash } from '../build/build-state.ts';
+import { contentHash } from './content-hash.ts';
 import type { OutputTally } from '../report/output-size.ts';
 import { renderRedirectPages } from './redirects.ts';
 import { renderRobots, sitemapFiles, type SitemapEntry } from './sitemap.ts';
