@@ -62,7 +62,7 @@ export interface SearchIndexInput {
   partitionPages: number;
 }
 
-/** What the build state keeps of the site search's index (saved in build/build-state.ts), for the next update in place. */
+/** What the build state keeps of the site search's index (saved in build/incremental/build-state.ts), for the next update in place. */
 export interface SearchIndexState {
   /** Each partition's key and files, in partition order. */
   partitions: { key: string; files: string[] }[];

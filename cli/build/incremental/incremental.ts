@@ -1,7 +1,7 @@
-import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
-import { mediaFileFor } from '../content/media.ts';
-import { fileKey } from '../output/write.ts';
-import type { Logger } from '../terminal/logger.ts';
+import { htmlFileFor, payloadFileFor } from '../../../runtime/shared/paths.ts';
+import { mediaFileFor } from '../../content/media.ts';
+import { fileKey } from '../../output/write.ts';
+import type { Logger } from '../../terminal/logger.ts';
 import { loadBuildState, pageHash, type BuildState, type RememberedPage } from './build-state.ts';
 
 /**
