@@ -3,7 +3,7 @@
 // modules through tsx's hooks took a second per command and about 80 MB of memory per build.
 // npm packages stay external. Plain JavaScript, because it runs before anything can load TypeScript.
 import { createHash, randomUUID } from 'node:crypto';
-import { hashFiles } from '../cli/build/hash-files.js';
+import { hashFiles } from '../cli/config/hash-files.js';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

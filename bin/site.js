@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { setHeapGrowth } from '../cli/build/heap-growth.js';
+import { setHeapGrowth } from '../cli/config/heap-growth.js';
 import { compiledCli } from './compile-cli.js';
 
 // The project runs on the Node.js major that package.json's engines names, which `npm ci` installs
@@ -53,7 +53,7 @@ if (process.argv[2] === 'build' && !capGiven && typeof process.execve === 'funct
 if (process.argv[2] === 'build') setFlagsFromString('--max-semi-space-size=0');
 
 process.env.NODE_ENV ??= 'production';
-// How far the main heap grows past what survives a collection (cli/build/heap-growth.js says why).
+// How far the main heap grows past what survives a collection (cli/config/heap-growth.js says why).
 setHeapGrowth();
 // Stack traces name the TypeScript files and lines, for those who asked for them.
 if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);

@@ -6,7 +6,7 @@ import type { ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createMediaCopier, EMBEDDED_CACHE_ORIGIN, type MediaCopier } from '../content/media.ts';
 import { pageImageResolver } from '../content/images/page-images.ts';
-import { builtPages, keptPages } from './kept-pages.ts';
+import { builtPages, keptPages } from './incremental/kept-pages.ts';
 import { streamPages } from '../content/page-stream.ts';
 import type { PageRecord } from '../content/query.ts';
 import type { ReadAhead } from '../content/read-ahead.ts';
@@ -29,16 +29,17 @@ import type { BuildReport } from '../report/report.ts';
 import { formatMiB, plural } from '../terminal/format.ts';
 import { logTimed, type Logger } from '../terminal/logger.ts';
 import { createBuildProgress, type BuildProgress } from '../terminal/progress.ts';
-import { hasBuildState, loadCacheUses, saveBuildState, saveCacheUses, seenWhole, touchBuildState } from './build-state.ts';
+import { hasBuildState, loadCacheUses, saveBuildState, saveCacheUses, seenWhole, touchBuildState } from './incremental/build-state.ts';
 import { pruneCache, usesOf } from './cache-prune.ts';
-import { renderingPages } from './heap-growth.js';
+import { renderingPages } from '../config/heap-growth.js';
 import { mediaUrls } from '../content/page-depends.ts';
 import { finishSite } from './finish-site.ts';
 import { generatorFingerprint } from './generator-fingerprint.ts';
-import { routeTypesOf } from './changed-routes.ts';
-import { feedPlan } from './feed-plan.ts';
-import { filesToRemove, previousBuild, savedBuild } from './incremental.ts';
-import { keepUnchanged } from './unchanged.ts';
+import { routeTypesOf } from './incremental/changed-routes.ts';
+import { feedPlan } from './incremental/feed-plan.ts';
+import { filesToRemove, savedBuild } from './incremental/incremental.ts';
+import { decidePlan, logPlan, previousOf } from './plan.ts';
+import { keepUnchanged } from './incremental/unchanged.ts';
 import { renderContextFor } from './render-context.ts';
 import { inShard, SHARD_MANIFEST_VERSION, shardPages, writeShardManifest } from './shard.ts';
 
@@ -126,18 +127,19 @@ export async function build(
     const keep =
       config.shard && config.shard.count > 1 ? (routeId: string, path: string) => inShard(config.shard!, routeId, path) : undefined;
     const documents = new Map<string, Set<string>>();
-    const plan = feed?.routes;
+    const routePlan = feed?.routes;
     // The feed says no route's documents can see a change: with the same build id, the output stands as it is.
-    const nothingAsked = plan?.crawl.size === 0;
+    const nothingAsked = routePlan?.crawl.size === 0;
     // Which kept pages must be read back is known once the outputs are (step 4): until then the kept pages wait.
     const reading = new Promise<(routeId: string, path: string) => boolean>((resolve) => (decideReading = resolve));
     // The pages of asked routes whose entries give them as unchanged join the kept ones, after the asked pages.
-    const reuse = plan
+    const reuse = routePlan
       ? {
-          skip: (routeId: string) => !plan.crawl.has(routeId),
-          unchanged: plan.unchanged,
-          onUnchanged: (routeId: string, path: string) => void plan.kept.push({ path, routeId, hash: saved.state!.pages.get(path)!.hash }),
-          pages: keptPages(config.outDir, plan.kept, site.routes, site.routeData, reading),
+          skip: (routeId: string) => !routePlan.crawl.has(routeId),
+          unchanged: routePlan.unchanged,
+          onUnchanged: (routeId: string, path: string) =>
+            void routePlan.kept.push({ path, routeId, hash: saved.state!.pages.get(path)!.hash }),
+          pages: keptPages(config.outDir, routePlan.kept, site.routes, site.routeData, reading),
         }
       : undefined;
     // Media are copied as pages stream in, while the client bundles; whether the output already holds
@@ -203,27 +205,27 @@ export async function build(
     const { ctx, timestamp } = await renderContextFor(config, { site: siteData, modules: site, assets: bundle.manifest, shell, csp, now });
     buildId = ctx.buildId;
 
-    // 4. Render every page, keeping those the previous build in the folder already has; media copy alongside.
-    const previous = previousBuild(config, saved, buildId, logger);
+    // 4. The plan: every page, an update in place, the output as it stands, or a shard (build/plan.ts).
+    const searchRoutes = config.search && !config.shard ? searchRoutesOf(site.routeData) : null;
+    const plan = decidePlan({ buildId, saved, shard: config.shard, nothingAsked, search: searchRoutes !== null });
+    logPlan(plan, { outDir: config.outDir, buildId }, logger);
+    const previous = previousOf(plan);
     // Another build id (the site-wide data changed): every page renders, so the threads start now.
     if (!previous) threads?.start();
     knowPresent(previous?.media);
     const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
-    const searchRoutes = config.search && !config.shard ? searchRoutesOf(site.routeData) : null;
     // A kept page is read back when something needs its data: an output that takes no notes, the search
     // index, or a page whose state lacks what the outputs and the media copier need of it (or no previous build).
     const notesTaken = collectors.every((collector) => collector.kept);
     decideReading!((routeId, path) => !notesTaken || !!searchRoutes?.has(routeId) || !seenWhole(previous?.pages.get(path)));
-    // The search index as the previous build left it: there when this build wants one, absent when not.
-    const searchAsBefore = (previous !== null && previous.search !== null) === (searchRoutes !== null);
-    if (previous && nothingAsked && searchAsBefore) {
+    if (plan.kind === 'unchanged') {
       // Nothing any page reads changed since this very build, which was built with the search as this one is: the output stands as it is.
       await inFlight.pages?.close();
       media.stop();
       await media.done();
       await discardStagingDir(staging);
       const kept = await keepUnchanged(
-        { config, previous, cursor: feed!.cursor, baseUrl: ctx.baseUrl, routeRules: site.routeRules, recorder },
+        { config, previous: plan.previous, cursor: feed!.cursor, baseUrl: ctx.baseUrl, routeRules: site.routeRules, recorder },
         logger,
       );
       await touchBuildState(config.cacheDir, config.outDir);
@@ -237,6 +239,7 @@ export async function build(
         report: await recorder.succeeded(buildId, source.drafts()),
       };
     }
+    // 5. Render every page, keeping those the previous build in the folder already has; media copy alongside.
     pages ??= startPages();
     media.addFrom(ctx.siteJson);
     const writeStarted = performance.now();
@@ -289,7 +292,7 @@ export async function build(
         },
         logger,
       ));
-    if (!config.shard) await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
+    if (plan.kind !== 'shard') await checkPageCount(config.outDir, rendered.built.length, config.allowShrink, previous?.pages.size);
     const mediaFailures = await media.done();
     const images = media.images?.counts();
     logger.info(
@@ -298,12 +301,12 @@ export async function build(
     );
     failIfAny(mediaFailures, media.urls.size);
 
-    // 5. What spans the site: extra outputs, build meta, latest.json, content checks. A shard leaves them to the merge (build/merge.ts).
-    if (config.shard) {
+    // 6. What spans the site: extra outputs, build meta, latest.json, content checks. A shard leaves them to the merge (build/merge.ts).
+    if (plan.kind === 'shard') {
       await writeShardManifest(staging, {
         version: SHARD_MANIFEST_VERSION,
         buildId,
-        shard: config.shard,
+        shard: plan.shard,
         timestamp,
         baseUrl: ctx.baseUrl,
         siteJson: ctx.siteJson,
@@ -314,28 +317,29 @@ export async function build(
         media: [...media.urls],
       });
     }
-    const { extras, prerendered, warnings } = config.shard
-      ? { extras: null, prerendered: Array.from(rendered.built, (b) => b.path), warnings: [] }
-      : await finishSite(
-          {
-            siteDir: staging,
-            root: config.root,
-            ctx,
-            timestamp,
-            site,
-            collectors: search ? [...collectors, search] : collectors,
-            pages: builtPages(staging, config.outDir, previous),
-            built: rendered.built,
-            sitemap: rendered.records.sitemap(recorder.inspected().pages),
-            media: media.urls,
-            previousOutputs: previous?.outputs,
-            payloadBudget: config.payloadBudget,
-            strict: config.strict,
-            verbose: config.logLevel === 'debug',
-            recorder,
-          },
-          logger,
-        );
+    const { extras, prerendered, warnings } =
+      plan.kind === 'shard'
+        ? { extras: null, prerendered: Array.from(rendered.built, (b) => b.path), warnings: [] }
+        : await finishSite(
+            {
+              siteDir: staging,
+              root: config.root,
+              ctx,
+              timestamp,
+              site,
+              collectors: search ? [...collectors, search] : collectors,
+              pages: builtPages(staging, config.outDir, previous),
+              built: rendered.built,
+              sitemap: rendered.records.sitemap(recorder.inspected().pages),
+              media: media.urls,
+              previousOutputs: previous?.outputs,
+              payloadBudget: config.payloadBudget,
+              strict: config.strict,
+              verbose: config.logLevel === 'debug',
+              recorder,
+            },
+            logger,
+          );
 
     // 7. Commit: replace the output, or move in only what changed; then the caches for the next build.
     const remove = previous && extras ? filesToRemove(previous, prerendered, extras.outputHashes, media.urls) : null;
@@ -363,7 +367,7 @@ export async function build(
           site.routes,
           site.routeData,
           documents,
-          (id) => !plan || plan.crawl.has(id),
+          (id) => !routePlan || routePlan.crawl.has(id),
           feed.routeTypes,
         ),
       };

@@ -1,6 +1,6 @@
 import { lstat, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listBuildStates, type CacheUses, type StoredState } from './build-state.ts';
+import { listBuildStates, type CacheUses, type StoredState } from './incremental/build-state.ts';
 import { CACHE_KINDS, type BuildUse, type CacheEntry, type CacheKind } from './cache-kinds.ts';
 
 /**

@@ -21,7 +21,7 @@ export interface FinishSiteInput {
   site: Pick<SiteModules, 'routes' | 'routeRules'>;
   /** Extra outputs that have seen every page (and the search index's files). */
   collectors: readonly OutputSource[];
-  /** Any built page's data, for the outputs' files (build/kept-pages.ts builtPages). */
+  /** Any built page's data, for the outputs' files (build/incremental/kept-pages.ts builtPages). */
   pages: BuiltPages;
   /** Every page's path and its route's place in the route table. */
   built: Iterable<{ path: string; route: number }> & { readonly length: number };

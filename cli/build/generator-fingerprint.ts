@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hashFiles } from './hash-files.js';
+import { hashFiles } from '../config/hash-files.js';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
 
 /**

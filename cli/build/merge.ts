@@ -27,7 +27,7 @@ import { createBuildProgress } from '../terminal/progress.ts';
 import type { BuildDeps, BuildResult } from './build.ts';
 import { finishSite } from './finish-site.ts';
 import { createRenderContext } from './render-context.ts';
-import { builtPages } from './kept-pages.ts';
+import { builtPages } from './incremental/kept-pages.ts';
 import { readShardManifest, SHARDS_DIR, type ShardManifest } from './shard.ts';
 
 /** What the merge reads of the configuration. */

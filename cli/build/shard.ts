@@ -6,7 +6,7 @@ import type { AssetManifest } from '../bundle/bundle.ts';
 import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { writeSiteFile } from '../output/write.ts';
-import type { PageRecordForState, PageRecordList } from './build-state.ts';
+import type { PageRecordForState, PageRecordList } from './incremental/build-state.ts';
 
 /** One share of a sharded build: `index` from 1 to `count`. */
 export interface Shard {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { hashFiles } from '../build/hash-files.js';
+import { hashFiles } from '../config/hash-files.js';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../config/worker-module.ts';

@@ -1,5 +1,5 @@
 import { detach } from '../content/detach.ts';
-import { grown, PackedNumbers, PackedStrings } from '../build/packed-strings.ts';
+import { grown, PackedNumbers, PackedStrings } from '../build/incremental/packed-strings.ts';
 import { extractPageFacts, type PageFacts } from './extract.ts';
 
 /** What the build keeps of one rendered page, for the content checks and the build report. */
@@ -35,7 +35,7 @@ export interface InspectedLinks extends Iterable<[string, Iterable<number>]> {
 
 /**
  * The inspected pages in the order they were recorded. Each page's object is made when it is asked for:
- * the inspector keeps the pages' fields packed (build/packed-strings.ts), not an object per page.
+ * the inspector keeps the pages' fields packed (build/incremental/packed-strings.ts), not an object per page.
  */
 export interface InspectedPages extends Iterable<InspectedPage> {
   readonly length: number;
@@ -71,7 +71,7 @@ export function inspectPage(
  * Collects, while the build renders, what the checks and the report need from each page: its facts
  * (title, ids, links, images without alt) and its size. Each distinct link is kept once with the
  * pages that use it, so the navigation every page repeats costs one entry, not one per page. The pages'
- * fields are kept in columns (build/packed-strings.ts): at 100,000 pages an object per page and its
+ * fields are kept in columns (build/incremental/packed-strings.ts): at 100,000 pages an object per page and its
  * title as a string were about 35 MB of the main heap, held to the build's end.
  */
 export function createPageInspector(): {

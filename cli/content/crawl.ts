@@ -9,7 +9,7 @@ import { findBadSlug, findItemId, quoteSlug } from './slugs.ts';
 
 /** What a crawl leaves out and tells. */
 export interface CrawlOptions {
-  /** Routes not crawled at all (a build with a change feed keeps their pages: build/changed-routes.ts). */
+  /** Routes not crawled at all (a build with a change feed keeps their pages: build/incremental/changed-routes.ts). */
   skip?: (routeId: string) => boolean;
   /** Called with each document a route's entries send, to learn which content types the route reads. */
   onDocument?: (routeId: string, document: string) => void;
@@ -20,7 +20,7 @@ export interface CrawlOptions {
   keep?: KeepPage;
   /**
    * In an update in place that follows the change feed: for a route, whether its previous page with these
-   * params and key may be kept unasked (`ctx.unchanged`, build/changed-routes.ts); undefined for a route
+   * params and key may be kept unasked (`ctx.unchanged`, build/incremental/changed-routes.ts); undefined for a route
    * whose pages are all asked for. Each page an entry then gives as unchanged goes to `onUnchanged`.
    */
   unchanged?: (routeId: string) => ((path: string, key: string) => boolean) | undefined;

@@ -2,7 +2,7 @@
  * The ids of the items a page's data holds: the `id` of every object in it, at any depth, once each, in
  * the order first met. With the change feed, a page whose data held none of the changed items' ids (and
  * whose route's query names every changed type's items by id: content/types-read.ts typesWithoutIds)
- * cannot show a change (build/changed-routes.ts).
+ * cannot show a change (build/incremental/changed-routes.ts).
  */
 export function itemIdsIn(data: unknown): string[] {
   const ids = new Set<string>();

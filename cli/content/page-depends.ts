@@ -1,5 +1,5 @@
 /**
- * What an update in place needs to know of a page to keep it without asking for it (build/changed-routes.ts),
+ * What an update in place needs to know of a page to keep it without asking for it (build/incremental/changed-routes.ts),
  * in one string per page, as a build of 100,000 pages holds one for each: its entry's key (RouteEntry.key),
  * a line break, and the ids of the items its data holds (content/item-ids.ts), each followed by a space.
  */

@@ -8,7 +8,7 @@ import { queryPages, type PageRecord } from './query.ts';
 import { createPageSpill, type PackedPage } from './packed-page.ts';
 import { readAhead, type ReadAhead } from './read-ahead.ts';
 import type { ResolvePageImages } from './images/page-images.ts';
-import { holdingPages } from '../build/heap-growth.js';
+import { holdingPages } from '../config/heap-growth.js';
 
 export interface PageStreamInput {
   site: Pick<SiteModules, 'routes' | 'routeData'>;
@@ -28,7 +28,7 @@ export interface PageStreamInput {
   keep?: KeepPage;
   /**
    * Routes not asked of the backend, the pages of asked routes that may be kept unasked (`ctx.unchanged`)
-   * and where those go, and every kept page as the previous build wrote it (build/changed-routes.ts).
+   * and where those go, and every kept page as the previous build wrote it (build/incremental/changed-routes.ts).
    */
   reuse?: Pick<CrawlOptions, 'unchanged' | 'onUnchanged'> & { skip: (routeId: string) => boolean; pages: AsyncIterable<PageRecord> };
   /** Filled with each document the routes' entries send, by route id, to learn what each route reads. */

@@ -24,7 +24,7 @@ export interface PageRecord {
   hash?: string;
   /** With an entry's key (RouteEntry.key): the key and the ids of the items the data holds (content/page-depends.ts). */
   depends?: string;
-  /** A page kept from the previous build without reading it (build/kept-pages.ts): no data, and `json` is ''. */
+  /** A page kept from the previous build without reading it (build/incremental/kept-pages.ts): no data, and `json` is ''. */
   unread?: true;
   /** The media URLs its data refers to (page-depends.ts mediaList), once the media copier has seen it. */
   media?: string;

@@ -24,7 +24,7 @@ import {
  * interface or union field can return, and each fragment's type; scalars and enums are not types the
  * feed names. The change feed names
  * the types of the items that changed; a route none of whose documents read a changed type cannot have
- * changed, so a build with a feed need not ask the backend for its pages again (build/changed-routes.ts).
+ * changed, so a build with a feed need not ask the backend for its pages again (build/incremental/changed-routes.ts).
  */
 export function typesRead(schema: GraphQLSchema, document: string): string[] {
   const info = new TypeInfo(schema);
@@ -58,7 +58,7 @@ export function typesRead(schema: GraphQLSchema, document: string): string[] {
  * a field of that type (or of an interface or union it belongs to) whose selection, fragments included,
  * does not select `id` unaliased and unconditionally. A page's data names by id every item of the other
  * types it holds, so a change to one of them reaches exactly the pages whose data holds its id
- * (build/changed-routes.ts); a change to a type listed here could be in any page of the route.
+ * (build/incremental/changed-routes.ts); a change to a type listed here could be in any page of the route.
  */
 export function typesWithoutIds(schema: GraphQLSchema, document: string): string[] {
   const ast = parse(document);
@@ -106,7 +106,7 @@ export function typesWithoutIds(schema: GraphQLSchema, document: string): string
  * interface with an `id` (a project's publications, a publication's file or authors), fragments on such
  * a type included. Those come from the backend's relations, which can gain an item that changed (one
  * published from a draft, one that now names this item) while the page's own item stays as it was; so a
- * change to such a type may reach any page of the route (build/changed-routes.ts). A list at the top of
+ * change to such a type may reach any page of the route (build/incremental/changed-routes.ts). A list at the top of
  * the query (related articles) is the route's entries' to give, and their key's to tell apart.
  */
 export function typesNestedInItems(schema: GraphQLSchema, document: string): string[] {

@@ -6,7 +6,7 @@ import type { RouteRule } from '../../runtime/shared/contract.ts';
 import type { BuiltPages } from '../../runtime/shared/route-data.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import { settleAll } from '../../runtime/shared/settle-all.ts';
-import { contentHash } from '../build/build-state.ts';
+import { contentHash } from './content-hash.ts';
 import type { OutputTally } from '../report/output-size.ts';
 import { renderRedirectPages } from './redirects.ts';
 import { renderRobots, sitemapFiles, type SitemapEntry } from './sitemap.ts';
@@ -25,7 +25,7 @@ export interface ExtrasInput {
   sitemap: Iterable<SitemapEntry>;
   /** Extra outputs (feeds, calendars, the search index) that have seen every page. */
   collectors: readonly OutputSource[];
-  /** Any built page's data, for an output that kept less of a page than its files need (build/kept-pages.ts builtPages). */
+  /** Any built page's data, for an output that kept less of a page than its files need (build/incremental/kept-pages.ts builtPages). */
   pages: BuiltPages;
   /** The previous build's outputs when it is updated in place: a file with the same hash is left as it is. */
   previousOutputs?: ReadonlyMap<string, string>;
@@ -58,7 +58,7 @@ export async function writeExtras(input: ExtrasInput): Promise<Extras> {
   for (const page of renderRedirectPages(input.routeRules, baseUrl, input.csp)) await writeSiteFile(siteDir, page.file, page.content);
   await writeSiteFile(siteDir, '404.html', input.notFoundHtml);
   // The sitemap's files are outputs of their own: an update in place writes only those that changed,
-  // and removes one a smaller site no longer has (build/incremental.ts filesToRemove). Written after
+  // and removes one a smaller site no longer has (build/incremental/incremental.ts filesToRemove). Written after
   // public/, whose files they replace, as every build did.
   const sitemap = [...input.sitemap].sort((a, b) => compareText(a.path, b.path));
   await writeOutputs(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { SEARCH_DIR, SEARCH_PARTS_FILE } from '../../runtime/shared/contract.ts';
 import { htmlFileFor, pathHash } from '../../runtime/shared/paths.ts';
-import { contentHash, type SearchIndexState } from '../build/build-state.ts';
+import { contentHash } from './content-hash.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
 import { describeCause } from '../errors/format-error.ts';
@@ -60,6 +60,14 @@ export interface SearchIndexInput {
   cacheDir: string | null;
   /** Searched pages per partition (ResolvedConfig `searchPartitionPages`). */
   partitionPages: number;
+}
+
+/** What the build state keeps of the site search's index (saved in build/incremental/build-state.ts), for the next update in place. */
+export interface SearchIndexState {
+  /** Each partition's key and files, in partition order. */
+  partitions: { key: string; files: string[] }[];
+  /** Each searched page's path and the hash of its documents, in index order. */
+  docs: [path: string, hash: string][];
 }
 
 /** One file of the index, relative to the site root. */

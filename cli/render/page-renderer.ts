@@ -1,6 +1,6 @@
 import type { RouteDefinition, RouteParams } from '../../runtime/routes.ts';
 import type { SearchEntry } from '../../runtime/shared/route-data.ts';
-import { pageHash } from '../build/build-state.ts';
+import { pageHash } from '../build/incremental/build-state.ts';
 import { inspectPage, type PageInspection } from '../checks/collect.ts';
 import { renderPage, type RenderContext } from './render.tsx';
 import { documentsHash, searchDocuments, searchEntries, type SearchSetup } from './search-documents.ts';

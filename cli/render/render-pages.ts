@@ -1,7 +1,7 @@
 import type { OutputCollector } from '../../runtime/shared/route-data.ts';
-import { seenWhole, type BuildState, type PageRecordForState } from '../build/build-state.ts';
-import { unchangedPage } from '../build/incremental.ts';
-import { BuiltPaths, PageRecords } from '../build/page-records.ts';
+import { seenWhole, type BuildState, type PageRecordForState } from '../build/incremental/build-state.ts';
+import { unchangedPage } from '../build/incremental/incremental.ts';
+import { BuiltPaths, PageRecords } from '../build/incremental/page-records.ts';
 import type { PageRecord } from '../content/query.ts';
 import type { BuildRecorder } from '../report/recorder.ts';
 import { createPageFeed } from './page-feed.ts';
@@ -114,7 +114,7 @@ export async function renderPages(pages: AsyncIterable<PageRecord>, input: Rende
       const { route, path, params } = record.job;
       result.built.push(path, routeOrder.get(route.id) ?? 0);
       const { kept, hash } = unchangedPage(previous, route.id, path, record.json, record.hash);
-      // A page kept unread (build/kept-pages.ts): the outputs get their notes of it, and its media are the ones the state names.
+      // A page kept unread (build/incremental/kept-pages.ts): the outputs get their notes of it, and its media are the ones the state names.
       let facts: Pick<PageRecordForState, 'depends' | 'media' | 'notes'> | undefined;
       if (record.unread) {
         if (!kept || !seenWhole(kept))

@@ -4,7 +4,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadBuildState, signedStateText } from '../../cli/build/build-state.ts';
+import { loadBuildState, signedStateText } from '../../cli/build/incremental/build-state.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
 import { runCli } from '../helpers/cli.ts';
 import { seedBundle } from '../helpers/bundle-seed.ts';

@@ -33,6 +33,27 @@ describe('the code base', () => {
     expect(intoBin).toEqual([]);
   });
 
+  it('keeps build/ above the stages: content/, bundle/ and output/ never import it, render/ only its incremental/ state', () => {
+    expect(importsAgainstBuildOrder(graph)).toEqual([]);
+  });
+
+  it('finds a stage importing the orchestrator, and build/incremental/ importing what sits above it', () => {
+    const graph = new Map([
+      ['cli/output/extras.ts', ['cli/build/build-state.ts', 'cli/output/write.ts']],
+      ['cli/content/page-stream.ts', ['cli/build/incremental/build-state.ts']],
+      ['cli/render/render-pages.ts', ['cli/build/incremental/page-records.ts', 'cli/build/build.ts']],
+      ['cli/build/incremental/kept-pages.ts', ['cli/build/shard.ts', 'cli/render/html.ts', 'cli/output/read.ts']],
+      ['cli/build/build.ts', ['cli/render/render-pages.ts', 'cli/build/incremental/feed-plan.ts']],
+    ]);
+    expect(importsAgainstBuildOrder(graph)).toEqual([
+      'cli/output/extras.ts -> cli/build/build-state.ts',
+      'cli/content/page-stream.ts -> cli/build/incremental/build-state.ts',
+      'cli/render/render-pages.ts -> cli/build/build.ts',
+      'cli/build/incremental/kept-pages.ts -> cli/build/shard.ts',
+      'cli/build/incremental/kept-pages.ts -> cli/render/html.ts',
+    ]);
+  });
+
   it('shows the pipeline in at most 16 entries at the top of cli/, each folder named in cli/README.md', () => {
     const entries = readdirSync(`${ROOT}/cli`, { withFileTypes: true });
     expect(entries.length).toBeLessThanOrEqual(16);
@@ -50,3 +71,20 @@ describe('the code base', () => {
     expect(named.filter((path) => !existsSync(`${ROOT}/${path}`))).toEqual([]);
   });
 });
+
+/**
+ * The imports that go against the build's order, `importer -> imported`. build/ runs the stages, so a
+ * stage (content/, bundle/, output/) never imports from build/; render/ may import build/incremental/
+ * only (the previous build's state, whose unchanged pages it keeps, and the records the next one
+ * keeps), and build/incremental/ imports neither build/'s own files nor render/.
+ */
+function importsAgainstBuildOrder(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const against = (file: string, dep: string): boolean => {
+    if (/^cli\/(content|bundle|output)\//.test(file)) return dep.startsWith('cli/build/');
+    if (file.startsWith('cli/render/')) return dep.startsWith('cli/build/') && !dep.startsWith('cli/build/incremental/');
+    if (file.startsWith('cli/build/incremental/'))
+      return dep.startsWith('cli/render/') || (dep.startsWith('cli/build/') && !dep.startsWith('cli/build/incremental/'));
+    return false;
+  };
+  return [...graph].flatMap(([file, deps]) => deps.filter((dep) => against(file, dep)).map((dep) => `${file} -> ${dep}`));
+}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { saveCacheUses } from '../../../../cli/build/build-state.ts';
+import { saveCacheUses } from '../../../../cli/build/incremental/build-state.ts';
 import { pruneCache } from '../../../../cli/build/cache-prune.ts';
 import { tempDirPerTest } from '../../../helpers/temp-dir.ts';
 

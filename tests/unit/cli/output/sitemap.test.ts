@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildState } from '../../../../cli/build/build-state.ts';
-import { filesToRemove } from '../../../../cli/build/incremental.ts';
+import type { BuildState } from '../../../../cli/build/incremental/build-state.ts';
+import { filesToRemove } from '../../../../cli/build/incremental/incremental.ts';
 import { writeExtras } from '../../../../cli/output/extras.ts';
 import { renderSitemap, SITEMAP_URLS, sitemapFiles } from '../../../../cli/output/sitemap.ts';
 

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveBuildState } from '../../../../../cli/build/build-state.ts';
+import { saveBuildState } from '../../../../../cli/build/incremental/build-state.ts';
 import { createPageInspector, inspectPage } from '../../../../../cli/checks/collect.ts';
 import { pageDepends } from '../../../../../cli/content/page-depends.ts';
 

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import type { BuildState, RememberedPage } from '../../../../../cli/build/build-state.ts';
-import { planRoutes, routeTypesOf } from '../../../../../cli/build/changed-routes.ts';
-import { feedPlan } from '../../../../../cli/build/feed-plan.ts';
+import type { BuildState, RememberedPage } from '../../../../../cli/build/incremental/build-state.ts';
+import { planRoutes, routeTypesOf } from '../../../../../cli/build/incremental/changed-routes.ts';
+import { feedPlan } from '../../../../../cli/build/incremental/feed-plan.ts';
 import type { ChangeFeedAnswer } from '../../../../../runtime/shared/route-data.ts';
-import { dataJsonOf } from '../../../../../cli/build/kept-pages.ts';
+import { dataJsonOf } from '../../../../../cli/build/incremental/kept-pages.ts';
 import { typesNestedInItems, typesRead, typesWithoutIds } from '../../../../../cli/content/types-read.ts';
 import { dependsItems, dependsKey, dependsUnchanged, mediaList, mediaUrls, pageDepends } from '../../../../../cli/content/page-depends.ts';
 import { NEWS_ARTICLES_QUERY } from '../../../../../site/queries/news.ts';

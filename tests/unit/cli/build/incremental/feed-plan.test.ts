@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import type { BuildState, RememberedPage } from '../../../../../cli/build/build-state.ts';
-import { feedPlan, type FeedPlan } from '../../../../../cli/build/feed-plan.ts';
-import type { SavedBuild } from '../../../../../cli/build/incremental.ts';
+import type { BuildState, RememberedPage } from '../../../../../cli/build/incremental/build-state.ts';
+import { feedPlan, type FeedPlan } from '../../../../../cli/build/incremental/feed-plan.ts';
+import type { SavedBuild } from '../../../../../cli/build/incremental/incremental.ts';
 import { readChangeFeed } from '../../../../../cli/content/change-feed.ts';
 import { createMemoryLogger } from '../../../../../cli/terminal/logger.ts';
 import { GraphQLRequestError, type GraphQLClientHandle } from '../../../../../runtime/shared/graphql.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildState } from '../../../../../cli/build/build-state.ts';
-import { filesToRemove } from '../../../../../cli/build/incremental.ts';
+import type { BuildState } from '../../../../../cli/build/incremental/build-state.ts';
+import { filesToRemove } from '../../../../../cli/build/incremental/incremental.ts';
 
 const previous = (pages: string[], outputs: string[], media: string[]): BuildState =>
   ({

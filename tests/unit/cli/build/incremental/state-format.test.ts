@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePage, encodePage, type PageRecordForState } from '../../../../../cli/build/state-format.ts';
+import { decodePage, encodePage, type PageRecordForState } from '../../../../../cli/build/incremental/state-format.ts';
 import type { InspectedPage } from '../../../../../cli/checks/collect.ts';
 import { mediaList, pageDepends } from '../../../../../cli/content/page-depends.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PackedNumbers, PackedStrings } from '../../../../cli/build/packed-strings.ts';
+import { PackedNumbers, PackedStrings } from '../../../../../cli/build/incremental/packed-strings.ts';
 
 describe('PackedStrings', () => {
   it('gives back every row as it was pushed, whatever the string', () => {

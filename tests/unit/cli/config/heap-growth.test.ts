@@ -6,7 +6,7 @@ import {
   MIN_GROWTH_BYTES,
   renderingPages,
   SMALL_HEAP_BYTES,
-} from '../../../../cli/build/heap-growth.js';
+} from '../../../../cli/config/heap-growth.js';
 
 const MB = 1024 * 1024;
 

@@ -1,25 +1,25 @@
 import { join } from 'node:path';
-import { findRoute, type RouteDefinition } from '../../runtime/routes.ts';
-import { payloadFileFor } from '../../runtime/shared/paths.ts';
-import type { BuiltPages, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
+import { findRoute, type RouteDefinition } from '../../../runtime/routes.ts';
+import { payloadFileFor } from '../../../runtime/shared/paths.ts';
+import type { BuiltPages, RouteDataDefinition } from '../../../runtime/shared/route-data.ts';
 import { pageHash, type BuildState } from './build-state.ts';
-import { BuildErrors, createBuildError } from '../errors/errors.ts';
-import { pageLastmod, type PageRecord } from '../content/query.ts';
-import { mapAhead } from '../content/read-ahead.ts';
-import { readText } from '../output/read.ts';
+import { BuildErrors, createBuildError } from '../../errors/errors.ts';
+import { pageLastmod, type PageRecord } from '../../content/query.ts';
+import { mapAhead } from '../../content/read-ahead.ts';
+import { readText } from '../../output/read.ts';
 
 /** A page of the previous build whose route the change feed says did not change. */
 export interface KeptPage {
   path: string;
   routeId: string;
-  /** pageHash of what the previous build wrote (build/build-state.ts). */
+  /** pageHash of what the previous build wrote (build/incremental/build-state.ts). */
   hash: string;
 }
 
 /**
  * The pages of routes no change touched, and those their routes' entries gave as unchanged, read back
  * from the previous output instead of asked of the backend: each page's payload holds its data exactly
- * as the build serialised it, so the record is the one a crawl would give (build/changed-routes.ts says
+ * as the build serialised it, so the record is the one a crawl would give (build/incremental/changed-routes.ts says
  * why it is the same). Each must hash to what the previous build remembered (KeptPageChanged otherwise).
  * READ_AT_ONCE files ahead of the caller. A page `reading` says needs no data (what the build needs of
  * it is in the build state: its media and the extra outputs' notes) is not read at all: its record has

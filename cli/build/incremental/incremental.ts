@@ -1,25 +1,7 @@
-import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
-import { mediaFileFor } from '../content/media.ts';
-import { fileKey } from '../output/write.ts';
-import type { Logger } from '../terminal/logger.ts';
+import { htmlFileFor, payloadFileFor } from '../../../runtime/shared/paths.ts';
+import { mediaFileFor } from '../../content/media.ts';
+import { fileKey } from '../../output/write.ts';
 import { loadBuildState, pageHash, type BuildState, type RememberedPage } from './build-state.ts';
-
-/**
- * An output folder that holds this very build id (same code, options and site-wide data) and was
- * written by the same generator is updated in place: only pages whose route, path or data changed are
- * rendered again. Null: every page is rendered (--full, or why not under --verbose).
- */
-export function previousBuild(options: { outDir: string }, found: SavedBuild, buildId: string, logger: Logger): BuildState | null {
-  if (found.state && found.state.buildId !== buildId)
-    found = { state: null, reason: `the code, options or site-wide data changed (build ${found.state.buildId} → ${buildId})` };
-  if (found.state)
-    logger.info(
-      'build',
-      `updating build ${buildId} in ${options.outDir}: only pages whose data changed are rendered (--full renders every page)`,
-    );
-  else logger.debug?.('build', `rendering every page: ${(found as { reason: string }).reason}`);
-  return found.state;
-}
 
 /** The state of the build in the output folder, or why there is none to go on from. */
 export type SavedBuild = { state: BuildState } | { state: null; reason: string };
@@ -27,7 +9,7 @@ export type SavedBuild = { state: BuildState } | { state: null; reason: string }
 /**
  * The state the previous build of the folder saved, when the same generator wrote it and the folder is
  * still what it wrote (build-state.ts loadBuildState); whether its build id is this build's is decided
- * once the build id is known (previousBuild).
+ * once the build id is known (build/plan.ts decidePlan).
  */
 export async function savedBuild(
   options: { incremental: boolean; cacheDir: string; outDir: string },

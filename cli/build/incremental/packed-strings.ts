@@ -1,4 +1,4 @@
-import { detach } from '../content/detach.ts';
+import { detach } from '../../content/detach.ts';
 
 /**
  * A column of strings, one per row, packed as UTF-8 into large blocks of bytes instead of kept as

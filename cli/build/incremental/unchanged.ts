@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkSite, reportWarnings } from '../checks/check-site.ts';
-import type { ResolvedConfig } from '../config/config.ts';
-import type { RouteRule } from '../../runtime/shared/contract.ts';
-import type { BuildRecorder } from '../report/recorder.ts';
-import { plural } from '../terminal/format.ts';
-import type { Logger } from '../terminal/logger.ts';
+import { checkSite, reportWarnings } from '../../checks/check-site.ts';
+import type { ResolvedConfig } from '../../config/config.ts';
+import type { RouteRule } from '../../../runtime/shared/contract.ts';
+import type { BuildRecorder } from '../../report/recorder.ts';
+import { plural } from '../../terminal/format.ts';
+import type { Logger } from '../../terminal/logger.ts';
 import { saveFeedCursor, type BuildState } from './build-state.ts';
 
 /**

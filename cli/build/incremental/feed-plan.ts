@@ -1,10 +1,10 @@
 import { isObjectType, type GraphQLSchema } from 'graphql';
-import type { RouteDefinition } from '../../runtime/routes.ts';
-import type { GraphQLClientHandle } from '../../runtime/shared/graphql.ts';
-import type { ChangeFeedDefinition, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
-import { readChangeFeed } from '../content/change-feed.ts';
-import { plural } from '../terminal/format.ts';
-import type { Logger } from '../terminal/logger.ts';
+import type { RouteDefinition } from '../../../runtime/routes.ts';
+import type { GraphQLClientHandle } from '../../../runtime/shared/graphql.ts';
+import type { ChangeFeedDefinition, RouteDataDefinition } from '../../../runtime/shared/route-data.ts';
+import { readChangeFeed } from '../../content/change-feed.ts';
+import { plural } from '../../terminal/format.ts';
+import type { Logger } from '../../terminal/logger.ts';
 import { planRoutes, type RoutePlan } from './changed-routes.ts';
 import type { SavedBuild } from './incremental.ts';
 

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import type { InspectedPages } from '../checks/collect.ts';
-import { isSafePagePath } from '../content/crawl.ts';
-import { mediaFileFor } from '../content/media.ts';
-import { readBuild } from '../output/output.ts';
-import { readBytes } from '../output/read.ts';
-import { fileKey, leavesFolder } from '../output/write.ts';
+import type { InspectedPages } from '../../checks/collect.ts';
+import { isSafePagePath } from '../../content/crawl.ts';
+import { mediaFileFor } from '../../content/media.ts';
+import { readBuild } from '../../output/output.ts';
+import { readBytes } from '../../output/read.ts';
+import { fileKey, leavesFolder } from '../../output/write.ts';
 import type { DamagedPage, RememberedPage, SavedState } from './state-format.ts';
-import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
+import { htmlFileFor, payloadFileFor } from '../../../runtime/shared/paths.ts';
 
 /**
  * Whether a saved build state may be trusted (build-state.ts loadBuildState): it decides which files an

@@ -1,5 +1,5 @@
-import type { InspectedPages } from '../checks/collect.ts';
-import type { SitemapEntry } from '../output/sitemap.ts';
+import type { InspectedPages } from '../../checks/collect.ts';
+import type { SitemapEntry } from '../../output/sitemap.ts';
 import type { PageRecordForState, PageRecordList } from './build-state.ts';
 import { PackedNumbers, PackedStrings } from './packed-strings.ts';
 

@@ -1,6 +1,7 @@
-import type { InspectedPage, InspectedSite } from '../checks/collect.ts';
-import { isCheckName, type ContentWarning } from '../checks/run.ts';
-import { dependsItems, dependsKey, mediaList, mediaUrls, pageDepends } from '../content/page-depends.ts';
+import type { InspectedPage, InspectedSite } from '../../checks/collect.ts';
+import { isCheckName, type ContentWarning } from '../../checks/run.ts';
+import type { SearchIndexState } from '../../output/search-index.ts';
+import { dependsItems, dependsKey, mediaList, mediaUrls, pageDepends } from '../../content/page-depends.ts';
 
 /**
  * The build state's format (build-state.ts saves and loads it): what a state file holds, each page as one
@@ -12,7 +13,7 @@ import { dependsItems, dependsKey, mediaList, mediaUrls, pageDepends } from '../
 /** The format of the state file; a state of another version is not used (the next build is a full one). */
 export const STATE_VERSION = 5;
 
-/** A build's place in the backend's change feed (build/changed-routes.ts). */
+/** A build's place in the backend's change feed (build/incremental/changed-routes.ts). */
 export interface FeedState {
   /** The feed's cursor, taken before the build asked for any page. */
   cursor: string;
@@ -42,14 +43,6 @@ export interface RememberedPage {
    */
   media?: string;
   notes?: readonly unknown[];
-}
-
-/** What the build state keeps of the site search's index (output/search-index.ts), for the next update in place. */
-export interface SearchIndexState {
-  /** Each partition's key and files, in partition order. */
-  partitions: { key: string; files: string[] }[];
-  /** Each searched page's path and the hash of its documents, in index order. */
-  docs: [path: string, hash: string][];
 }
 
 /** What a build records per page, in the inspector's order, to save as the next build's state. */

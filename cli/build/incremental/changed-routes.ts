@@ -1,8 +1,8 @@
-import type { RouteDefinition } from '../../runtime/routes.ts';
-import type { ContentChange, RouteDataDefinition } from '../../runtime/shared/route-data.ts';
+import type { RouteDefinition } from '../../../runtime/routes.ts';
+import type { ContentChange, RouteDataDefinition } from '../../../runtime/shared/route-data.ts';
 import { isObjectType, type GraphQLSchema } from 'graphql';
-import { dependsUnchanged } from '../content/page-depends.ts';
-import { typesNestedInItems, typesRead, typesWithoutIds } from '../content/types-read.ts';
+import { dependsUnchanged } from '../../content/page-depends.ts';
+import { typesNestedInItems, typesRead, typesWithoutIds } from '../../content/types-read.ts';
 import type { BuildState } from './build-state.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { BuildState } from './build-state.ts';
  * route's pages are made from its documents' answers alone (its entries' list queries and its own
  * query), and an answer can only differ when an item of a type the document reads was added, edited or
  * deleted; so a route none of whose documents read a changed type gives the same pages, with the same
- * data, as last time, and its pages are read back from the previous output (build/kept-pages.ts).
+ * data, as last time, and its pages are read back from the previous output (build/incremental/kept-pages.ts).
  * Site-wide data is asked every build: it is part of the build id.
  */
 export interface RoutePlan {

@@ -2,10 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { lstat, open, readdir, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InspectedSite } from '../checks/collect.ts';
-import type { ContentWarning } from '../checks/run.ts';
-import { cacheKeyFor, sealJson } from '../config/cache-key.ts';
-import { writeFileAtomic } from '../output/write.ts';
+import type { InspectedSite } from '../../checks/collect.ts';
+import type { ContentWarning } from '../../checks/run.ts';
+import { cacheKeyFor, sealJson } from '../../config/cache-key.ts';
+import type { SearchIndexState } from '../../output/search-index.ts';
+import { writeFileAtomic } from '../../output/write.ts';
 import {
   decodePage,
   encodePage,
@@ -18,11 +19,10 @@ import {
   type PageRecordForState,
   type RememberedPage,
   type SavedState,
-  type SearchIndexState,
 } from './state-format.ts';
 import { folderIdentity, samplePages, whyStateDoesNotHold } from './state-trust.ts';
 
-export { seenWhole, type FeedState, type PageRecordForState, type RememberedPage, type SearchIndexState } from './state-format.ts';
+export { seenWhole, type FeedState, type PageRecordForState, type RememberedPage } from './state-format.ts';
 
 /**
  * What a build remembers about the output it wrote, in the build cache, so the next build into the
@@ -47,7 +47,7 @@ export interface BuildState {
   warnings: ContentWarning[] | null;
 }
 
-/** Records of pages by their index: build/page-records.ts PageRecords, or a plain array of them. */
+/** Records of pages by their index: build/incremental/page-records.ts PageRecords, or a plain array of them. */
 export interface PageRecordList {
   readonly length: number;
   at(index: number): PageRecordForState | undefined;
@@ -56,11 +56,6 @@ export interface PageRecordList {
 /** The hash that decides whether a page must be rendered again: its route, its path and its data. */
 export function pageHash(routeId: string, path: string, json: string): string {
   return createHash('sha1').update(routeId).update('\0').update(path).update('\0').update(json).digest('base64url');
-}
-
-/** The hash of an extra output file's content. */
-export function contentHash(content: string | Uint8Array): string {
-  return createHash('sha1').update(content).digest('base64url');
 }
 
 /**
@@ -199,7 +194,7 @@ export async function saveBuildState(
 
 /**
  * Moves the saved state of the build in `outDir` on to a new change-feed cursor, for a build that found
- * nothing to change (build/unchanged.ts): everything else it remembers still holds. The cursor goes to a
+ * nothing to change (build/incremental/unchanged.ts): everything else it remembers still holds. The cursor goes to a
  * small file beside the state, which names the state it belongs to (its `save`), rather than into the
  * state itself: rewriting 5.8 MB of state at 10,803 pages to move one cursor took about 100 ms, and a
  * feed's cursor moves at every build (the embedded backend's holds the time it was given).
@@ -270,7 +265,7 @@ export async function listBuildStates(cacheDir: string): Promise<StoredState[]> 
 }
 
 /**
- * Notes that a build into `outDir` just finished without rewriting its state (build/unchanged.ts): the
+ * Notes that a build into `outDir` just finished without rewriting its state (build/incremental/unchanged.ts): the
  * state's time is when a build last used it, which pruning goes by.
  */
 export async function touchBuildState(cacheDir: string, outDir: string): Promise<void> {
