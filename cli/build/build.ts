@@ -3,6 +3,7 @@ import { settleAll } from '../../runtime/shared/settle-all.ts';
 import { bundleWithCache } from '../bundle/bundle-cache.ts';
 import { cacheKeyFor } from '../config/cache-key.ts';
 import type { ResolvedConfig } from '../config/config.ts';
+import { cacheClock } from '../config/environment.ts';
 import { loadSiteModules } from '../config/site-modules.ts';
 import { createMediaCopier, EMBEDDED_CACHE_ORIGIN, type MediaCopier } from '../content/media.ts';
 import { pageImageResolver } from '../content/images/page-images.ts';
@@ -457,7 +458,7 @@ const PAGES_AHEAD_FILE = '.pages-ahead';
  */
 async function pruneAfterBuild(config: ResolvedConfig, logger: Logger): Promise<void> {
   try {
-    const pruned = await pruneCache(config.cacheDir, { keep: config.outDir, entriesEveryMs: 60 * 60 * 1000 });
+    const pruned = await pruneCache(config.cacheDir, { keep: config.outDir, entriesEveryMs: 60 * 60 * 1000, now: cacheClock() });
     const gone = Object.entries(pruned.entries)
       .filter(([, n]) => n.count > 0)
       .map(([kind, n]) => `${n.count} ${kind} (${formatMiB(n.bytes)})`);

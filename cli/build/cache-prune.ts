@@ -1,4 +1,4 @@
-import { lstat, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listBuildStates, type CacheUses, type StoredState } from './incremental/build-state.ts';
 import { CACHE_KINDS, type BuildUse, type CacheEntry, type CacheKind } from './cache-kinds.ts';
@@ -31,9 +31,10 @@ export interface PruneOptions extends Partial<PruneBounds> {
    */
   graceMs?: number;
   /**
-   * Prune the other kinds' entries only when they were last pruned this long ago (the states always):
-   * listing tens of thousands of media takes a tenth of a second or more, and an entry removed sooner
-   * would mostly be one still within the grace period. @default 0 (every time)
+   * Prune the other kinds' entries only when they were last pruned this long ago (the states always, and
+   * each removed state's own files), as `builds/.entries-pruned`'s time records: listing tens of thousands
+   * of media takes a tenth of a second or more, and an entry removed sooner would mostly be one still
+   * within the grace period. @default 0 (every time)
    */
   entriesEveryMs?: number;
 }
@@ -89,9 +90,14 @@ export async function pruneCache(cacheDir: string, options: PruneOptions = {}): 
   const entries: Record<string, KindCount> = {};
   const marker = join(cacheDir, 'builds', '.entries-pruned');
   const last = options.entriesEveryMs ? ((await lstat(marker).catch(() => null))?.mtimeMs ?? 0) : 0;
-  if (options.entriesEveryMs && now - last < options.entriesEveryMs && removed.length === 0)
+  // Within the interval, a state that went leaves its entries for the next sweep, an hour away at most:
+  // listing every entry is what a prune costs (performance.md), and a build into a new folder evicts one.
+  if (options.entriesEveryMs && last <= now && now - last < options.entriesEveryMs)
     return { kept, removed, entries, ms: performance.now() - started };
-  if (!options.dryRun) await writeFile(marker, '').catch(() => undefined);
+  if (!options.dryRun)
+    await writeFile(marker, '')
+      .then(() => utimes(marker, new Date(now), new Date(now)))
+      .catch(() => undefined);
   for (const kind of CACHE_KINDS) {
     if (!kind.usedBy) continue;
     const used = new Set<string>();

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { checkInteger, resolveConfig } from '../config/config.ts';
+import { cacheClock } from '../config/environment.ts';
 import { formatBytes, formatCount, plural } from '../terminal/format.ts';
 import { oneLine, terminalText } from '../terminal/logger.ts';
 
@@ -52,7 +53,7 @@ export function addCacheCommand(program: Command): void {
       }).cacheDir;
       const maxStates = checkInteger('--max-states', flags.maxStates, 0, 1_000_000);
       const maxAgeDays = checkInteger('--max-age', flags.maxAge, 0, 100_000);
-      const result = await pruneCache(cacheDir, { maxStates, maxAgeDays, dryRun: flags.dryRun });
+      const result = await pruneCache(cacheDir, { maxStates, maxAgeDays, dryRun: flags.dryRun, now: cacheClock() });
       const verb = flags.dryRun ? 'Would remove' : 'Removed';
       const stateBytes = result.removed.reduce((sum, s) => sum + s.bytes, 0);
       const lines = [`${verb} from ${cacheDir}:`, row('states', result.removed.length, stateBytes, '')];

@@ -1,3 +1,5 @@
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
+
 /**
  * The environment variables that are not build options (those are resolveConfig's, config.ts): what the
  * terminal is, a file `site dev` hands the embedded backend, and a test hook. Read here, so that cli/config/
@@ -28,4 +30,17 @@ export function contentOverridesFile(env: Environment = process.env): string | n
  */
 export function crashStep(env: Environment = process.env): string | undefined {
   return env.SITE_CRASH_AT;
+}
+
+/**
+ * Test hook: `SITE_CACHE_NOW=<ms since the epoch>` is the time pruning the build cache takes as now
+ * (build/cache-prune.ts), so tests can show what a prune does once entries are past the hour it never
+ * touches (a file's ctime cannot be set back). Unset: the clock.
+ */
+export function cacheClock(env: Environment = process.env): number | undefined {
+  const value = env.SITE_CACHE_NOW;
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,15}$/.test(value))
+    throw createBuildError(BuildErrors.InvalidOption, ['SITE_CACHE_NOW', value, 'milliseconds since the epoch']);
+  return Number(value);
 }

@@ -85,7 +85,7 @@ export function streamPages({
   const queried = queryPages(jobs, site.routeData, recorder.pageClient(client), concurrency, failures, cleanRichText, resolveImages);
   let unread = 0;
   // While rendering cannot start, the pages past the first READ_AHEAD wait in the spill file.
-  const spill = spillFile ? createPageSpill(spillFile) : null;
+  const spill = spillFile ? createPageSpill(spillFile, SPILL_BYTES) : null;
   let packing = renderingFrom !== undefined && spill !== null;
   let joined = 0;
   const stream = readAhead<HeldPage>(
@@ -155,6 +155,13 @@ const WAITING_READ_AHEAD = 16_384;
  * much again as its JSON).
  */
 const READ_AHEAD_CHARS = 64 * 1024 * 1024;
+/**
+ * The spill file's bound in bytes: spilled pages count nothing toward READ_AHEAD_CHARS, so without it a
+ * site of huge pages could fill the disk while the client bundles. Past it, pages are held in memory as
+ * before the spill file, counted toward READ_AHEAD_CHARS, and the crawl waits once that is reached. Four
+ * times the in-memory budget: 256 MiB, six times the sample site's 10,803 pages (40 MiB of JSON).
+ */
+const SPILL_BYTES = 4 * READ_AHEAD_CHARS;
 
 /**
  * Passes `source` through, each item as `onItem` gives it back, and calls `onEnd` once it is exhausted with

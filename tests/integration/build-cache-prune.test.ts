@@ -172,4 +172,50 @@ describe('the build cache after builds into two folders', () => {
     const ms = Number(/\[cache\] pruned in (\d+) ms/.exec(result.stdout)?.[1]);
     expect(ms).toBeLessThan(1000);
   }, 240_000);
+
+  // Pruning never removes what was written within the hour, and a planted entry's ctime is now: these
+  // builds and prunes run two hours ahead (SITE_CACHE_NOW, a test hook).
+  const env = (later: number): Record<string, string> => ({
+    SOURCE_DATE_EPOCH: EPOCH,
+    CONTENT_OVERRIDES_FILE: overrides,
+    SITE_CACHE_NOW: String(later),
+  });
+  const marker = (): string => join(cache, 'builds', '.entries-pruned');
+
+  it('a build that evicts a state within the hour of the last sweep removes that state alone; `site cache prune` sweeps the entries', async () => {
+    const later = Date.now() + 2 * HOUR;
+    // A medium no state uses, and a sweep a minute before the build.
+    const name = `${'d'.repeat(32)}.${Date.now() + 365 * DAY}`;
+    await writeFile(join(cache, 'media', name), 'planted');
+    await writeFile(marker(), '');
+    await utimes(marker(), new Date(later - 60_000), new Date(later - 60_000));
+    // `c` was last built 15 days ago: the next build evicts its state.
+    const c = stateId('c');
+    await age(
+      (await list('builds')).filter((file) => file.startsWith(c)).map((file) => join(cache, 'builds', file)),
+      15 * DAY,
+    );
+    const result = await runCli(['build', '--out', join(dir, 'a'), '--cache-dir', cache, '--verbose'], { env: env(later) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\[cache\] pruned in \d+ ms: removed 1 state\n/);
+    expect((await list('builds')).filter((file) => file.startsWith(c))).toEqual([]);
+    expect(await list('media')).toContain(name);
+    // On request, the whole sweep, whenever the last one was.
+    const pruned = await runCli(['cache', 'prune', '--cache-dir', cache], { env: env(later) });
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toMatch(/^ {2}media +1 /m);
+    expect(await list('media')).not.toContain(name);
+  }, 240_000);
+
+  it('a build sweeps the entries once the last sweep is an hour old, and the next update in place still finds its state', async () => {
+    const later = Date.now() + 2 * HOUR;
+    const name = `${'e'.repeat(32)}.${Date.now() + 365 * DAY}`;
+    await writeFile(join(cache, 'media', name), 'planted');
+    await utimes(marker(), new Date(later - 61 * 60_000), new Date(later - 61 * 60_000));
+    await editContent();
+    const result = await runCli(['build', '--out', join(dir, 'a'), '--cache-dir', cache, '--quiet'], { env: env(later) });
+    expect(result.code, result.stderr).toBe(0);
+    expect((await report()).changes!.mode).toBe('incremental');
+    expect(await list('media')).not.toContain(name);
+  }, 240_000);
 });

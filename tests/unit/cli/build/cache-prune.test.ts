@@ -92,4 +92,29 @@ describe('pruneCache', () => {
     expect((await pruneCache(cache, { now: later })).entries.media!.count).toBe(1);
     expect(await readdir(join(cache, 'media'))).toEqual(['notes.txt']);
   });
+
+  it('with entriesEveryMs, removes the states beyond the bounds every time, and the entries only once the last sweep is that old', async () => {
+    const cache = join(dir(), 'cache');
+    await state(cache, '/out/new', [key('a')], 1 * HOUR);
+    await state(cache, '/out/old', [key('b')], 20 * DAY);
+    await medium(cache, key('a'));
+    await medium(cache, key('b'));
+    const marker = join(cache, 'builds', '.entries-pruned');
+    await writeFile(marker, '');
+    const swept = new Date(later - 10 * 60_000);
+    await utimes(marker, swept, swept);
+    const soon = await pruneCache(cache, { now: later, entriesEveryMs: HOUR });
+    expect(soon.removed.map((s) => s.outDir)).toEqual(['/out/old']);
+    expect(soon.entries).toEqual({});
+    expect((await readdir(join(cache, 'media'))).length).toBe(2);
+    // An hour after the last sweep, the entries go too.
+    const hourOn = await pruneCache(cache, { now: later + HOUR, entriesEveryMs: HOUR });
+    expect(hourOn.entries.media!.count).toBe(1);
+    expect(await readdir(join(cache, 'media'))).toHaveLength(1);
+    // A sweep recorded ahead of the clock (the clock was set back since) is no reason to wait.
+    await medium(cache, key('c'));
+    const setBack = await pruneCache(cache, { now: later, entriesEveryMs: HOUR });
+    expect(setBack.entries.media!.count).toBe(1);
+    expect((await readdir(join(cache, 'media')))[0]).toMatch(new RegExp(`^${key('a')}\\.`));
+  });
 });
