@@ -76,6 +76,8 @@ export async function build(
 ): Promise<BuildResult> {
   const started = performance.now();
   const recorder = createBuildRecorder(config, logger, progress, now());
+  // The time the cache's prune takes as now, read here: a bad value stops the build before it starts.
+  const pruneNow = cacheClock();
   const staging = await createStagingDir(config.outDir, (message) => logger.warn('output', message));
   // Render threads load the site's code while the build starts the backend, queries and bundles; for a
   // likely update in place (the cache holds a state for the folder), only once many pages are to render.
@@ -230,7 +232,7 @@ export async function build(
         logger,
       );
       await touchBuildState(config.cacheDir, config.outDir);
-      await pruneAfterBuild(config, logger);
+      await pruneAfterBuild(config, logger, pruneNow);
       return {
         outDir: config.outDir,
         buildId,
@@ -398,7 +400,7 @@ export async function build(
       });
     // A shard keeps no state, but what it used stays for its next build.
     else await saveCacheUses(config.cacheDir, config.outDir, uses);
-    await pruneAfterBuild(config, logger);
+    await pruneAfterBuild(config, logger, pruneNow);
 
     // 8. The report.
     const changes = {
@@ -456,9 +458,9 @@ const PAGES_AHEAD_FILE = '.pages-ahead';
  * state just saved stays, and what no kept state uses goes. A cache that cannot be pruned costs disk
  * space, not this build.
  */
-async function pruneAfterBuild(config: ResolvedConfig, logger: Logger): Promise<void> {
+async function pruneAfterBuild(config: ResolvedConfig, logger: Logger, now: number | undefined): Promise<void> {
   try {
-    const pruned = await pruneCache(config.cacheDir, { keep: config.outDir, entriesEveryMs: 60 * 60 * 1000, now: cacheClock() });
+    const pruned = await pruneCache(config.cacheDir, { keep: config.outDir, entriesEveryMs: 60 * 60 * 1000, now });
     const gone = Object.entries(pruned.entries)
       .filter(([, n]) => n.count > 0)
       .map(([kind, n]) => `${n.count} ${kind} (${formatMiB(n.bytes)})`);

@@ -1,4 +1,5 @@
-import { lstat, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listBuildStates, type CacheUses, type StoredState } from './incremental/build-state.ts';
 import { CACHE_KINDS, type BuildUse, type CacheEntry, type CacheKind } from './cache-kinds.ts';
@@ -89,15 +90,14 @@ export async function pruneCache(cacheDir: string, options: PruneOptions = {}): 
   if (!options.dryRun) for (const state of removed) for (const file of state.files) await rm(file, { force: true });
   const entries: Record<string, KindCount> = {};
   const marker = join(cacheDir, 'builds', '.entries-pruned');
-  const last = options.entriesEveryMs ? ((await lstat(marker).catch(() => null))?.mtimeMs ?? 0) : 0;
+  // A marker that is not a plain file (a link planted in a restored cache, say) counts as no sweep yet.
+  const found = options.entriesEveryMs ? await lstat(marker).catch(() => null) : null;
+  const last = found?.isFile() ? found.mtimeMs : 0;
   // Within the interval, a state that went leaves its entries for the next sweep, an hour away at most:
   // listing every entry is what a prune costs (performance.md), and a build into a new folder evicts one.
   if (options.entriesEveryMs && last <= now && now - last < options.entriesEveryMs)
     return { kept, removed, entries, ms: performance.now() - started };
-  if (!options.dryRun)
-    await writeFile(marker, '')
-      .then(() => utimes(marker, new Date(now), new Date(now)))
-      .catch(() => undefined);
+  if (!options.dryRun) await stampMarker(marker, now).catch(() => undefined);
   for (const kind of CACHE_KINDS) {
     if (!kind.usedBy) continue;
     const used = new Set<string>();
@@ -174,4 +174,19 @@ function unwanted(kind: CacheKind, entry: CacheEntry, used: ReadonlySet<string>,
 
 function definedOnly<T extends object>(options: T): Partial<T> {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * Makes the sweep marker anew and dates it `now`, through the file it created: whatever was at its name
+ * is removed first (a link is removed, not followed), and the new file is made exclusively, so neither
+ * the write nor the date reaches a file a cache writer pointed the name at.
+ */
+async function stampMarker(marker: string, now: number): Promise<void> {
+  await rm(marker, { force: true });
+  const file = await open(marker, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600);
+  try {
+    await file.utimes(new Date(now), new Date(now));
+  } finally {
+    await file.close();
+  }
 }

@@ -35,11 +35,13 @@ export function crashStep(env: Environment = process.env): string | undefined {
 /**
  * Test hook: `SITE_CACHE_NOW=<ms since the epoch>` is the time pruning the build cache takes as now
  * (build/cache-prune.ts), so tests can show what a prune does once entries are past the hour it never
- * touches (a file's ctime cannot be set back). Unset: the clock.
+ * touches (a file's ctime cannot be set back). Honoured only under the test runner (`VITEST` set, as
+ * Vitest sets it for every process a test starts): left in a CI job's environment it would stop the
+ * sweeps or void their grace period. Unset, or outside the tests: the clock.
  */
 export function cacheClock(env: Environment = process.env): number | undefined {
   const value = env.SITE_CACHE_NOW;
-  if (value === undefined || value === '') return undefined;
+  if (value === undefined || value === '' || !env.VITEST) return undefined;
   if (!/^\d{1,15}$/.test(value))
     throw createBuildError(BuildErrors.InvalidOption, ['SITE_CACHE_NOW', value, 'milliseconds since the epoch']);
   return Number(value);

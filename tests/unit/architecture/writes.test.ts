@@ -32,7 +32,6 @@ const DIRECT_WRITERS: Record<string, string> = {
   'cli/content/images/images.ts': "fills the image cache's temporary folder, renamed into place whole",
   'cli/bundle/bundle-cache.ts': "fills the bundle cache's temporary folder, renamed into place whole",
   'cli/config/cache-key.ts': "creates the cache's key exclusively (wx) and links it into place",
-  'cli/build/cache-prune.ts': "touches the cache's empty prune marker",
 };
 
 function sourceFiles(dir: string): string[] {

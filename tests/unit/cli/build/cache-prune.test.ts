@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { saveCacheUses } from '../../../../cli/build/incremental/build-state.ts';
@@ -116,5 +116,26 @@ describe('pruneCache', () => {
     const setBack = await pruneCache(cache, { now: later, entriesEveryMs: HOUR });
     expect(setBack.entries.media!.count).toBe(1);
     expect((await readdir(join(cache, 'media')))[0]).toMatch(new RegExp(`^${key('a')}\\.`));
+  });
+
+  it('never writes or dates through a link planted at the sweep marker, and takes a marker that is no plain file as no sweep yet', async () => {
+    const cache = join(dir(), 'cache');
+    await state(cache, '/out/new', [key('a')], 1 * HOUR);
+    await medium(cache, key('a'));
+    await medium(cache, key('b'));
+    const secret = join(dir(), 'deploy-key');
+    await writeFile(secret, 'a secret the build user can write');
+    const kept = new Date(later - 5 * 60_000);
+    await utimes(secret, kept, kept);
+    await mkdir(join(cache, 'builds'), { recursive: true });
+    await symlink(secret, join(cache, 'builds', '.entries-pruned'));
+    const pruned = await pruneCache(cache, { now: later, entriesEveryMs: HOUR });
+    // The link's target is within the hour, but the link is no marker: the sweep runs.
+    expect(pruned.entries.media!.count).toBe(1);
+    expect(await readFile(secret, 'utf8')).toBe('a secret the build user can write');
+    expect((await lstat(secret)).mtimeMs).toBe(kept.getTime());
+    const marker = await lstat(join(cache, 'builds', '.entries-pruned'));
+    expect(marker.isFile()).toBe(true);
+    expect(marker.mtimeMs).toBe(later);
   });
 });
