@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // Sums the JSON reports of vitest and Playwright into CI's closing line: "N passed, N failed[, N skipped]".
 // A failing gate that runs no tests (type check, lint) counts as one failure, so the line never says 0 failed for a red run.
-import { existsSync, readFileSync } from 'node:fs';
+import { readReports } from './slowest-tests.js';
 
 const exitStatus = Number(process.argv[2] ?? 0);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-const vitest = 'test-results/vitest.json';
-if (existsSync(vitest)) {
-  const r = JSON.parse(readFileSync(vitest, 'utf8'));
+const reports = readReports('test-results');
+// A report there but unreadable counts nothing it held: it is a failure.
+failed += [reports.vitest, reports.e2e].filter((report) => report === null).length;
+if (reports.vitest) {
+  const r = reports.vitest;
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
@@ -18,9 +20,8 @@ if (existsSync(vitest)) {
   failed += (r.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
 }
 
-const e2e = 'test-results/e2e.json';
-if (existsSync(e2e)) {
-  const s = JSON.parse(readFileSync(e2e, 'utf8')).stats ?? {};
+if (reports.e2e) {
+  const s = reports.e2e.stats ?? {};
   passed += (s.expected ?? 0) + (s.flaky ?? 0);
   failed += s.unexpected ?? 0;
   skipped += s.skipped ?? 0;

@@ -28,14 +28,18 @@ export function slowestFiles(reports, count, root) {
   return files.sort((a, b) => b.seconds - a.seconds).slice(0, count);
 }
 
-/** The reports `npm test` left in `dir` (test-results/), parsed; a missing or unreadable one is left out. */
+/**
+ * The reports `npm test` left in `dir` (test-results/), parsed: undefined for one that is missing, null
+ * for one that is there but cannot be read or parsed (scripts/count-tests.js counts that as a failure).
+ */
 export function readReports(dir) {
   const read = (name) => {
     const file = `${dir}/${name}`;
+    if (!existsSync(file)) return undefined;
     try {
-      return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+      return JSON.parse(readFileSync(file, 'utf8'));
     } catch {
-      return undefined;
+      return null;
     }
   };
   return { vitest: read('vitest.json'), e2e: read('e2e.json') };
