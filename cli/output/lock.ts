@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { crashStep } from '../config/environment.ts';
@@ -15,6 +15,11 @@ import { BuildErrors, createBuildError } from '../errors/errors.ts';
 export interface OutputLock {
   /** The lock file. */
   readonly file: string;
+  /**
+   * A leased lock (`leaseMs`): dates it anew, when it is still this process's; false when it is not
+   * (another process took it over once the lease ran out): then this one must stop writing.
+   */
+  renew(): Promise<boolean>;
   /** Removes the lock if it is still this build's; safe to call more than once. */
   release(): Promise<void>;
 }
@@ -24,14 +29,37 @@ interface LockOwner {
   host: string;
   startedAt: string;
   token: string;
+  /** A leased lock: when its holder last dated it (ISO). */
+  renewedAt?: string;
 }
 
-/** Takes the lock of `outDir` or fails with OutputLocked, naming the build that holds it. */
+/**
+ * Takes the lock of `outDir` or fails with OutputLocked, naming the build that holds it. `for: 'live'`
+ * is `site live`'s lock of the folder it keeps up to date (`{outDir}.live.lock`, held while it runs,
+ * beside the builds' own), failing with LiveLocked.
+ */
 export async function lockOutput(
   outDir: string,
-  { isAlive = isProcessAlive, now = () => new Date() }: { isAlive?: (pid: number) => boolean; now?: () => Date } = {},
+  {
+    isAlive = isProcessAlive,
+    now = () => new Date(),
+    for: purpose = 'build',
+    leaseMs,
+  }: {
+    isAlive?: (pid: number) => boolean;
+    now?: () => Date;
+    for?: 'build' | 'live';
+    /**
+     * A lease: the holder renews the lock (`renew()`) well within this many milliseconds, and a lock not
+     * renewed for longer is stale whatever machine holds it. For a process that runs for days and may be
+     * restarted on another machine (a Kubernetes pod rescheduled), where a dead holder's host is not
+     * this one and its pid says nothing. @default none: a lock is stale only when its holder is gone from this machine
+     */
+    leaseMs?: number;
+  } = {},
 ): Promise<OutputLock> {
-  const file = `${outDir}.lock`;
+  const file = purpose === 'live' ? `${outDir}.live.lock` : `${outDir}.lock`;
+  const locked = purpose === 'live' ? BuildErrors.LiveLocked : BuildErrors.OutputLocked;
   const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: now().toISOString(), token: randomBytes(8).toString('hex') };
   try {
     await mkdir(dirname(file), { recursive: true });
@@ -44,26 +72,32 @@ export async function lockOutput(
       // Claims left by builds killed while taking over an earlier lock: that lock is gone (this one
       // could be created), so they no longer mean anything.
       await removeClaims(file);
-      return { file, release: () => releaseLock(file, me.token) };
+      return { file, renew: () => renewLock(file, me, now), release: () => releaseLock(file, me.token) };
     }
     const owner = await readOwner(file);
-    if (owner && owner.host === me.host && !isAlive(owner.pid)) {
+    const expired = leaseMs !== undefined && owner !== null && leaseExpired(owner, leaseMs, now());
+    if (owner && ((owner.host === me.host && !isAlive(owner.pid)) || expired)) {
       const busy = await takeOver(file, owner, me, outDir, isAlive);
       if (busy === null) continue;
-      throw createBuildError(BuildErrors.OutputLocked, [
+      throw createBuildError(locked, [
         outDir,
         `another build is taking over the stale lock ${file} (its claim ${busy}; if no build runs, delete both files)`,
       ]);
     }
     const who = owner ? `process ${owner.pid} on ${owner.host}, started ${owner.startedAt}; lock file ${file}` : `lock file ${file}`;
+    if (owner && leaseMs !== undefined)
+      throw createBuildError(locked, [
+        outDir,
+        `${who}, renewed ${owner.renewedAt ?? owner.startedAt}; it is taken over once not renewed for ${Math.round(leaseMs / 1000)} s`,
+      ]);
     if (owner && owner.host !== me.host)
-      throw createBuildError(BuildErrors.OutputLocked, [
+      throw createBuildError(locked, [
         outDir,
         `${who}; this machine cannot tell whether that build still runs: if it does not, delete ${file}`,
       ]);
-    throw createBuildError(BuildErrors.OutputLocked, [outDir, who]);
+    throw createBuildError(locked, [outDir, who]);
   }
-  throw createBuildError(BuildErrors.OutputLocked, [outDir, `lock file ${file}`]);
+  throw createBuildError(locked, [outDir, `lock file ${file}`]);
 }
 
 /**
@@ -161,6 +195,25 @@ async function readOwner(file: string): Promise<LockOwner | null> {
   } catch {
     return null;
   }
+}
+
+/** A lease not renewed for `leaseMs` (its renewal, else its start): its holder stopped, or hangs. */
+function leaseExpired(owner: LockOwner, leaseMs: number, now: Date): boolean {
+  const at = Date.parse(owner.renewedAt ?? owner.startedAt);
+  return !Number.isFinite(at) || now.getTime() - at > leaseMs;
+}
+
+/** Dates a leased lock anew while it is `me`'s, written beside it and renamed over it, so no reader sees it half written. */
+async function renewLock(file: string, me: LockOwner, now: () => Date): Promise<boolean> {
+  if ((await readOwner(file))?.token !== me.token) return false;
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, JSON.stringify({ ...me, renewedAt: now().toISOString() }), { flag: 'wx' });
+    await rename(temp, file);
+  } finally {
+    await rm(temp, { force: true });
+  }
+  return true;
 }
 
 async function releaseLock(file: string, token: string): Promise<void> {

@@ -22,12 +22,31 @@ export interface Logger {
 
 const ORDER: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
-/** Writes `[stage] message` lines to stdout (info, debug) and stderr (warn, error). */
+/**
+ * Writes `[stage] message` lines to stdout (info, debug) and stderr (warn, error). With `format: 'json'`
+ * each line is one JSON object, `{"time","level","stage","message"}` (an error's stage is `error`), for a
+ * log collector (`site live --log-format json`); JSON's escapes keep such a line one line whatever it holds.
+ */
 export function createLogger(
   level: LogLevel = 'info',
   streams: { stdout: (line: string) => void; stderr: (line: string) => void } = defaultStreams(),
+  { format = 'text', now = () => new Date() }: { format?: 'text' | 'json'; now?: () => Date } = {},
 ): Logger {
   const on = (l: LogLevel): boolean => ORDER[level] >= ORDER[l];
+  if (format === 'json') {
+    // JSON's own escapes for the line separators some logs break at, and for the `#` of a CI's `##x[` mark:
+    // the line reads back as the same message.
+    const json = (l: LogLevel, stage: string, message: string): string =>
+      JSON.stringify({ time: now().toISOString(), level: l, stage, message: redactUrlsIn(message) })
+        .replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'))
+        .replace(/##(\w*\[)/g, '#\\u0023$1');
+    return {
+      info: (stage, message) => on('info') && streams.stdout(json('info', stage, message)),
+      warn: (stage, message) => on('warn') && streams.stderr(json('warn', stage, message)),
+      error: (message) => on('error') && streams.stderr(json('error', 'error', message)),
+      debug: on('debug') ? (stage, message) => streams.stdout(json('debug', stage, message)) : undefined,
+    } as Logger;
+  }
   const line = (text: string): string => oneLine(redactUrlsIn(text));
   return {
     info: (stage, message) => on('info') && streams.stdout(line(`[${stage}] ${message}`)),

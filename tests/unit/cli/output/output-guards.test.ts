@@ -46,6 +46,42 @@ describe('the output lock', () => {
     expect(await readdir(join(dir, '..'))).toEqual([]);
   });
 
+  it("site live's lease: held while renewed, taken over from any machine once not renewed for the lease, and then the old holder's renewal fails", async () => {
+    const dir = await outDir();
+    let clock = Date.parse('2026-11-28T12:00:00Z');
+    const now = (): Date => new Date(clock);
+    const holder = await lockOutput(dir, { for: 'live', leaseMs: 30_000, now, isAlive: () => true });
+    expect(holder.file).toBe(`${dir}.live.lock`);
+    // Written as by a process on another machine: its pid means nothing here.
+    const owner = JSON.parse(await readFile(holder.file, 'utf8')) as Record<string, unknown>;
+    await writeFile(holder.file, JSON.stringify({ ...owner, host: `not-${hostname()}` }));
+    clock += 25_000;
+    const early = await rejection(lockOutput(dir, { for: 'live', leaseMs: 30_000, now, isAlive: () => true }));
+    expect(early.code).toBe('LiveLocked');
+    expect(early.message).toContain('it is taken over once not renewed for 30 s');
+    // Renewed: the lease runs from now again.
+    expect(await holder.renew()).toBe(true);
+    clock += 25_000;
+    expect((await rejection(lockOutput(dir, { for: 'live', leaseMs: 30_000, now, isAlive: () => true }))).code).toBe('LiveLocked');
+    clock += 10_000;
+    const taken = await lockOutput(dir, { for: 'live', leaseMs: 30_000, now, isAlive: () => true });
+    expect(await holder.renew()).toBe(false);
+    // The old holder's release leaves the new holder's lock alone.
+    await holder.release();
+    expect(await taken.renew()).toBe(true);
+    await taken.release();
+    expect(await readdir(join(dir, '..'))).toEqual([]);
+  });
+
+  it('keeps a build lock from another machine without a lease, however old', async () => {
+    const dir = await outDir();
+    const holder = await lockOutput(dir, { isAlive: () => true, now: () => new Date('2020-01-01T00:00:00Z') });
+    const owner = JSON.parse(await readFile(holder.file, 'utf8')) as Record<string, unknown>;
+    await writeFile(holder.file, JSON.stringify({ ...owner, host: `not-${hostname()}` }));
+    expect((await rejection(lockOutput(dir, { isAlive: () => false }))).code).toBe('OutputLocked');
+    await holder.release();
+  });
+
   it('lets exactly one of many builds take over the same stale lock, however their steps interleave', async () => {
     for (let round = 0; round < 25; round++) {
       const dir = await outDir();

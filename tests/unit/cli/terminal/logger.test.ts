@@ -48,4 +48,29 @@ describe('the logger', () => {
     );
     expect(lines.at(-1)).toBe('[X] one\n  \\x3a:add-mask::secret\n#\\x23[group]g');
   });
+
+  it('writes one JSON object a line with --log-format json: the message reads back whole, and the line is safe as the text one', () => {
+    const lines: string[] = [];
+    const logger = createLogger(
+      'debug',
+      { stdout: (l) => lines.push(l), stderr: (l) => lines.push(l) },
+      { format: 'json', now: () => new Date('2026-11-28T12:00:00Z') },
+    );
+    logger.info('check', HOSTILE);
+    logger.warn('live', 'https://user:secret@cms.example/graphql is down');
+    logger.error(formatError(new Error(HOSTILE)));
+    logger.debug?.('summary', 'pages 145');
+    expect(lines).toHaveLength(4);
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, string>);
+    expect(parsed[0]).toEqual({ time: '2026-11-28T12:00:00.000Z', level: 'info', stage: 'check', message: HOSTILE });
+    expect(parsed[1]).toMatchObject({ level: 'warn', stage: 'live' });
+    expect(parsed[1]!.message).not.toContain('secret');
+    expect(parsed[2]).toMatchObject({ level: 'error', stage: 'error' });
+    expect(parsed[3]).toMatchObject({ level: 'debug', stage: 'summary', message: 'pages 145' });
+    for (const line of lines) {
+      expect(line).not.toMatch(/##\w*\[/);
+      // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+      expect(line).not.toMatch(/[\n\r\u001b\u2028\u2029]/);
+    }
+  });
 });
