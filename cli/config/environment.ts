@@ -46,3 +46,23 @@ export function cacheClock(env: Environment = process.env): number | undefined {
     throw createBuildError(BuildErrors.InvalidOption, ['SITE_CACHE_NOW', value, 'milliseconds since the epoch']);
   return Number(value);
 }
+
+/** The shortest SITE_LIVE_SECRET `site live` takes: 32 characters, about the 256 bits of the HMAC's key. */
+export const WEBHOOK_SECRET_MIN_LENGTH = 32;
+
+/**
+ * SITE_LIVE_SECRET: the secret a CMS signs `site live`'s webhook calls with (serve/live/webhook-signature.ts);
+ * null when unset, and then the webhook is off. A short secret is refused: it could be guessed offline
+ * from one signed call.
+ */
+export function liveWebhookSecret(env: Environment = process.env): string | null {
+  const value = env.SITE_LIVE_SECRET;
+  if (value === undefined || value === '') return null;
+  if (value.length < WEBHOOK_SECRET_MIN_LENGTH)
+    throw createBuildError(BuildErrors.InvalidOption, [
+      'SITE_LIVE_SECRET',
+      `(${value.length} characters)`,
+      `a secret of at least ${WEBHOOK_SECRET_MIN_LENGTH} characters, such as the output of \`openssl rand -hex 32\``,
+    ]);
+  return value;
+}

@@ -191,6 +191,18 @@ export const BuildErrors = {
     message: (dir: string, owner: string) => `Another build (${owner}) is writing to ${dir}.`,
     hint: 'Wait for that build to finish, or give this one another --out. If no build is running, delete the lock file named above.',
   }),
+  LiveLocked: define({
+    code: 'LiveLocked',
+    exitCode: 1,
+    message: (dir: string, owner: string) => `Another \`site live\` (${owner}) keeps ${dir} up to date.`,
+    hint: 'Run one site live per output folder and bucket (docs/live.md): stop the other one, or give this one another --out. If none runs, delete the lock file named above.',
+  }),
+  LiveNeedsEndpoint: define({
+    code: 'LiveNeedsEndpoint',
+    exitCode: 2,
+    message: () => '`site live` needs a content backend that keeps its edits: the embedded sample backend starts afresh with every build.',
+    hint: 'Give the backend with --endpoint or GRAPHQL_ENDPOINT (`site content serve` runs the sample backend as a server); to try edits locally, `site dev` follows the embedded one.',
+  }),
   ContentChecksFailed: define({
     code: 'ContentChecksFailed',
     exitCode: 1,

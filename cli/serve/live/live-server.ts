@@ -1,0 +1,126 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { metricsText, type LiveMetrics } from './live-metrics.ts';
+import { createSeenSignatures, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from './webhook-signature.ts';
+
+/**
+ * `site live`'s HTTP face: `GET /health` (200 while updates succeed, 503 once the last one failed),
+ * `GET /metrics` (Prometheus text) and `POST /webhook` (a CMS's signed call: a change to look for).
+ * Nothing here serves the site.
+ */
+
+/** The largest webhook body read: a CMS's notice of an edit is small; past this the call is refused unread. */
+export const WEBHOOK_MAX_BYTES = 64 * 1024;
+
+export interface LiveServerOptions {
+  host: string;
+  port: number;
+  metrics: LiveMetrics;
+  /** What /health says besides the metrics: the last failure's message, or null. */
+  health: () => { failing: string | null };
+  /** The shared secret, or null: the webhook is off. */
+  secret: string | null;
+  /** A signed, recent, new webhook call arrived. */
+  onWebhook: (atMs: number) => void;
+  /** Told of each refused call: why, and from where. */
+  onRefused: (reason: string, from: string) => void;
+  now?: () => number;
+}
+
+export interface LiveServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startLiveServer(options: LiveServerOptions): Promise<LiveServer> {
+  const { metrics, now = Date.now } = options;
+  const seen = createSeenSignatures();
+  const send = (res: ServerResponse, status: number, body: string, type = 'application/json'): void => {
+    res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    res.end(body);
+  };
+  const json = (res: ServerResponse, status: number, value: unknown): void => send(res, status, `${JSON.stringify(value)}\n`);
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, reason: string): void => {
+    metrics.webhook.refused++;
+    options.onRefused(reason, req.socket.remoteAddress ?? 'unknown');
+    json(res, status, { error: reason });
+  };
+
+  const webhook = (req: IncomingMessage, res: ServerResponse): void => {
+    if (options.secret === null) return json(res, 404, { error: 'the webhook is off: set SITE_LIVE_SECRET to turn it on' });
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > WEBHOOK_MAX_BYTES) return refuse(req, res, 413, `a body over ${WEBHOOK_MAX_BYTES} bytes`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > WEBHOOK_MAX_BYTES) {
+        over = true;
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('error', () => undefined);
+    req.on('end', () => {
+      if (over) return;
+      const at = now();
+      const verdict = verifyWebhook({
+        secret: options.secret!,
+        timestamp: header(req, TIMESTAMP_HEADER),
+        signature: header(req, SIGNATURE_HEADER),
+        body: Buffer.concat(chunks),
+        nowS: Math.floor(at / 1000),
+        seen,
+      });
+      if (!verdict.ok) return refuse(req, res, verdict.status, verdict.reason);
+      metrics.webhook.taken++;
+      options.onWebhook(at);
+      json(res, 202, { accepted: true, queueDepth: metrics.queueDepth });
+    });
+  };
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/webhook') {
+      if (req.method !== 'POST') return json(res, 405, { error: 'POST a signed body (docs/live.md)' });
+      return webhook(req, res);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { error: 'GET /health or /metrics' });
+    if (path === '/metrics') return send(res, 200, metricsText(metrics), 'text/plain; version=0.0.4; charset=utf-8');
+    if (path === '/health') {
+      const { failing } = options.health();
+      return json(res, failing ? 503 : 200, {
+        status: failing ? 'failing' : metrics.lastPublished ? 'ok' : 'starting',
+        lastPublished: metrics.lastPublished && {
+          buildId: metrics.lastPublished.buildId,
+          at: new Date(metrics.lastPublished.atMs).toISOString(),
+        },
+        updating: metrics.updating,
+        queueDepth: metrics.queueDepth,
+        ...(failing ? { error: failing } : {}),
+      });
+    }
+    json(res, 404, { error: 'not found: GET /health, GET /metrics, POST /webhook' });
+  });
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? undefined : value;
+}

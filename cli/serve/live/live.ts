@@ -1,0 +1,223 @@
+import { build } from '../../build/build.ts';
+import type { ResolvedConfig } from '../../config/config.ts';
+import type { PublishConfig } from '../../config/publish.ts';
+import { loadChangeFeed } from '../../config/site-modules.ts';
+import { BuildErrors, createBuildError } from '../../errors/errors.ts';
+import { describeCause } from '../../errors/format-error.ts';
+import { lockOutput } from '../../output/lock.ts';
+import { publish } from '../../publish/index.ts';
+import { createS3Store, type ObjectStore } from '../../publish/s3-store.ts';
+import { formatDuration, plural } from '../../terminal/format.ts';
+import type { Logger } from '../../terminal/logger.ts';
+import { followContent } from '../dev-content.ts';
+import { createLiveMetrics, observe, type LiveMetrics } from './live-metrics.ts';
+import { startLiveServer } from './live-server.ts';
+import { createUpdateQueue, type Batch } from './update-queue.ts';
+
+/**
+ * `site live` (docs/live.md): a process that keeps the site live. It learns of edits from the backend's
+ * change feed (polled) and from a CMS's signed webhook, takes the changes that arrive together into one
+ * update, updates the output folder in place with the build's own stages (`build()`, in this process, so
+ * its modules stay loaded between updates), and publishes what changed to the bucket, latest.json last
+ * (`site publish`'s own protocol, so a failed or killed update never leaves the bucket half-updated).
+ * On start it runs one update, which converges: the folder's saved state and the feed tell it what
+ * changed while it was not running. A failed update is tried again with its changes, with a growing
+ * delay. One process per output folder (a lock beside it) and per bucket (docs/live.md says how).
+ */
+
+export interface LiveOptions {
+  /** The build's options: `outDir` is the folder kept up to date, `endpoint` the backend (required). */
+  config: ResolvedConfig;
+  /** Where to publish; null: the output folder is the site (a host that serves a folder). */
+  publish: PublishConfig | null;
+  host: string;
+  port: number;
+  /** How often the change feed is asked; 0: never (the webhook only). */
+  pollIntervalMs: number;
+  /** SITE_LIVE_SECRET; null: the webhook is off. */
+  webhookSecret: string | null;
+  /** Quiet time before an update starts after a change. @default 50 */
+  debounceMs?: number;
+  /** First retry delay after a failure, doubling. @default 1000 */
+  retryMs?: number;
+  /** @default 60000 */
+  maxRetryMs?: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface LiveSession {
+  /** Where /health, /metrics and /webhook answer. */
+  url: string;
+  metrics: LiveMetrics;
+  /** Resolves once no change waits and no update runs. */
+  idle(): Promise<void>;
+  /** Stops noticing changes, lets the running update finish (never half of one), and releases the folder. */
+  close(): Promise<void>;
+}
+
+export async function startLive(options: LiveOptions): Promise<LiveSession> {
+  const { config, now = Date.now } = options;
+  // A build's summary (a dozen lines of sizes and routes) with every update would bury the log: under --verbose only.
+  const logger: Logger = {
+    ...options.logger,
+    info: (stage, message) => (stage === 'summary' ? options.logger.debug?.(stage, message) : options.logger.info(stage, message)),
+  };
+  if (config.endpoint === null) throw createBuildError(BuildErrors.LiveNeedsEndpoint, []);
+  const lock = await lockOutput(config.outDir, { for: 'live', leaseMs: LEASE_MS });
+  // The lease is renewed while the process runs; once lost (this process hung past it and another took
+  // over), this one stops updating, and ends.
+  let leaseLost = false;
+  const renewing = setInterval(() => {
+    void lock.renew().then(
+      (held) => {
+        if (held || leaseLost) return;
+        leaseLost = true;
+        logger.error(`[live] the lease on ${lock.file} was taken over by another site live: this one stops publishing and ends`);
+        void session.close().then(() => (process.exitCode = 1));
+      },
+      (error: unknown) => logger.warn('live', `could not renew the lease on ${lock.file} (${describeCause(error)}); trying again`),
+    );
+  }, LEASE_RENEW_MS);
+  renewing.unref();
+  const store: ObjectStore | null = options.publish ? createS3Store(options.publish) : null;
+  const metrics = createLiveMetrics(now());
+  // Whether the bucket holds what the folder holds: an update whose build changed nothing publishes only if not.
+  let inBucket = false;
+  let failing: string | null = null;
+
+  const update = async (batch: Batch): Promise<void> => {
+    metrics.queueDepth = queue.depth;
+    metrics.updating = true;
+    const started = now();
+    const what = `${batch.reasons.join('; ')}${batch.changes > batch.reasons.length ? ` and ${batch.changes - batch.reasons.length} more` : ''}`;
+    logger.info('live', `updating (${what})${batch.attempt > 0 ? `, attempt ${batch.attempt + 1}` : ''}`);
+    try {
+      const result = await build(config, { logger }).catch((error: unknown) => {
+        metrics.failures.build++;
+        throw error;
+      });
+      const changes = result.report.changes;
+      const changed = !changes || changes.mode === 'full' || changes.written.length > 0 || changes.removed.length > 0;
+      // An earlier attempt's build changed the folder and its publish failed: the bucket still lacks that.
+      const publishing = store !== null && (changed || !inBucket);
+      if (publishing) {
+        // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
+        if (leaseLost || !(await lock.renew()))
+          throw createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over`]);
+        inBucket = false;
+        await publish(options.publish!, { logger, store }).catch((error: unknown) => {
+          metrics.failures.publish++;
+          throw error;
+        });
+        inBucket = true;
+      }
+      const live = now();
+      const wentLive = changed || publishing || !metrics.lastPublished;
+      if (wentLive) metrics.lastPublished = { buildId: result.buildId, atMs: live };
+      else metrics.unchanged++;
+      metrics.updates.ok++;
+      observe(metrics.duration, (live - started) / 1000);
+      failing = null;
+      if (!wentLive) {
+        logger.info('live', `nothing to publish: no page or file changed (${formatDuration(live - started)})`);
+        return;
+      }
+      const lagS = (live - batch.firstAtMs) / 1000;
+      observe(metrics.lag, lagS);
+      metrics.lastLagS = lagS;
+      logger.info(
+        'live',
+        `live in ${formatDuration(live - batch.firstAtMs)} from the first change noticed (${plural(batch.changes, 'change')}; update ${formatDuration(live - started)})${publishing ? `: published to ${store!.location}` : ''}`,
+      );
+    } catch (error) {
+      metrics.updates.failed++;
+      failing = describeCause(error);
+      throw error;
+    } finally {
+      metrics.updating = false;
+      metrics.queueDepth = queue.depth;
+    }
+  };
+
+  const queue = createUpdateQueue(update, {
+    debounceMs: options.debounceMs,
+    retryMs: options.retryMs,
+    maxRetryMs: options.maxRetryMs,
+    now,
+    onFailure: (error, batch, retryInMs) =>
+      logger.warn(
+        'live',
+        `the update failed (${describeCause(error)}); nothing was published half-way, and the site stays as it was. Trying again in ${formatDuration(retryInMs)} (failure ${batch.attempt + 1})`,
+      ),
+  });
+  const notice = (reason: string, atMs = now()): void => {
+    queue.add(reason, atMs);
+    metrics.queueDepth = queue.depth;
+  };
+
+  let server: Awaited<ReturnType<typeof startLiveServer>> | null = null;
+  let feed: { close(): void } | null = null;
+  try {
+    server = await startLiveServer({
+      host: options.host,
+      port: options.port,
+      metrics,
+      health: () => ({ failing }),
+      secret: options.webhookSecret,
+      onWebhook: (atMs) => notice('a webhook call', atMs),
+      onRefused: (reason, from) => logger.warn('live', `refused a webhook call from ${from}: ${reason}`),
+      now,
+    });
+    logger.info(
+      'live',
+      `keeping ${config.outDir} up to date${store ? ` and published to ${store.location}` : ''}; health, metrics${options.webhookSecret ? ' and the webhook' : ''} at ${server.url}`,
+    );
+    // The first update converges: whatever changed while no process ran.
+    notice('start: whatever changed since the last build');
+    const { changeFeed } = await loadChangeFeed();
+    if (changeFeed && options.pollIntervalMs > 0) {
+      feed = followContent(config.endpoint, changeFeed, (what) => notice(what), {
+        intervalMs: options.pollIntervalMs,
+        onProblem: (message) => logger.warn('live', message),
+      });
+      logger.info('live', `asking the backend's change feed every ${formatDuration(options.pollIntervalMs)}`);
+    } else
+      logger.info(
+        'live',
+        changeFeed
+          ? 'not polling the change feed (--poll-interval 0): updates start from the webhook only'
+          : 'the site has no change feed: updates start from the webhook only, and each compares every page',
+      );
+  } catch (error) {
+    clearInterval(renewing);
+    await server?.close();
+    store?.close();
+    await lock.release();
+    throw error;
+  }
+
+  let closing: Promise<void> | null = null;
+  const session: LiveSession = {
+    url: server.url,
+    metrics,
+    idle: () => queue.idle(),
+    close: () =>
+      (closing ??= (async () => {
+        feed?.close();
+        clearInterval(renewing);
+        if (queue.running) logger.info('live', 'stopping: the running update finishes first');
+        await queue.stop();
+        await server.close();
+        store?.close();
+        await lock.release();
+        logger.info('live', 'stopped');
+      })()),
+  };
+  return session;
+}
+
+/** How long the folder's lease lasts unrenewed before another `site live` may take it over (a pod rescheduled after a crash). */
+const LEASE_MS = 30_000;
+/** How often the lease is renewed: three times within it, so one slow disk write does not lose it. */
+const LEASE_RENEW_MS = 10_000;

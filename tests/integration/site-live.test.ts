@@ -1,0 +1,319 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_EDITOR } from '../../backend/auth.ts';
+import { startContentServer, type ContentServer } from '../../backend/server.ts';
+import { signWebhook } from '../../cli/serve/live/webhook-signature.ts';
+import { loginToken } from '../backend/client.ts';
+import { buildInProcess } from '../helpers/build-in-process.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
+import { ROOT, runCli, SITE_BIN } from '../helpers/cli.ts';
+import { createContent, deleteContent, updateContent } from '../helpers/content-edits.ts';
+import { getObject, S3_ENV, s3Client, startS3Server, type S3TestServer } from '../helpers/s3-server.ts';
+import { snapshotTree } from '../helpers/tree.ts';
+
+/**
+ * `site live` (docs/live.md) as a process, against the embedded backend as a server and an S3 API
+ * server: edits made through the backend's mutations go live in the bucket, and the bucket's current
+ * build is then byte for byte what a full build of the same content gives; the webhook takes only
+ * signed, recent, new calls; a killed process converges when started again; a storage outage delays an
+ * update but never publishes half of it; and a second process for the same folder is refused.
+ */
+
+const SECRET = 'live-test-secret/0123456789abcdef0123456789abcdef';
+const ENV = { ...S3_ENV, SITE_LIVE_SECRET: SECRET, SOURCE_DATE_EPOCH: '1780000000' };
+
+let root: string;
+let backend: ContentServer;
+let s3: S3TestServer;
+let client: S3Client;
+let token: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'site-live-'));
+  await seedBundle(join(root, 'cache'));
+  await seedBundle(join(root, 'full-cache'));
+  backend = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
+  token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+  s3 = await startS3Server({ bucket: 'site' });
+  client = s3Client(s3.endpoint);
+}, 240_000);
+
+afterAll(async () => {
+  client?.destroy();
+  await s3?.stop();
+  await backend?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+interface Live {
+  url: string;
+  child: ChildProcess;
+  lines: { level: string; stage: string; message: string }[];
+  exited: Promise<number | null>;
+  metric(name: string, labels?: string): Promise<number>;
+  /** Resolves once `n` updates have succeeded (published or unchanged) and none runs or waits. */
+  settled(n: number, timeoutMs?: number): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** `site live`'s arguments for the shared output folder, cache and bucket. */
+const liveArgs = (...extra: string[]): string[] => [
+  'live',
+  '--endpoint',
+  backend.url,
+  '--out',
+  join(root, 'out'),
+  '--cache-dir',
+  join(root, 'cache'),
+  '--no-search',
+  '--bucket',
+  s3.bucket,
+  '--endpoint-url',
+  s3.endpoint,
+  '--port',
+  '0',
+  '--poll-interval',
+  '200',
+  '--log-format',
+  'json',
+  ...extra,
+];
+
+/** Starts `site live` and waits for its server. */
+async function startLive(...extra: string[]): Promise<Live> {
+  const child = spawn(process.execPath, [SITE_BIN, ...liveArgs(...extra)], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', ...ENV },
+  });
+  const lines: Live['lines'] = [];
+  let buffer = '';
+  let stderr = '';
+  const onData = (d: Buffer): void => {
+    buffer += d.toString();
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    for (const part of parts)
+      if (part.trim())
+        lines.push(part.startsWith('{') ? (JSON.parse(part) as Live['lines'][number]) : { level: 'text', stage: '', message: part });
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    onData(d);
+  });
+  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  const url = await waitFor(
+    () => lines.map((l) => /at (http:\/\/127\.0\.0\.1:\d+)$/.exec(l.message)?.[1]).find(Boolean),
+    20_000,
+    () => `site live did not start: ${stderr}`,
+  );
+  const metric = async (name: string, labels = ''): Promise<number> => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
+    return line ? Number(line.split(' ')[1]) : NaN;
+  };
+  const succeeded = async (): Promise<number> =>
+    (await metric('site_live_updates_total', '{result="published"}')) + (await metric('site_live_updates_total', '{result="unchanged"}'));
+  return {
+    url,
+    child,
+    lines,
+    exited,
+    metric,
+    async settled(n, timeoutMs = 60_000) {
+      await waitFor(
+        async () => (await succeeded()) >= n && (await metric('site_live_updating')) === 0 && (await metric('site_live_queue_depth')) === 0,
+        timeoutMs,
+        () => `no update ${n} within ${timeoutMs} ms:\n${lines.map((l) => `[${l.stage}] ${l.message}`).join('\n')}`,
+      );
+    },
+    async stop(signal = 'SIGTERM') {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+async function waitFor<T>(check: () => T | Promise<T>, timeoutMs: number, message: () => string): Promise<NonNullable<T>> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(message());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Every file of a full build of the backend's content now is in the bucket with the same bytes. */
+async function expectBucketIsFullBuild(step: string): Promise<void> {
+  const fresh = join(root, `full-${step.replace(/\W+/g, '-')}`);
+  await buildInProcess(
+    { endpoint: backend.url, outDir: fresh, cacheDir: join(root, 'full-cache'), full: true, search: false },
+    { SOURCE_DATE_EPOCH: ENV.SOURCE_DATE_EPOCH },
+  );
+  const files = Object.keys(await snapshotTree(fresh));
+  const differ: string[] = [];
+  for (const key of files) {
+    const stored = await getObject(client, s3.bucket, key);
+    if (!stored || !stored.body.equals(await readFile(join(fresh, key)))) differ.push(key);
+  }
+  expect(differ, `${step}: files of a full build the bucket lacks or holds otherwise`).toEqual([]);
+  await rm(fresh, { recursive: true, force: true });
+}
+
+describe('site live', () => {
+  let live: Live;
+  let updates = 0;
+
+  beforeAll(async () => {
+    live = await startLive();
+    await live.settled(++updates, 120_000);
+  }, 180_000);
+
+  afterAll(async () => {
+    await live?.stop('SIGKILL');
+  });
+
+  it('publishes the site on start, as a full build publishes it', async () => {
+    expect(await live.metric('site_live_last_published_timestamp_seconds')).toBeGreaterThan(0);
+    const health = (await (await fetch(`${live.url}/health`)).json()) as { status: string };
+    expect(health.status).toBe('ok');
+    await expectBucketIsFullBuild('start');
+  }, 120_000);
+
+  it('puts each kind of edit live, the bucket then byte for byte a full build', async () => {
+    const edits: [string, () => Promise<unknown>][] = [
+      ['title edited', () => updateContent(backend, token, 'NewsItem', 'news-3', { title: 'Live title edit' })],
+      ['item added', () => createContent(backend, token, 'NewsItem', { title: 'Added live', slug: 'added-live', date: '2026-05-30' })],
+      ['slug changed', () => updateContent(backend, token, 'NewsItem', 'news-4', { slug: 'a-new-slug-for-news-4' })],
+      ['event moved to another day', () => updateContent(backend, token, 'Event', 'event-2', { startsAt: '2026-07-14T10:00:00Z' })],
+      ['item deleted', () => deleteContent(backend, token, 'NewsItem', 'news-5')],
+    ];
+    for (const [what, edit] of edits) {
+      const published = await live.metric('site_live_updates_total', '{result="published"}');
+      await edit();
+      await waitFor(
+        async () => (await live.metric('site_live_updates_total', '{result="published"}')) > published,
+        60_000,
+        () => `${what}: not published`,
+      );
+      await live.settled(0);
+      await expectBucketIsFullBuild(what);
+    }
+    // Edit to live, as the process measured it: from the feed's answer to latest.json in the bucket.
+    expect(await live.metric('site_live_lag_seconds_count')).toBeGreaterThanOrEqual(edits.length);
+  }, 600_000);
+
+  it('takes a signed, recent, new webhook call as a change to look for; refuses a wrong signature, an old timestamp and a replay', async () => {
+    const body = JSON.stringify({ type: 'NewsItem', id: 'news-3' });
+    const post = (timestamp: number | null, signature: string | null): Promise<Response> =>
+      fetch(`${live.url}/webhook`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          ...(timestamp === null ? {} : { 'x-site-timestamp': String(timestamp) }),
+          ...(signature === null ? {} : { 'x-site-signature': signature }),
+        },
+      });
+    const now = Math.floor(Date.now() / 1000);
+    const unchanged = await live.metric('site_live_updates_total', '{result="unchanged"}');
+    expect((await post(now, signWebhook('another secret, of 32 characters or more', now, body))).status).toBe(401);
+    expect((await post(now, signWebhook(SECRET, now, `${body} `))).status).toBe(401);
+    expect((await post(now - 301, signWebhook(SECRET, now - 301, body))).status).toBe(401);
+    expect((await post(now + 301, signWebhook(SECRET, now + 301, body))).status).toBe(401);
+    expect((await post(null, null)).status).toBe(401);
+    expect((await post(now, 'sha256=' + '0'.repeat(64))).status).toBe(401);
+    // No refused call starts an update.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await live.metric('site_live_updates_total', '{result="unchanged"}')).toBe(unchanged);
+    expect(await live.metric('site_live_webhook_requests_total', '{outcome="refused"}')).toBe(6);
+
+    const signature = signWebhook(SECRET, now, body);
+    const taken = await post(now, signature);
+    expect(taken.status).toBe(202);
+    // Nothing changed in the backend: the update it starts finds nothing to publish.
+    await waitFor(
+      async () => (await live.metric('site_live_updates_total', '{result="unchanged"}')) > unchanged,
+      30_000,
+      () => 'the webhook started no update',
+    );
+    expect((await post(now, signature)).status).toBe(409);
+    expect(await live.metric('site_live_webhook_requests_total', '{outcome="taken"}')).toBe(1);
+    expect(live.lines.filter((l) => l.level === 'warn' && /refused a webhook call from 127\.0\.0\.1/.test(l.message))).toHaveLength(7);
+  }, 60_000);
+
+  it('refuses a second site live for the same folder, naming the one that runs', async () => {
+    const second = await runCli(liveArgs(), { env: ENV, timeoutMs: 60_000 });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/LiveLocked/);
+    expect(second.stderr).toContain(`process ${live.child.pid} on`);
+  }, 60_000);
+
+  it('waits out a storage outage: nothing of the update is named live until every file is up, then it converges', async () => {
+    const before = s3.requests.length;
+    const failures = await live.metric('site_live_failures_total', '{stage="publish"}');
+    s3.stopAfterPuts(2);
+    await updateContent(backend, token, 'NewsItem', 'news-6', { title: 'Edited while the storage is down' });
+    await s3.stopped;
+    await waitFor(
+      async () => (await live.metric('site_live_failures_total', '{stage="publish"}')) > failures,
+      60_000,
+      () => 'the outage was not seen',
+    );
+    const health = await fetch(`${live.url}/health`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { status: string }).status).toBe('failing');
+    // The attempt wrote files, never latest.json or the records that name the build's files.
+    const puts = s3.requests.slice(before).filter((r) => r.method === 'PUT' && r.status === 200);
+    expect(puts.length).toBeGreaterThan(0);
+    expect(puts.filter((r) => r.key.startsWith('_assets/builds/'))).toEqual(
+      puts.filter((r) => r.key.startsWith('_assets/builds/pending/')),
+    );
+    s3 = await startS3Server({ bucket: s3.bucket, directory: s3.directory, port: s3.port });
+    const published = await live.metric('site_live_updates_total', '{result="published"}');
+    await waitFor(
+      async () => (await live.metric('site_live_updates_total', '{result="published"}')) > published,
+      60_000,
+      () => `not published once the storage was back:\n${live.lines.map((l) => `[${l.stage}] ${l.message}`).join('\n')}`,
+    );
+    expect((await fetch(`${live.url}/health`)).status).toBe(200);
+    await expectBucketIsFullBuild('after the outage');
+  }, 180_000);
+
+  it('on SIGTERM finishes the running update, then ends', async () => {
+    const at = live.lines.length;
+    await updateContent(backend, token, 'NewsItem', 'news-7', { title: 'Edited as the process is told to stop' });
+    await waitFor(
+      () => live.lines.slice(at).some((l) => l.stage === 'live' && l.message.startsWith('updating')),
+      30_000,
+      () => 'no update started',
+    );
+    expect(await live.stop('SIGTERM')).toBe(0);
+    const after = live.lines.slice(at).map((l) => l.message);
+    expect(after.some((m) => m.startsWith('live in '))).toBe(true);
+    expect(after.at(-1)).toBe('stopped');
+    await expectBucketIsFullBuild('after SIGTERM');
+  }, 120_000);
+
+  it('killed mid-publish, converges when started again', async () => {
+    live = await startLive();
+    await live.settled(1, 60_000);
+    const at = live.lines.length;
+    await updateContent(backend, token, 'NewsItem', 'news-8', { title: 'Edited before the process is killed' });
+    await waitFor(
+      () => live.lines.slice(at).some((l) => l.stage === 'publish'),
+      30_000,
+      () => 'no publish started',
+    );
+    await live.stop('SIGKILL');
+    await updateContent(backend, token, 'NewsItem', 'news-9', { title: 'Edited while no process runs' });
+    live = await startLive();
+    await live.settled(1, 60_000);
+    await expectBucketIsFullBuild('after a kill');
+  }, 180_000);
+});
