@@ -1,6 +1,6 @@
 /**
  * Edit to live (issue 19, point 4):
- *   npm run bench:live [-- --pages 10000 --runs 3]
+ *   npm run bench:edits [-- --pages 10000 --runs 3]   (named bench:live until site live took that name)
  * A backend at `--scale` pages in its own process, editors' changes through its mutations, and in each
  * of RUNS interleaved rounds: a full build into a fresh folder; then, into one folder kept up to date,
  * an update in place after one edited news title, after one added news item, after deleting it, and with

@@ -36,7 +36,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
   // A shard's folder (site build --shard) is no site yet: its files go up beside the other shards'.
   const shard = (await isSiteOutput(config.outDir)) ? null : await readShardManifest(config.outDir);
   if (shard) return publishShard(config, deps, shard);
-  const local = await readLocalBuild(config.outDir);
+  const local = await readLocalBuild(config.outDir, deps.hashes);
   const id = local.latest.id;
   const store = deps.store ?? createS3Store(config);
   try {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import pLimit from 'p-limit';
 import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
@@ -30,21 +30,34 @@ export interface LocalBuild {
   files: LocalFile[];
 }
 
+/**
+ * The hashes of files read before, for a process that publishes the same folder again and again
+ * (`site live`): a file whose inode, size, modification and change times are as they were is not read
+ * again (as git's index does). Keyed by path.
+ */
+export type FileHashes = Map<string, { stamp: string; file: LocalFile }>;
+
 /** Reads and hashes a folder written by `site build`. Throws OutputMissing when it holds no complete build. */
-export async function readLocalBuild(dir: string): Promise<LocalBuild> {
+export async function readLocalBuild(dir: string, hashes?: FileHashes): Promise<LocalBuild> {
   if (!(await isSiteOutput(dir))) throw createBuildError(BuildErrors.OutputMissing, [dir]);
   const latest = await readJson<LatestBuild>(join(dir, LATEST_FILE));
   const meta = latest && isBuildId(latest.id) ? await readJson<BuildMeta>(join(dir, metaFileFor(latest.id))) : null;
   if (!latest || !meta || meta.id !== latest.id) throw createBuildError(BuildErrors.OutputMissing, [dir]);
 
-  return { dir, latest, meta, files: await readLocalFiles(dir) };
+  return { dir, latest, meta, files: await readLocalFiles(dir, undefined, hashes) };
 }
 
 /** Every file of `dir` but publish's own records and `skip`, hashed, sorted by key. */
-export async function readLocalFiles(dir: string, skip: (key: string) => boolean = () => false): Promise<LocalFile[]> {
+export async function readLocalFiles(dir: string, skip: (key: string) => boolean = () => false, hashes?: FileHashes): Promise<LocalFile[]> {
   const limit = pLimit(16);
   const paths = (await listFiles(dir)).filter((path) => !toKey(dir, path).startsWith(`${FILES_DIR}/`) && !skip(toKey(dir, path)));
-  const files = await Promise.all(paths.map((path) => limit(() => hashFile(toKey(dir, path), path))));
+  const files = await Promise.all(
+    paths.map((path) => limit(() => (hashes ? hashOnce(hashes, toKey(dir, path), path) : hashFile(toKey(dir, path), path)))),
+  );
+  if (hashes) {
+    const present = new Set(paths);
+    for (const path of hashes.keys()) if (!present.has(path)) hashes.delete(path);
+  }
   return files.sort((a, b) => compareText(a.key, b.key));
 }
 
@@ -65,6 +78,19 @@ export async function contentOf(file: LocalFile): Promise<Uint8Array> {
 }
 
 // --- internal ---
+
+/** The file's hashes, read again only when the file changed since `hashes` saw it. */
+async function hashOnce(hashes: FileHashes, key: string, path: string): Promise<LocalFile> {
+  const info = await stat(path, { bigint: true });
+  const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  const known = hashes.get(path);
+  if (known?.stamp === stamp && known.file.key === key) return known.file;
+  const file = await hashFile(key, path);
+  // Changed while it was read: not remembered, so the next read hashes it again.
+  const after = await stat(path, { bigint: true });
+  if (`${after.dev}:${after.ino}:${after.size}:${after.mtimeNs}:${after.ctimeNs}` === stamp) hashes.set(path, { stamp, file });
+  return file;
+}
 
 async function hashFile(key: string, path: string): Promise<LocalFile> {
   // Streamed, so large media never sit in memory all at once.

@@ -6,7 +6,9 @@ import { BuildErrors, createBuildError } from '../../errors/errors.ts';
 import { describeCause } from '../../errors/format-error.ts';
 import { lockOutput } from '../../output/lock.ts';
 import { publish } from '../../publish/index.ts';
-import { createS3Store, type ObjectStore } from '../../publish/s3-store.ts';
+import type { FileHashes } from '../../publish/local.ts';
+import { createRememberingStore, type RememberingStore } from '../../publish/remembering-store.ts';
+import { createS3Store } from '../../publish/s3-store.ts';
 import { formatDuration, plural } from '../../terminal/format.ts';
 import type { Logger } from '../../terminal/logger.ts';
 import { followContent } from '../dev-content.ts';
@@ -80,7 +82,10 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
     );
   }, LEASE_RENEW_MS);
   renewing.unref();
-  const store: ObjectStore | null = options.publish ? createS3Store(options.publish) : null;
+  // The bucket's listing and the folder's hashes are kept between publishes: an edit's publish then
+  // reads and asks for little more than what changed (publish/remembering-store.ts, publish/local.ts).
+  const store: RememberingStore | null = options.publish ? createRememberingStore(createS3Store(options.publish)) : null;
+  const hashes: FileHashes = new Map();
   const metrics = createLiveMetrics(now());
   // Whether the bucket holds what the folder holds: an update whose build changed nothing publishes only if not.
   let inBucket = false;
@@ -106,7 +111,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
         if (leaseLost || !(await lock.renew()))
           throw createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over`]);
         inBucket = false;
-        await publish(options.publish!, { logger, store }).catch((error: unknown) => {
+        await publish(options.publish!, { logger, store, hashes }).catch((error: unknown) => {
           metrics.failures.publish++;
           throw error;
         });

@@ -1,0 +1,111 @@
+import { LATEST_FILE } from '../../runtime/shared/paths.ts';
+import { FILES_DIR, PENDING_DIR } from './policy.ts';
+import type { ObjectStore, PutHeaders, RemoteObject } from './s3-store.ts';
+
+/**
+ * An ObjectStore for a process that publishes to one bucket again and again (`site live`): it lists
+ * the bucket once and then keeps the listing itself, applying its own uploads, copies and deletions,
+ * and keeps the records it read and the hashes it stored. Listing a bucket of 25,000 objects takes
+ * seconds; an edit's publish then asks the store for nothing but what it writes.
+ *
+ * What it remembers holds only while nobody else writes under the prefix (`site live` holds a lease on
+ * its folder; docs/live.md says to give a bucket one process). It checks that before each publish:
+ * latest.json must still be the object it last knew (its stored SHA-256); if not, or once `relistMs`
+ * has passed, or after any failed request (which may or may not have landed), it lists the bucket again.
+ */
+export interface RememberingStore extends ObjectStore {
+  /** Forgets everything: the next listing asks the bucket. */
+  forget(): void;
+}
+
+export function createRememberingStore(
+  inner: ObjectStore,
+  { relistMs = 60 * 60 * 1000, now = Date.now }: { relistMs?: number; now?: () => number } = {},
+): RememberingStore {
+  let listing: Map<string, RemoteObject> | null = null;
+  let listedAt = 0;
+  // The SHA-256 publish stored with each object this process wrote or asked about; null: none stored.
+  const sha256 = new Map<string, string | null>();
+  const texts = new Map<string, string | null>();
+  const forget = (): void => {
+    listing = null;
+    sha256.clear();
+    texts.clear();
+  };
+  /** Runs a request; a failure leaves nothing remembered, since it may have landed or not. */
+  const guarded = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      forget();
+      throw error;
+    }
+  };
+  const stillOurs = async (): Promise<boolean> => {
+    if (!sha256.has(LATEST_FILE)) return false;
+    return (await inner.headSha256(LATEST_FILE)) === sha256.get(LATEST_FILE);
+  };
+
+  return {
+    location: inner.location,
+    forget,
+    list: () =>
+      guarded(async () => {
+        if (listing && now() - listedAt < relistMs && (await stillOurs())) return new Map(listing);
+        forget();
+        const fresh = await inner.list();
+        listing = fresh;
+        listedAt = now();
+        sha256.set(LATEST_FILE, fresh.has(LATEST_FILE) ? await inner.headSha256(LATEST_FILE) : null);
+        return new Map(fresh);
+      }),
+    getText: (key) =>
+      guarded(async () => {
+        if (listing && texts.has(key)) return texts.get(key)!;
+        const text = await inner.getText(key);
+        if (listing && readBack(key)) texts.set(key, text);
+        return text;
+      }),
+    headSha256: (key) =>
+      guarded(async () => {
+        if (listing && sha256.has(key)) return sha256.get(key)!;
+        const found = await inner.headSha256(key);
+        if (listing) sha256.set(key, found);
+        return found;
+      }),
+    put: (key, body, headers) =>
+      guarded(async () => {
+        await inner.put(key, body, headers);
+        remember(key, { key, size: body.byteLength, etag: headers.md5 }, headers, Buffer.from(body));
+      }),
+    copy: (from, to, etag, headers) =>
+      guarded(async () => {
+        const copied = await inner.copy(from, to, etag, headers);
+        const source = listing?.get(from);
+        if (source) remember(to, { key: to, size: source.size, etag: copied }, headers, null);
+        else forget();
+        return copied;
+      }),
+    delete: (key) =>
+      guarded(async () => {
+        await inner.delete(key);
+        listing?.delete(key);
+        sha256.set(key, null);
+        texts.set(key, null);
+      }),
+    close: () => inner.close(),
+  };
+
+  function remember(key: string, object: RemoteObject, headers: PutHeaders, body: Buffer | null): void {
+    if (!listing) return;
+    listing.set(key, object);
+    sha256.set(key, headers.sha256);
+    if (body && readBack(key)) texts.set(key, body.toString('utf8'));
+    else texts.delete(key);
+  }
+}
+
+/** What publish reads back, kept as text: latest.json and the build records (manifests, pending records), never pages or media. */
+function readBack(key: string): boolean {
+  return key === LATEST_FILE || key.startsWith(`${FILES_DIR}/`) || key.startsWith(`${PENDING_DIR}/`);
+}

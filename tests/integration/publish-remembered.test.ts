@@ -1,0 +1,114 @@
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publish, resolvePublishConfig } from '../../cli/publish/index.ts';
+import type { FileHashes } from '../../cli/publish/local.ts';
+import { createRememberingStore, type RememberingStore } from '../../cli/publish/remembering-store.ts';
+import { createS3Store } from '../../cli/publish/s3-store.ts';
+import { createMemoryLogger } from '../../cli/terminal/logger.ts';
+import { getObject, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
+
+/**
+ * `site live` publishes the same folder to the same bucket again and again, through a store that
+ * lists the bucket once and then keeps the listing itself (publish/remembering-store.ts), and with the
+ * folder's hashes kept between publishes (publish/local.ts FileHashes). Each publish must leave the
+ * bucket exactly as a publish that lists and hashes everything would: after each, a dry run with a
+ * fresh store finds nothing to upload.
+ */
+
+let s3: S3TestServer;
+let client: S3Client;
+let dir: string;
+let store: RememberingStore;
+const hashes: FileHashes = new Map();
+
+const config = (extra: { dryRun?: boolean } = {}) =>
+  resolvePublishConfig(
+    { outDir: dir, bucket: s3.bucket, prefix: 'www', endpointUrl: s3.endpoint, ...extra },
+    { ...process.env, ...S3_ENV },
+  );
+const lists = (): number => s3.requests.filter((r) => r.method === 'GET' && r.key === '').length;
+const remembered = () => publish(config(), { logger: createMemoryLogger(), store, hashes });
+/** What a publish that lists and hashes everything would still upload. */
+const stillToUpload = async (): Promise<string[]> =>
+  (await publish(config({ dryRun: true }), { logger: createMemoryLogger() })).actions.filter((a) => a.kind === 'upload').map((a) => a.key);
+
+beforeAll(async () => {
+  Object.assign(process.env, S3_ENV);
+  s3 = await startS3Server();
+  client = s3Client(s3.endpoint);
+  dir = join(await mkdtemp(join(tmpdir(), 'site-remembered-')), 'site');
+  store = createRememberingStore(createS3Store(config()));
+});
+
+afterAll(async () => {
+  store?.close();
+  client?.destroy();
+  await s3?.stop();
+});
+
+describe('publishing again and again through a remembering store', () => {
+  it('lists the bucket once, then publishes each new build without listing, leaving the bucket as a full publish would', async () => {
+    await writeFakeBuild(dir, 1);
+    await remembered();
+    expect(lists()).toBe(1);
+    for (const n of [2, 3, 4]) {
+      await rm(dir, { recursive: true, force: true });
+      await writeFakeBuild(dir, n);
+      const before = lists();
+      const result = await remembered();
+      expect(lists() - before, `build ${n}`).toBe(0);
+      expect(result.uploaded).toBeGreaterThan(0);
+      expect(await stillToUpload(), `build ${n}`).toEqual([]);
+    }
+    // Retention ran on the remembered listing too: build 1's own page is gone, as with a listed publish.
+    expect(await getObject(client, s3.bucket, 'www/only-1/index.html')).toBeNull();
+    expect(await getObject(client, s3.bucket, 'www/only-4/index.html')).not.toBeNull();
+    // Build 1 again: its files were deleted, and the store knows it, so they go up again.
+    await rm(dir, { recursive: true, force: true });
+    await writeFakeBuild(dir, 1);
+    const again = await remembered();
+    expect(again.actions.filter((a) => a.kind === 'upload').map((a) => a.key)).toContain('only-1/index.html');
+    expect(await stillToUpload()).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
+    await writeFakeBuild(dir, 4);
+    await remembered();
+  });
+
+  it('uploads a file changed in place, same size, though its hash was kept', async () => {
+    const page = join(dir, 'news/first/index.html');
+    const before = await readFile(page, 'utf8');
+    const changed = before.replace('of build-4', 'of build-X');
+    expect(changed.length).toBe(before.length);
+    await writeFile(page, changed);
+    const result = await remembered();
+    expect(result.actions.filter((a) => a.kind === 'upload').map((a) => a.key)).toContain('news/first/index.html');
+    expect((await getObject(client, s3.bucket, 'www/news/first/index.html'))?.body.toString()).toBe(changed);
+    expect(await stillToUpload()).toEqual([]);
+  });
+
+  it('lists again once something else wrote latest.json (a rollback by hand, another publisher)', async () => {
+    await client.send(
+      new PutObjectCommand({ Bucket: s3.bucket, Key: 'www/_assets/builds/latest.json', Body: '{"id":"build-3","timestamp":3000}' }),
+    );
+    const before = lists();
+    await remembered();
+    expect(lists() - before).toBe(1);
+    expect(await stillToUpload()).toEqual([]);
+  });
+
+  it('lists again after a request failed, which may or may not have landed', async () => {
+    await rm(dir, { recursive: true, force: true });
+    await writeFakeBuild(dir, 5);
+    s3.stopAfterPuts(2);
+    await expect(remembered()).rejects.toThrow();
+    await s3.stopped;
+    s3 = await startS3Server({ bucket: s3.bucket, directory: s3.directory, port: s3.port });
+    const before = lists();
+    await remembered();
+    expect(lists() - before).toBe(1);
+    expect(await stillToUpload()).toEqual([]);
+  });
+});
