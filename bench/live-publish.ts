@@ -1,6 +1,6 @@
 /**
  * Edit to live on the published site with `site live` (docs/live.md):
- *   npm run bench:live [-- --pages 10000 --edits 20 --burst 100 --memory-edits 0 --no-compare]
+ *   npm run bench:live [-- --pages 10000 --edits 20 --burst 100 --memory-edits 0 --no-compare --log <file>]
  * The backend at `--scale` pages in its own process, an S3 API server (s3rver, over HTTP) in this one,
  * and `site live --bucket` as a process of its own, its first update publishing the whole site. Then:
  *
@@ -97,6 +97,7 @@ function startLive(): { child: ChildProcess; lines: LogLine[]; url: Promise<stri
       '0',
       '--log-format',
       'json',
+      '--verbose',
     ],
     { env: { ...process.env, ...ENV } },
   );
@@ -379,6 +380,10 @@ try {
   }
   live.child.kill('SIGTERM');
   await new Promise((r) => live.child.once('exit', r));
+  if (args.has('log')) {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(args.get('log')!, live.lines.map((l) => `${l.time} [${l.stage}] ${l.message}`).join('\n') + '\n');
+  }
 } catch (error) {
   failed = true;
   console.error(error);

@@ -63,6 +63,8 @@ export interface BuildResult {
   durationMs: number;
   /** What build-report.json holds: sizes, slowest queries, content warnings. */
   report: BuildReport;
+  /** Where the backend's change feed stood when this build asked it (the cursor its state keeps); null without a feed. */
+  feedCursor: string | null;
 }
 
 /**
@@ -240,6 +242,7 @@ export async function build(
         requests: source.client.requestCount(),
         durationMs: performance.now() - started,
         report: await recorder.succeeded(buildId, source.drafts()),
+        feedCursor: feed?.cursor ?? null,
       };
     }
     // 5. Render every page, keeping those the previous build in the folder already has; media copy alongside.
@@ -427,7 +430,7 @@ export async function build(
     );
     const drafts = source.drafts();
     logDrafts(drafts, logger);
-    return { ...result, report: await recorder.succeeded(buildId, drafts) };
+    return { ...result, report: await recorder.succeeded(buildId, drafts), feedCursor: feed?.cursor ?? null };
   } catch (error) {
     // Kept pages waiting to know whether to be read back are read, so the stream can close.
     decideReading?.(() => true);

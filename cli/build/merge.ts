@@ -182,7 +182,7 @@ export async function mergeShards(
       'build',
       `merged ${result.pages} pages into ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${first.buildId})`,
     );
-    return { ...result, report: await recorder.succeeded(first.buildId) };
+    return { ...result, report: await recorder.succeeded(first.buildId), feedCursor: null };
   } catch (error) {
     await discardStagingDir(staging);
     await recorder.failed(error, first.buildId);

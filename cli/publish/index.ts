@@ -33,10 +33,19 @@ export type { PublishDeps } from './deps.ts';
 export async function publish(config: PublishConfig, deps: PublishDeps): Promise<PublishResult> {
   const { logger, now = Date.now, onAction = () => {} } = deps;
   const started = now();
+  // Where the time went, under --verbose: a resident publisher (site live) is timed phase by phase.
+  const phases: string[] = [];
+  let phaseStart = performance.now();
+  const phase = (name: string): void => {
+    const at = performance.now();
+    phases.push(`${name} ${Math.round(at - phaseStart)} ms`);
+    phaseStart = at;
+  };
   // A shard's folder (site build --shard) is no site yet: its files go up beside the other shards'.
   const shard = (await isSiteOutput(config.outDir)) ? null : await readShardManifest(config.outDir);
   if (shard) return publishShard(config, deps, shard);
-  const local = await readLocalBuild(config.outDir, deps.hashes);
+  const local = await readLocalBuild(config.outDir, deps.hashes, deps.changed);
+  phase('folder read');
   const id = local.latest.id;
   const store = deps.store ?? createS3Store(config);
   try {
@@ -45,7 +54,9 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       `build ${id}: ${local.files.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`,
     );
     const remote = await store.list();
+    phase('listing');
     const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
+    phase('records read');
     const previousBuildId = bucket.latest?.id ?? null;
 
     // The manifest records every key of this build except latest.json (which names a build) and itself.
@@ -71,6 +82,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
         `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`,
       );
     const plan = await planUploads(files, listing, (key) => store.headSha256(key), config.concurrency);
+    phase('manifest and plan');
     // What this build's shards uploaded beforehand: copied into place, then removed as housekeeping.
     const handover = shardHandover(manifest, bucket.manifests, bucket.pending, remote, bucket.recordKeys);
     const housekeeping = new Set([pendingRecord.key, ...handover.leftovers, ...handover.records]);
@@ -85,6 +97,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       remoteKeys: [...remote.keys()].filter((key) => !housekeeping.has(key)),
       maxDeletes: config.maxDeletes,
     });
+    phase('retention planned');
     const copies = plan.uploads.filter((u) => handover.sources.has(u.file.key)).length;
     const base = {
       buildId: id,
@@ -121,6 +134,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       if (plan.uploads.length > 0) await store.put(pendingRecord.key, pendingRecord.body!, pendingRecord);
       // Adopted records are signed before anything relies on them in a later run.
       await signAdopted(store, bucket.adopted, config.records, new Set([pendingRecord.key, manifestKey]));
+      phase('pending record');
       await uploadInStages(plan.uploads, {
         store,
         logger,
@@ -129,6 +143,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
         onAction: record,
         sources: handover.sources,
       });
+      phase('uploads');
     } catch (error) {
       const run = uploadsDone(progress);
       logger.warn(
@@ -167,7 +182,9 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       actions,
       durationMs: now() - started,
     };
+    phase('deletions');
     logger.info('publish', summaryLine('published', result, store.location));
+    logger.debug?.('publish', `time by phase: ${phases.join(' · ')}`);
     return result;
   } finally {
     if (!deps.store) store.close();

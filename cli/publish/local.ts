@@ -37,14 +37,29 @@ export interface LocalBuild {
  */
 export type FileHashes = Map<string, { stamp: string; file: LocalFile }>;
 
-/** Reads and hashes a folder written by `site build`. Throws OutputMissing when it holds no complete build. */
-export async function readLocalBuild(dir: string, hashes?: FileHashes): Promise<LocalBuild> {
+/**
+ * What changed in the folder since `hashes` last saw all of it, as the build that changed it says
+ * (site paths, as `site build`'s report lists them): only these are read again, the rest is taken from
+ * `hashes` without walking the folder. For the build's one writer (`site live`), right after its own update.
+ */
+export interface FolderChanges {
+  written: readonly string[];
+  removed: readonly string[];
+}
+
+/**
+ * Reads and hashes a folder written by `site build`. Throws OutputMissing when it holds no complete build.
+ * With `hashes`, unchanged files are not read again; with `changed` too, the folder is not even walked.
+ */
+export async function readLocalBuild(dir: string, hashes?: FileHashes, changed?: FolderChanges): Promise<LocalBuild> {
   if (!(await isSiteOutput(dir))) throw createBuildError(BuildErrors.OutputMissing, [dir]);
   const latest = await readJson<LatestBuild>(join(dir, LATEST_FILE));
   const meta = latest && isBuildId(latest.id) ? await readJson<BuildMeta>(join(dir, metaFileFor(latest.id))) : null;
   if (!latest || !meta || meta.id !== latest.id) throw createBuildError(BuildErrors.OutputMissing, [dir]);
 
-  return { dir, latest, meta, files: await readLocalFiles(dir, undefined, hashes) };
+  const files =
+    hashes && changed && hashes.size > 0 ? await readChangedFiles(dir, hashes, changed) : await readLocalFiles(dir, undefined, hashes);
+  return { dir, latest, meta, files };
 }
 
 /** Every file of `dir` but publish's own records and `skip`, hashed, sorted by key. */
@@ -78,6 +93,19 @@ export async function contentOf(file: LocalFile): Promise<Uint8Array> {
 }
 
 // --- internal ---
+
+/** The folder's files as `hashes` knows them, with `changed` applied: the written ones hashed again, the removed ones gone. */
+async function readChangedFiles(dir: string, hashes: FileHashes, changed: FolderChanges): Promise<LocalFile[]> {
+  const keyOf = (file: string): string => file.replace(/^\/+/, '');
+  for (const file of changed.removed) hashes.delete(join(dir, keyOf(file)));
+  const limit = pLimit(16);
+  const written = changed.written.map(keyOf).filter((key) => !key.startsWith(`${FILES_DIR}/`));
+  const fresh = await Promise.all(written.map((key) => limit(() => hashOnce(hashes, key, join(dir, key)))));
+  // A file changed while it was read is not remembered, yet published as read.
+  const files = new Map([...hashes.values()].map((entry) => [entry.file.key, entry.file]));
+  for (const file of fresh) files.set(file.key, file);
+  return [...files.values()].sort((a, b) => compareText(a.key, b.key));
+}
 
 /** The file's hashes, read again only when the file changed since `hashes` saw it. */
 async function hashOnce(hashes: FileHashes, key: string, path: string): Promise<LocalFile> {

@@ -11,6 +11,8 @@ import { createRememberingStore, type RememberingStore } from '../../publish/rem
 import { createS3Store } from '../../publish/s3-store.ts';
 import { formatDuration, plural } from '../../terminal/format.ts';
 import type { Logger } from '../../terminal/logger.ts';
+import { createGraphQLClient } from '../../../runtime/shared/graphql.ts';
+import { readChangeFeed } from '../../content/change-feed.ts';
 import { followContent } from '../dev-content.ts';
 import { createLiveMetrics, observe, type LiveMetrics } from './live-metrics.ts';
 import { startLiveServer } from './live-server.ts';
@@ -90,6 +92,28 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
   // Whether the bucket holds what the folder holds: an update whose build changed nothing publishes only if not.
   let inBucket = false;
   let failing: string | null = null;
+  // The change feed, and where it stood when the last good build asked it: an update first asks the feed
+  // what changed since (milliseconds, where a build that finds nothing takes a second at 10,000 pages).
+  const { changeFeed } = await loadChangeFeed();
+  const feedClient = changeFeed
+    ? createGraphQLClient({
+        endpoint: config.endpoint,
+        name: 'changes',
+        retries: 0,
+        timeoutMs: 5_000,
+        getToken: () => (config.drafts ? config.token : null),
+      })
+    : null;
+  let lastCursor: string | null = null;
+  // When the publish last walked the whole folder; in between, the build's list of what it wrote is enough.
+  let walkedAt = 0;
+
+  /** True when the feed says nothing changed since the last good build, which the bucket holds. */
+  const nothingSince = async (): Promise<boolean> => {
+    if (!changeFeed || !feedClient || lastCursor === null || (store && !inBucket)) return false;
+    const answer = await readChangeFeed(feedClient, changeFeed, lastCursor, () => undefined);
+    return !!answer && !answer.expired && answer.changes.length === 0;
+  };
 
   const update = async (batch: Batch): Promise<void> => {
     metrics.queueDepth = queue.depth;
@@ -98,6 +122,13 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
     const what = `${batch.reasons.join('; ')}${batch.changes > batch.reasons.length ? ` and ${batch.changes - batch.reasons.length} more` : ''}`;
     logger.info('live', `updating (${what})${batch.attempt > 0 ? `, attempt ${batch.attempt + 1}` : ''}`);
     try {
+      if (await nothingSince()) {
+        metrics.unchanged++;
+        metrics.updates.ok++;
+        failing = null;
+        logger.info('live', 'nothing to update: the change feed has no change since the last build');
+        return;
+      }
       const result = await build(config, { logger }).catch((error: unknown) => {
         metrics.failures.build++;
         throw error;
@@ -110,13 +141,17 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
         // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
         if (leaseLost || !(await lock.renew()))
           throw createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over`]);
+        // Right after this process's own update of a folder it published whole: only what the build wrote is read again.
+        const walk = !inBucket || !changes || changes.mode === 'full' || now() - walkedAt > WALK_EVERY_MS;
         inBucket = false;
-        await publish(options.publish!, { logger, store, hashes }).catch((error: unknown) => {
+        await publish(options.publish!, { logger, store, hashes, changed: walk ? undefined : changes! }).catch((error: unknown) => {
           metrics.failures.publish++;
           throw error;
         });
         inBucket = true;
+        if (walk) walkedAt = now();
       }
+      lastCursor = result.feedCursor;
       const live = now();
       const wentLive = changed || publishing || !metrics.lastPublished;
       if (wentLive) metrics.lastPublished = { buildId: result.buildId, atMs: live };
@@ -180,7 +215,6 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
     );
     // The first update converges: whatever changed while no process ran.
     notice('start: whatever changed since the last build');
-    const { changeFeed } = await loadChangeFeed();
     if (changeFeed && options.pollIntervalMs > 0) {
       feed = followContent(config.endpoint, changeFeed, (what) => notice(what), {
         intervalMs: options.pollIntervalMs,
@@ -224,5 +258,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
 
 /** How long the folder's lease lasts unrenewed before another `site live` may take it over (a pod rescheduled after a crash). */
 const LEASE_MS = 30_000;
+/** The longest a publish goes on the build's own list of what it wrote before it walks the whole folder again. */
+const WALK_EVERY_MS = 10 * 60 * 1000;
 /** How often the lease is renewed: three times within it, so one slow disk write does not lose it. */
 const LEASE_RENEW_MS = 10_000;
