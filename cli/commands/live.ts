@@ -83,6 +83,7 @@ export function addLiveCommand(program: Command): void {
         }
         const logger = createLogger(logLevel, undefined, { format });
         const { startLive } = await import('../serve/live/live.ts');
+        let stopped = (): void => undefined;
         const session = await startLive({
           config,
           publish,
@@ -91,10 +92,16 @@ export function addLiveCommand(program: Command): void {
           pollIntervalMs: checkInteger('--poll-interval', allFlags.pollInterval, 0, 3_600_000),
           webhookSecret: liveWebhookSecret(),
           logger,
+          // Ended on its own (a lost lease, new code on disk): a supervisor restarts a process that failed.
+          onStop: () => {
+            process.exitCode = 1;
+            stopped();
+          },
         });
         // SIGTERM (Kubernetes, systemd) or Ctrl-C: the running update finishes, then the process ends. A
         // second signal ends it at once: the folder and the bucket are safe at any point (staging, latest.json last).
         await new Promise<void>((resolve) => {
+          stopped = resolve;
           const stop = (): void => {
             process.once('SIGTERM', () => process.exit(143));
             process.once('SIGINT', () => process.exit(130));

@@ -317,3 +317,51 @@ describe('site live', () => {
     await expectBucketIsFullBuild('after a kill');
   }, 180_000);
 });
+
+describe('site live, when the code on disk changes under it', () => {
+  it('ends without building with the mixed code, and says why', async () => {
+    const { startLive: startInProcess } = await import('../../cli/serve/live/live.ts');
+    const { resolveConfig } = await import('../../cli/config/config.ts');
+    const { createMemoryLogger } = await import('../../cli/terminal/logger.ts');
+    const cacheDir = await seedBundle(join(root, 'code-cache'));
+    const config = resolveConfig(
+      { endpoint: backend.url, outDir: join(root, 'code-out'), cacheDir, search: false, report: false, logLevel: 'info' },
+      {},
+      ROOT,
+    );
+    const logger = createMemoryLogger();
+    let code = 'loaded';
+    const stops: string[] = [];
+    const session = await startInProcess({
+      config,
+      publish: null,
+      host: '127.0.0.1',
+      port: 0,
+      pollIntervalMs: 0,
+      webhookSecret: SECRET,
+      logger,
+      codeFingerprint: async () => code,
+      onStop: (why) => stops.push(why),
+    });
+    await session.idle();
+    const builds = (): number => logger.lines.filter((l) => l.startsWith('[build] wrote ')).length;
+    expect(builds()).toBe(1);
+    code = 'deployed';
+    const now = Math.floor(Date.now() / 1000);
+    const response = await fetch(`${session.url}/webhook`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'x-site-timestamp': String(now), 'x-site-signature': signWebhook(SECRET, now, '{}') },
+    });
+    expect(response.status).toBe(202);
+    await waitFor(
+      () => stops.length > 0,
+      30_000,
+      () => logger.lines.join('\n'),
+    );
+    expect(stops).toEqual(['code changed']);
+    expect(builds()).toBe(1);
+    expect(logger.lines.some((l) => /changed since this process loaded them: it ends without building/.test(l))).toBe(true);
+    await session.close();
+  }, 120_000);
+});

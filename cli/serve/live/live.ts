@@ -2,6 +2,7 @@ import { build } from '../../build/build.ts';
 import type { ResolvedConfig } from '../../config/config.ts';
 import type { PublishConfig } from '../../config/publish.ts';
 import { loadChangeFeed } from '../../config/site-modules.ts';
+import { generatorFingerprint } from '../../build/generator-fingerprint.ts';
 import { BuildErrors, createBuildError } from '../../errors/errors.ts';
 import { describeCause } from '../../errors/format-error.ts';
 import { lockOutput } from '../../output/lock.ts';
@@ -48,6 +49,14 @@ export interface LiveOptions {
   maxRetryMs?: number;
   logger: Logger;
   now?: () => number;
+  /**
+   * Told when the process stops on its own: its lease was taken over, or the code on disk changed since
+   * it was loaded (a deploy: the supervisor starts it again with the new code). The command ends with
+   * a non-zero status then. @default nothing
+   */
+  onStop?: (why: 'lease lost' | 'code changed') => void;
+  /** The fingerprint of the code and options (build/generator-fingerprint.ts); for tests. @default generatorFingerprint(config) */
+  codeFingerprint?: () => Promise<string>;
 }
 
 export interface LiveSession {
@@ -78,7 +87,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
         if (held || leaseLost) return;
         leaseLost = true;
         logger.error(`[live] the lease on ${lock.file} was taken over by another site live: this one stops publishing and ends`);
-        void session.close().then(() => (process.exitCode = 1));
+        void session.close().then(() => options.onStop?.('lease lost'));
       },
       (error: unknown) => logger.warn('live', `could not renew the lease on ${lock.file} (${describeCause(error)}); trying again`),
     );
@@ -105,6 +114,11 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       })
     : null;
   let lastCursor: string | null = null;
+  // The code this process runs is the code it loaded: were the files on disk to change (a deploy by
+  // copying files), a build would render with the old modules and bundle the new client. It ends instead.
+  const fingerprint = options.codeFingerprint ?? (() => generatorFingerprint(config));
+  const loadedCode = await fingerprint();
+  let stopping = false;
   // When the publish last walked the whole folder; in between, the build's list of what it wrote is enough.
   let walkedAt = 0;
 
@@ -122,6 +136,15 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
     const what = `${batch.reasons.join('; ')}${batch.changes > batch.reasons.length ? ` and ${batch.changes - batch.reasons.length} more` : ''}`;
     logger.info('live', `updating (${what})${batch.attempt > 0 ? `, attempt ${batch.attempt + 1}` : ''}`);
     try {
+      if (stopping) return;
+      if ((await fingerprint()) !== loadedCode) {
+        stopping = true;
+        logger.error(
+          `[live] the code or options in ${config.root} changed since this process loaded them: it ends without building, so that its supervisor starts it again with the new code (docs/live.md)`,
+        );
+        void session.close().then(() => options.onStop?.('code changed'));
+        return;
+      }
       if (await nothingSince()) {
         metrics.unchanged++;
         metrics.updates.ok++;
