@@ -357,11 +357,17 @@ try {
     );
   }
 
-  // 4. Memory over many edits.
+  // 4. Memory over many edits: the process's resident size sampled every 50 ms while they go live.
   if (MEMORY_EDITS > 0) {
     const pid = live.child.pid!;
-    const rss: number[] = [];
+    let peak = 0;
     let peak50 = 0;
+    const after: number[] = [];
+    const sampler = setInterval(() => {
+      void memoryOf(pid)
+        .then((m) => (peak = Math.max(peak, m.rss)))
+        .catch(() => undefined);
+    }, 50);
     for (let i = 0; i < MEMORY_EDITS; i++) {
       const item = newsItems.nodes[i % newsItems.nodes.length]!;
       await updateContent(backendOf, token, 'NewsItem', item.id, { title: `Memory edit ${i}` });
@@ -369,13 +375,12 @@ try {
       await webhook(url, JSON.stringify({ type: 'NewsItem', id: item.id }));
       await liveAfter(live.lines, t0);
       await idle(url);
-      const m = await memoryOf(pid);
-      rss.push(m.rss);
-      if (i === 49) peak50 = m.hwm;
+      after.push((await memoryOf(pid)).rss);
+      if (i === Math.min(49, MEMORY_EDITS - 1)) peak50 = peak;
     }
-    const { hwm } = await memoryOf(pid);
+    clearInterval(sampler);
     console.log(
-      `\n4. ${MEMORY_EDITS} title edits: resident ${Math.round(rss[0]!)} MiB after the first, ${Math.round(median(rss))} MiB median, ${Math.round(rss.at(-1)!)} MiB after the last; peak ${Math.round(peak50)} MiB over the first 50, ${Math.round(hwm)} MiB over all (${((hwm / peak50 - 1) * 100).toFixed(1)}%; target ≤ 10%)${Number.isFinite(fullPeak) ? `, a full build's peak ${Math.round(fullPeak)} MiB` : ''}`,
+      `\n4. ${MEMORY_EDITS} title edits: resident ${Math.round(after[0]!)} MiB after the first, ${Math.round(median(after))} MiB median, ${Math.round(after.at(-1)!)} MiB after the last; peak ${Math.round(peak50)} MiB over the first 50, ${Math.round(peak)} MiB over all (${((peak / peak50 - 1) * 100).toFixed(1)}%; target ≤ 10%)${Number.isFinite(fullPeak) ? `, a full build's peak ${Math.round(fullPeak)} MiB (target: below it)` : ''}`,
     );
   }
   live.child.kill('SIGTERM');

@@ -91,6 +91,23 @@ export function addLiveCommand(program: Command): void {
           port: checkInteger('--port', allFlags.port, 0, 65535),
           pollIntervalMs: checkInteger('--poll-interval', allFlags.pollInterval, 0, 3_600_000),
           webhookSecret: liveWebhookSecret(),
+          // The same options as this command's, for a build that renders every page in a process of its own.
+          childBuild: [
+            process.execPath,
+            ...process.execArgv,
+            process.argv[1]!,
+            'build',
+            '--endpoint',
+            config.endpoint ?? '',
+            '--out',
+            config.outDir,
+            '--cache-dir',
+            config.cacheDir,
+            '--no-report',
+            '--quiet',
+            ...(config.search ? [] : ['--no-search']),
+            ...(config.allowShrink ? ['--allow-shrink'] : []),
+          ],
           logger,
           // Ended on its own (a lost lease, new code on disk): a supervisor restarts a process that failed.
           onStop: () => {

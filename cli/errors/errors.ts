@@ -203,6 +203,12 @@ export const BuildErrors = {
     message: () => '`site live` needs a content backend that keeps its edits: the embedded sample backend starts afresh with every build.',
     hint: 'Give the backend with --endpoint or GRAPHQL_ENDPOINT (`site content serve` runs the sample backend as a server); to try edits locally, `site dev` follows the embedded one.',
   }),
+  LiveBuildFailed: define({
+    code: 'LiveBuildFailed',
+    exitCode: 1,
+    message: (detail: string) => `The build site live ran in a process of its own (every page) failed: ${detail}.`,
+    hint: 'Its warnings and errors are above, each with its own code and fix; site live tries again after a delay.',
+  }),
   ContentChecksFailed: define({
     code: 'ContentChecksFailed',
     exitCode: 1,

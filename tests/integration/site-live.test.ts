@@ -182,6 +182,8 @@ describe('site live', () => {
     expect(await live.metric('site_live_last_published_timestamp_seconds')).toBeGreaterThan(0);
     const health = (await (await fetch(`${live.url}/health`)).json()) as { status: string };
     expect(health.status).toBe('ok');
+    // No state for the folder yet: every page rendered in a `site build` process of its own.
+    expect(live.lines.some((l) => l.stage === 'live' && /every page renders, in a process of its own/.test(l.message))).toBe(true);
     await expectBucketIsFullBuild('start');
   }, 120_000);
 
