@@ -22,6 +22,7 @@ export function addLiveCommand(program: Command): void {
     .option('--endpoint-url <url>', 'S3-compatible endpoint (env AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL); default: AWS S3')
     .option('--keep-builds <n>', 'builds whose files stay in the bucket for open tabs, the live one included', '3')
     .option('--max-deletes <n>', 'at most this many deletions per publish (0: none)', '256')
+    .option('--publish-concurrency <n>', 'requests in flight at once while publishing', '8')
     .option('--poll-interval <ms>', "milliseconds between questions to the backend's change feed (0: the webhook only)", '1000')
     .option('--port <n>', 'port of /health, /metrics and /webhook (0 for any free port)', '8787')
     .option('--host <host>', 'address to listen on (0.0.0.0 in a container)', '127.0.0.1')
@@ -45,6 +46,7 @@ export function addLiveCommand(program: Command): void {
           endpointUrl?: string;
           keepBuilds: string;
           maxDeletes: string;
+          publishConcurrency: string;
           pollInterval: string;
           port: string;
           host: string;
@@ -74,6 +76,7 @@ export function addLiveCommand(program: Command): void {
                 endpointUrl: allFlags.endpointUrl,
                 keepBuilds: allFlags.keepBuilds,
                 maxDeletes: allFlags.maxDeletes,
+                concurrency: allFlags.publishConcurrency,
                 logLevel,
               });
         const format = allFlags.logFormat;

@@ -320,8 +320,8 @@ describe('site live', () => {
   }, 180_000);
 });
 
-describe('site live, when the code on disk changes under it', () => {
-  it('ends without building with the mixed code, and says why', async () => {
+describe('site live without a bucket, and when the code on disk changes under it', () => {
+  it('keeps the folder up to date; ends without building with the mixed code, and says why', async () => {
     const { startLive: startInProcess } = await import('../../cli/serve/live/live.ts');
     const { resolveConfig } = await import('../../cli/config/config.ts');
     const { createMemoryLogger } = await import('../../cli/terminal/logger.ts');
@@ -339,7 +339,7 @@ describe('site live, when the code on disk changes under it', () => {
       publish: null,
       host: '127.0.0.1',
       port: 0,
-      pollIntervalMs: 0,
+      pollIntervalMs: 100,
       webhookSecret: SECRET,
       logger,
       codeFingerprint: async () => code,
@@ -348,6 +348,16 @@ describe('site live, when the code on disk changes under it', () => {
     await session.idle();
     const builds = (): number => logger.lines.filter((l) => l.startsWith('[build] wrote ')).length;
     expect(builds()).toBe(1);
+    // Without a bucket, the folder is the site: an edit reaches it.
+    const { slug } = await updateContent(backend, token, 'NewsItem', 'news-10', { title: 'Edited for the folder' });
+    const page = join(root, 'code-out', 'news', slug!, 'index.html');
+    await waitFor(
+      async () => (await readFile(page, 'utf8').catch(() => '')).includes('Edited for the folder'),
+      30_000,
+      () => logger.lines.join('\n'),
+    );
+    await session.idle();
+    expect(builds()).toBe(2);
     code = 'deployed';
     const now = Math.floor(Date.now() / 1000);
     const response = await fetch(`${session.url}/webhook`, {
@@ -362,7 +372,7 @@ describe('site live, when the code on disk changes under it', () => {
       () => logger.lines.join('\n'),
     );
     expect(stops).toEqual(['code changed']);
-    expect(builds()).toBe(1);
+    expect(builds()).toBe(2);
     expect(logger.lines.some((l) => /changed since this process loaded them: it ends without building/.test(l))).toBe(true);
     await session.close();
   }, 120_000);
