@@ -23,18 +23,9 @@ import { S3_ENV, startS3Server } from '../tests/helpers/s3-server.ts';
 import { createContent, deleteContent, updateContent } from '../tests/helpers/content-edits.ts';
 import { startDev } from '../tests/helpers/dev.ts';
 import { startScaledBackend } from './backend.ts';
-import { measure, median, printTable, type Measurement, removeAfterwards } from './measure.ts';
+import { benchArgs, measure, median, printTable, type Measurement, removeAfterwards } from './measure.ts';
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i++) {
-  const name = process.argv[i]!.replace(/^--/, '');
-  const value = process.argv[i + 1];
-  if (value === undefined || value.startsWith('--')) args.set(name, 'true');
-  else {
-    args.set(name, value);
-    i++;
-  }
-}
+const args = benchArgs();
 const PAGES = Number(args.get('pages') ?? 10_000);
 const RUNS = Number(args.get('runs') ?? 3);
 const SEARCH = args.has('search');

@@ -29,18 +29,9 @@ import { getObject, S3_ENV, s3Client, startS3Server } from '../tests/helpers/s3-
 import { snapshotTree } from '../tests/helpers/tree.ts';
 import { createContent, deleteContent, updateContent } from '../tests/helpers/content-edits.ts';
 import { startScaledBackend } from './backend.ts';
-import { measure, median, percentile, removeAfterwards } from './measure.ts';
+import { benchArgs, measure, median, percentile, removeAfterwards } from './measure.ts';
 
-const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i++) {
-  const name = process.argv[i]!.replace(/^--/, '');
-  const value = process.argv[i + 1];
-  if (value === undefined || value.startsWith('--')) args.set(name, 'true');
-  else {
-    args.set(name, value);
-    i++;
-  }
-}
+const args = benchArgs();
 const PAGES = Number(args.get('pages') ?? 10_000);
 const EDITS = Number(args.get('edits') ?? 20);
 const BURST = Number(args.get('burst') ?? 100);

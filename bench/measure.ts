@@ -118,3 +118,18 @@ export function removeAfterwards(dir: string): string {
   }).unref();
   return `(outputs in ${dir} are being removed in the background; KEEP_BENCH_OUTPUTS=1 keeps them)`;
 }
+
+/** The bench's `--name value` and `--switch` arguments (a switch: `'true'`). */
+export function benchArgs(argv: readonly string[] = process.argv): Map<string, string> {
+  const args = new Map<string, string>();
+  for (let i = 2; i < argv.length; i++) {
+    const name = argv[i]!.replace(/^--/, '');
+    const value = argv[i + 1];
+    if (value === undefined || value.startsWith('--')) args.set(name, 'true');
+    else {
+      args.set(name, value);
+      i++;
+    }
+  }
+  return args;
+}
