@@ -183,8 +183,8 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       durationMs: now() - started,
     };
     phase('deletions');
-    logger.info('publish', summaryLine('published', result, store.location));
     logger.debug?.('publish', `time by phase: ${phases.join(' · ')}`);
+    logger.info('publish', summaryLine('published', result, store.location));
     return result;
   } finally {
     if (!deps.store) store.close();
