@@ -13,22 +13,24 @@ import { isSafeSegment } from '../content/crawl.ts';
 import { mapAhead } from '../content/read-ahead.ts';
 import { lastmodOf } from '../content/query.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
-import { checkPageCount, commitOutput, createStagingDir, discardStagingDir } from '../output/output.ts';
+import { checkPageCount } from '../output/output.ts';
 import { prepareSiteFile, safePath } from '../output/write.ts';
 import { readBytes, readText } from '../output/read.ts';
 import { buildSearchIndex, type SearchIndexBuild } from '../output/search-index.ts';
 import { createPageFeed } from '../render/page-feed.ts';
 import { searchRoutesOf, type SearchedPage } from '../render/search-documents.ts';
-import { removeTrash } from '../output/swap.ts';
 import { loadShell } from '../render/template.ts';
-import { createBuildRecorder } from '../report/recorder.ts';
+import { createBuildRecorder, type BuildRecorder } from '../report/recorder.ts';
 import type { SitemapEntry } from '../output/sitemap.ts';
+import type { Logger } from '../terminal/logger.ts';
 import { createBuildProgress } from '../terminal/progress.ts';
 import type { BuildDeps, BuildResult } from './build.ts';
 import { finishSite } from './finish-site.ts';
 import { createRenderContext } from './render-context.ts';
 import { builtPages } from './incremental/kept-pages.ts';
-import { readShardManifest, SHARDS_DIR, type ShardManifest } from './shard.ts';
+import { logPlan, mergePlan, type MergePlan, type ShardFolder } from './plan.ts';
+import { readShardManifest, SHARDS_DIR } from './shard.ts';
+import { inStagingFolder, type StagingFolder } from './staged-output.ts';
 
 /** What the merge reads of the configuration. */
 export type MergeOptions = Pick<
@@ -57,83 +59,108 @@ export async function mergeShards(
   { logger, now = () => new Date(), progress = createBuildProgress() }: BuildDeps,
 ): Promise<BuildResult> {
   const started = performance.now();
-  const manifests = await readShards(shardDirs);
-  const first = manifests[0]!.manifest;
+  const plan = mergePlan(await readShards(shardDirs));
+  logPlan(plan, { outDir: config.outDir, buildId: plan.shards[0]!.manifest.buildId }, logger);
   const recorder = createBuildRecorder(config, logger, progress, now());
-  const staging = await createStagingDir(config.outDir, (message) => logger.warn('output', message));
-  let search: SearchIndexBuild | null = null;
-  try {
-    // 1. The shared context, checked against the shards': the same code, shell, options and site data.
-    const [site, shell] = await Promise.all([loadSiteModules(), loadShell(config.root)]);
-    const siteData = JSON.parse(first.siteJson) as SiteData;
-    const { ctx, timestamp } = await createRenderContext({
-      site: siteData,
-      siteJson: first.siteJson,
-      modules: site,
-      assets: first.assets,
-      shell,
-      client: first.client,
-      csp: first.csp,
-      baseUrl: first.baseUrl,
-      sourceDateEpoch: first.timestamp / 1000,
-      outDir: config.outDir,
-      now,
-    });
-    if (ctx.buildId !== first.buildId)
-      throw createBuildError(BuildErrors.ShardsIncomplete, [
-        `this machine's code, document shell or route rules make build ${ctx.buildId}, the shards built ${first.buildId}`,
-      ]);
+  const run: MergeRun = { config, plan, logger, now, recorder, started, search: null };
+  return inStagingFolder(config, logger, {
+    write: (staging) => mergeInto(run, staging),
+    failed: (error) => recorder.failed(error, plan.shards[0]!.manifest.buildId),
+    close: async () => {
+      await run.search?.close();
+    },
+  });
+}
 
-    // 2. Every shard's files, linked in; a file two shards both wrote (assets, shared media) must be the same.
-    for (const { dir } of manifests) await linkTree(dir, staging);
-    logger.info(
-      'merge',
-      `${manifests.length} shards of build ${first.buildId}: ${manifests.reduce((n, m) => n + m.manifest.pages.length, 0)} pages`,
+// --- internal ---
+
+/** What one merge knows and holds: made anew by every call, nothing kept between merges. */
+interface MergeRun {
+  config: MergeOptions;
+  plan: MergePlan;
+  logger: Logger;
+  now: () => Date;
+  recorder: BuildRecorder;
+  started: number;
+  /** The site search's index while it builds, closed when the merge ends either way. */
+  search: SearchIndexBuild | null;
+}
+
+/** The merge's stages, in the staging folder: each step below, then the commit and the report. */
+async function mergeInto(run: MergeRun, staging: StagingFolder): Promise<BuildResult> {
+  const { config, plan, logger, recorder } = run;
+  const first = plan.shards[0]!.manifest;
+  // 1. The shared context, checked against the shards': the same code, shell, options and site data.
+  const [site, shell] = await Promise.all([loadSiteModules(), loadShell(config.root)]);
+  const siteData = JSON.parse(first.siteJson) as SiteData;
+  const { ctx, timestamp } = await createRenderContext({
+    site: siteData,
+    siteJson: first.siteJson,
+    modules: site,
+    assets: first.assets,
+    shell,
+    client: first.client,
+    csp: first.csp,
+    baseUrl: first.baseUrl,
+    sourceDateEpoch: first.timestamp / 1000,
+    outDir: config.outDir,
+    now: run.now,
+  });
+  if (ctx.buildId !== first.buildId)
+    throw createBuildError(BuildErrors.ShardsIncomplete, [
+      `this machine's code, document shell or route rules make build ${ctx.buildId}, the shards built ${first.buildId}`,
+    ]);
+
+  // 2. Every shard's files, linked in; a file two shards both wrote (assets, shared media) must be the same.
+  for (const { dir } of plan.shards) await linkTree(dir, staging.dir);
+  logger.info(
+    'merge',
+    `${plan.shards.length} shards of build ${first.buildId}: ${plan.shards.reduce((n, m) => n + m.manifest.pages.length, 0)} pages`,
+  );
+
+  // 3. Every page, in route order, as one build would have seen it: its facts for the checks and the
+  // sitemap, its data (from its payload) for the extra outputs and its search entries.
+  const searchRoutes = config.search ? searchRoutesOf(site.routeData) : null;
+  const searched: SearchedPage[] = [];
+  const routeOrder = new Map(site.routes.map((r, i) => [r.id, i]));
+  const pages = plan.shards
+    .flatMap((m) => m.manifest.pages)
+    .sort(
+      (a, b) =>
+        (routeOrder.get(a.inspected.route) ?? 0) - (routeOrder.get(b.inspected.route) ?? 0) ||
+        compareText(a.inspected.path, b.inspected.path),
     );
+  const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
+  const feed = createPageFeed({ collectors, searchRoutes, searched, site: siteData, routeOrder });
+  const sitemap: SitemapEntry[] = [];
+  const built: { path: string; route: number }[] = [];
+  recorder.startPages();
+  // Every page the manifests list is checked before any file is read: a manifest is input like any other.
+  const routed = pages.map((page) => ({ page, params: paramsOf(site.routes, page.inspected) }));
+  // Payloads are read a few ahead of the page that parses them: one after the other, the reads' waits were much of the merge.
+  const withPayloads = mapAhead(routed, READS_AHEAD, async (page) => ({
+    ...page,
+    payload: await readText(safePath(resolve(staging.dir), payloadFileFor(page.page.inspected.path))),
+  }));
+  for await (const { page, params, payload } of withPayloads) {
+    const { path, route: routeId } = page.inspected;
+    const { data } = JSON.parse(payload) as { data: unknown };
+    feed.read({ path, routeId, params, data }, { kept: false });
+    recorder.restored(page.inspected, page.links);
+    if (!page.noindex) sitemap.push({ path, lastmod: lastmodOf(page.lastmod) });
+    built.push({ path, route: routeOrder.get(routeId) ?? 0 });
+  }
+  recorder.pagesDone();
+  await checkPageCount(config.outDir, built.length, config.allowShrink);
 
-    // 3. Every page, in route order, as one build would have seen it: its facts for the checks and the
-    // sitemap, its data (from its payload) for the extra outputs and its search entries.
-    const searchRoutes = config.search ? searchRoutesOf(site.routeData) : null;
-    const searched: SearchedPage[] = [];
-    const routeOrder = new Map(site.routes.map((r, i) => [r.id, i]));
-    const pages = manifests
-      .flatMap((m) => m.manifest.pages)
-      .sort(
-        (a, b) =>
-          (routeOrder.get(a.inspected.route) ?? 0) - (routeOrder.get(b.inspected.route) ?? 0) ||
-          compareText(a.inspected.path, b.inspected.path),
-      );
-    const collectors = site.outputs.map((output) => output({ site: siteData, baseUrl: ctx.baseUrl, buildTime: ctx.prerenderedAt }));
-    const feed = createPageFeed({ collectors, searchRoutes, searched, site: siteData, routeOrder });
-    const sitemap: SitemapEntry[] = [];
-    const built: { path: string; route: number }[] = [];
-    recorder.startPages();
-    // Every page the manifests list is checked before any file is read: a manifest is input like any other.
-    const routed = pages.map((page) => ({ page, params: paramsOf(site.routes, page.inspected) }));
-    // Payloads are read a few ahead of the page that parses them: one after the other, the reads' waits were much of the merge.
-    const withPayloads = mapAhead(routed, READS_AHEAD, async (page) => ({
-      ...page,
-      payload: await readText(safePath(resolve(staging), payloadFileFor(page.page.inspected.path))),
-    }));
-    for await (const { page, params, payload } of withPayloads) {
-      const { path, route: routeId } = page.inspected;
-      const { data } = JSON.parse(payload) as { data: unknown };
-      feed.read({ path, routeId, params, data }, { kept: false });
-      recorder.restored(page.inspected, page.links);
-      if (!page.noindex) sitemap.push({ path, lastmod: lastmodOf(page.lastmod) });
-      built.push({ path, route: routeOrder.get(routeId) ?? 0 });
-    }
-    recorder.pagesDone();
-    await checkPageCount(config.outDir, built.length, config.allowShrink);
-
-    // 4. What spans the site, latest.json last; then the output is replaced as a whole.
-    const media = new Set(manifests.flatMap((m) => m.manifest.media));
-    // No search cache: the shards' manifests do not say whether they hold drafts, whose text must stay out of it.
-    if (searchRoutes)
-      search = buildSearchIndex(
+  // 4. What spans the site, latest.json last; then the output is replaced as a whole.
+  const media = new Set(plan.shards.flatMap((m) => m.manifest.media));
+  // No search cache: the shards' manifests do not say whether they hold drafts, whose text must stay out of it.
+  const search = searchRoutes
+    ? (run.search = buildSearchIndex(
         {
           pages: searched,
-          siteDir: staging,
+          siteDir: staging.dir,
           previous: null,
           exclude: site.search.exclude,
           language: ctx.language,
@@ -141,91 +168,63 @@ export async function mergeShards(
           partitionPages: config.searchPartitionPages,
         },
         logger,
-      );
-    const outputs = search ? [...collectors, search] : collectors;
-    const { extras, prerendered } = await finishSite(
-      {
-        siteDir: staging,
-        root: config.root,
-        ctx,
-        timestamp,
-        site,
-        collectors: outputs,
-        pages: builtPages(staging, config.outDir, null),
-        built,
-        sitemap,
-        media,
-        payloadBudget: config.payloadBudget,
-        strict: config.strict,
-        verbose: config.logLevel === 'debug',
-        recorder,
-      },
-      logger,
-    );
-    await commitOutput(staging, config.outDir, null);
-    const bytes = pages.reduce((n, p) => n + p.bytes, 0);
-    await recorder.measureOutput(
-      config.outDir,
-      { pageBytes: bytes, outputs: extras.outputs },
-      { mode: 'full', pagesRendered: 0, pagesKept: pages.length, richText: { cleaned: 0, reused: 0 }, written: [], removed: [] },
-    );
-    const result = {
-      outDir: config.outDir,
-      buildId: first.buildId,
-      pages: prerendered.length,
-      bytes,
-      media: media.size,
-      requests: 0,
-      durationMs: performance.now() - started,
-    };
-    logger.info(
-      'build',
-      `merged ${result.pages} pages into ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${first.buildId})`,
-    );
-    return { ...result, report: await recorder.succeeded(first.buildId), feedCursor: null };
-  } catch (error) {
-    await discardStagingDir(staging);
-    await recorder.failed(error, first.buildId);
-    throw error;
-  } finally {
-    await search?.close();
-    await removeTrash(config.outDir, { background: config.backgroundCleanup });
-  }
+      ))
+    : null;
+  const outputs = search ? [...collectors, search] : collectors;
+  const { extras, prerendered } = await finishSite(
+    {
+      siteDir: staging.dir,
+      root: config.root,
+      ctx,
+      timestamp,
+      site,
+      collectors: outputs,
+      pages: builtPages(staging.dir, config.outDir, null),
+      built,
+      sitemap,
+      media,
+      payloadBudget: config.payloadBudget,
+      strict: config.strict,
+      verbose: config.logLevel === 'debug',
+      recorder,
+    },
+    logger,
+  );
+  await staging.commit(null);
+  const bytes = pages.reduce((n, p) => n + p.bytes, 0);
+  await recorder.measureOutput(
+    config.outDir,
+    { pageBytes: bytes, outputs: extras.outputs },
+    { mode: 'full', pagesRendered: 0, pagesKept: pages.length, richText: { cleaned: 0, reused: 0 }, written: [], removed: [] },
+  );
+  const result = {
+    outDir: config.outDir,
+    buildId: first.buildId,
+    pages: prerendered.length,
+    bytes,
+    media: media.size,
+    requests: 0,
+    durationMs: performance.now() - run.started,
+  };
+  logger.info(
+    'build',
+    `merged ${result.pages} pages into ${config.outDir} in ${(result.durationMs / 1000).toFixed(1)} s (build ${first.buildId})`,
+  );
+  return { ...result, report: await recorder.succeeded(first.buildId), feedCursor: null };
 }
 
-// --- internal ---
-
-/** The manifest of the shard in each folder, checked to be the shards 1 to n of one build, each once. */
-async function readShards(dirs: readonly string[]): Promise<{ dir: string; manifest: ShardManifest }[]> {
-  const fail = (problem: string): never => {
-    throw createBuildError(BuildErrors.ShardsIncomplete, [problem]);
-  };
-  if (dirs.length === 0) fail('no shard folders were given');
-  const shards = await Promise.all(
+/** Each folder with the manifest of the shard it holds, in the order given (mergePlan checks them). */
+async function readShards(dirs: readonly string[]): Promise<ShardFolder[]> {
+  return Promise.all(
     dirs.map(async (dir) => ({
       dir,
-      manifest: (await readShardManifest(dir)) ?? fail(`${dir} holds no shard of a build (no ${SHARDS_DIR}/*.json)`),
+      manifest: (await readShardManifest(dir)) ?? shardsIncomplete(`${dir} holds no shard of a build (no ${SHARDS_DIR}/*.json)`),
     })),
   );
-  const { buildId, timestamp, shard } = shards[0]!.manifest;
-  for (const { dir, manifest } of shards) {
-    if (manifest.buildId !== buildId || manifest.timestamp !== timestamp)
-      fail(
-        `${dir} is shard ${manifest.shard.index}/${manifest.shard.count} of build ${manifest.buildId}, ${shards[0]!.dir} of build ${buildId} (code, options, content or SOURCE_DATE_EPOCH differ)`,
-      );
-    if (manifest.shard.count !== shard.count)
-      fail(`${dir} is one of ${manifest.shard.count} shards, ${shards[0]!.dir} one of ${shard.count}`);
-  }
-  const byIndex = new Map<number, string>();
-  for (const { dir, manifest } of shards) {
-    const other = byIndex.get(manifest.shard.index);
-    if (other) fail(`${other} and ${dir} are both shard ${manifest.shard.index}/${shard.count}`);
-    byIndex.set(manifest.shard.index, dir);
-  }
-  const missing = Array.from({ length: shard.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (missing.length > 0)
-    fail(`shard ${missing.map((i) => `${i}/${shard.count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`);
-  return shards.sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
+}
+
+function shardsIncomplete(problem: string): never {
+  throw createBuildError(BuildErrors.ShardsIncomplete, [problem]);
 }
 
 /**

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildState } from '../../../../cli/build/incremental/build-state.ts';
 import type { SavedBuild } from '../../../../cli/build/incremental/incremental.ts';
-import { decidePlan, logPlan, previousOf, type BuildPlan, type PlanInput } from '../../../../cli/build/plan.ts';
+import {
+  decidePlan,
+  logPlan,
+  mergePlan,
+  previousOf,
+  type BuildPlan,
+  type PlanInput,
+  type ShardFolder,
+} from '../../../../cli/build/plan.ts';
+import type { ShardManifest } from '../../../../cli/build/shard.ts';
 import type { Logger } from '../../../../cli/terminal/logger.ts';
 
 function state(buildId: string, search: BuildState['search'] = null): BuildState {
@@ -89,5 +98,37 @@ describe('the build plan', () => {
     expect(plan).toEqual({ kind: 'shard', shard, reason: '--full' });
     expect(previousOf(plan)).toBeNull();
     expect(logged(plan)).toEqual(['debug build: rendering every page: --full']);
+  });
+});
+
+/** The folder `dir` holding shard `index` of `count` of build `buildId`. */
+function shardFolder(dir: string, index: number, count: number, buildId = 'b1', timestamp = 1_790_000_000_000): ShardFolder {
+  return { dir, manifest: { buildId, timestamp, shard: { index, count } } as ShardManifest };
+}
+
+describe('the plan of a merge', () => {
+  it('is a plan kind of its own: the shards 1 to n of one build, in their order, with no previous build', () => {
+    const plan = mergePlan([shardFolder('/s/3', 3, 3), shardFolder('/s/1', 1, 3), shardFolder('/s/2', 2, 3)]);
+    expect(plan.kind).toBe('merge');
+    expect(plan.shards.map((s) => s.dir)).toEqual(['/s/1', '/s/2', '/s/3']);
+    expect(previousOf(plan)).toBeNull();
+    // The merge says what it joins once the shards are linked in (build/merge.ts), not here.
+    expect(logged(plan)).toEqual([]);
+  });
+
+  it.each([
+    ['none given', [], 'no shard folders were given'],
+    ['a shard missing', [shardFolder('/s/1', 1, 3)], 'shard 2/3, 3/3 are missing'],
+    ['a shard twice', [shardFolder('/s/1', 1, 2), shardFolder('/t/1', 1, 2)], '/s/1 and /t/1 are both shard 1/2'],
+    [
+      'shards of two builds',
+      [shardFolder('/s/1', 1, 2), shardFolder('/s/2', 2, 2, 'b2')],
+      '/s/2 is shard 2/2 of build b2, /s/1 of build b1',
+    ],
+    ['shards of two timestamps', [shardFolder('/s/1', 1, 2), shardFolder('/s/2', 2, 2, 'b1', 0)], 'SOURCE_DATE_EPOCH differ'],
+    ['shards of two splits', [shardFolder('/s/1', 1, 2), shardFolder('/s/2', 2, 3)], '/s/2 is one of 3 shards, /s/1 one of 2'],
+  ])('is refused with %s, naming the folders', (_, shards, problem) => {
+    expect(() => mergePlan(shards)).toThrow(problem);
+    expect(() => mergePlan(shards)).toThrow(/The shards cannot be merged/);
   });
 });
