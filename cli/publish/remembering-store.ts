@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import { FILES_DIR, PENDING_DIR } from './policy.ts';
 import type { ObjectStore, PutHeaders, RemoteObject } from './s3-store.ts';
@@ -10,7 +11,7 @@ import type { ObjectStore, PutHeaders, RemoteObject } from './s3-store.ts';
  *
  * What it remembers holds only while nobody else writes under the prefix (`site live` holds a lease on
  * its folder; docs/live.md says to give a bucket one process). It checks that before each publish:
- * latest.json must still be the object it last knew (its stored SHA-256); if not, or once `relistMs`
+ * latest.json's bytes must still be the ones it last knew; if not, or once `relistMs`
  * has passed, or after any failed request (which may or may not have landed), it lists the bucket again.
  */
 export interface RememberingStore extends ObjectStore {
@@ -29,6 +30,7 @@ export function createRememberingStore(
   const texts = new Map<string, string | null>();
   const forget = (): void => {
     listing = null;
+    latestBytes = null;
     sha256.clear();
     texts.clear();
   };
@@ -41,10 +43,11 @@ export function createRememberingStore(
       throw error;
     }
   };
-  const stillOurs = async (): Promise<boolean> => {
-    if (!sha256.has(LATEST_FILE)) return false;
-    return (await inner.headSha256(LATEST_FILE)) === sha256.get(LATEST_FILE);
-  };
+  // The SHA-256 of latest.json's bytes as this process last knew them: compared with the bytes, not with
+  // the hash stored beside them, which whoever writes the object chooses.
+  let latestBytes: string | null = null;
+  const digestOf = (text: string | null): string | null => (text === null ? null : createHash('sha256').update(text).digest('hex'));
+  const stillOurs = async (): Promise<boolean> => latestBytes !== null && digestOf(await inner.getText(LATEST_FILE)) === latestBytes;
 
   return {
     location: inner.location,
@@ -56,7 +59,7 @@ export function createRememberingStore(
         const fresh = await inner.list();
         listing = fresh;
         listedAt = now();
-        sha256.set(LATEST_FILE, fresh.has(LATEST_FILE) ? await inner.headSha256(LATEST_FILE) : null);
+        latestBytes = fresh.has(LATEST_FILE) ? digestOf(await inner.getText(LATEST_FILE)) : null;
         return new Map(fresh);
       }),
     getText: (key) =>
@@ -100,6 +103,7 @@ export function createRememberingStore(
     if (!listing) return;
     listing.set(key, object);
     sha256.set(key, headers.sha256);
+    if (key === LATEST_FILE) latestBytes = headers.sha256;
     if (body && readBack(key)) texts.set(key, body.toString('utf8'));
     else texts.delete(key);
   }

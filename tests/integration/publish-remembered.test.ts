@@ -1,4 +1,4 @@
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +92,18 @@ describe('publishing again and again through a remembering store', () => {
   it('lists again once something else wrote latest.json (a rollback by hand, another publisher)', async () => {
     await client.send(
       new PutObjectCommand({ Bucket: s3.bucket, Key: 'www/_assets/builds/latest.json', Body: '{"id":"build-3","timestamp":3000}' }),
+    );
+    const before = lists();
+    await remembered();
+    expect(lists() - before).toBe(1);
+    expect(await stillToUpload()).toEqual([]);
+  });
+
+  it('lists again when latest.json holds other bytes, though stored with the hash publish wrote for its own', async () => {
+    const key = 'www/_assets/builds/latest.json';
+    const own = await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
+    await client.send(
+      new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: '{"id":"build-2","timestamp":2000}', Metadata: own.Metadata }),
     );
     const before = lists();
     await remembered();

@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../../config/config.ts';
 import type { PublishConfig } from '../../config/publish.ts';
 import { loadChangeFeed } from '../../config/site-modules.ts';
 import { generatorFingerprint } from '../../build/generator-fingerprint.ts';
+import { redactUrlsIn } from '../../../runtime/shared/redact-url.ts';
 import { BuildErrors, createBuildError } from '../../errors/errors.ts';
 import { describeCause } from '../../errors/format-error.ts';
 import { lockOutput } from '../../output/lock.ts';
@@ -210,7 +211,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       );
     } catch (error) {
       metrics.updates.failed++;
-      failing = describeCause(error);
+      // /health shows it: with the credentials in its URLs taken out, as in the log.
+      failing = redactUrlsIn(describeCause(error));
       throw error;
     } finally {
       metrics.updating = false;
@@ -234,6 +236,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
     metrics.queueDepth = queue.depth;
   };
 
+  // Refused calls are logged, but a flood of them is not a flood of lines: at most 10 a minute, then a count.
+  const refusals = rateLimitedWarnings(logger, now);
   let server: Awaited<ReturnType<typeof startLiveServer>> | null = null;
   let feed: { close(): void } | null = null;
   try {
@@ -244,7 +248,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       health: () => ({ failing }),
       secret: options.webhookSecret,
       onWebhook: (atMs) => notice('a webhook call', atMs),
-      onRefused: (reason, from) => logger.warn('live', `refused a webhook call from ${from}: ${reason}`),
+      onRefused: (reason, from) => refusals.note(`refused a webhook call from ${from}: ${reason}`),
       now,
     });
     logger.info(
@@ -326,4 +330,24 @@ async function buildInChild(
   if (code !== 0) throw createBuildError(BuildErrors.LiveBuildFailed, [lines.slice(-3).join(' / ') || `exit status ${code}`]);
   const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as { id: string };
   return { buildId: latest.id, report: { changes: null }, feedCursor: null };
+}
+
+/** Warnings of the same kind, at most `perMinute` a minute; the ones left out are counted in the next line. */
+function rateLimitedWarnings(logger: Logger, now: () => number, perMinute = 10): { note(message: string): void } {
+  let windowStart = 0;
+  let shown = 0;
+  let left = 0;
+  return {
+    note(message) {
+      const at = now();
+      if (at - windowStart >= 60_000) {
+        windowStart = at;
+        shown = 0;
+      }
+      if (shown >= perMinute) return void left++;
+      shown++;
+      logger.warn('live', left > 0 ? `${message} (and ${left} more refused calls not shown)` : message);
+      left = 0;
+    },
+  };
 }
