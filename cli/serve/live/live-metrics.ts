@@ -17,10 +17,10 @@ export interface Histogram {
 export interface LiveMetrics {
   /** The build id latest.json names where this process last published (or updated the folder), and when (ms since the epoch). */
   lastPublished: { buildId: string; atMs: number } | null;
-  /** Changes noticed (webhook calls and feed answers) waiting for an update to start. */
-  queueDepth: number;
-  /** An update is running. */
-  updating: boolean;
+  /** Changes noticed (webhook calls and feed answers) waiting for an update to start: the queue's own count. */
+  readonly queueDepth: number;
+  /** An update is running: the queue's own state. */
+  readonly updating: boolean;
   updates: { ok: number; failed: number };
   /** Failures by stage: `build` (the backend, the content), `publish` (the storage). */
   failures: Record<'build' | 'publish', number>;
@@ -36,12 +36,17 @@ export interface LiveMetrics {
   startedAtMs: number;
 }
 
-export function createLiveMetrics(now: number): LiveMetrics {
+/** The metrics, the queue's depth and whether it runs read from `queue` itself, so they are never stale. */
+export function createLiveMetrics(now: number, queue: { readonly depth: number; readonly running: boolean }): LiveMetrics {
   const histogram = (): Histogram => ({ counts: SECONDS_BUCKETS.map(() => 0), count: 0, sum: 0 });
   return {
     lastPublished: null,
-    queueDepth: 0,
-    updating: false,
+    get queueDepth() {
+      return queue.depth;
+    },
+    get updating() {
+      return queue.running;
+    },
     updates: { ok: 0, failed: 0 },
     failures: { build: 0, publish: 0 },
     unchanged: 0,

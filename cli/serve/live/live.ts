@@ -108,7 +108,6 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
   // reads and asks for little more than what changed (publish/remembering-store.ts, publish/local.ts).
   const store: RememberingStore | null = options.publish ? createRememberingStore(createS3Store(options.publish)) : null;
   const hashes: FileHashes = new Map();
-  const metrics = createLiveMetrics(now());
   // Whether the bucket holds what the folder holds: an update whose build changed nothing publishes only if not.
   let inBucket = false;
   let failing: string | null = null;
@@ -121,7 +120,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
         name: 'changes',
         retries: 0,
         timeoutMs: 5_000,
-        getToken: () => (config.drafts ? config.token : null),
+        // As the build's own client (content/source.ts), which asks the same feed.
+        getToken: () => config.token,
       })
     : null;
   let lastCursor: string | null = null;
@@ -141,8 +141,6 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
   };
 
   const update = async (batch: Batch): Promise<void> => {
-    metrics.queueDepth = queue.depth;
-    metrics.updating = true;
     const started = now();
     const what = `${batch.reasons.join('; ')}${batch.changes > batch.reasons.length ? ` and ${batch.changes - batch.reasons.length} more` : ''}`;
     logger.info('live', `updating (${what})${batch.attempt > 0 ? `, attempt ${batch.attempt + 1}` : ''}`);
@@ -214,9 +212,6 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       // /health shows it: with the credentials in its URLs taken out, as in the log.
       failing = redactUrlsIn(describeCause(error));
       throw error;
-    } finally {
-      metrics.updating = false;
-      metrics.queueDepth = queue.depth;
     }
   };
 
@@ -231,10 +226,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
         `the update failed (${describeCause(error)}); nothing was published half-way, and the site stays as it was. Trying again in ${formatDuration(retryInMs)} (failure ${batch.attempt + 1})`,
       ),
   });
-  const notice = (reason: string, atMs = now()): void => {
-    queue.add(reason, atMs);
-    metrics.queueDepth = queue.depth;
-  };
+  const metrics = createLiveMetrics(now(), queue);
+  const notice = (reason: string, atMs = now()): void => queue.add(reason, atMs);
 
   // Refused calls are logged, but a flood of them is not a flood of lines: at most 10 a minute, then a count.
   const refusals = rateLimitedWarnings(logger, now);

@@ -3,9 +3,8 @@ import { createLiveMetrics, metricsText, observe } from '../../../../../cli/serv
 
 describe("site live's metrics", () => {
   it('are Prometheus text: HELP and TYPE before each family, cumulative histogram buckets ending at +Inf, sum and count', () => {
-    const m = createLiveMetrics(1_795_000_000_000);
+    const m = createLiveMetrics(1_795_000_000_000, { depth: 3, running: false });
     m.lastPublished = { buildId: 'abc"\\\n', atMs: 1_795_000_100_500 };
-    m.queueDepth = 3;
     m.updates = { ok: 5, failed: 2 };
     m.unchanged = 1;
     m.failures = { build: 1, publish: 1 };
@@ -44,7 +43,7 @@ describe("site live's metrics", () => {
   });
 
   it('say no build was published yet as a zero time and no build id', () => {
-    const text = metricsText(createLiveMetrics(0));
+    const text = metricsText(createLiveMetrics(0, { depth: 0, running: false }));
     expect(text).toContain('site_live_last_published_timestamp_seconds 0\n');
     expect(text).not.toContain('site_live_last_published_build_info');
     expect(text).not.toContain('site_live_last_lag_seconds');

@@ -72,6 +72,9 @@ describe("site live's update queue", () => {
     queue.add('newer');
     await tick(30);
     expect(r.batches).toHaveLength(1);
+    // While it waits to retry, the failed change and the newer one are counted as waiting (site live's metric).
+    expect(queue.depth).toBe(2);
+    expect(queue.running).toBe(false);
     await queue.idle();
     expect(r.batches).toHaveLength(2);
   });
