@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { checkInteger, DEFAULTS, resolveConfig } from '../config/config.ts';
 import { liveWebhookSecret } from '../config/environment.ts';
 import { resolvePublishConfig } from '../config/publish.ts';
+import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { createLogger } from '../terminal/logger.ts';
 import { explicitFlags, logLevelOf, PRECEDENCE, type CommonFlags } from './shared.ts';
 
@@ -80,13 +81,12 @@ export function addLiveCommand(program: Command): void {
                 logLevel,
               });
         const format = allFlags.logFormat;
-        if (format !== 'text' && format !== 'json') {
-          const { BuildErrors, createBuildError } = await import('../errors/errors.ts');
+        if (format !== 'text' && format !== 'json')
           throw createBuildError(BuildErrors.InvalidOption, ['--log-format', format, 'text or json']);
-        }
         const logger = createLogger(logLevel, undefined, { format });
         const { startLive } = await import('../serve/live/live.ts');
-        let stopped = (): void => undefined;
+        // Ends the wait below: a signal, or the process stopping on its own.
+        const stopped = Promise.withResolvers<void>();
         const session = await startLive({
           config,
           publish,
@@ -115,21 +115,19 @@ export function addLiveCommand(program: Command): void {
           // Ended on its own (a lost lease, new code on disk): a supervisor restarts a process that failed.
           onStop: () => {
             process.exitCode = 1;
-            stopped();
+            stopped.resolve();
           },
         });
         // SIGTERM (Kubernetes, systemd) or Ctrl-C: the running update finishes, then the process ends. A
         // second signal ends it at once: the folder and the bucket are safe at any point (staging, latest.json last).
-        await new Promise<void>((resolve) => {
-          stopped = resolve;
-          const stop = (): void => {
-            process.once('SIGTERM', () => process.exit(143));
-            process.once('SIGINT', () => process.exit(130));
-            resolve();
-          };
-          process.once('SIGTERM', stop);
-          process.once('SIGINT', stop);
-        });
+        const stop = (): void => {
+          process.once('SIGTERM', () => process.exit(143));
+          process.once('SIGINT', () => process.exit(130));
+          stopped.resolve();
+        };
+        process.once('SIGTERM', stop);
+        process.once('SIGINT', stop);
+        await stopped.promise;
         await session.close();
       },
     );

@@ -109,15 +109,19 @@ async function readChangedFiles(dir: string, hashes: FileHashes, changed: Folder
 
 /** The file's hashes, read again only when the file changed since `hashes` saw it. */
 async function hashOnce(hashes: FileHashes, key: string, path: string): Promise<LocalFile> {
-  const info = await stat(path, { bigint: true });
-  const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  const stamp = await stampOf(path);
   const known = hashes.get(path);
   if (known?.stamp === stamp && known.file.key === key) return known.file;
   const file = await hashFile(key, path);
   // Changed while it was read: not remembered, so the next read hashes it again.
-  const after = await stat(path, { bigint: true });
-  if (`${after.dev}:${after.ino}:${after.size}:${after.mtimeNs}:${after.ctimeNs}` === stamp) hashes.set(path, { stamp, file });
+  if ((await stampOf(path)) === stamp) hashes.set(path, { stamp, file });
   return file;
+}
+
+/** What changes with a file's bytes: its inode, size, and modification and change times (in nanoseconds). */
+async function stampOf(path: string): Promise<string> {
+  const info = await stat(path, { bigint: true });
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
 async function hashFile(key: string, path: string): Promise<LocalFile> {
