@@ -8,7 +8,7 @@ import { cacheKeyFor } from '../config/cache-key.ts';
 import type { ResolvedConfig } from '../config/config.ts';
 import { cacheClock } from '../config/environment.ts';
 import { loadSiteModules, type SiteModules } from '../config/site-modules.ts';
-import { createMediaCopier, EMBEDDED_CACHE_ORIGIN, type MediaCopier } from '../content/media.ts';
+import { createMediaCopier, mediaOptionsOf, type MediaCopier } from '../content/media.ts';
 import { pageImageResolver } from '../content/images/page-images.ts';
 import { builtPages, keptPages } from './incremental/kept-pages.ts';
 import { streamPages } from '../content/page-stream.ts';
@@ -258,15 +258,8 @@ function startStreams(run: BuildRun, opened: Opened, staging: string): Streams {
     origin: new URL(source.endpoint).origin,
     siteDir: staging,
     concurrency: Math.max(config.concurrency, 16),
-    cacheDir: config.cacheDir,
     present: present.promise,
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    retryDelayMs: config.retryDelayMs,
-    maxBytes: config.mediaMaxBytes,
-    token: config.drafts ? config.token : null,
-    images: config.images,
-    cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined,
+    ...mediaOptionsOf(config),
   }));
   const bundling = (inFlight.bundling = settleAll([
     logTimed(

@@ -80,6 +80,35 @@ export interface MediaCopierOptions {
 /** The origin media-cache keys give the embedded sample backend (MediaCopierOptions.cacheOrigin). */
 export const EMBEDDED_CACHE_ORIGIN = 'embedded-sample-backend:';
 
+/** The build's options a media copier takes (a build's and `site dev`'s open pages' alike): ResolvedConfig's fields. */
+export interface MediaConfig {
+  readonly cacheDir: string;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly retryDelayMs: number;
+  readonly mediaMaxBytes: number;
+  readonly drafts: boolean;
+  readonly token: string | null;
+  readonly images: ImageSettings;
+  readonly endpoint: string | null;
+}
+
+/** The copier's options that follow from the build's: the cache, timeouts and retries, size limit, the token (drafts only), images. */
+export function mediaOptionsOf(
+  config: MediaConfig,
+): Pick<MediaCopierOptions, 'cacheDir' | 'timeoutMs' | 'retries' | 'retryDelayMs' | 'maxBytes' | 'token' | 'images' | 'cacheOrigin'> {
+  return {
+    cacheDir: config.cacheDir,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    retryDelayMs: config.retryDelayMs,
+    maxBytes: config.mediaMaxBytes,
+    token: config.drafts ? config.token : null,
+    images: config.images,
+    cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined,
+  };
+}
+
 /** The default --media-max-bytes: 100 MiB, more than any image, document or podcast episode needs. */
 export const DEFAULT_MEDIA_MAX_BYTES = 100 * 1024 * 1024;
 

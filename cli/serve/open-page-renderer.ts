@@ -9,7 +9,7 @@ import { renderContextFor } from '../build/render-context.ts';
 import type { ResolvedConfig } from '../config/config.ts';
 import { loadSiteModules, type SiteModules } from '../config/site-modules.ts';
 import { crawl } from '../content/crawl.ts';
-import { createMediaCopier, EMBEDDED_CACHE_ORIGIN, mediaFileFor, mediaUrlsIn } from '../content/media.ts';
+import { createMediaCopier, mediaFileFor, mediaOptionsOf, mediaUrlsIn } from '../content/media.ts';
 import { pageImageResolver, type ResolvePageImages } from '../content/images/page-images.ts';
 import { queryPages, type PageRecord } from '../content/query.ts';
 import { loadRichTextCache } from '../content/rich-text-cache.ts';
@@ -143,15 +143,8 @@ export async function createOpenPageRenderer(config: OpenPageRendererOptions, lo
           origin: new URL(source.endpoint).origin,
           siteDir: mediaDir,
           concurrency: 8,
-          cacheDir: config.cacheDir,
           present,
-          timeoutMs: config.timeoutMs,
-          retries: config.retries,
-          retryDelayMs: config.retryDelayMs,
-          maxBytes: config.mediaMaxBytes,
-          token: config.drafts ? config.token : null,
-          images: config.images,
-          cacheOrigin: config.endpoint === null ? EMBEDDED_CACHE_ORIGIN : undefined,
+          ...mediaOptionsOf(config),
         });
         const resolveImages = copier.images ? pageImageResolver(copier.images, site.images.richTextSizes) : undefined;
         const rendered: { page: OpenPage; json: string }[] = [];
