@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_EDITOR } from '../../backend/auth.ts';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
 import { signWebhook } from '../../cli/serve/live/webhook-signature.ts';
@@ -375,5 +375,61 @@ describe('site live without a bucket, and when the code on disk changes under it
     expect(builds()).toBe(2);
     expect(logger.lines.some((l) => /changed since this process loaded them: it ends without building/.test(l))).toBe(true);
     await session.close();
+  }, 120_000);
+});
+
+describe('site live when the backend fails', () => {
+  it('keeps the previous folder, says it is failing, retries, and converges once the backend answers again', async () => {
+    const { startLive: startInProcess } = await import('../../cli/serve/live/live.ts');
+    const { resolveConfig } = await import('../../cli/config/config.ts');
+    const { createMemoryLogger } = await import('../../cli/terminal/logger.ts');
+    const { startFaultServer } = await import('../helpers/fault-server.ts');
+    const faulty = await startFaultServer({ backend: { now: () => new Date('2026-06-01T12:00:00Z') } });
+    onTestFinished(() => faulty.close());
+    const editor = await loginToken({ url: faulty.url } as ContentServer, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+    const cacheDir = await seedBundle(join(root, 'fault-cache'));
+    const outDir = join(root, 'fault-out');
+    const config = resolveConfig(
+      { endpoint: faulty.url, outDir, cacheDir, search: false, report: false, logLevel: 'info', retries: 1, retryDelayMs: 50 },
+      {},
+      ROOT,
+    );
+    const logger = createMemoryLogger();
+    const session = await startInProcess({
+      config,
+      publish: null,
+      host: '127.0.0.1',
+      port: 0,
+      pollIntervalMs: 100,
+      webhookSecret: null,
+      retryMs: 200,
+      maxRetryMs: 400,
+      logger,
+    });
+    onTestFinished(() => session.close());
+    await session.idle();
+    const { slug } = await updateContent({ url: faulty.url }, editor, 'NewsItem', 'news-11', { title: 'Edited during an outage' });
+    const page = join(outDir, 'news', slug!, 'index.html');
+    const before = await readFile(page, 'utf8');
+    // Every query but the change feed's fails: the edit is noticed, and its update cannot be built.
+    faulty.setRules([{ operation: /^(?!Changes$)/, fault: { kind: 'status', status: 503 } }]);
+    await waitFor(
+      () => session.metrics.failures.build >= 2,
+      30_000,
+      () => logger.lines.join('\n'),
+    );
+    const health = await fetch(`${session.url}/health`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { status: string }).status).toBe('failing');
+    expect(await readFile(page, 'utf8')).toBe(before);
+    expect(logger.lines.some((l) => /the update failed .*Trying again in/.test(l))).toBe(true);
+    faulty.setRules([]);
+    await waitFor(
+      async () => (await readFile(page, 'utf8')).includes('Edited during an outage'),
+      30_000,
+      () => logger.lines.join('\n'),
+    );
+    await session.idle();
+    expect((await fetch(`${session.url}/health`)).status).toBe(200);
   }, 120_000);
 });
