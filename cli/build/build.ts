@@ -49,6 +49,7 @@ import { generatorFingerprint } from './generator-fingerprint.ts';
 import { routeTypesOf, type RoutePlan } from './incremental/changed-routes.ts';
 import { feedPlan, type FeedPlan } from './incremental/feed-plan.ts';
 import { filesToRemove, savedBuild, type SavedBuild } from './incremental/incremental.ts';
+import type { StateMemory } from './incremental/state-memory.ts';
 import { decidePlan, logPlan, previousOf, type RenderPlan } from './plan.ts';
 import { keepUnchanged } from './incremental/unchanged.ts';
 import { renderContextFor } from './render-context.ts';
@@ -61,6 +62,13 @@ export interface BuildDeps {
   now?: () => Date;
   /** Counts per stage, for a progress display (terminal/progress-display.ts). @default a model nobody reads */
   progress?: BuildProgress;
+  /** The folder's saved state, read ahead by a process that builds it again and again (site live). @default read as the build starts */
+  states?: StateMemory;
+  /**
+   * Leaves saving the caches (the state, the rich text, the cache's prune) to the caller, through the
+   * result's `saveCaches`: a resident publisher puts the update in the bucket first. @default false: saved before the build returns
+   */
+  saveCachesLater?: boolean;
 }
 
 export interface BuildResult {
@@ -76,6 +84,12 @@ export interface BuildResult {
   report: BuildReport;
   /** Where the backend's change feed stood when this build asked it (the cursor its state keeps); null without a feed. */
   feedCursor: string | null;
+  /**
+   * With `saveCachesLater`, after a build that committed: saves the caches, once. Until it has, the cache
+   * holds the previous build's state, which the next build distrusts or goes on from, as after a build
+   * killed between its commit and its save.
+   */
+  saveCaches?: () => Promise<void>;
 }
 
 /**
@@ -87,12 +101,14 @@ export interface BuildResult {
  */
 export async function build(
   config: ResolvedConfig,
-  { logger, now = () => new Date(), progress = createBuildProgress() }: BuildDeps,
+  { logger, now = () => new Date(), progress = createBuildProgress(), states, saveCachesLater = false }: BuildDeps,
 ): Promise<BuildResult> {
   const run: BuildRun = {
     config,
     logger,
     now,
+    states: states ?? null,
+    saveCachesLater,
     started: performance.now(),
     recorder: createBuildRecorder(config, logger, progress, now()),
     // The time the cache's prune takes as now, read here: a bad value stops the build before it starts.
@@ -115,7 +131,8 @@ export async function build(
       const pages = await renderEveryPage(run, planned, staging.dir);
       const finished = await finishTheSite(run, planned, pages, staging.dir);
       const committed = await commitAndSaveCaches(run, planned, pages, finished, staging);
-      return reportTheBuild(run, planned, pages, finished, committed);
+      const result = await reportTheBuild(run, planned, pages, finished, committed);
+      return committed.saveCaches ? { ...result, saveCaches: committed.saveCaches } : result;
     },
     settle: () => settleAfterFailure(run),
     failed: (error) => run.recorder.failed(error, run.buildId),
@@ -137,6 +154,8 @@ interface BuildRun {
   readonly started: number;
   readonly recorder: BuildRecorder;
   readonly pruneNow: number | undefined;
+  readonly states: StateMemory | null;
+  readonly saveCachesLater: boolean;
   threads: RenderThreads | null;
   /** The content backend, once open: closed when the build ends either way. */
   source: ContentSource | null;
@@ -187,7 +206,7 @@ async function openSources(run: BuildRun): Promise<Opened> {
   ]);
   const siteData = await loadSiteData(source.client, site.siteData.query);
   // Where the backend's change feed stands, and which routes a change since the previous build reaches.
-  const saved = await savedBuild(config, generator);
+  const saved = await (run.states ? run.states.saved(generator) : savedBuild(config, generator));
   // The folder's state does not hold (other code, say): every page renders, so the threads start now.
   if (!saved.state) run.threads?.start();
   // The schema is parsed when a change is to be placed or the state saved: a build that finds nothing changed never needs it.
@@ -525,14 +544,14 @@ async function finishTheSite(
   );
 }
 
-/** 7. Commit: replace the output, or move in only what changed; then the caches for the next build. */
+/** 7. Commit: replace the output, or move in only what changed; then the caches for the next build (or, with saveCachesLater, how to save them). */
 async function commitAndSaveCaches(
   run: BuildRun,
   { opened, streams, context, decided: { previous } }: Planned,
   { rendered, search }: WrittenPages,
   { extras, prerendered, warnings }: Finished,
   staging: StagingFolder,
-): Promise<{ written: string[]; removed: string[] }> {
+): Promise<{ written: string[]; removed: string[]; saveCaches?: () => Promise<void> }> {
   const { config, logger, recorder } = run;
   const { site, richText, generator, schema, feed } = opened;
   const { media, routePlan, documents } = streams;
@@ -544,55 +563,61 @@ async function commitAndSaveCaches(
       'build',
       `updated in place: ${rendered.rendered} pages rendered, ${written.length} files written, ${removed.length} removed`,
     );
-  // The output is committed: a cache that cannot be saved costs the next build time, not this build.
-  await richText
-    .save()
-    .catch((error: unknown) =>
-      logger.warn(
-        'cache',
-        `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`,
-      ),
-    );
-  const feedState = feed &&
-    schema && {
-      cursor: feed.cursor,
-      source: feed.source,
-      routeTypes: routeTypesOf(
-        await schema(),
-        site.routes,
-        site.routeData,
-        documents,
-        (id) => !routePlan || routePlan.crawl.has(id),
-        feed.routeTypes,
-      ),
-    };
+  // What the caches need of the search index, while it is open (the build closes it as it returns).
   const searchState = search ? await search.state() : null;
-  const uses = await usesOf(
-    {
-      mediaKeys: () => media.cacheKeys(),
-      mediaUrls: media.urls,
-      searchKeys: search ? await search.cacheKeys() : [],
-      bundleKey: bundle.key,
-    },
-    previous && (await loadCacheUses(config.cacheDir, config.outDir)),
-  );
-  if (extras)
-    await saveBuildState(config.cacheDir, config.outDir, {
-      buildId: ctx.buildId,
-      generator,
-      timestamp,
-      site: recorder.inspected(),
-      records: rendered.records,
-      outputs: extras.outputHashes,
-      media: media.urls,
-      search: searchState,
-      feed: feedState,
-      warnings,
-      uses,
-    });
-  // A shard keeps no state, but what it used stays for its next build.
-  else await saveCacheUses(config.cacheDir, config.outDir, uses);
-  await pruneAfterBuild(config, logger, run.pruneNow);
+  const searchKeys = search ? await search.cacheKeys() : [];
+  const saveCaches = once(async () => {
+    // The output is committed: a cache that cannot be saved costs the next build time, not this build.
+    await richText
+      .save()
+      .catch((error: unknown) =>
+        logger.warn(
+          'cache',
+          `could not save the rich-text cache in ${config.cacheDir} (${describeCause(error)}); the next build cleans every rich text again`,
+        ),
+      );
+    const feedState = feed &&
+      schema && {
+        cursor: feed.cursor,
+        source: feed.source,
+        routeTypes: routeTypesOf(
+          await schema(),
+          site.routes,
+          site.routeData,
+          documents,
+          (id) => !routePlan || routePlan.crawl.has(id),
+          feed.routeTypes,
+        ),
+      };
+    const uses = await usesOf(
+      {
+        mediaKeys: () => media.cacheKeys(),
+        mediaUrls: media.urls,
+        searchKeys,
+        bundleKey: bundle.key,
+      },
+      previous && (await loadCacheUses(config.cacheDir, config.outDir)),
+    );
+    if (extras)
+      await saveBuildState(config.cacheDir, config.outDir, {
+        buildId: ctx.buildId,
+        generator,
+        timestamp,
+        site: recorder.inspected(),
+        records: rendered.records,
+        outputs: extras.outputHashes,
+        media: media.urls,
+        search: searchState,
+        feed: feedState,
+        warnings,
+        uses,
+      });
+    // A shard keeps no state, but what it used stays for its next build.
+    else await saveCacheUses(config.cacheDir, config.outDir, uses);
+    await pruneAfterBuild(config, logger, run.pruneNow);
+  });
+  if (run.saveCachesLater) return { written, removed, saveCaches };
+  await saveCaches();
   return { written, removed };
 }
 
@@ -683,6 +708,12 @@ async function pruneAfterBuild(config: ResolvedConfig, logger: Logger, now: numb
  * lost about 10%).
  */
 const THREADS_AFTER_PAGES = 16;
+
+/** `work`, run at most once: a second call has the first call's promise. */
+function once(work: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () => (running ??= work());
+}
 
 function failIfAny(failures: readonly PageFailure[], total: number): void {
   if (failures.length > 0) throw createBuildError(BuildErrors.PagesFailed, [failures.length, total], { failures });

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import pLimit from 'p-limit';
 import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE, metaFileFor } from '../../runtime/shared/paths.ts';
 import { BuildErrors, createBuildError } from '../errors/errors.ts';
 import { isSiteOutput } from '../output/output.ts';
+import { fileStamp } from '../output/read.ts';
 import type { ManifestEntry } from './manifest.ts';
 import { FILES_DIR, isBuildId, policyFor, type ObjectPolicy } from './policy.ts';
 import { compareText } from '../../runtime/shared/compare.ts';
@@ -109,19 +110,13 @@ async function readChangedFiles(dir: string, hashes: FileHashes, changed: Folder
 
 /** The file's hashes, read again only when the file changed since `hashes` saw it. */
 async function hashOnce(hashes: FileHashes, key: string, path: string): Promise<LocalFile> {
-  const stamp = await stampOf(path);
+  const stamp = await fileStamp(path);
   const known = hashes.get(path);
   if (known?.stamp === stamp && known.file.key === key) return known.file;
   const file = await hashFile(key, path);
   // Changed while it was read: not remembered, so the next read hashes it again.
-  if ((await stampOf(path)) === stamp) hashes.set(path, { stamp, file });
+  if ((await fileStamp(path)) === stamp) hashes.set(path, { stamp, file });
   return file;
-}
-
-/** What changes with a file's bytes: its inode, size, and modification and change times (in nanoseconds). */
-async function stampOf(path: string): Promise<string> {
-  const info = await stat(path, { bigint: true });
-  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
 async function hashFile(key: string, path: string): Promise<LocalFile> {

@@ -195,8 +195,11 @@ describe('site live', () => {
       ['event moved to another day', () => updateContent(backend, token, 'Event', 'event-2', { startsAt: '2026-07-14T10:00:00Z' })],
       ['item deleted', () => deleteContent(backend, token, 'NewsItem', 'news-5')],
     ];
+    // Each update goes on from the state the one before saved (after its publish): in place, never every page again.
+    const inPlace = (): number => live.lines.filter((l) => l.stage === 'build' && l.message.startsWith('updated in place:')).length;
     for (const [what, edit] of edits) {
       const published = await live.metric('site_live_updates_total', '{result="published"}');
+      const before = inPlace();
       await edit();
       await waitFor(
         async () => (await live.metric('site_live_updates_total', '{result="published"}')) > published,
@@ -204,6 +207,7 @@ describe('site live', () => {
         () => `${what}: not published`,
       );
       await live.settled(0);
+      expect(inPlace(), `${what}: not updated in place`).toBeGreaterThan(before);
       await expectBucketIsFullBuild(what);
     }
     // Edit to live, as the process measured it: from the feed's answer to latest.json in the bucket.

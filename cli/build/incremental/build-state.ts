@@ -111,6 +111,11 @@ export async function loadBuildState(
   }
 }
 
+/** The files loadBuildState reads of the build cache's record of `outDir`: the state and its moved cursor. */
+export function stateFilesFor(cacheDir: string, outDir: string): string[] {
+  return [stateFileFor(cacheDir, outDir), cursorFileFor(cacheDir, outDir)];
+}
+
 /** Whether the build cache holds a state for `outDir` at all (whether it still holds is loadBuildState's to say). */
 export function hasBuildState(cacheDir: string, outDir: string): boolean {
   return existsSync(stateFileFor(cacheDir, outDir));

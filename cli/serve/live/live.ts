@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { LATEST_FILE } from '../../../runtime/shared/paths.ts';
 import { build } from '../../build/build.ts';
 import { hasBuildState } from '../../build/incremental/build-state.ts';
+import { createStateMemory } from '../../build/incremental/state-memory.ts';
 import type { ResolvedConfig } from '../../config/config.ts';
 import type { PublishConfig } from '../../config/publish.ts';
 import { loadChangeFeed } from '../../config/site-modules.ts';
@@ -108,6 +109,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
   // reads and asks for little more than what changed (publish/remembering-store.ts, publish/local.ts).
   const store: RememberingStore | null = options.publish ? createRememberingStore(createS3Store(options.publish)) : null;
   const hashes: FileHashes = new Map();
+  // The folder's state, read while the process waits for the next change, not when the change comes.
+  const states = createStateMemory(config);
   // Whether the bucket holds what the folder holds: an update whose build changed nothing publishes only if not.
   let inBucket = false;
   let failing: string | null = null;
@@ -164,32 +167,40 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       // A folder without a saved state renders every page: in a process of its own, whose memory (a
       // full build's, 500 MiB at 10,000 pages) goes with it, rather than in this one, which keeps it.
       const whole = options.childBuild && !hasBuildState(config.cacheDir, config.outDir);
-      const result = await (whole ? buildInChild(options.childBuild!, config.outDir, logger) : build(config, { logger })).catch(
-        (error: unknown) => {
-          metrics.failures.build++;
-          throw error;
-        },
-      );
+      const result = await (
+        whole ? buildInChild(options.childBuild!, config.outDir, logger) : build(config, { logger, states, saveCachesLater: true })
+      ).catch((error: unknown) => {
+        metrics.failures.build++;
+        throw error;
+      });
       const changes = result.report.changes;
       const changed = !changes || changes.mode === 'full' || changes.written.length > 0 || changes.removed.length > 0;
       // An earlier attempt's build changed the folder and its publish failed: the bucket still lacks that.
       const publishing = store !== null && (changed || !inBucket);
-      if (publishing) {
-        // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
-        if (leaseLost || !(await lock.renew()))
-          throw createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over`]);
-        // Right after this process's own update of a folder it published whole: only what the build wrote is read again.
-        const walk = !inBucket || !changes || changes.mode === 'full' || now() - walkedAt > WALK_EVERY_MS;
-        inBucket = false;
-        await publish(options.publish!, { logger, store, hashes, changed: walk ? undefined : changes! }).catch((error: unknown) => {
-          metrics.failures.publish++;
-          throw error;
-        });
-        inBucket = true;
-        if (walk) walkedAt = now();
+      let live: number;
+      try {
+        if (publishing) {
+          // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
+          if (leaseLost || !(await lock.renew()))
+            throw createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over`]);
+          // Right after this process's own update of a folder it published whole: only what the build wrote is read again.
+          const walk = !inBucket || !changes || changes.mode === 'full' || now() - walkedAt > WALK_EVERY_MS;
+          inBucket = false;
+          await publish(options.publish!, { logger, store, hashes, changed: walk ? undefined : changes! }).catch((error: unknown) => {
+            metrics.failures.publish++;
+            throw error;
+          });
+          inBucket = true;
+          if (walk) walkedAt = now();
+        }
+        live = now();
+      } finally {
+        // The state for the next update: saved once this one is in the bucket (or failed to get there),
+        // then read while the process waits for the next change.
+        await result.saveCaches?.();
+        states.readAhead();
       }
       lastCursor = result.feedCursor;
-      const live = now();
       const wentLive = changed || publishing || !metrics.lastPublished;
       if (wentLive) metrics.lastPublished = { buildId: result.buildId, atMs: live };
       else metrics.unchanged++;
@@ -306,7 +317,7 @@ async function buildInChild(
   command: readonly string[],
   outDir: string,
   logger: Logger,
-): Promise<{ buildId: string; report: { changes: null }; feedCursor: null }> {
+): Promise<{ buildId: string; report: { changes: null }; feedCursor: null; saveCaches?: undefined }> {
   logger.info('live', `no saved state for ${outDir}: every page renders, in a process of its own so this one stays small`);
   const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];

@@ -1,0 +1,89 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LATEST_FILE } from '../../../../../runtime/shared/paths.ts';
+import { stateFilesFor, type BuildState } from '../../../../../cli/build/incremental/build-state.ts';
+import type { SavedBuild } from '../../../../../cli/build/incremental/incremental.ts';
+import { createStateMemory } from '../../../../../cli/build/incremental/state-memory.ts';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** An output folder with its latest.json and a state record in the cache; `load` counts the reads and hands out a new state each time. */
+async function folder() {
+  const cacheDir = await mkdtemp(join(tmpdir(), 'site-memory-cache-'));
+  const outDir = await mkdtemp(join(tmpdir(), 'site-memory-out-'));
+  dirs.push(cacheDir, outDir);
+  const [stateFile, cursorFile] = stateFilesFor(cacheDir, outDir);
+  await mkdir(dirname(stateFile!), { recursive: true });
+  await writeFile(stateFile!, '{"state":1}');
+  await writeFile(cursorFile!, '{"cursor":1}');
+  await mkdir(dirname(join(outDir, LATEST_FILE)), { recursive: true });
+  await writeFile(join(outDir, LATEST_FILE), '{"id":"a"}');
+  const reads: string[] = [];
+  const load = async (_options: unknown, generator: string): Promise<SavedBuild> => {
+    reads.push(generator);
+    return { state: { buildId: `read ${reads.length}` } as BuildState };
+  };
+  const memory = createStateMemory({ incremental: true, cacheDir, outDir }, load);
+  return { memory, reads, stateFile: stateFile!, cursorFile: cursorFile!, outDir };
+}
+
+describe('the state read ahead (site live)', () => {
+  it('is what the next build gets, read once, when nothing was written since', async () => {
+    const { memory, reads } = await folder();
+    expect((await memory.saved('g1')).state?.buildId).toBe('read 1');
+    memory.readAhead();
+    expect((await memory.saved('g1')).state?.buildId).toBe('read 2');
+    expect(reads).toEqual(['g1', 'g1']);
+    // Used once: the build after reads again.
+    expect((await memory.saved('g1')).state?.buildId).toBe('read 3');
+  });
+
+  it('is not read before a build asked for the state (nothing says as which generator)', async () => {
+    const { memory, reads } = await folder();
+    memory.readAhead();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reads).toEqual([]);
+  });
+
+  it.each([
+    ['the state', 'stateFile'],
+    ['its moved cursor', 'cursorFile'],
+  ] as const)('is read again when %s was written since', async (_what, file) => {
+    const made = await folder();
+    await made.memory.saved('g1');
+    made.memory.readAhead();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeFile(made[file], '{"written":"again"}');
+    expect((await made.memory.saved('g1')).state?.buildId).toBe('read 3');
+  });
+
+  it("is read again when the folder's latest.json was written since, or the folder replaced", async () => {
+    const made = await folder();
+    await made.memory.saved('g1');
+    made.memory.readAhead();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeFile(join(made.outDir, LATEST_FILE), '{"id":"b"}');
+    expect((await made.memory.saved('g1')).state?.buildId).toBe('read 3');
+    made.memory.readAhead();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await rm(made.outDir, { recursive: true });
+    await mkdir(dirname(join(made.outDir, LATEST_FILE)), { recursive: true });
+    await writeFile(join(made.outDir, LATEST_FILE), '{"id":"b"}');
+    expect((await made.memory.saved('g1')).state?.buildId).toBe('read 5');
+  });
+
+  it('is read again for another generator (the code or options changed)', async () => {
+    const { memory, reads } = await folder();
+    await memory.saved('g1');
+    memory.readAhead();
+    const saved = await memory.saved('g2');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reads.toSorted()).toEqual(['g1', 'g1', 'g2']);
+    expect(saved.state?.buildId).toBe(`read ${reads.indexOf('g2') + 1}`);
+  });
+});
