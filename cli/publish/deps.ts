@@ -2,6 +2,7 @@ import type { Logger } from '../terminal/logger.ts';
 import type { BuildProgress } from '../terminal/progress.ts';
 import type { PublishAction } from './execute.ts';
 import type { FileHashes, FolderChanges } from './local.ts';
+import type { CheckedRecords } from './remote-builds.ts';
 import type { ObjectStore } from './s3-store.ts';
 
 /** Side effects of publish and rollback, injectable for tests and other front ends. */
@@ -17,6 +18,8 @@ export interface PublishDeps {
   now?: () => number;
   /** The hashes of the folder's files from an earlier publish of it, kept and brought up to date (`site live`). @default none: every file is read */
   hashes?: FileHashes;
+  /** The records read and checked by an earlier publish to the same bucket, kept and brought up to date (`site live`). @default none: every record is checked */
+  checkedRecords?: CheckedRecords;
   /** With `hashes`: what the build that just updated the folder wrote and removed; only those are read (`site live`). @default the folder is walked */
   changed?: FolderChanges;
 }

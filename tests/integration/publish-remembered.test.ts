@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publish, resolvePublishConfig } from '../../cli/publish/index.ts';
 import type { FileHashes } from '../../cli/publish/local.ts';
 import { createRememberingStore, type RememberingStore } from '../../cli/publish/remembering-store.ts';
+import type { CheckedRecords } from '../../cli/publish/remote-builds.ts';
 import { createS3Store } from '../../cli/publish/s3-store.ts';
 import { createMemoryLogger } from '../../cli/terminal/logger.ts';
 import { getObject, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
@@ -23,6 +24,7 @@ let client: S3Client;
 let dir: string;
 let store: RememberingStore;
 const hashes: FileHashes = new Map();
+const checkedRecords: CheckedRecords = new Map();
 
 const config = (extra: { dryRun?: boolean } = {}) =>
   resolvePublishConfig(
@@ -30,7 +32,7 @@ const config = (extra: { dryRun?: boolean } = {}) =>
     { ...process.env, ...S3_ENV },
   );
 const lists = (): number => s3.requests.filter((r) => r.method === 'GET' && r.key === '').length;
-const remembered = () => publish(config(), { logger: createMemoryLogger(), store, hashes });
+const remembered = () => publish(config(), { logger: createMemoryLogger(), store, hashes, checkedRecords });
 /** What a publish that lists and hashes everything would still upload. */
 const stillToUpload = async (): Promise<string[]> =>
   (await publish(config({ dryRun: true }), { logger: createMemoryLogger() })).actions.filter((a) => a.kind === 'upload').map((a) => a.key);
@@ -109,6 +111,29 @@ describe('publishing again and again through a remembering store', () => {
     await remembered();
     expect(lists() - before).toBe(1);
     expect(await stillToUpload()).toEqual([]);
+  });
+
+  it('checks a record again when its bytes changed under the same key, though an earlier publish found it good', async () => {
+    // A plain store, which reads every record from the bucket, with the checks an earlier publish kept.
+    const checked: CheckedRecords = new Map();
+    // One configuration, as site live has: its signing key is the one the kept checks were made with.
+    const once = config();
+    const plain = (logger = createMemoryLogger()) => publish(once, { logger, hashes, checkedRecords: checked });
+    await plain();
+    const [key, known] = [...checked].find(([, record]) => 'manifest' in record.read && record.read.manifest.id === 'build-1')!;
+    // Someone with put rights adds a file to the record and keeps its MAC: other bytes, the same key.
+    const forged = known.text.replace('"files":{', '"files":{"planted/by-someone.html":{"size":1,"md5":"00","sha256":"00"},');
+    expect(forged).not.toBe(known.text);
+    const put = (body: string) => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `www/${key}`, Body: body }));
+    await put(forged);
+    // Not taken: the build it names has no record publish can prove it wrote, so its files are no build's, and publish stops.
+    const logger = createMemoryLogger();
+    await expect(plain(logger)).rejects.toThrow(/no build published there lists/);
+    expect(logger.lines.some((line) => line.includes(`ignoring ${JSON.stringify(key)}`))).toBe(true);
+    expect(checked.get(key)?.read).toEqual({ problem: 'forged' });
+    await put(known.text);
+    await plain();
+    expect(checked.get(key)?.read).toHaveProperty('manifest');
   });
 
   it('lists again after a request failed, which may or may not have landed', async () => {

@@ -16,6 +16,7 @@ import { lockOutput } from '../../output/lock.ts';
 import { publish } from '../../publish/index.ts';
 import type { FileHashes } from '../../publish/local.ts';
 import { createRememberingStore, type RememberingStore } from '../../publish/remembering-store.ts';
+import type { CheckedRecords } from '../../publish/remote-builds.ts';
 import { createS3Store } from '../../publish/s3-store.ts';
 import { formatDuration, plural } from '../../terminal/format.ts';
 import type { Logger } from '../../terminal/logger.ts';
@@ -109,6 +110,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
   // reads and asks for little more than what changed (publish/remembering-store.ts, publish/local.ts).
   const store: RememberingStore | null = options.publish ? createRememberingStore(createS3Store(options.publish)) : null;
   const hashes: FileHashes = new Map();
+  const checkedRecords: CheckedRecords = new Map();
   // The folder's state, read while the process waits for the next change, not when the change comes.
   const states = createStateMemory(config);
   // Whether the bucket holds what the folder holds: an update whose build changed nothing publishes only if not.
@@ -186,10 +188,12 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
           // Right after this process's own update of a folder it published whole: only what the build wrote is read again.
           const walk = !inBucket || !changes || changes.mode === 'full' || now() - walkedAt > WALK_EVERY_MS;
           inBucket = false;
-          await publish(options.publish!, { logger, store, hashes, changed: walk ? undefined : changes! }).catch((error: unknown) => {
-            metrics.failures.publish++;
-            throw error;
-          });
+          await publish(options.publish!, { logger, store, hashes, checkedRecords, changed: walk ? undefined : changes! }).catch(
+            (error: unknown) => {
+              metrics.failures.publish++;
+              throw error;
+            },
+          );
           inBucket = true;
           if (walk) walkedAt = now();
         }
