@@ -76,7 +76,8 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     // Both records are signed for their own key: only they, read back, tell a later run what it may delete.
     // Each at its version's own key (manifest.ts recordKeyFor), so no other version of this build id is written over.
     const manifestKey = recordKeyFor(FILES_DIR, manifest);
-    const files = [...local.files, memoryFile(manifestKey, Buffer.from(signedRecord(manifest, manifestKey, config.records)))];
+    const manifestText = signedRecord(manifest, manifestKey, config.records);
+    const files = [...local.files, memoryFile(manifestKey, Buffer.from(manifestText))];
     const pendingKey = recordKeyFor(PENDING_DIR, manifest);
     const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(manifest, pendingKey, config.records)));
     // Publish never writes over or deletes what it did not write, and writes beside it only when told to.
@@ -152,6 +153,8 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
         sources: handover.sources,
       });
       phase('uploads');
+      // The record this run signed and put needs no check when the next publish reads these bytes back.
+      deps.checkedRecords?.set(manifestKey, { text: manifestText, auth: config.records, read: { manifest } });
     } catch (error) {
       const run = uploadsDone(progress);
       logger.warn(
