@@ -179,9 +179,23 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       const changed = !changes || changes.mode === 'full' || changes.written.length > 0 || changes.removed.length > 0;
       // An earlier attempt's build changed the folder and its publish failed: the bucket still lacks that.
       const publishing = store !== null && (changed || !inBucket);
-      let live: number;
-      try {
-        if (publishing) {
+      // The state for the next update: saved once this one is in the bucket (or failed to get there), then
+      // read while the process waits for the next change. A state that cannot be saved costs the next
+      // update time (it renders every page, or places the same changes again), not this one.
+      const saveState = async (): Promise<void> => {
+        try {
+          await result.saveCaches?.();
+        } catch (error) {
+          logger.warn(
+            'live',
+            `could not save the build state in ${config.cacheDir} (${describeCause(error)}); the next update goes on from the one before, or renders every page`,
+          );
+        } finally {
+          states.readAhead();
+        }
+      };
+      if (publishing) {
+        try {
           // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
           if (leaseLost || !(await lock.renew()))
             throw createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over`]);
@@ -196,14 +210,12 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
           );
           inBucket = true;
           if (walk) walkedAt = now();
+        } catch (error) {
+          await saveState();
+          throw error;
         }
-        live = now();
-      } finally {
-        // The state for the next update: saved once this one is in the bucket (or failed to get there),
-        // then read while the process waits for the next change.
-        await result.saveCaches?.();
-        states.readAhead();
       }
+      const live = now();
       lastCursor = result.feedCursor;
       const wentLive = changed || publishing || !metrics.lastPublished;
       if (wentLive) metrics.lastPublished = { buildId: result.buildId, atMs: live };
@@ -211,17 +223,17 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       metrics.updates.ok++;
       observe(metrics.duration, (live - started) / 1000);
       failing = null;
-      if (!wentLive) {
-        logger.info('live', `nothing to publish: no page or file changed (${formatDuration(live - started)})`);
-        return;
+      if (!wentLive) logger.info('live', `nothing to publish: no page or file changed (${formatDuration(live - started)})`);
+      else {
+        const lagS = (live - batch.firstAtMs) / 1000;
+        observe(metrics.lag, lagS);
+        metrics.lastLagS = lagS;
+        logger.info(
+          'live',
+          `live in ${formatDuration(live - batch.firstAtMs)} from the first change noticed (${plural(batch.changes, 'change')}; update ${formatDuration(live - started)})${publishing ? `: published to ${store!.location}` : ''}`,
+        );
       }
-      const lagS = (live - batch.firstAtMs) / 1000;
-      observe(metrics.lag, lagS);
-      metrics.lastLagS = lagS;
-      logger.info(
-        'live',
-        `live in ${formatDuration(live - batch.firstAtMs)} from the first change noticed (${plural(batch.changes, 'change')}; update ${formatDuration(live - started)})${publishing ? `: published to ${store!.location}` : ''}`,
-      );
+      await saveState();
     } catch (error) {
       metrics.updates.failed++;
       // /health shows it: with the credentials in its URLs taken out, as in the log.
