@@ -211,6 +211,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
           inBucket = true;
           if (walk) walkedAt = now();
         } catch (error) {
+          // Failing from now on, not once the state is saved: /health says so as soon as the publish failed.
+          failing = redactUrlsIn(describeCause(error));
           await saveState();
           throw error;
         }
