@@ -61,7 +61,7 @@ export function addBuildCommand(program: Command): void {
     .option('--no-report', 'write no build report (default: a report is written)')
     .option(
       '--render-threads <n>',
-      'threads that render pages beside the main thread; 0: the main thread only (default: the CPU count less 1, at most 4; one on 2 CPUs)',
+      'threads that render pages beside the main thread, started at once; 0: the main thread only (default: the CPU count less 1, at most 4, one on 2 CPUs, started once 256 pages are to render)',
       String(DEFAULTS.renderThreads),
     )
     .option('--no-csp', 'write pages without the Content-Security-Policy meta tag (default: every page carries a strict policy)')

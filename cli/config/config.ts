@@ -119,6 +119,11 @@ export interface ResolvedConfig {
   readonly reportFile: string | null;
   /** Threads rendering pages beside the main thread (0: none). */
   readonly renderThreads: number;
+  /**
+   * The count was given (--render-threads, `renderThreads` in site.config.ts): when every page renders,
+   * the threads start at once. The default's start only once many pages are to render (cli/build/build.ts).
+   */
+  readonly renderThreadsGiven: boolean;
   /** Publish drafts on purpose (--drafts); otherwise the build asks for published content and drops any draft. */
   readonly drafts: boolean;
   /** Every page carries the build's Content-Security-Policy. */
@@ -227,6 +232,7 @@ export function resolveConfig(
     incremental: !user.full && !shard,
     shard,
     renderThreads: checkInteger('--render-threads', user.renderThreads ?? DEFAULTS.renderThreads, 0, 64),
+    renderThreadsGiven: user.renderThreads !== undefined,
     reportFile: user.report === false ? null : resolve(cwd, user.report ?? join(dirname(outDir), REPORT_FILE_NAME)),
   });
 }

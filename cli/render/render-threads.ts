@@ -29,8 +29,8 @@ export type FromThread =
 export interface RenderThreads {
   /** Threads that have loaded the site's code and can take pages; asked once per page to render (see `afterPages`). */
   hasReady(): boolean;
-  /** Starts the threads now, if `afterPages` held them back and they have not started yet. */
-  start(): void;
+  /** From now on, the threads start once `pages` pages were asked to render: now, if as many were already (or 0). */
+  startAfter(pages: number): void;
   /** Gives every thread the build context; pages can be sent after this. */
   init(init: RenderThreadInit): void;
   /**
@@ -47,14 +47,14 @@ export interface RenderThreads {
 const MAX_QUEUED = 3;
 
 /**
- * Starts `count` render threads. Each loads the site's code while the build is still crawling, so
- * starting them costs the build nothing it would otherwise wait for. With `afterPages`, they start only
- * once that many pages were asked to render (the main thread renders them meanwhile): an update in place
- * usually renders a handful of pages, and on two CPUs a thread loading React and the site's code for
- * them took CPU from the main thread, which does the rest of the update.
+ * Starts `count` render threads, at once or, with `afterPages`, once that many pages were asked to
+ * render (the main thread renders them meanwhile). A thread loads React and the site's code before its
+ * first page, about as long as the main thread takes to render a hundred or two: a build with fewer
+ * pages than that to render (an update in place, a small site) is done sooner without them, and on two
+ * CPUs their loading took CPU from the main thread, which does the rest of the build (cli/build/build.ts).
  */
 export function startRenderThreads(count: number, options: { afterPages?: number } = {}): RenderThreads {
-  const afterPages = options.afterPages ?? 0;
+  let afterPages = options.afterPages ?? 0;
   let threads: Thread[] = [];
   /** The build context init() gave, for threads started after it. */
   let context: RenderThreadInit | null = null;
@@ -66,7 +66,10 @@ export function startRenderThreads(count: number, options: { afterPages?: number
   };
   if (afterPages === 0) start();
   return {
-    start,
+    startAfter(pages) {
+      afterPages = pages;
+      if (asked >= afterPages) start();
+    },
     hasReady() {
       if (threads.length === 0 && ++asked >= afterPages) start();
       return context !== null && threads.some((t) => t.ready);

@@ -48,6 +48,12 @@ function samplePaths(site: BuiltSite): [string, string][] {
   return table.flatMap((route) => (samples.has(route.id) ? [[route.id, samples.get(route.id)!] as [string, string]] : []));
 }
 
+/**
+ * Every rule of the tags runs and every violation comes with all its nodes; axe only skips gathering the
+ * details of what passed (or did not apply), which the tests never read: about a fifth of its time.
+ */
+const VIOLATIONS_ONLY: Parameters<AxeBuilder['options']>[0] = { resultTypes: ['violations'] };
+
 function describeViolations(violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']): string[] {
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`);
 }
@@ -67,6 +73,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await waitForHydration(page);
         const { violations } = await new AxeBuilder({ page })
           .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+          .options(VIOLATIONS_ONLY)
           .analyze();
         if (violations.length > 0) failures.push(`${id} ${path}:\n  ${describeViolations(violations).join('\n  ')}`);
       }
@@ -79,6 +86,9 @@ test('the course filter keeps the page free of violations while a level is selec
   await page.goto(site.url + '/courses?level=Master');
   await waitForHydration(page);
   await expect(page.locator('.course-list > li')).not.toHaveCount(0);
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'])
+    .options(VIOLATIONS_ONLY)
+    .analyze();
   expect(describeViolations(violations)).toEqual([]);
 });

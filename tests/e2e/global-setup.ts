@@ -9,8 +9,9 @@ import { useRunTempDir } from '../helpers/run-temp-dir.ts';
 /**
  * Builds the site twice from the embedded backend with the real CLI: the site the tests serve, and
  * a second build of other inputs (another base URL, so another build id) that tests publish over
- * the first while a page is open. A third build has every image a 4000×3000 camera photo, as editors
- * upload them (images.spec.ts).
+ * the first while a page is open. The site whose every image is a 4000×3000 camera photo, as editors
+ * upload them, is built by images.spec.ts when it runs (`buildPhotoSite`): encoding them took about
+ * 12 s, which every test waited for here while the browser tests leave a core mostly idle.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   // Every temporary folder of the run (these builds, the tests' own, Chromium's) goes in one, removed at the end.
@@ -18,25 +19,31 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const root = await mkdtemp(join(tmpdir(), 'site-e2e-'));
   const site = join(root, 'site');
   const next = join(root, 'next');
+  // The first build makes the client bundle in the project's build cache; the other builds take it from
+  // there, or from their own cache seeded with it (tests/helpers/bundle-seed.ts), rather than run rollup
+  // beside each other on the same cores.
+  await build(['--out', site]);
+  process.env.TEST_BUNDLE_SEED = join(ROOT, '.site-cache', 'bundle');
+  await build(['--out', next, '--base-url', 'https://next.institute.example']);
+  process.env.E2E_SITE_DIR = site;
+  process.env.E2E_NEXT_SITE_DIR = next;
+  return removeTempDir;
+}
+
+/**
+ * Builds, into a new folder of the run's, the site whose every image is a camera photo (4000×3000 JPEGs
+ * with GPS tags, four files shared by the sample's images), from a backend of its own; returns the folder.
+ */
+export async function buildPhotoSite(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'site-e2e-photos-'));
   const photos = join(root, 'photos');
   const photoBackend = await startContentServer({ photos: { variants: 4 } });
   try {
-    // The first build makes the client bundle in the project's build cache; the other builds take it from
-    // there, or from their own cache seeded with it (tests/helpers/bundle-seed.ts), rather than run rollup
-    // beside each other on the same cores.
-    await build(['--out', site]);
-    process.env.TEST_BUNDLE_SEED = join(ROOT, '.site-cache', 'bundle');
-    await Promise.all([
-      build(['--out', next, '--base-url', 'https://next.institute.example']),
-      build(['--out', photos, '--endpoint', photoBackend.url, '--cache-dir', await seedBundle(join(root, 'photos-cache'))]),
-    ]);
+    await build(['--out', photos, '--endpoint', photoBackend.url, '--cache-dir', await seedBundle(join(root, 'photos-cache'))]);
   } finally {
     await photoBackend.close();
   }
-  process.env.E2E_SITE_DIR = site;
-  process.env.E2E_NEXT_SITE_DIR = next;
-  process.env.E2E_PHOTO_SITE_DIR = photos;
-  return removeTempDir;
+  return photos;
 }
 
 async function build(args: string[]): Promise<void> {

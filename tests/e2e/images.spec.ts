@@ -3,20 +3,22 @@ import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
 import { expect, test, waitForHydration } from './fixtures.ts';
+import { buildPhotoSite } from './global-setup.ts';
 
 /**
- * Images as editors upload them (issue 40): the site built by global-setup from the backend's camera
- * photos (4000×3000 JPEGs with GPS tags), served by the preview server, in Chromium at a phone's and a
- * laptop's viewport. The build's own checks of the files are in tests/integration/images.test.ts.
+ * Images as editors upload them (issue 40): the site built from the backend's camera photos (4000×3000
+ * JPEGs with GPS tags) by the real CLI when this file starts, served by the preview server, in Chromium
+ * at a phone's and a laptop's viewport. The build's own checks of the files are in
+ * tests/integration/images.test.ts.
  */
 
 let server: StaticServer;
 let dir: string;
 
 test.beforeAll(async () => {
-  dir = process.env.E2E_PHOTO_SITE_DIR ?? '';
-  if (!dir)
-    throw new Error('E2E_PHOTO_SITE_DIR is not set: run the browser tests through playwright.config.ts (global-setup builds the site).');
+  // A cold build that encodes a dozen camera photos, beside the other worker's tests.
+  test.setTimeout(300_000);
+  dir = await buildPhotoSite();
   server = await startStaticServer({ root: dir });
 });
 

@@ -81,6 +81,31 @@ describe('render threads', () => {
     expect(Number(/\((\d+) on 2 render threads/.exec(changed.stdout)?.[1])).toBeGreaterThan(0);
   }, 240_000);
 
+  it('are not started by default for a site smaller than a thread takes to load, and are at once when a count is given: the same bytes', async () => {
+    const sample = await startContentServer({ now: () => new Date('2026-03-02T09:00:00Z') });
+    try {
+      const small = (out: string, flags: readonly string[]): ReturnType<typeof runCli> =>
+        runCli(['build', '--endpoint', sample.url, '--out', join(dir, out), '--cache-dir', join(dir, 'cache'), '--no-report', ...flags], {
+          env: { SOURCE_DATE_EPOCH: '1700000000', CI: 'true' },
+        });
+      // The default count (one on 2 CPUs, none on 1): every page of the sample's 145 on the main thread.
+      const byDefault = await small('small-default', []);
+      expect(byDefault.code, byDefault.stderr).toBe(0);
+      const write = /^\[write\] (\d+) pages, [\d.]+ MiB in \d+ ms(?: \((\d+) on \d+ render threads?\))?$/m.exec(byDefault.stdout);
+      expect(write, byDefault.stdout).not.toBeNull();
+      expect(Number(write![1])).toBeGreaterThan(100);
+      expect(Number(write![2] ?? 0)).toBe(0);
+      // A count given: the thread starts at once and renders part of the same pages.
+      const given = await small('small-given', ['--render-threads', '1', '--full']);
+      expect(given.code, given.stderr).toBe(0);
+      expect(Number(/\((\d+) on 1 render thread\)/.exec(given.stdout)?.[1])).toBeGreaterThan(0);
+      const [a, b] = await Promise.all([snapshotTree(join(dir, 'small-default')), snapshotTree(join(dir, 'small-given'))]);
+      expect(b).toEqual(a);
+    } finally {
+      await sample.close();
+    }
+  }, 240_000);
+
   it('splice the shared header and footer into every page as the very bytes rendering them there gives', async () => {
     // SITE_SHARED_MARKUP=off renders the layout's SharedMarkup parts on every page: the site's cache keys
     // (the active section for the header) must make no difference to any page, on either thread.

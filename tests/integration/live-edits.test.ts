@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { DEFAULT_EDITOR } from '../../backend/auth.ts';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
 import { gqlData, loginToken } from '../backend/client.ts';
+import { buildInProcess } from '../helpers/build-in-process.ts';
 import { runCli } from '../helpers/cli.ts';
 import { createContent, deleteContent, updateContent } from '../helpers/content-edits.ts';
 import { snapshotTree } from '../helpers/tree.ts';
@@ -34,6 +35,19 @@ const buildWith = async (environment: Record<string, string>, out: string, ...ar
   );
   expect(result.code, result.stdout + result.stderr).toBe(0);
   return result.stdout;
+};
+
+/**
+ * The full build each update in place is compared with, of the backend's content now, into `out`: in this
+ * process (the same build as `site build --full`, without starting a command and its threads for each of
+ * the thirty comparisons), so that the updates in place, each a `site build`, are what the file times.
+ */
+const fullBuild = async (
+  out: string,
+  options: { search?: boolean; baseUrl?: string; csp?: boolean; environment?: Record<string, string> } = {},
+): Promise<void> => {
+  const { environment = env, ...user } = options;
+  await buildInProcess({ endpoint: backend.url, outDir: out, cacheDir: join(root, 'cache'), full: true, ...user }, environment);
 };
 
 beforeAll(async () => {
@@ -145,7 +159,7 @@ describe('an update in place with the change feed', () => {
         /\[changes\] \d+ changes? since the previous build .*: \d+ of \d+ routes asked for/,
       );
       const full = join(root, `full-${step}`);
-      await build(full, '--full');
+      await fullBuild(full);
       expect(await snapshotTree(out), `seed ${SEED}, after step ${step}: ${done.join('; ')}`).toEqual(await snapshotTree(full));
       await rm(full, { recursive: true, force: true });
     }
@@ -157,7 +171,7 @@ describe('an update in place with the change feed', () => {
     const steps: string[] = [];
     const sameAsFull = async (): Promise<void> => {
       const full = join(root, 'items-full');
-      await build(full, '--full');
+      await fullBuild(full);
       expect(await snapshotTree(out), steps.join('; ')).toEqual(await snapshotTree(full));
       await rm(full, { recursive: true, force: true });
     };
@@ -282,13 +296,13 @@ describe('an update in place with the change feed', () => {
     // Turned on with nothing changed: the index of every searched page, as a full build with search writes it
     // (from the build cache, where the builds before put it).
     expect(await build(out)).toMatch(/\[search\] (?:\d+ entries from \d+ pages|from the build cache)/);
-    await build(full, '--full');
+    await fullBuild(full);
     expect(Object.keys(await snapshotTree(out)).some((file) => file.startsWith('_search/'))).toBe(true);
     expect(await snapshotTree(out)).toEqual(await snapshotTree(full));
     // Off again, still nothing changed: the index goes.
     await build(out, '--no-search');
     await rm(full, { recursive: true, force: true });
-    await build(full, '--full', '--no-search');
+    await fullBuild(full, { search: false });
     expect(await snapshotTree(out)).toEqual(await snapshotTree(full));
     // And the next build with nothing changed and search as before keeps the folder as it is.
     expect(await build(out, '--no-search')).toMatch(/nothing any page reads changed since build \S+/);
@@ -299,14 +313,14 @@ describe('an update in place with the change feed', () => {
     await build(out);
     expect(await build(out)).toMatch(/nothing any page reads changed since build/);
     // One option every page carries (the site's address), one that decides what is written (the policy header's meta).
-    for (const options of [
-      ['--base-url', 'https://elsewhere.example'],
-      ['--base-url', 'https://elsewhere.example', '--no-csp'],
-    ]) {
+    for (const [options, user] of [
+      [['--base-url', 'https://elsewhere.example'], { baseUrl: 'https://elsewhere.example' }],
+      [['--base-url', 'https://elsewhere.example', '--no-csp'], { baseUrl: 'https://elsewhere.example', csp: false }],
+    ] as const) {
       const log = await build(out, ...options);
       expect(log, options.join(' ')).not.toMatch(/nothing any page reads changed|unchanged, kept/);
       const full = join(root, 'option-full');
-      await build(full, '--full', ...options);
+      await fullBuild(full, user);
       expect(await snapshotTree(out), options.join(' ')).toEqual(await snapshotTree(full));
       await rm(full, { recursive: true, force: true });
     }
@@ -318,7 +332,7 @@ describe('an update in place with the change feed', () => {
     await build(out);
     const later = { SOURCE_DATE_EPOCH: String(Number(env.SOURCE_DATE_EPOCH) + 3600) };
     expect(await buildWith(later, out)).not.toMatch(/nothing any page reads changed/);
-    await buildWith(later, full, '--full');
+    await fullBuild(full, { environment: later });
     expect(await snapshotTree(out)).toEqual(await snapshotTree(full));
   }, 300_000);
 
@@ -379,7 +393,7 @@ describe('an update in place with the change feed', () => {
     expect(Number(kept), log).toBeGreaterThan(100);
     expect(Number(readBack), log).toBeLessThanOrEqual(20);
     const full = join(root, 'unread-full');
-    await build(full, '--full', '--no-search');
+    await fullBuild(full, { search: false });
     expect(await snapshotTree(out)).toEqual(await snapshotTree(full));
     await rm(full, { recursive: true, force: true });
 
@@ -433,7 +447,7 @@ describe('an update in place with the change feed', () => {
     expect(log).not.toMatch(/stand as they are/);
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('A tagline edited live');
     const full = join(root, 'site-data-full');
-    await build(full, '--full');
+    await fullBuild(full);
     const [incremental, whole] = await Promise.all([snapshotTree(out), snapshotTree(full)]);
     expect(incremental).toEqual(whole);
   }, 300_000);
