@@ -88,7 +88,15 @@ export function startRenderThreads(count: number, options: { afterPages?: number
       await Promise.all(threads.filter((t) => t.ready && context).map((t) => t.request<void>((id) => ({ type: 'drain', id }))));
     },
     async close() {
-      await Promise.all(threads.map((t) => t.worker.terminate()));
+      // A thread ended while it still loads its modules can abort the whole process (V8's "Check failed:
+      // (location_) != nullptr", nodejs/node#42501), which threads started late make likely: a build that
+      // started one near its last pages ends before it is ready. Each is ended once ready (or stopped).
+      await Promise.all(
+        threads.map(async (thread) => {
+          await thread.settled;
+          await thread.worker.terminate();
+        }),
+      );
     },
   };
 }
@@ -165,6 +173,8 @@ export function createPageDispatcher(
 interface Thread {
   worker: Worker;
   ready: boolean;
+  /** Resolves once the thread is ready for pages, has stopped, or has taken a minute to do neither. */
+  settled: Promise<void>;
   queued: number;
   post(message: ToThread): void;
   request<T>(message: (id: number) => ToThread): Promise<T>;
@@ -185,9 +195,14 @@ function startThread(): Thread {
     for (const p of pending.values()) p.reject(error);
     pending.clear();
   };
+  const settling = Promise.withResolvers<void>();
+  const waited = setTimeout(settling.resolve, 60_000);
+  waited.unref();
+  void settling.promise.then(() => clearTimeout(waited));
   const thread: Thread = {
     worker,
     ready: false,
+    settled: settling.promise,
     queued: 0,
     post: (message) => worker.postMessage(message),
     request<T>(message: (id: number) => ToThread): Promise<T> {
@@ -207,6 +222,7 @@ function startThread(): Thread {
   worker.on('message', (message: FromThread) => {
     if (message.type === 'ready') {
       thread.ready = true;
+      settling.resolve();
       return;
     }
     const waiting = pending.get(message.id);
@@ -219,8 +235,12 @@ function startThread(): Thread {
     }
     waiting?.resolve((message.type === 'done' ? message.done : undefined) as never);
   });
-  worker.on('error', (error) => failAll(error));
+  worker.on('error', (error) => {
+    settling.resolve();
+    failAll(error);
+  });
   worker.on('exit', (code) => {
+    settling.resolve();
     thread.ready = false;
     failAll(new Error(`A render thread stopped (exit code ${code}) while pages were being rendered.`));
   });
