@@ -93,6 +93,8 @@ export function startRenderThreads(count: number, options: { afterPages?: number
       // started one near its last pages ends before it is ready. Each is ended once ready (or stopped).
       await Promise.all(
         threads.map(async (thread) => {
+          // Referenced while waited for: the build's process would otherwise end with nothing left to run.
+          thread.worker.ref();
           await thread.settled;
           await thread.worker.terminate();
         }),
