@@ -33,6 +33,7 @@ import { formatMiB, plural } from '../terminal/format.ts';
 import { logTimed, type Logger } from '../terminal/logger.ts';
 import { createBuildProgress, type BuildProgress } from '../terminal/progress.ts';
 import {
+  forgetBuildState,
   hasBuildState,
   loadCacheUses,
   type BuildState,
@@ -565,6 +566,8 @@ async function commitAndSaveCaches(
   const { media, routePlan, documents } = streams;
   const { bundle, ctx, timestamp } = context;
   const remove = previous && extras ? filesToRemove(previous, prerendered, extras.outputHashes, media.urls) : null;
+  // The state describes the folder until the commit changes it in place: it goes first (forgetBuildState).
+  if (previous) await forgetBuildState(config.cacheDir, config.outDir);
   const { written, removed } = await staging.commit(remove);
   if (previous)
     logger.info(

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, open, readdir, readFile, utimes } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InspectedSite } from '../../checks/collect.ts';
 import type { ContentWarning } from '../../checks/run.ts';
@@ -114,6 +114,16 @@ export async function loadBuildState(
 /** The files loadBuildState reads of the build cache's record of `outDir`: the state and its moved cursor. */
 export function stateFilesFor(cacheDir: string, outDir: string): string[] {
   return [stateFileFor(cacheDir, outDir), cursorFileFor(cacheDir, outDir)];
+}
+
+/**
+ * Removes the state of `outDir` and its moved cursor, before an update in place commits: the folder then
+ * holds another build under the same build id and timestamp, which the trust checks cannot tell from the
+ * one the state describes (a page whose size did not change). Should the new state never be saved (the
+ * process killed, the save failed), the next build renders every page rather than go on from the old one.
+ */
+export async function forgetBuildState(cacheDir: string, outDir: string): Promise<void> {
+  await Promise.all(stateFilesFor(cacheDir, outDir).map((file) => rm(file, { force: true })));
 }
 
 /** Whether the build cache holds a state for `outDir` at all (whether it still holds is loadBuildState's to say). */

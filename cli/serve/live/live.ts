@@ -181,14 +181,14 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       const publishing = store !== null && (changed || !inBucket);
       // The state for the next update: saved once this one is in the bucket (or failed to get there), then
       // read while the process waits for the next change. A state that cannot be saved costs the next
-      // update time (it renders every page, or places the same changes again), not this one.
+      // update time (the state went before the commit: it renders every page), not this one.
       const saveState = async (): Promise<void> => {
         try {
           await result.saveCaches?.();
         } catch (error) {
           logger.warn(
             'live',
-            `could not save the build state in ${config.cacheDir} (${describeCause(error)}); the next update goes on from the one before, or renders every page`,
+            `could not save the build state in ${config.cacheDir} (${describeCause(error)}); the next update renders every page`,
           );
         } finally {
           states.readAhead();
