@@ -100,8 +100,6 @@ export function addLiveCommand(program: Command): void {
             ...process.execArgv,
             process.argv[1]!,
             'build',
-            '--endpoint',
-            config.endpoint ?? '',
             '--out',
             config.outDir,
             '--cache-dir',

@@ -197,10 +197,14 @@ async function readOwner(file: string): Promise<LockOwner | null> {
   }
 }
 
-/** A lease not renewed for `leaseMs` (its renewal, else its start): its holder stopped, or hangs. */
+/**
+ * A lease not renewed for `leaseMs` (its renewal, else its start): its holder stopped, or hangs. One
+ * dated further ahead than a lease lasts (a clock far ahead, a planted file) would otherwise never
+ * expire: it counts as expired too.
+ */
 function leaseExpired(owner: LockOwner, leaseMs: number, now: Date): boolean {
   const at = Date.parse(owner.renewedAt ?? owner.startedAt);
-  return !Number.isFinite(at) || now.getTime() - at > leaseMs;
+  return !Number.isFinite(at) || Math.abs(now.getTime() - at) > leaseMs;
 }
 
 /** Dates a leased lock anew while it is `me`'s, written beside it and renamed over it, so no reader sees it half written. */

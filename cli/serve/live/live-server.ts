@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { metricsText, type LiveMetrics } from './live-metrics.ts';
-import { createSeenSignatures, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from './webhook-signature.ts';
+import { createSeenSignatures, malformedWebhookHeaders, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from './webhook-signature.ts';
 
 /**
  * `site live`'s HTTP face: `GET /health` (200 while updates succeed, 503 once the last one failed),
@@ -48,6 +48,9 @@ export async function startLiveServer(options: LiveServerOptions): Promise<LiveS
 
   const webhook = (req: IncomingMessage, res: ServerResponse): void => {
     if (options.secret === null) return json(res, 404, { error: 'the webhook is off: set SITE_LIVE_SECRET to turn it on' });
+    // A call that cannot be signed is refused before its body is read: no memory held for it.
+    const malformed = malformedWebhookHeaders(header(req, TIMESTAMP_HEADER), header(req, SIGNATURE_HEADER));
+    if (malformed && !malformed.ok) return refuse(req, res, malformed.status, malformed.reason);
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > WEBHOOK_MAX_BYTES) return refuse(req, res, 413, `a body over ${WEBHOOK_MAX_BYTES} bytes`);
     const chunks: Buffer[] = [];
@@ -79,7 +82,10 @@ export async function startLiveServer(options: LiveServerOptions): Promise<LiveS
     });
   };
 
-  const server = createServer((req, res) => {
+  // Timeouts checked every second (Node's default: every 30 s, so a slow or silent client held its
+  // connection three times the timeouts), and a bound on connections, so a flood cannot take the file
+  // descriptors and memory the updates need.
+  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/webhook') {
       if (req.method !== 'POST') return json(res, 405, { error: 'POST a signed body (docs/live.md)' });
@@ -104,6 +110,7 @@ export async function startLiveServer(options: LiveServerOptions): Promise<LiveS
   });
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -119,6 +126,9 @@ export async function startLiveServer(options: LiveServerOptions): Promise<LiveS
       }),
   };
 }
+
+/** Connections at once: probes, a scraper and a CMS's calls need a few; more are closed as they come. */
+const MAX_CONNECTIONS = 64;
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

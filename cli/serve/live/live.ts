@@ -24,6 +24,7 @@ import { createGraphQLClient } from '../../../runtime/shared/graphql.ts';
 import { readChangeFeed } from '../../content/change-feed.ts';
 import { followContent } from '../dev-content.ts';
 import { createLiveMetrics, observe, type LiveMetrics } from './live-metrics.ts';
+import { leaseGuardedStore } from './lease-guard.ts';
 import { startLiveServer } from './live-server.ts';
 import { createUpdateQueue, type Batch } from './update-queue.ts';
 
@@ -64,7 +65,7 @@ export interface LiveOptions {
    */
   onStop?: (why: 'lease lost' | 'code changed') => void;
   /**
-   * The command line of `site build` with the same options (node and its arguments), for a build that
+   * The command line of `site build` with the same options but the endpoint (given it in GRAPHQL_ENDPOINT), for a build that
    * renders every page (no saved state): it runs as a process of its own. @default none: every build runs in this process
    */
   childBuild?: readonly string[];
@@ -109,6 +110,21 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
   // The bucket's listing and the folder's hashes are kept between publishes: an edit's publish then
   // reads and asks for little more than what changed (publish/remembering-store.ts, publish/local.ts).
   const store: RememberingStore | null = options.publish ? createRememberingStore(createS3Store(options.publish)) : null;
+  // What a publish writes goes through this: latest.json and deletions only while the lease holds,
+  // asked again at most once a second (the timer above renews it every 10 s).
+  let heldAt = 0;
+  const stillHeld = async (): Promise<boolean> => {
+    if (leaseLost) return false;
+    if (now() - heldAt < 1000) return true;
+    const held = await lock.renew();
+    if (held) heldAt = now();
+    return held;
+  };
+  const publishStore =
+    store &&
+    leaseGuardedStore(store, stillHeld, () =>
+      createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over during the publish`]),
+    );
   const hashes: FileHashes = new Map();
   const checkedRecords: CheckedRecords = new Map();
   // The folder's state, read while the process waits for the next change, not when the change comes.
@@ -170,7 +186,9 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       // full build's, 500 MiB at 10,000 pages) goes with it, rather than in this one, which keeps it.
       const whole = options.childBuild && !hasBuildState(config.cacheDir, config.outDir);
       const result = await (
-        whole ? buildInChild(options.childBuild!, config.outDir, logger) : build(config, { logger, states, saveCachesLater: true })
+        whole
+          ? buildInChild(options.childBuild!, config.endpoint!, config.outDir, logger)
+          : build(config, { logger, states, saveCachesLater: true })
       ).catch((error: unknown) => {
         metrics.failures.build++;
         throw error;
@@ -197,17 +215,21 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       if (publishing) {
         try {
           // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
-          if (leaseLost || !(await lock.renew()))
+          if (!(await stillHeld()))
             throw createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over`]);
           // Right after this process's own update of a folder it published whole: only what the build wrote is read again.
           const walk = !inBucket || !changes || changes.mode === 'full' || now() - walkedAt > WALK_EVERY_MS;
           inBucket = false;
-          await publish(options.publish!, { logger, store, hashes, checkedRecords, changed: walk ? undefined : changes! }).catch(
-            (error: unknown) => {
-              metrics.failures.publish++;
-              throw error;
-            },
-          );
+          await publish(options.publish!, {
+            logger,
+            store: publishStore!,
+            hashes,
+            checkedRecords,
+            changed: walk ? undefined : changes!,
+          }).catch((error: unknown) => {
+            metrics.failures.publish++;
+            throw error;
+          });
           inBucket = true;
           if (walk) walkedAt = now();
         } catch (error) {
@@ -333,11 +355,17 @@ const LEASE_RENEW_MS = 10_000;
  */
 async function buildInChild(
   command: readonly string[],
+  endpoint: string,
   outDir: string,
   logger: Logger,
 ): Promise<{ buildId: string; report: { changes: null }; feedCursor: null; saveCaches?: undefined }> {
   logger.info('live', `no saved state for ${outDir}: every page renders, in a process of its own so this one stays small`);
-  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The endpoint goes in the environment, not on the command line any user of the machine can read
+  // (`ps`): its URL may carry credentials.
+  const child = spawn(command[0]!, command.slice(1), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, GRAPHQL_ENDPOINT: endpoint },
+  });
   const lines: string[] = [];
   const take = (chunk: Buffer): void => {
     for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(line);

@@ -49,6 +49,15 @@ export function createSeenSignatures(toleranceS = WEBHOOK_TOLERANCE_S): SeenSign
  * Whether a request is signed with `secret`, recent, and new. The comparison takes the same time
  * whatever the signature, so its bytes cannot be guessed one at a time.
  */
+/** Why a call's headers cannot be a signed call's (checked before its body is read); null when they can. */
+export function malformedWebhookHeaders(timestamp: string | undefined, signature: string | undefined): WebhookVerdict | null {
+  if (!timestamp || !/^\d{1,12}$/.test(timestamp))
+    return { ok: false, status: 401, reason: `missing or malformed ${TIMESTAMP_HEADER} header (seconds since the epoch)` };
+  if (!signature || !/^sha256=[0-9a-f]{64}$/.test(signature))
+    return { ok: false, status: 401, reason: `missing or malformed ${SIGNATURE_HEADER} header (sha256=<64 hex digits>)` };
+  return null;
+}
+
 export function verifyWebhook(input: {
   secret: string;
   timestamp: string | undefined;
@@ -59,10 +68,8 @@ export function verifyWebhook(input: {
   toleranceS?: number;
 }): WebhookVerdict {
   const { timestamp, signature, nowS, toleranceS = WEBHOOK_TOLERANCE_S } = input;
-  if (!timestamp || !/^\d{1,12}$/.test(timestamp))
-    return { ok: false, status: 401, reason: `missing or malformed ${TIMESTAMP_HEADER} header (seconds since the epoch)` };
-  if (!signature || !/^sha256=[0-9a-f]{64}$/.test(signature))
-    return { ok: false, status: 401, reason: `missing or malformed ${SIGNATURE_HEADER} header (sha256=<64 hex digits>)` };
+  const malformed = malformedWebhookHeaders(timestamp, signature);
+  if (malformed || !timestamp || !signature) return malformed ?? { ok: false, status: 401, reason: 'no signature' };
   const at = Number(timestamp);
   const expected = Buffer.from(signWebhook(input.secret, at, input.body));
   if (!timingSafeEqual(expected, Buffer.from(signature)))

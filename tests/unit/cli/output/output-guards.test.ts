@@ -73,6 +73,19 @@ describe('the output lock', () => {
     expect(await readdir(join(dir, '..'))).toEqual([]);
   });
 
+  it("site live's lease dated further ahead than it lasts (a clock far ahead, a planted file) is taken over", async () => {
+    const dir = await outDir();
+    const now = (): Date => new Date('2026-11-28T12:00:00Z');
+    const holder = await lockOutput(dir, { for: 'live', leaseMs: 30_000, now, isAlive: () => true });
+    const owner = JSON.parse(await readFile(holder.file, 'utf8')) as Record<string, unknown>;
+    // Within the lease ahead (a clock a little fast): still held.
+    await writeFile(holder.file, JSON.stringify({ ...owner, host: `not-${hostname()}`, renewedAt: '2026-11-28T12:00:20Z' }));
+    expect((await rejection(lockOutput(dir, { for: 'live', leaseMs: 30_000, now, isAlive: () => true }))).code).toBe('LiveLocked');
+    await writeFile(holder.file, JSON.stringify({ ...owner, host: `not-${hostname()}`, renewedAt: '2999-01-01T00:00:00Z' }));
+    const taken = await lockOutput(dir, { for: 'live', leaseMs: 30_000, now, isAlive: () => true });
+    await taken.release();
+  });
+
   it('keeps a build lock from another machine without a lease, however old', async () => {
     const dir = await outDir();
     const holder = await lockOutput(dir, { isAlive: () => true, now: () => new Date('2020-01-01T00:00:00Z') });
