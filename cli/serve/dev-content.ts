@@ -13,9 +13,10 @@ export function followContent(
   endpoint: string,
   feed: ChangeFeedDefinition,
   onChange: (what: string) => void,
-  options: { intervalMs?: number; onProblem: (message: string) => void },
+  options: { intervalMs?: number; onProblem: (message: string) => void; token?: string | null },
 ): { close(): void } {
-  const client = createGraphQLClient({ endpoint, name: 'changes', retries: 0, timeoutMs: 5_000 });
+  // With the build's token, as the build asks the same feed: a backend may answer it to no one else.
+  const client = createGraphQLClient({ endpoint, name: 'changes', retries: 0, timeoutMs: 5_000, getToken: () => options.token ?? null });
   const intervalMs = options.intervalMs ?? 250;
   let cursor: string | null = null;
   let failing = false;

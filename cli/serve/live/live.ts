@@ -305,6 +305,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       feed = followContent(config.endpoint, changeFeed, (what) => notice(what), {
         intervalMs: options.pollIntervalMs,
         onProblem: (message) => logger.warn('live', message),
+        token: config.token,
       });
       logger.info('live', `asking the backend's change feed every ${formatDuration(options.pollIntervalMs)}`);
     } else
