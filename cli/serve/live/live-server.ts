@@ -50,7 +50,7 @@ export async function startLiveServer(options: LiveServerOptions): Promise<LiveS
     if (options.secret === null) return json(res, 404, { error: 'the webhook is off: set SITE_LIVE_SECRET to turn it on' });
     // A call that cannot be signed is refused before its body is read: no memory held for it.
     const malformed = malformedWebhookHeaders(header(req, TIMESTAMP_HEADER), header(req, SIGNATURE_HEADER));
-    if (malformed && !malformed.ok) return refuse(req, res, malformed.status, malformed.reason);
+    if (malformed) return refuse(req, res, malformed.status, malformed.reason);
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > WEBHOOK_MAX_BYTES) return refuse(req, res, 413, `a body over ${WEBHOOK_MAX_BYTES} bytes`);
     const chunks: Buffer[] = [];

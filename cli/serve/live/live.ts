@@ -120,11 +120,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
     if (held) heldAt = now();
     return held;
   };
-  const publishStore =
-    store &&
-    leaseGuardedStore(store, stillHeld, () =>
-      createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over during the publish`]),
-    );
+  const leaseTaken = (): Error => createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over`]);
+  const publishStore = store && leaseGuardedStore(store, stillHeld, leaseTaken);
   const hashes: FileHashes = new Map();
   const checkedRecords: CheckedRecords = new Map();
   // The folder's state, read while the process waits for the next change, not when the change comes.
@@ -215,8 +212,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       if (publishing) {
         try {
           // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
-          if (!(await stillHeld()))
-            throw createBuildError(BuildErrors.LiveLocked, [config.outDir, `the lease on ${lock.file} was taken over`]);
+          if (!(await stillHeld())) throw leaseTaken();
           // Right after this process's own update of a folder it published whole: only what the build wrote is read again.
           const walk = !inBucket || !changes || changes.mode === 'full' || now() - walkedAt > WALK_EVERY_MS;
           inBucket = false;

@@ -20,7 +20,8 @@ export function signWebhook(secret: string, timestamp: number, body: string | Bu
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')}`;
 }
 
-export type WebhookVerdict = { ok: true } | { ok: false; status: 401 | 409; reason: string };
+export type WebhookVerdict = { ok: true } | WebhookRefusal;
+export type WebhookRefusal = { ok: false; status: 401 | 409; reason: string };
 
 /** Signatures taken within the tolerance, so none is taken twice. */
 export interface SeenSignatures {
@@ -50,7 +51,7 @@ export function createSeenSignatures(toleranceS = WEBHOOK_TOLERANCE_S): SeenSign
  * whatever the signature, so its bytes cannot be guessed one at a time.
  */
 /** Why a call's headers cannot be a signed call's (checked before its body is read); null when they can. */
-export function malformedWebhookHeaders(timestamp: string | undefined, signature: string | undefined): WebhookVerdict | null {
+export function malformedWebhookHeaders(timestamp: string | undefined, signature: string | undefined): WebhookRefusal | null {
   if (!timestamp || !/^\d{1,12}$/.test(timestamp))
     return { ok: false, status: 401, reason: `missing or malformed ${TIMESTAMP_HEADER} header (seconds since the epoch)` };
   if (!signature || !/^sha256=[0-9a-f]{64}$/.test(signature))
@@ -67,9 +68,11 @@ export function verifyWebhook(input: {
   seen: SeenSignatures;
   toleranceS?: number;
 }): WebhookVerdict {
-  const { timestamp, signature, nowS, toleranceS = WEBHOOK_TOLERANCE_S } = input;
-  const malformed = malformedWebhookHeaders(timestamp, signature);
-  if (malformed || !timestamp || !signature) return malformed ?? { ok: false, status: 401, reason: 'no signature' };
+  const { timestamp, nowS, toleranceS = WEBHOOK_TOLERANCE_S } = input;
+  const malformed = malformedWebhookHeaders(timestamp, input.signature);
+  if (malformed) return malformed;
+  // Both are there and well-formed now.
+  const signature = input.signature!;
   const at = Number(timestamp);
   const expected = Buffer.from(signWebhook(input.secret, at, input.body));
   if (!timingSafeEqual(expected, Buffer.from(signature)))
