@@ -24,7 +24,10 @@ if (Number(process.versions.node.split('.')[0]) < required) {
 // (two 32 MB semi-spaces), twice Node 20's, which raised a 10,000-page build's peak memory by about half
 // for no gain in time (docs/performance.md). V8 reads the cap only when the process starts, so
 // `site build` replaces itself with the same command and the cap (process.execve: same process id, same
-// standard streams), unless a cap was given (NODE_OPTIONS=--max-semi-space-size=N to try another).
+// standard streams), unless a cap was given (NODE_OPTIONS=--max-semi-space-size=N to try another). `site live`
+// renders its updates in its main thread as a build does, and runs for days: uncapped, its young generation
+// alone held 128 MiB of a 500 MiB process between updates.
+const RENDERS_PAGES = new Set(['build', 'live']);
 const YOUNG_GENERATION = '--max-semi-space-size=16';
 const capGiven = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) =>
   flag.startsWith('--max-semi-space-size'),
@@ -40,7 +43,7 @@ const MALLOC =
   process.env.MALLOC_MMAP_THRESHOLD_ === undefined && process.env.GLIBC_TUNABLES === undefined
     ? { MALLOC_MMAP_THRESHOLD_: String(256 * 1024) }
     : {};
-if (process.argv[2] === 'build' && !capGiven && typeof process.execve === 'function') {
+if (RENDERS_PAGES.has(process.argv[2]) && !capGiven && typeof process.execve === 'function') {
   process.execve(process.execPath, [process.execPath, YOUNG_GENERATION, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     ...MALLOC,
@@ -50,7 +53,7 @@ if (process.argv[2] === 'build' && !capGiven && typeof process.execve === 'funct
 // to every worker thread and ignores the young generation the thread asks for (`resourceLimits`): a
 // page-write thread would keep 32 MB of young generation for the few megabytes it uses. Unset, each
 // thread has the one it asks for (cli/output/write.ts, cli/render/render-threads.ts, cli/bundle/bundle-cache.ts).
-if (process.argv[2] === 'build') setFlagsFromString('--max-semi-space-size=0');
+if (RENDERS_PAGES.has(process.argv[2])) setFlagsFromString('--max-semi-space-size=0');
 
 process.env.NODE_ENV ??= 'production';
 // How far the main heap grows past what survives a collection (cli/config/heap-growth.js says why).

@@ -67,7 +67,7 @@ describe('the Node.js the project runs on', () => {
     expect(result.stderr).toContain('Hint: Start it through npm (npm start, npx site <command>, npm run site -- <command>)');
   });
 
-  it("`site build` caps the main thread's young generation at 32 MB, as Node 20 did, and fixes malloc's mapping threshold, in the process that was started, unless given a cap or a threshold", async () => {
+  it("`site build` and `site live` cap the main thread's young generation at 32 MB, as Node 20 did, and fixes malloc's mapping threshold, in the process that was started, unless given a cap or a threshold", async () => {
     // Loaded into every Node.js the command runs as (NODE_OPTIONS): says, as it ends, which process it was and with which flags.
     const dir = await mkdtemp(join(tmpdir(), 'node-runtime-'));
     const hook = join(dir, 'hook.mjs');
@@ -98,6 +98,11 @@ describe('the Node.js the project runs on', () => {
     env = { MALLOC_MMAP_THRESHOLD_: '1048576' };
     expect((await flags('', 'build', '--concurrency', 'none')).mmapThreshold).toBe('1048576');
     env = {};
+    // `site live` renders its updates in its main thread, as a build does: the same cap and threshold.
+    const live = await flags('', 'live', '--poll-interval', 'none');
+    expect(live.execArgv).toEqual(['--max-semi-space-size=16']);
+    expect(live.pid).toBe(live.startedPid);
+    expect(live.mmapThreshold).toBe('262144');
     // A cap given by the user stands; other commands start once, as they are.
     expect((await flags('--max-semi-space-size=32', 'build', '--concurrency', 'none')).execArgv).toEqual([]);
     expect((await flags('', '--version')).execArgv).toEqual([]);
