@@ -273,7 +273,10 @@ describe('site live', () => {
     );
     const health = await fetch(`${live.url}/health`);
     expect(health.status).toBe(503);
-    expect(((await health.json()) as { status: string }).status).toBe('failing');
+    // The stage only: the storage's error, which names the bucket and its address, goes to the log.
+    const said = await health.text();
+    expect(JSON.parse(said)).toMatchObject({ status: 'failing', stage: 'publish' });
+    expect(said).not.toContain(String(s3.port));
     // The attempt wrote files, never latest.json or the records that name the build's files.
     const puts = s3.requests.slice(before).filter((r) => r.method === 'PUT' && r.status === 200);
     expect(puts.length).toBeGreaterThan(0);
@@ -424,7 +427,11 @@ describe('site live when the backend fails', () => {
     );
     const health = await fetch(`${session.url}/health`);
     expect(health.status).toBe(503);
-    expect(((await health.json()) as { status: string }).status).toBe('failing');
+    // The stage only: the error, which names the backend's address, goes to the log.
+    const said = await health.text();
+    expect(JSON.parse(said)).toMatchObject({ status: 'failing', stage: 'backend' });
+    expect(said).not.toContain(new URL(faulty.url).port);
+    expect(logger.lines.some((l) => l.includes(new URL(faulty.url).port) && /the update failed/.test(l))).toBe(true);
     expect(await readFile(page, 'utf8')).toBe(before);
     expect(logger.lines.some((l) => /the update failed .*Trying again in/.test(l))).toBe(true);
     faulty.setRules([]);

@@ -9,8 +9,7 @@ import type { ResolvedConfig } from '../../config/config.ts';
 import type { PublishConfig } from '../../config/publish.ts';
 import { loadChangeFeed } from '../../config/site-modules.ts';
 import { generatorFingerprint } from '../../build/generator-fingerprint.ts';
-import { redactUrlsIn } from '../../../runtime/shared/redact-url.ts';
-import { BuildErrors, createBuildError } from '../../errors/errors.ts';
+import { BuildErrors, createBuildError, isBuildError } from '../../errors/errors.ts';
 import { describeCause } from '../../errors/format-error.ts';
 import { lockOutput } from '../../output/lock.ts';
 import { publish } from '../../publish/index.ts';
@@ -25,7 +24,7 @@ import { readChangeFeed } from '../../content/change-feed.ts';
 import { followContent } from '../dev-content.ts';
 import { createLiveMetrics, observe, type LiveMetrics } from './live-metrics.ts';
 import { leaseGuardedStore } from './lease-guard.ts';
-import { startLiveServer } from './live-server.ts';
+import { startLiveServer, type FailedStage } from './live-server.ts';
 import { createUpdateQueue, type Batch } from './update-queue.ts';
 
 /**
@@ -128,7 +127,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
   const states = createStateMemory(config);
   // Whether the bucket holds what the folder holds: an update whose build changed nothing publishes only if not.
   let inBucket = false;
-  let failing: string | null = null;
+  // The stage the last update failed in, for /health (its message goes to the log).
+  let failing: FailedStage | null = null;
   // The change feed, and where it stood when the last good build asked it: an update first asks the feed
   // what changed since (milliseconds, where a build that finds nothing takes a second at 10,000 pages).
   const { changeFeed } = await loadChangeFeed();
@@ -160,6 +160,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
 
   const update = async (batch: Batch): Promise<void> => {
     const started = now();
+    // Where the update is: the stage /health names should it fail.
+    let stage: 'backend' | 'build' | 'publish' = 'backend';
     const what = `${batch.reasons.join('; ')}${batch.changes > batch.reasons.length ? ` and ${batch.changes - batch.reasons.length} more` : ''}`;
     logger.info('live', `updating (${what})${batch.attempt > 0 ? `, attempt ${batch.attempt + 1}` : ''}`);
     try {
@@ -182,6 +184,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       // A folder without a saved state renders every page: in a process of its own, whose memory (a
       // full build's, 500 MiB at 10,000 pages) goes with it, rather than in this one, which keeps it.
       const whole = options.childBuild && !hasBuildState(config.cacheDir, config.outDir);
+      stage = 'build';
       const result = await (
         whole
           ? buildInChild(options.childBuild!, config.endpoint!, config.outDir, logger)
@@ -212,6 +215,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       if (publishing) {
         try {
           // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
+          stage = 'publish';
           if (!(await stillHeld())) throw leaseTaken();
           // Right after this process's own update of a folder it published whole: only what the build wrote is read again.
           const walk = !inBucket || !changes || changes.mode === 'full' || now() - walkedAt > WALK_EVERY_MS;
@@ -230,7 +234,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
           if (walk) walkedAt = now();
         } catch (error) {
           // Failing from now on, not once the state is saved: /health says so as soon as the publish failed.
-          failing = redactUrlsIn(describeCause(error));
+          failing = failedStage(error, stage);
           await saveState();
           throw error;
         }
@@ -256,8 +260,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       await saveState();
     } catch (error) {
       metrics.updates.failed++;
-      // /health shows it: with the credentials in its URLs taken out, as in the log.
-      failing = redactUrlsIn(describeCause(error));
+      // /health names the stage; the message, which may name the backend, the bucket or a path, is logged (onFailure below).
+      failing = failedStage(error, stage);
       throw error;
     }
   };
@@ -378,6 +382,25 @@ async function buildInChild(
   const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as { id: string };
   return { buildId: latest.id, report: { changes: null }, feedCursor: null };
 }
+
+/**
+ * The stage an update failed in, as /health names it: the lease taken over; the backend, when the
+ * build's error is one of asking it (or has such a cause); else where the update was.
+ */
+function failedStage(error: unknown, stage: 'backend' | 'build' | 'publish'): FailedStage {
+  if (isBuildError(error) && error.code === BuildErrors.LiveLocked.code) return 'lease';
+  if (stage !== 'build') return stage;
+  for (let cause: unknown = error, depth = 0; cause && depth < 8; cause = (cause as { cause?: unknown }).cause, depth++) {
+    if ((cause as { isGraphQLRequestError?: boolean }).isGraphQLRequestError) return 'backend';
+    if (isBuildError(cause) && BACKEND_ERRORS.has(cause.code)) return 'backend';
+  }
+  return 'build';
+}
+
+/** The build's errors that say the backend could not be asked, not that the content or a page failed. */
+const BACKEND_ERRORS: ReadonlySet<string> = new Set(
+  [BuildErrors.EndpointUnreachable, BuildErrors.EndpointRedirected, BuildErrors.SiteQueryFailed].map((e) => e.code),
+);
 
 /** Warnings of the same kind, at most `perMinute` a minute; the ones left out are counted in the next line. */
 function rateLimitedWarnings(logger: Logger, now: () => number, perMinute = 10): { note(message: string): void } {
