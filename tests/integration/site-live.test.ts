@@ -444,3 +444,67 @@ describe('site live when the backend fails', () => {
     expect((await fetch(`${session.url}/health`)).status).toBe(200);
   }, 120_000);
 });
+
+describe('site live told twice to stop while a build runs in a process of its own', () => {
+  it('ends that build with it, so the output folder is free for the next process', async () => {
+    const { startFaultServer } = await import('../helpers/fault-server.ts');
+    const { lockOutput } = await import('../../cli/output/lock.ts');
+    const faulty = await startFaultServer({ backend: { now: () => new Date('2026-06-01T12:00:00Z') } });
+    onTestFinished(() => faulty.close());
+    // Every query hangs: the first update's build (a fresh folder, so a process of its own) takes the
+    // output's lock and then waits on the backend.
+    faulty.setRules([{ operation: '*', fault: { kind: 'hang' } }]);
+    const outDir = join(root, 'child-out');
+    const cacheDir = await seedBundle(join(root, 'child-cache'));
+    const child = spawn(
+      process.execPath,
+      [SITE_BIN, 'live', '--endpoint', faulty.url, '--out', outDir, '--cache-dir', cacheDir, '--no-search', '--port', '0', '--poll-interval', '0'],
+      { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', SOURCE_DATE_EPOCH: '1780000000' } },
+    );
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((ok) => child.once('exit', (code, signal) => ok(code ?? (signal ? -1 : null))));
+    // The build's lock names its process: not this one's child, but the build it started.
+    const lockFile = `${outDir}.lock`;
+    const buildPid = await waitFor(
+      async () => {
+        const owner = await readFile(lockFile, 'utf8').catch(() => null);
+        return owner ? (JSON.parse(owner) as { pid: number }).pid : null;
+      },
+      30_000,
+      () => `the build never took the output's lock:\n${output}`,
+    );
+    onTestFinished(() => {
+      if (isRunning(buildPid)) process.kill(buildPid, 'SIGKILL');
+    });
+    expect(buildPid).not.toBe(child.pid);
+    child.kill('SIGTERM');
+    await waitFor(
+      () => output.includes('the running update finishes first'),
+      10_000,
+      () => `the first signal was not taken:\n${output}`,
+    );
+    // The first signal waits for the update: the build goes on.
+    expect(isRunning(buildPid)).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    await waitFor(
+      () => !isRunning(buildPid),
+      5_000,
+      () => `the build (process ${buildPid}) still runs after site live ended`,
+    );
+    // The folder's lock is free: the next build takes it (a lock whose process has gone is taken over).
+    const lock = await lockOutput(outDir);
+    await lock.release();
+  }, 90_000);
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -367,6 +367,14 @@ async function buildInChild(
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, GRAPHQL_ENDPOINT: endpoint },
   });
+  // Should this process end while the build runs (a second SIGTERM or Ctrl-C, an uncaught error), the
+  // build ends with it: left running, it would hold the output's lock (and write the folder) until done,
+  // and a new process for the folder would be refused with OutputLocked. The folder is safe either way
+  // (staging, then a swap that a later build finishes).
+  const stop = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', stop);
   const lines: string[] = [];
   const take = (chunk: Buffer): void => {
     for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(line);
@@ -376,7 +384,7 @@ async function buildInChild(
   const code = await new Promise<number | null>((resolve) => {
     child.once('error', () => resolve(null));
     child.once('close', (exit) => resolve(exit));
-  });
+  }).finally(() => process.off('exit', stop));
   for (const line of lines) logger.warn('build', line);
   if (code !== 0) throw createBuildError(BuildErrors.LiveBuildFailed, [lines.slice(-3).join(' / ') || `exit status ${code}`]);
   const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as { id: string };
