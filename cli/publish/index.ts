@@ -10,7 +10,7 @@ import { readLocalBuild, memoryFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
 import { FILES_DIR, isShardRecordOf, PENDING_DIR } from './policy.ts';
-import { readBucketBuilds, signAdopted } from './remote-builds.ts';
+import { readBucketBuilds, recordDigest, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { checkForeignObjects, planRetention } from './retention.ts';
 import { createS3Store } from './s3-store.ts';
@@ -154,7 +154,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       });
       phase('uploads');
       // The record this run signed and put needs no check when the next publish reads these bytes back.
-      deps.checkedRecords?.set(manifestKey, { text: manifestText, auth: config.records, read: { manifest } });
+      deps.checkedRecords?.set(manifestKey, { digest: recordDigest(manifestText), auth: config.records, read: { manifest } });
     } catch (error) {
       const run = uploadsDone(progress);
       logger.warn(
