@@ -33,7 +33,7 @@ async function folder() {
   const reads: string[] = [];
   const load = async (_options: unknown, generator: string): Promise<SavedBuild> => {
     reads.push(generator);
-    return { state: { buildId: `read ${reads.length}`, sample } as BuildState };
+    return { state: { buildId: `read ${reads.length}`, sample } as unknown as BuildState };
   };
   const memory = createStateMemory({ incremental: true, cacheDir, outDir }, load);
   return { memory, reads, stateFile: stateFile!, cursorFile: cursorFile!, outDir, page };
