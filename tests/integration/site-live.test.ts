@@ -445,6 +445,59 @@ describe('site live when the backend fails', () => {
   }, 120_000);
 });
 
+describe("site live's build in a process of its own, when it fails", () => {
+  it('logs its output line by line as it comes, and names its last lines in the error', async () => {
+    const { startLive: startInProcess } = await import('../../cli/serve/live/live.ts');
+    const { resolveConfig } = await import('../../cli/config/config.ts');
+    const { createMemoryLogger } = await import('../../cli/terminal/logger.ts');
+    const config = resolveConfig(
+      {
+        endpoint: backend.url,
+        outDir: join(root, 'noisy-out'),
+        cacheDir: join(root, 'noisy-cache'),
+        search: false,
+        report: false,
+        logLevel: 'info',
+      },
+      {},
+      ROOT,
+    );
+    // A build that writes 8 MB of warnings, a line in two parts, its last words, and fails.
+    const script = [
+      "const noise = 'noise ' + 'x'.repeat(90) + '\\n';",
+      'for (let i = 0; i < 80000; i++) process.stderr.write(noise);',
+      "process.stderr.write('Error: half');",
+      "setTimeout(() => { process.stderr.write(' of a line\\nthe last words\\n'); process.exitCode = 1; }, 100);",
+    ].join('\n');
+    const logger = createMemoryLogger();
+    const session = await startInProcess({
+      config,
+      publish: null,
+      host: '127.0.0.1',
+      port: 0,
+      pollIntervalMs: 0,
+      webhookSecret: null,
+      retryMs: 60_000,
+      logger,
+      childBuild: [process.execPath, '-e', script],
+    });
+    onTestFinished(() => session.close());
+    await waitFor(
+      () => session.metrics.updates.failed > 0,
+      30_000,
+      () => logger.lines.slice(-5).join('\n'),
+    );
+    // Each line once, whole, as the memory logger writes a warning.
+    const noise = `[build] warning: noise ${'x'.repeat(90)}`;
+    expect(logger.lines.filter((l) => l === noise)).toHaveLength(80_000);
+    expect(logger.lines.filter((l) => l.startsWith('[build] ') && l !== noise)).toEqual([
+      '[build] warning: Error: half of a line',
+      '[build] warning: the last words',
+    ]);
+    expect(logger.lines.some((l) => /the update failed \(.*failed: noise x+ \/ Error: half of a line \/ the last words\.\)/.test(l))).toBe(true);
+  }, 60_000);
+});
+
 describe('site live told twice to stop while a build runs in a process of its own', () => {
   it('ends that build with it, so the output folder is free for the next process', async () => {
     const { startFaultServer } = await import('../helpers/fault-server.ts');
@@ -458,7 +511,21 @@ describe('site live told twice to stop while a build runs in a process of its ow
     const cacheDir = await seedBundle(join(root, 'child-cache'));
     const child = spawn(
       process.execPath,
-      [SITE_BIN, 'live', '--endpoint', faulty.url, '--out', outDir, '--cache-dir', cacheDir, '--no-search', '--port', '0', '--poll-interval', '0'],
+      [
+        SITE_BIN,
+        'live',
+        '--endpoint',
+        faulty.url,
+        '--out',
+        outDir,
+        '--cache-dir',
+        cacheDir,
+        '--no-search',
+        '--port',
+        '0',
+        '--poll-interval',
+        '0',
+      ],
       { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', SOURCE_DATE_EPOCH: '1780000000' } },
     );
     let output = '';

@@ -24,6 +24,7 @@ import { readChangeFeed } from '../../content/change-feed.ts';
 import { followContent } from '../dev-content.ts';
 import { createLiveMetrics, observe, type LiveMetrics } from './live-metrics.ts';
 import { leaseGuardedStore } from './lease-guard.ts';
+import { createOutputTail } from './output-tail.ts';
 import { startLiveServer, type FailedStage } from './live-server.ts';
 import { createUpdateQueue, type Batch } from './update-queue.ts';
 
@@ -349,6 +350,8 @@ const LEASE_MS = 30_000;
 const WALK_EVERY_MS = 10 * 60 * 1000;
 /** How often the lease is renewed: three times within it, so one slow disk write does not lose it. */
 const LEASE_RENEW_MS = 10_000;
+/** How much of a child build's output is kept for its error message (it is logged as it comes). */
+const CHILD_OUTPUT_TAIL_CHARS = 64 * 1024;
 
 /**
  * Runs `site build` as a process of its own (`command`: node and its arguments), its warnings and errors
@@ -375,18 +378,18 @@ async function buildInChild(
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
   process.once('exit', stop);
-  const lines: string[] = [];
-  const take = (chunk: Buffer): void => {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(line);
-  };
-  child.stdout!.on('data', take);
-  child.stderr!.on('data', take);
+  // Its warnings and errors are logged as they come; only the last 64 KiB are kept, for the error message.
+  const output = createOutputTail(CHILD_OUTPUT_TAIL_CHARS, (line) => logger.warn('build', line));
+  const [stdout, stderr] = [output.reader(), output.reader()];
+  child.stdout!.on('data', (chunk: Buffer) => stdout.write(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => stderr.write(chunk));
   const code = await new Promise<number | null>((resolve) => {
     child.once('error', () => resolve(null));
     child.once('close', (exit) => resolve(exit));
   }).finally(() => process.off('exit', stop));
-  for (const line of lines) logger.warn('build', line);
-  if (code !== 0) throw createBuildError(BuildErrors.LiveBuildFailed, [lines.slice(-3).join(' / ') || `exit status ${code}`]);
+  stdout.end();
+  stderr.end();
+  if (code !== 0) throw createBuildError(BuildErrors.LiveBuildFailed, [output.lines().slice(-3).join(' / ') || `exit status ${code}`]);
   const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as { id: string };
   return { buildId: latest.id, report: { changes: null }, feedCursor: null };
 }
