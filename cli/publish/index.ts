@@ -55,15 +55,15 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     );
     const remote = await store.list();
     phase('listing');
-    const bucket = await readBucketBuilds(
+    const bucket = await readBucketBuilds({
       store,
       remote,
       logger,
-      config.concurrency,
-      config.records,
-      config.adoptRecords,
-      deps.checkedRecords,
-    );
+      concurrency: config.concurrency,
+      auth: config.records,
+      adopt: config.adoptRecords,
+      checked: deps.checkedRecords,
+    });
     phase('records read');
     const previousBuildId = bucket.latest?.id ?? null;
 

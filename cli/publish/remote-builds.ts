@@ -36,20 +36,35 @@ export interface BucketBuilds {
   adopted: Map<string, FileManifest>;
 }
 
+export interface ReadBucketBuildsOptions {
+  store: ObjectStore;
+  /** The bucket's listing, as `store.list()` gave it. */
+  remote: ReadonlyMap<string, RemoteObject>;
+  logger: Logger;
+  /** Records read at once. */
+  concurrency: number;
+  /** SITE_PUBLISH_KEY's: what a record's signature must verify with. */
+  auth: RecordAuth;
+  /** `--adopt-records`: take well-formed records without a valid signature, once, on the operator's word. @default false */
+  adopt?: boolean;
+  /** What a process that publishes again and again knows of the records it checked (`site live`). @default null: every record checked */
+  checked?: CheckedRecords | null;
+}
+
 /**
  * Reads latest.json, every file manifest under `_assets/builds/files/` and every pending record. Only
  * records whose signature verifies (record-auth.ts) are returned; every other object there is named in a
  * warning and left out, so nothing it lists is ever deleted, kept or taken for publish's own on its word.
  */
-export async function readBucketBuilds(
-  store: ObjectStore,
-  remote: ReadonlyMap<string, RemoteObject>,
-  logger: Logger,
-  concurrency: number,
-  auth: RecordAuth,
+export async function readBucketBuilds({
+  store,
+  remote,
+  logger,
+  concurrency,
+  auth,
   adopt = false,
-  checked: CheckedRecords | null = null,
-): Promise<BucketBuilds> {
+  checked = null,
+}: ReadBucketBuildsOptions): Promise<BucketBuilds> {
   const limit = pLimit(concurrency);
   const adopted = new Map<string, FileManifest>();
   const recordKeys = new Map<string, string>();
