@@ -162,7 +162,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
   const update = async (batch: Batch): Promise<void> => {
     const started = now();
     // Where the update is: the stage /health names should it fail.
-    let stage: 'backend' | 'build' | 'publish' = 'backend';
+    let stage: 'backend' | 'build' | 'publish' = 'build';
     const what = `${batch.reasons.join('; ')}${batch.changes > batch.reasons.length ? ` and ${batch.changes - batch.reasons.length} more` : ''}`;
     logger.info('live', `updating (${what})${batch.attempt > 0 ? `, attempt ${batch.attempt + 1}` : ''}`);
     try {
@@ -175,6 +175,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
         void session.close().then(() => options.onStop?.('code changed'));
         return;
       }
+      stage = 'backend';
       if (await nothingSince()) {
         metrics.unchanged++;
         metrics.updates.ok++;
@@ -215,8 +216,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       };
       if (publishing) {
         try {
-          // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
           stage = 'publish';
+          // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
           if (!(await stillHeld())) throw leaseTaken();
           // Right after this process's own update of a folder it published whole: only what the build wrote is read again.
           const walk = !inBucket || !changes || changes.mode === 'full' || now() - walkedAt > WALK_EVERY_MS;
