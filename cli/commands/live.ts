@@ -118,6 +118,8 @@ export function addLiveCommand(program: Command): void {
         });
         // SIGTERM (Kubernetes, systemd) or Ctrl-C: the running update finishes, then the process ends. A
         // second signal ends it at once: the folder and the bucket are safe at any point (staging, latest.json last).
+        // A build running in a process of its own is ended as this one exits (live.ts buildInChild), so that it
+        // does not keep the output's lock.
         const stop = (): void => {
           process.once('SIGTERM', () => process.exit(143));
           process.once('SIGINT', () => process.exit(130));

@@ -52,17 +52,20 @@ export const WEBHOOK_SECRET_MIN_LENGTH = 32;
 
 /**
  * SITE_LIVE_SECRET: the secret a CMS signs `site live`'s webhook calls with (serve/live/webhook-signature.ts);
- * null when unset, and then the webhook is off. A short secret is refused: it could be guessed offline
- * from one signed call.
+ * null when unset, and then the webhook is off. Spaces and line ends around it are not part of it: a
+ * secret read from a file (a Kubernetes secret, `$(cat …)`) often ends with a newline, with which no
+ * CMS's signature would ever verify. Set but empty (an empty secret file) or short, it is refused: the
+ * webhook would be off without a word, or its secret guessed offline from one signed call.
  */
 export function liveWebhookSecret(env: Environment = process.env): string | null {
-  const value = env.SITE_LIVE_SECRET;
-  if (value === undefined || value === '') return null;
+  const raw = env.SITE_LIVE_SECRET;
+  if (raw === undefined) return null;
+  const value = raw.trim();
   if (value.length < WEBHOOK_SECRET_MIN_LENGTH)
     throw createBuildError(BuildErrors.InvalidOption, [
       'SITE_LIVE_SECRET',
-      `(${value.length} characters)`,
-      `a secret of at least ${WEBHOOK_SECRET_MIN_LENGTH} characters, such as the output of \`openssl rand -hex 32\``,
+      value === '' ? '(empty)' : `(${value.length} characters)`,
+      `a secret of at least ${WEBHOOK_SECRET_MIN_LENGTH} characters, such as the output of \`openssl rand -hex 32\` (unset it to turn the webhook off)`,
     ]);
   return value;
 }

@@ -123,6 +123,13 @@ export const BuildErrors = {
     message: (operation: string, key: string, cause: string) => `${operation} ${key} failed: ${cause}.`,
     hint: "Publish again: it uploads only what is missing, and latest.json names the previous complete build until a publish finishes. Run with --verbose for the storage's answer.",
   }),
+  StorageRecordTooLarge: define({
+    code: 'StorageRecordTooLarge',
+    exitCode: 1,
+    message: (key: string, size: number, limit: number) =>
+      `${key} is ${size} bytes or more, larger than any build record publish writes (at most ${limit} bytes are read); it was not read.`,
+    hint: 'Something other than site publish wrote it under the build records: look at it and remove it from the bucket, then publish again; latest.json still names the previous build.',
+  }),
   SampleCredentialsExposed: define({
     code: 'SampleCredentialsExposed',
     exitCode: 2,

@@ -10,7 +10,7 @@ import { readLocalBuild, memoryFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
 import { FILES_DIR, isShardRecordOf, PENDING_DIR } from './policy.ts';
-import { readBucketBuilds, signAdopted } from './remote-builds.ts';
+import { readBucketBuilds, recordDigest, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { checkForeignObjects, planRetention } from './retention.ts';
 import { createS3Store } from './s3-store.ts';
@@ -55,15 +55,15 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     );
     const remote = await store.list();
     phase('listing');
-    const bucket = await readBucketBuilds(
+    const bucket = await readBucketBuilds({
       store,
       remote,
       logger,
-      config.concurrency,
-      config.records,
-      config.adoptRecords,
-      deps.checkedRecords,
-    );
+      concurrency: config.concurrency,
+      auth: config.records,
+      adopt: config.adoptRecords,
+      checked: deps.checkedRecords,
+    });
     phase('records read');
     const previousBuildId = bucket.latest?.id ?? null;
 
@@ -154,7 +154,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       });
       phase('uploads');
       // The record this run signed and put needs no check when the next publish reads these bytes back.
-      deps.checkedRecords?.set(manifestKey, { text: manifestText, auth: config.records, read: { manifest } });
+      deps.checkedRecords?.set(manifestKey, { digest: recordDigest(manifestText), auth: config.records, read: { manifest } });
     } catch (error) {
       const run = uploadsDone(progress);
       logger.warn(

@@ -21,13 +21,19 @@ export interface RememberingStore extends ObjectStore {
 
 export function createRememberingStore(
   inner: ObjectStore,
-  { relistMs = 60 * 60 * 1000, now = Date.now }: { relistMs?: number; now?: () => number } = {},
+  {
+    relistMs = 60 * 60 * 1000,
+    now = Date.now,
+    memoChars = MEMO_CHARS,
+  }: { relistMs?: number; now?: () => number; /** @default MEMO_CHARS */ memoChars?: number } = {},
 ): RememberingStore {
   let listing: Map<string, RemoteObject> | null = null;
   let listedAt = 0;
   // The SHA-256 publish stored with each object this process wrote or asked about; null: none stored.
   const sha256 = new Map<string, string | null>();
-  const texts = new Map<string, string | null>();
+  // The records' texts, at most `memoChars` characters of them (the oldest go first): a bucket may hold
+  // records no publish wrote, as many and as large as whoever can write it likes.
+  const texts = createTextMemo(memoChars);
   const forget = (): void => {
     listing = null;
     latestBytes = null;
@@ -107,6 +113,49 @@ export function createRememberingStore(
     if (body && readBack(key)) texts.set(key, body.toString('utf8'));
     else texts.delete(key);
   }
+}
+
+/**
+ * The most characters of record text kept between publishes: the records of the builds a bucket keeps
+ * (three by default, 4.8 MB each at 25,800 files) and their pending records, several times over. Past it
+ * the oldest are dropped and read again when asked for.
+ */
+export const MEMO_CHARS = 64 * 1024 * 1024;
+
+/** Texts by key (null: no object), the non-null ones together at most `limit` characters, the oldest dropped first. */
+function createTextMemo(limit: number): {
+  has(key: string): boolean;
+  get(key: string): string | null | undefined;
+  set(key: string, text: string | null): void;
+  delete(key: string): void;
+  clear(): void;
+} {
+  const texts = new Map<string, string | null>();
+  let chars = 0;
+  const drop = (key: string): void => {
+    chars -= texts.get(key)?.length ?? 0;
+    texts.delete(key);
+  };
+  return {
+    has: (key) => texts.has(key),
+    get: (key) => texts.get(key),
+    set(key, text) {
+      drop(key);
+      const size = text?.length ?? 0;
+      if (size > limit) return;
+      for (const old of texts.keys()) {
+        if (chars + size <= limit) break;
+        drop(old);
+      }
+      texts.set(key, text);
+      chars += size;
+    },
+    delete: drop,
+    clear() {
+      texts.clear();
+      chars = 0;
+    },
+  };
 }
 
 /** What publish reads back, kept as text: latest.json and the build records (manifests, pending records), never pages or media. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
@@ -35,20 +36,35 @@ export interface BucketBuilds {
   adopted: Map<string, FileManifest>;
 }
 
+export interface ReadBucketBuildsOptions {
+  store: ObjectStore;
+  /** The bucket's listing, as `store.list()` gave it. */
+  remote: ReadonlyMap<string, RemoteObject>;
+  logger: Logger;
+  /** Records read at once. */
+  concurrency: number;
+  /** SITE_PUBLISH_KEY's: what a record's signature must verify with. */
+  auth: RecordAuth;
+  /** `--adopt-records`: take well-formed records without a valid signature, once, on the operator's word. @default false */
+  adopt?: boolean;
+  /** What a process that publishes again and again knows of the records it checked (`site live`). @default null: every record checked */
+  checked?: CheckedRecords | null;
+}
+
 /**
  * Reads latest.json, every file manifest under `_assets/builds/files/` and every pending record. Only
  * records whose signature verifies (record-auth.ts) are returned; every other object there is named in a
  * warning and left out, so nothing it lists is ever deleted, kept or taken for publish's own on its word.
  */
-export async function readBucketBuilds(
-  store: ObjectStore,
-  remote: ReadonlyMap<string, RemoteObject>,
-  logger: Logger,
-  concurrency: number,
-  auth: RecordAuth,
+export async function readBucketBuilds({
+  store,
+  remote,
+  logger,
+  concurrency,
+  auth,
   adopt = false,
-  checked: CheckedRecords | null = null,
-): Promise<BucketBuilds> {
+  checked = null,
+}: ReadBucketBuildsOptions): Promise<BucketBuilds> {
   const limit = pLimit(concurrency);
   const adopted = new Map<string, FileManifest>();
   const recordKeys = new Map<string, string>();
@@ -71,11 +87,17 @@ export async function readBucketBuilds(
 }
 
 /**
- * What a process that publishes again and again (`site live`) knows of the records it read: each key's
- * text and what checking it found, for the same text under the same key and signing key. A build's
- * record is 4.8 MB of JSON at 25,800 files; parsing and checking it took about 0.1 s each publish.
+ * What a process that publishes again and again (`site live`) knows of the records it read: the digest
+ * of each key's text (recordDigest: not the text, which a bucket's planted records could make as large
+ * as they like) and what checking it found, for the same text under the same key and signing key. A
+ * build's record is 4.8 MB of JSON at 25,800 files; parsing and checking it took about 0.1 s each publish.
  */
-export type CheckedRecords = Map<string, { text: string; auth: RecordAuth; read: ReturnType<typeof readSignedRecord> }>;
+export type CheckedRecords = Map<string, { digest: string; auth: RecordAuth; read: ReturnType<typeof readSignedRecord> }>;
+
+/** The digest CheckedRecords knows a record's text by. */
+export function recordDigest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
 
 /** Writes the adopted records (--adopt-records) back signed, but for `skip` (records this run writes anyway). */
 export async function signAdopted(
@@ -125,21 +147,33 @@ async function readRecords({
   checked,
 }: RecordsRead): Promise<FileManifest[]> {
   const keys = [...remote.keys()].filter((key) => key.startsWith(`${dir}/`) && key.endsWith('.json'));
-  const texts = await Promise.all(keys.map((key) => limit(() => store.getText(key))));
+  // Each record is checked as it arrives, its text then let go: at most `limit`'s few texts at once, however many the bucket holds.
+  const judged = await Promise.all(
+    keys.map((key) =>
+      limit(async () => {
+        const text = await store.getText(key);
+        if (text === null) return null;
+        const digest = recordDigest(text);
+        const known = checked?.get(key);
+        const read = known && known.digest === digest && known.auth === auth ? known.read : readSignedRecord(text, key, auth);
+        checked?.set(key, { digest, auth, read });
+        const problem: RecordProblem | null = 'problem' in read ? read.problem : !isRecordKeyOf(key, dir, read.manifest) ? 'forged' : null;
+        // Only what --adopt-records takes needs the text again.
+        const unchecked = problem !== null && adopted && problem !== 'malformed' ? readRecordUnchecked(text) : null;
+        return { read, problem, unchecked };
+      }),
+    ),
+  );
   const records: FileManifest[] = [];
   keys.forEach((key, i) => {
-    const text = texts[i];
-    if (text === null || text === undefined) return;
-    const known = checked?.get(key);
-    const read = known && known.text === text && known.auth === auth ? known.read : readSignedRecord(text, key, auth);
-    checked?.set(key, { text, auth, read });
+    const judgement = judged[i];
+    if (!judgement) return;
+    const { read, problem, unchecked } = judgement;
     // A record signed for its key names itself (its versioned key, or the single key earlier versions wrote); anything else lists nothing: its files count as foreign and are never deleted.
-    const problem: RecordProblem | null = 'problem' in read ? read.problem : !isRecordKeyOf(key, dir, read.manifest) ? 'forged' : null;
     if (problem === null && 'manifest' in read) {
       recordKeys.set(key, read.manifest.id);
       return void records.push(read.manifest);
     }
-    const unchecked = adopted && problem !== 'malformed' ? readRecordUnchecked(text) : null;
     if (unchecked && isRecordKeyOf(key, dir, unchecked)) {
       adopted!.set(key, unchecked);
       recordKeys.set(key, unchecked.id);

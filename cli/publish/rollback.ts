@@ -33,7 +33,14 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
   try {
     logger.info('publish', `rollback to build ${id} at ${store.location}${config.dryRun ? ' (dry run)' : ''}`);
     const remote = await store.list();
-    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
+    const bucket = await readBucketBuilds({
+      store,
+      remote,
+      logger,
+      concurrency: config.concurrency,
+      auth: config.records,
+      adopt: config.adoptRecords,
+    });
     const versions = newestFirst(bucket.versions.filter((m) => m.id === id));
     // Retention deletes a dropped build's meta first: a build without one is no longer offered.
     if (versions.length === 0 || !remote.has(metaFileFor(id)))

@@ -7,7 +7,9 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
 import type { PublishConfig } from '../config/publish.ts';
+import { BuildErrors, createBuildError, isBuildError } from '../errors/errors.ts';
 import { isMissingKey, toStorageError } from './storage-errors.ts';
 
 /**
@@ -53,6 +55,13 @@ export interface PutHeaders {
 }
 
 /**
+ * The largest object getText reads (a build record, a pending record, latest.json): a build's record is
+ * 4.8 MB at 25,800 files, so this is a record of some 350,000 files. Anything larger was put there by
+ * someone else, and is refused (StorageRecordTooLarge) rather than held in memory.
+ */
+export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
+
+/**
  * An ObjectStore over the AWS SDK v3 S3 client. Credentials and region come from the standard AWS
  * environment; a custom endpoint uses path-style URLs, which every S3-compatible server understands.
  */
@@ -96,13 +105,35 @@ export function createS3Store(config: PublishConfig): ObjectStore {
       return found;
     },
     async getText(key) {
+      let answer;
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: base + key }));
-        return (await answer.Body?.transformToString('utf-8')) ?? '';
+        answer = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: base + key }));
       } catch (error) {
         if (isMissingKey(error)) return null;
         return fail('GetObject', key, error);
       }
+      const body = answer.Body as (Readable & AsyncIterable<Uint8Array>) | undefined;
+      if (!body) return '';
+      // Only build records and latest.json are read as text: one larger than any build's record was not
+      // written by publish, and is refused before (or as) it is read, rather than held in memory.
+      const tooLarge = (size: number): never => {
+        body.destroy();
+        throw createBuildError(BuildErrors.StorageRecordTooLarge, [`s3://${config.bucket}/${base}${key}`, size, MAX_TEXT_BYTES]);
+      };
+      if (answer.ContentLength !== undefined && answer.ContentLength > MAX_TEXT_BYTES) return tooLarge(answer.ContentLength);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      try {
+        for await (const chunk of body) {
+          size += chunk.byteLength;
+          if (size > MAX_TEXT_BYTES) return tooLarge(size);
+          chunks.push(Buffer.from(chunk));
+        }
+      } catch (error) {
+        if (isBuildError(error)) throw error;
+        return fail('GetObject', key, error);
+      }
+      return Buffer.concat(chunks).toString('utf8');
     },
     async headSha256(key) {
       try {

@@ -36,7 +36,14 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
       `shard ${shard.shard.index}/${shard.shard.count} of build ${shard.buildId}: ${own.length} files in ${config.outDir} to ${store.location}${config.dryRun ? ' (dry run)' : ''}`,
     );
     const remote = await store.list();
-    const bucket = await readBucketBuilds(store, remote, logger, config.concurrency, config.records, config.adoptRecords);
+    const bucket = await readBucketBuilds({
+      store,
+      remote,
+      logger,
+      concurrency: config.concurrency,
+      auth: config.records,
+      adopt: config.adoptRecords,
+    });
     const local = own.map((file) => placeOf(file, shard.buildId, remote)).filter((file) => file !== null);
     const record = createManifest(
       id,

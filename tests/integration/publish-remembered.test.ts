@@ -1,4 +1,4 @@
-import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { publish, resolvePublishConfig } from '../../cli/publish/index.ts';
 import type { FileHashes } from '../../cli/publish/local.ts';
 import { createRememberingStore, type RememberingStore } from '../../cli/publish/remembering-store.ts';
 import type { CheckedRecords } from '../../cli/publish/remote-builds.ts';
-import { createS3Store } from '../../cli/publish/s3-store.ts';
+import { createS3Store, MAX_TEXT_BYTES } from '../../cli/publish/s3-store.ts';
 import { createMemoryLogger } from '../../cli/terminal/logger.ts';
 import { getObject, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
 
@@ -120,10 +120,11 @@ describe('publishing again and again through a remembering store', () => {
     const once = config();
     const plain = (logger = createMemoryLogger()) => publish(once, { logger, hashes, checkedRecords: checked });
     await plain();
-    const [key, known] = [...checked].find(([, record]) => 'manifest' in record.read && record.read.manifest.id === 'build-1')!;
+    const [key] = [...checked].find(([, record]) => 'manifest' in record.read && record.read.manifest.id === 'build-1')!;
+    const genuine = (await getObject(client, s3.bucket, `www/${key}`))!.body.toString();
     // Someone with put rights adds a file to the record and keeps its MAC: other bytes, the same key.
-    const forged = known.text.replace('"files":{', '"files":{"planted/by-someone.html":{"size":1,"md5":"00","sha256":"00"},');
-    expect(forged).not.toBe(known.text);
+    const forged = genuine.replace('"files":{', '"files":{"planted/by-someone.html":{"size":1,"md5":"00","sha256":"00"},');
+    expect(forged).not.toBe(genuine);
     const put = (body: string) => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `www/${key}`, Body: body }));
     await put(forged);
     // Not taken: the build it names has no record publish can prove it wrote, so its files are no build's, and publish stops.
@@ -131,10 +132,26 @@ describe('publishing again and again through a remembering store', () => {
     await expect(plain(logger)).rejects.toThrow(/no build published there lists/);
     expect(logger.lines.some((line) => line.includes(`ignoring ${JSON.stringify(key)}`))).toBe(true);
     expect(checked.get(key)?.read).toEqual({ problem: 'forged' });
-    await put(known.text);
+    await put(genuine);
     await plain();
     expect(checked.get(key)?.read).toHaveProperty('manifest');
   });
+
+  it('refuses a record larger than any publish writes, naming its key, without reading it', async () => {
+    const key = '_assets/builds/files/planted.1.json';
+    await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `www/${key}`, Body: Buffer.alloc(MAX_TEXT_BYTES + 1, 32) }));
+    // As at the hourly listing, or any listing after something else wrote the bucket.
+    store.forget();
+    const used = process.memoryUsage().rss;
+    await expect(remembered()).rejects.toThrow(
+      expect.objectContaining({ code: 'StorageRecordTooLarge', message: expect.stringContaining(`s3://${s3.bucket}/www/${key}`) }),
+    );
+    // Not read into memory: refused on its declared size.
+    expect(process.memoryUsage().rss - used).toBeLessThan(MAX_TEXT_BYTES / 2);
+    await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: `www/${key}` }));
+    await remembered();
+    expect(await stillToUpload()).toEqual([]);
+  }, 60_000);
 
   it('lists again after a request failed, which may or may not have landed', async () => {
     await rm(dir, { recursive: true, force: true });

@@ -273,7 +273,10 @@ describe('site live', () => {
     );
     const health = await fetch(`${live.url}/health`);
     expect(health.status).toBe(503);
-    expect(((await health.json()) as { status: string }).status).toBe('failing');
+    // The stage only: the storage's error, which names the bucket and its address, goes to the log.
+    const said = await health.text();
+    expect(JSON.parse(said)).toMatchObject({ status: 'failing', stage: 'publish' });
+    expect(said).not.toContain(String(s3.port));
     // The attempt wrote files, never latest.json or the records that name the build's files.
     const puts = s3.requests.slice(before).filter((r) => r.method === 'PUT' && r.status === 200);
     expect(puts.length).toBeGreaterThan(0);
@@ -424,7 +427,11 @@ describe('site live when the backend fails', () => {
     );
     const health = await fetch(`${session.url}/health`);
     expect(health.status).toBe(503);
-    expect(((await health.json()) as { status: string }).status).toBe('failing');
+    // The stage only: the error, which names the backend's address, goes to the log.
+    const said = await health.text();
+    expect(JSON.parse(said)).toMatchObject({ status: 'failing', stage: 'backend' });
+    expect(said).not.toContain(new URL(faulty.url).port);
+    expect(logger.lines.some((l) => l.includes(new URL(faulty.url).port) && /the update failed/.test(l))).toBe(true);
     expect(await readFile(page, 'utf8')).toBe(before);
     expect(logger.lines.some((l) => /the update failed .*Trying again in/.test(l))).toBe(true);
     faulty.setRules([]);
@@ -437,3 +444,134 @@ describe('site live when the backend fails', () => {
     expect((await fetch(`${session.url}/health`)).status).toBe(200);
   }, 120_000);
 });
+
+describe("site live's build in a process of its own, when it fails", () => {
+  it('logs its output line by line as it comes, and names its last lines in the error', async () => {
+    const { startLive: startInProcess } = await import('../../cli/serve/live/live.ts');
+    const { resolveConfig } = await import('../../cli/config/config.ts');
+    const { createMemoryLogger } = await import('../../cli/terminal/logger.ts');
+    const config = resolveConfig(
+      {
+        endpoint: backend.url,
+        outDir: join(root, 'noisy-out'),
+        cacheDir: join(root, 'noisy-cache'),
+        search: false,
+        report: false,
+        logLevel: 'info',
+      },
+      {},
+      ROOT,
+    );
+    // A build that writes 8 MB of warnings, a line in two parts, its last words, and fails.
+    const script = [
+      "const noise = 'noise ' + 'x'.repeat(90) + '\\n';",
+      'for (let i = 0; i < 80000; i++) process.stderr.write(noise);',
+      "process.stderr.write('Error: half');",
+      "setTimeout(() => { process.stderr.write(' of a line\\nthe last words\\n'); process.exitCode = 1; }, 100);",
+    ].join('\n');
+    const logger = createMemoryLogger();
+    const session = await startInProcess({
+      config,
+      publish: null,
+      host: '127.0.0.1',
+      port: 0,
+      pollIntervalMs: 0,
+      webhookSecret: null,
+      retryMs: 60_000,
+      logger,
+      childBuild: [process.execPath, '-e', script],
+    });
+    onTestFinished(() => session.close());
+    await waitFor(
+      () => session.metrics.updates.failed > 0,
+      30_000,
+      () => logger.lines.slice(-5).join('\n'),
+    );
+    // Each line once, whole, as the memory logger writes a warning.
+    const noise = `[build] warning: noise ${'x'.repeat(90)}`;
+    expect(logger.lines.filter((l) => l === noise)).toHaveLength(80_000);
+    expect(logger.lines.filter((l) => l.startsWith('[build] ') && l !== noise)).toEqual([
+      '[build] warning: Error: half of a line',
+      '[build] warning: the last words',
+    ]);
+    expect(logger.lines.some((l) => /the update failed \(.*failed: noise x+ \/ Error: half of a line \/ the last words\.\)/.test(l))).toBe(true);
+  }, 60_000);
+});
+
+describe('site live told twice to stop while a build runs in a process of its own', () => {
+  it('ends that build with it, so the output folder is free for the next process', async () => {
+    const { startFaultServer } = await import('../helpers/fault-server.ts');
+    const { lockOutput } = await import('../../cli/output/lock.ts');
+    const faulty = await startFaultServer({ backend: { now: () => new Date('2026-06-01T12:00:00Z') } });
+    onTestFinished(() => faulty.close());
+    // Every query hangs: the first update's build (a fresh folder, so a process of its own) takes the
+    // output's lock and then waits on the backend.
+    faulty.setRules([{ operation: '*', fault: { kind: 'hang' } }]);
+    const outDir = join(root, 'child-out');
+    const cacheDir = await seedBundle(join(root, 'child-cache'));
+    const child = spawn(
+      process.execPath,
+      [
+        SITE_BIN,
+        'live',
+        '--endpoint',
+        faulty.url,
+        '--out',
+        outDir,
+        '--cache-dir',
+        cacheDir,
+        '--no-search',
+        '--port',
+        '0',
+        '--poll-interval',
+        '0',
+      ],
+      { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', SOURCE_DATE_EPOCH: '1780000000' } },
+    );
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((ok) => child.once('exit', (code, signal) => ok(code ?? (signal ? -1 : null))));
+    // The build's lock names its process: not this one's child, but the build it started.
+    const lockFile = `${outDir}.lock`;
+    const buildPid = await waitFor(
+      async () => {
+        const owner = await readFile(lockFile, 'utf8').catch(() => null);
+        return owner ? (JSON.parse(owner) as { pid: number }).pid : null;
+      },
+      30_000,
+      () => `the build never took the output's lock:\n${output}`,
+    );
+    onTestFinished(() => {
+      if (isRunning(buildPid)) process.kill(buildPid, 'SIGKILL');
+    });
+    expect(buildPid).not.toBe(child.pid);
+    child.kill('SIGTERM');
+    await waitFor(
+      () => output.includes('the running update finishes first'),
+      10_000,
+      () => `the first signal was not taken:\n${output}`,
+    );
+    // The first signal waits for the update: the build goes on.
+    expect(isRunning(buildPid)).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    await waitFor(
+      () => !isRunning(buildPid),
+      5_000,
+      () => `the build (process ${buildPid}) still runs after site live ended`,
+    );
+    // The folder's lock is free: the next build takes it (a lock whose process has gone is taken over).
+    const lock = await lockOutput(outDir);
+    await lock.release();
+  }, 90_000);
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

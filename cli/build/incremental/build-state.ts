@@ -45,6 +45,8 @@ export interface BuildState {
   feed: FeedState | null;
   /** The content checks' warnings on the output as that build wrote it; null: not recorded (check again). */
   warnings: ContentWarning[] | null;
+  /** Sampled pages and the hash of each as that build wrote it (state-trust.ts): checked again by a state read ahead when it is used (state-memory.ts). */
+  sample: readonly (readonly [string, string])[];
 }
 
 /** Records of pages by their index: build/incremental/page-records.ts PageRecords, or a plain array of them. */
@@ -104,6 +106,7 @@ export async function loadBuildState(
         search: savedSearch(saved.search),
         feed: saved.feed ?? null,
         warnings: savedWarnings(saved.warnings),
+        sample: saved.sample,
       },
     };
   } catch (error) {

@@ -3,7 +3,7 @@ import { LATEST_FILE } from '../../../runtime/shared/paths.ts';
 import { fileStamp } from '../../output/read.ts';
 import { stateFilesFor } from './build-state.ts';
 import { savedBuild, type SavedBuild } from './incremental.ts';
-import { folderIdentity } from './state-trust.ts';
+import { folderIdentity, whySampleDoesNotHold } from './state-trust.ts';
 
 /**
  * The saved state of one output folder, read ahead of the build that needs it: for a process that builds
@@ -12,8 +12,9 @@ import { folderIdentity } from './state-trust.ts';
  * pages, most of it the trust checks' look at every kept file).
  *
  * A state read ahead is used only if nothing was written since it was read: the state's files and the
- * folder's latest.json have the stamps they had then (inode, size, times), and the folder is the same
- * folder. Anything else, and the build reads the state as any build does (incremental.ts savedBuild).
+ * folder's latest.json have the stamps they had then (inode, size, times), the folder is the same
+ * folder, and the pages the trust checks sample are still as the build wrote them (state-trust.ts).
+ * Anything else, and the build reads the state as any build does (incremental.ts savedBuild).
  */
 export interface StateMemory {
   /** Starts reading the folder's state for the next build, as the last build asked for it (nothing before a build asked). */
@@ -50,7 +51,10 @@ export function createStateMemory(
       const taken = ahead;
       ahead = null;
       const read = taken && taken.generator === generator ? await taken.read : null;
-      if (read?.saved.state && read.stamps === (await stamps())) return read.saved;
+      // The sampled pages are read again too (eight pages): a page changed while the process waited leaves
+      // the stamps as they were, and the state read now then says why it does not hold.
+      if (read?.saved.state && read.stamps === (await stamps()) && (await whySampleDoesNotHold(options.outDir, read.saved.state.sample)) === null)
+        return read.saved;
       return load(options, generator);
     },
   };

@@ -41,9 +41,8 @@ export async function whyStateDoesNotHold(
   const folder = await folderIdentity(outDir);
   if (folder !== saved.folder)
     return 'the output folder was replaced or restored since the previous build (it is not the folder that build wrote)';
-  for (const [path, hash] of saved.sample) {
-    if ((await samplePage(outDir, path)) !== hash) return `the output folder's ${path} is not what the previous build wrote`;
-  }
+  const changed = await whySampleDoesNotHold(outDir, saved.sample);
+  if (changed !== null) return changed;
   const missing = await firstKeptFileMissing(outDir, saved, pages);
   if (missing) return `the output folder's ${missing} is missing or not the size the previous build wrote`;
   return null;
@@ -56,6 +55,17 @@ export async function samplePages(outDir: string, pages: InspectedPages): Promis
   for (let i = 0; i < pages.length && sample.length < SAMPLE_SIZE; i += step)
     sample.push([pages.path(i), await samplePage(outDir, pages.path(i))]);
   return sample;
+}
+
+/**
+ * Why the sampled pages of a state (samplePages) are not on disk as that build wrote them, or null: the
+ * first that is not. Eight pages read and hashed, for a state checked once and used later (state-memory.ts).
+ */
+export async function whySampleDoesNotHold(outDir: string, sample: readonly (readonly [string, string])[]): Promise<string | null> {
+  for (const [path, hash] of sample) {
+    if ((await samplePage(outDir, path)) !== hash) return `the output folder's ${path} is not what the previous build wrote`;
+  }
+  return null;
 }
 
 /** The folder's identity on disk: a folder copied or restored from elsewhere has another. */

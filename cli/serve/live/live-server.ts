@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLoopbackHost } from '../../../runtime/shared/graphql.ts';
+import { refusedHost } from '../host-check.ts';
 import { metricsText, type LiveMetrics } from './live-metrics.ts';
 import { createSeenSignatures, malformedWebhookHeaders, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from './webhook-signature.ts';
 
@@ -9,6 +11,14 @@ import { createSeenSignatures, malformedWebhookHeaders, SIGNATURE_HEADER, TIMEST
  * Nothing here serves the site.
  */
 
+/**
+ * Which stage the last update failed in, all /health says of a failure: its message (which may name the
+ * backend, the bucket, a page or a path) goes to the log only. `backend`: the backend could not be asked
+ * (unreachable, an error answer); `build`: a page, the content or the build failed; `publish`: the storage;
+ * `lease`: another `site live` took the folder over.
+ */
+export type FailedStage = 'backend' | 'build' | 'publish' | 'lease';
+
 /** The largest webhook body read: a CMS's notice of an edit is small; past this the call is refused unread. */
 export const WEBHOOK_MAX_BYTES = 64 * 1024;
 
@@ -16,8 +26,8 @@ export interface LiveServerOptions {
   host: string;
   port: number;
   metrics: LiveMetrics;
-  /** What /health says besides the metrics: the last failure's message, or null. */
-  health: () => { failing: string | null };
+  /** What /health says besides the metrics: the stage the last update failed in, or null. */
+  health: () => { failing: FailedStage | null };
   /** The shared secret, or null: the webhook is off. */
   secret: string | null;
   /** A signed, recent, new webhook call arrived. */
@@ -34,6 +44,7 @@ export interface LiveServer {
 
 export async function startLiveServer(options: LiveServerOptions): Promise<LiveServer> {
   const { metrics, now = Date.now } = options;
+  const loopback = isLoopbackHost(options.host.toLowerCase()) || options.host === '::1';
   const seen = createSeenSignatures();
   const send = (res: ServerResponse, status: number, body: string, type = 'application/json'): void => {
     res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
@@ -91,6 +102,12 @@ export async function startLiveServer(options: LiveServerOptions): Promise<LiveS
       if (req.method !== 'POST') return json(res, 405, { error: 'POST a signed body (docs/live.md)' });
       return webhook(req, res);
     }
+    // Listening on a loopback address, /health and /metrics answer only a loopback name or that address
+    // (host-check.ts): a page elsewhere that points its own name at 127.0.0.1 (DNS rebinding) cannot read
+    // them. Listening on another address (a pod's, 0.0.0.0), they answer any Host: probes send the pod's
+    // address and an Ingress or a Service its own name, none of which this process knows. The webhook is
+    // not checked: a page cannot sign a call, and a proxy in front of it forwards its own name.
+    if (loopback && refusedHost(req, res, { name: 'site live', host: options.host })) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { error: 'GET /health or /metrics' });
     if (path === '/metrics') return send(res, 200, metricsText(metrics), 'text/plain; version=0.0.4; charset=utf-8');
     if (path === '/health') {
@@ -103,7 +120,7 @@ export async function startLiveServer(options: LiveServerOptions): Promise<LiveS
         },
         updating: metrics.updating,
         queueDepth: metrics.queueDepth,
-        ...(failing ? { error: failing } : {}),
+        ...(failing ? { stage: failing } : {}),
       });
     }
     json(res, 404, { error: 'not found: GET /health, GET /metrics, POST /webhook' });

@@ -9,8 +9,7 @@ import type { ResolvedConfig } from '../../config/config.ts';
 import type { PublishConfig } from '../../config/publish.ts';
 import { loadChangeFeed } from '../../config/site-modules.ts';
 import { generatorFingerprint } from '../../build/generator-fingerprint.ts';
-import { redactUrlsIn } from '../../../runtime/shared/redact-url.ts';
-import { BuildErrors, createBuildError } from '../../errors/errors.ts';
+import { BuildErrors, createBuildError, isBuildError } from '../../errors/errors.ts';
 import { describeCause } from '../../errors/format-error.ts';
 import { lockOutput } from '../../output/lock.ts';
 import { publish } from '../../publish/index.ts';
@@ -25,7 +24,8 @@ import { readChangeFeed } from '../../content/change-feed.ts';
 import { followContent } from '../dev-content.ts';
 import { createLiveMetrics, observe, type LiveMetrics } from './live-metrics.ts';
 import { leaseGuardedStore } from './lease-guard.ts';
-import { startLiveServer } from './live-server.ts';
+import { createOutputTail } from './output-tail.ts';
+import { startLiveServer, type FailedStage } from './live-server.ts';
 import { createUpdateQueue, type Batch } from './update-queue.ts';
 
 /**
@@ -128,7 +128,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
   const states = createStateMemory(config);
   // Whether the bucket holds what the folder holds: an update whose build changed nothing publishes only if not.
   let inBucket = false;
-  let failing: string | null = null;
+  // The stage the last update failed in, for /health (its message goes to the log).
+  let failing: FailedStage | null = null;
   // The change feed, and where it stood when the last good build asked it: an update first asks the feed
   // what changed since (milliseconds, where a build that finds nothing takes a second at 10,000 pages).
   const { changeFeed } = await loadChangeFeed();
@@ -160,6 +161,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
 
   const update = async (batch: Batch): Promise<void> => {
     const started = now();
+    // Where the update is: the stage /health names should it fail.
+    let stage: 'backend' | 'build' | 'publish' = 'build';
     const what = `${batch.reasons.join('; ')}${batch.changes > batch.reasons.length ? ` and ${batch.changes - batch.reasons.length} more` : ''}`;
     logger.info('live', `updating (${what})${batch.attempt > 0 ? `, attempt ${batch.attempt + 1}` : ''}`);
     try {
@@ -172,6 +175,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
         void session.close().then(() => options.onStop?.('code changed'));
         return;
       }
+      stage = 'backend';
       if (await nothingSince()) {
         metrics.unchanged++;
         metrics.updates.ok++;
@@ -182,6 +186,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       // A folder without a saved state renders every page: in a process of its own, whose memory (a
       // full build's, 500 MiB at 10,000 pages) goes with it, rather than in this one, which keeps it.
       const whole = options.childBuild && !hasBuildState(config.cacheDir, config.outDir);
+      stage = 'build';
       const result = await (
         whole
           ? buildInChild(options.childBuild!, config.endpoint!, config.outDir, logger)
@@ -211,6 +216,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       };
       if (publishing) {
         try {
+          stage = 'publish';
           // Another process may hold the folder now (this one hung past its lease): it publishes, not this one.
           if (!(await stillHeld())) throw leaseTaken();
           // Right after this process's own update of a folder it published whole: only what the build wrote is read again.
@@ -230,7 +236,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
           if (walk) walkedAt = now();
         } catch (error) {
           // Failing from now on, not once the state is saved: /health says so as soon as the publish failed.
-          failing = redactUrlsIn(describeCause(error));
+          failing = failedStage(error, stage);
           await saveState();
           throw error;
         }
@@ -256,8 +262,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       await saveState();
     } catch (error) {
       metrics.updates.failed++;
-      // /health shows it: with the credentials in its URLs taken out, as in the log.
-      failing = redactUrlsIn(describeCause(error));
+      // /health names the stage; the message, which may name the backend, the bucket or a path, is logged (onFailure below).
+      failing = failedStage(error, stage);
       throw error;
     }
   };
@@ -345,6 +351,8 @@ const LEASE_MS = 30_000;
 const WALK_EVERY_MS = 10 * 60 * 1000;
 /** How often the lease is renewed: three times within it, so one slow disk write does not lose it. */
 const LEASE_RENEW_MS = 10_000;
+/** How much of a child build's output is kept for its error message (it is logged as it comes). */
+const CHILD_OUTPUT_TAIL_CHARS = 64 * 1024;
 
 /**
  * Runs `site build` as a process of its own (`command`: node and its arguments), its warnings and errors
@@ -363,21 +371,48 @@ async function buildInChild(
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, GRAPHQL_ENDPOINT: endpoint },
   });
-  const lines: string[] = [];
-  const take = (chunk: Buffer): void => {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(line);
+  // Should this process end while the build runs (a second SIGTERM or Ctrl-C, an uncaught error), the
+  // build ends with it: left running, it would hold the output's lock (and write the folder) until done,
+  // and a new process for the folder would be refused with OutputLocked. The folder is safe either way
+  // (staging, then a swap that a later build finishes).
+  const stop = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
-  child.stdout!.on('data', take);
-  child.stderr!.on('data', take);
+  process.once('exit', stop);
+  // Its warnings and errors are logged as they come; only the last 64 KiB are kept, for the error message.
+  const output = createOutputTail(CHILD_OUTPUT_TAIL_CHARS, (line) => logger.warn('build', line));
+  const [stdout, stderr] = [output.reader(), output.reader()];
+  child.stdout!.on('data', (chunk: Buffer) => stdout.write(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => stderr.write(chunk));
   const code = await new Promise<number | null>((resolve) => {
     child.once('error', () => resolve(null));
     child.once('close', (exit) => resolve(exit));
-  });
-  for (const line of lines) logger.warn('build', line);
-  if (code !== 0) throw createBuildError(BuildErrors.LiveBuildFailed, [lines.slice(-3).join(' / ') || `exit status ${code}`]);
+  }).finally(() => process.off('exit', stop));
+  stdout.end();
+  stderr.end();
+  if (code !== 0) throw createBuildError(BuildErrors.LiveBuildFailed, [output.lines().slice(-3).join(' / ') || `exit status ${code}`]);
   const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as { id: string };
   return { buildId: latest.id, report: { changes: null }, feedCursor: null };
 }
+
+/**
+ * The stage an update failed in, as /health names it: the lease taken over; the backend, when the
+ * build's error is one of asking it (or has such a cause); else where the update was.
+ */
+function failedStage(error: unknown, stage: 'backend' | 'build' | 'publish'): FailedStage {
+  if (isBuildError(error) && error.code === BuildErrors.LiveLocked.code) return 'lease';
+  if (stage !== 'build') return stage;
+  for (let cause: unknown = error, depth = 0; cause && depth < 8; cause = (cause as { cause?: unknown }).cause, depth++) {
+    if ((cause as { isGraphQLRequestError?: boolean }).isGraphQLRequestError) return 'backend';
+    if (isBuildError(cause) && BACKEND_ERRORS.has(cause.code)) return 'backend';
+  }
+  return 'build';
+}
+
+/** The build's errors that say the backend could not be asked, not that the content or a page failed. */
+const BACKEND_ERRORS: ReadonlySet<string> = new Set(
+  [BuildErrors.EndpointUnreachable, BuildErrors.EndpointRedirected, BuildErrors.SiteQueryFailed].map((e) => e.code),
+);
 
 /** Warnings of the same kind, at most `perMinute` a minute; the ones left out are counted in the next line. */
 function rateLimitedWarnings(logger: Logger, now: () => number, perMinute = 10): { note(message: string): void } {

@@ -44,6 +44,7 @@ const saved = (): SavedBuild => ({
     search: null,
     feed: { cursor: 'c1', source: SOURCE, routeTypes },
     warnings: null,
+    sample: [],
   } satisfies BuildState,
 });
 

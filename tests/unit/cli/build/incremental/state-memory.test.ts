@@ -6,6 +6,8 @@ import { LATEST_FILE } from '../../../../../runtime/shared/paths.ts';
 import { stateFilesFor, type BuildState } from '../../../../../cli/build/incremental/build-state.ts';
 import type { SavedBuild } from '../../../../../cli/build/incremental/incremental.ts';
 import { createStateMemory } from '../../../../../cli/build/incremental/state-memory.ts';
+import { samplePages } from '../../../../../cli/build/incremental/state-trust.ts';
+import type { InspectedPages } from '../../../../../cli/checks/collect.ts';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -23,13 +25,18 @@ async function folder() {
   await writeFile(cursorFile!, '{"cursor":1}');
   await mkdir(dirname(join(outDir, LATEST_FILE)), { recursive: true });
   await writeFile(join(outDir, LATEST_FILE), '{"id":"a"}');
+  // A page the state samples, as its build wrote it.
+  const page = join(outDir, 'news/a/index.html');
+  await mkdir(dirname(page), { recursive: true });
+  await writeFile(page, '<p>as built</p>');
+  const sample = await samplePages(outDir, { length: 1, path: () => '/news/a' } as unknown as InspectedPages);
   const reads: string[] = [];
   const load = async (_options: unknown, generator: string): Promise<SavedBuild> => {
     reads.push(generator);
-    return { state: { buildId: `read ${reads.length}` } as BuildState };
+    return { state: { buildId: `read ${reads.length}`, sample } as unknown as BuildState };
   };
   const memory = createStateMemory({ incremental: true, cacheDir, outDir }, load);
-  return { memory, reads, stateFile: stateFile!, cursorFile: cursorFile!, outDir };
+  return { memory, reads, stateFile: stateFile!, cursorFile: cursorFile!, outDir, page };
 }
 
 describe('the state read ahead (site live)', () => {
@@ -75,6 +82,16 @@ describe('the state read ahead (site live)', () => {
     await mkdir(dirname(join(made.outDir, LATEST_FILE)), { recursive: true });
     await writeFile(join(made.outDir, LATEST_FILE), '{"id":"b"}');
     expect((await made.memory.saved('g1')).state?.buildId).toBe('read 5');
+  });
+
+  it('is read again when a sampled page changed since, though no stamp did', async () => {
+    const made = await folder();
+    await made.memory.saved('g1');
+    made.memory.readAhead();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Same size, in place: the state, its cursor, latest.json and the folder keep their stamps.
+    await writeFile(made.page, '<p>as edited</p>'.slice(0, '<p>as built</p>'.length));
+    expect((await made.memory.saved('g1')).state?.buildId).toBe('read 3');
   });
 
   it('is read again for another generator (the code or options changed)', async () => {

@@ -1,7 +1,8 @@
+import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLiveMetrics } from '../../../../../cli/serve/live/live-metrics.ts';
-import { startLiveServer, type LiveServer } from '../../../../../cli/serve/live/live-server.ts';
+import { startLiveServer, type FailedStage, type LiveServer } from '../../../../../cli/serve/live/live-server.ts';
 
 let server: LiveServer | null = null;
 const sockets: Socket[] = [];
@@ -11,12 +12,14 @@ afterEach(async () => {
   server = null;
 });
 
-async function start(): Promise<{ host: string; port: number }> {
+async function start(
+  { host = '127.0.0.1', failing = null }: { host?: string; failing?: FailedStage | null } = {},
+): Promise<{ host: string; port: number }> {
   server = await startLiveServer({
-    host: '127.0.0.1',
+    host,
     port: 0,
     metrics: createLiveMetrics(Date.now(), { depth: 0, running: false }),
-    health: () => ({ failing: null }),
+    health: () => ({ failing }),
     secret: 'a-secret-of-at-least-thirty-two-characters',
     onWebhook: () => undefined,
     onRefused: () => undefined,
@@ -24,6 +27,52 @@ async function start(): Promise<{ host: string; port: number }> {
   const url = new URL(server.url);
   return { host: url.hostname, port: Number(url.port) };
 }
+
+/** A request to 127.0.0.1:`port` with the Host header `host`: its status and body. */
+function ask(port: number, path: string, host: string, method = 'GET'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe("site live's /health", () => {
+  it('names the stage the last update failed in, not its message', async () => {
+    const { port } = await start({ failing: 'backend' });
+    const health = await ask(port, '/health', `127.0.0.1:${port}`);
+    expect(health.status).toBe(503);
+    const body = JSON.parse(health.body) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'failing', stage: 'backend' });
+    expect(body).not.toHaveProperty('error');
+  });
+});
+
+describe("site live's Host check", () => {
+  it('on a loopback address, answers /health and /metrics only for a loopback name or that address', async () => {
+    const { port } = await start();
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost'])
+      expect((await ask(port, '/health', host)).status, host).toBe(200);
+    // A page elsewhere whose name now resolves to 127.0.0.1 (DNS rebinding) reads nothing.
+    for (const path of ['/health', '/metrics']) {
+      const refused = await ask(port, path, `rebind.attacker.example:${port}`);
+      expect(refused.status, path).toBe(403);
+      expect(refused.body).toContain('site live answers requests for 127.0.0.1, localhost, [::1]');
+    }
+    // The webhook is not checked (a page cannot sign a call; a proxy on this machine forwards its own name): an unsigned call is refused as unsigned.
+    expect((await ask(port, '/webhook', 'hooks.institute.example', 'POST')).status).toBe(401);
+  });
+
+  it("on every interface (a pod), answers probes with the pod's address and a Service's or Ingress's name", async () => {
+    const { port } = await start({ host: '0.0.0.0' });
+    for (const host of [`10.42.0.17:${port}`, `site-live:${port}`, 'site-live.default.svc.cluster.local', 'www.institute.example'])
+      expect((await ask(port, '/health', host)).status, host).toBe(200);
+  });
+});
 
 /** A connection, and when the server closed it (ms after it opened; null while open). */
 function open(at: { host: string; port: number }, send = ''): { socket: Socket; closedAfter: Promise<number>; data: () => string } {
