@@ -494,7 +494,9 @@ describe("site live's build in a process of its own, when it fails", () => {
       '[build] warning: Error: half of a line',
       '[build] warning: the last words',
     ]);
-    expect(logger.lines.some((l) => /the update failed \(.*failed: noise x+ \/ Error: half of a line \/ the last words\.\)/.test(l))).toBe(true);
+    expect(logger.lines.some((l) => /the update failed \(.*failed: noise x+ \/ Error: half of a line \/ the last words\.\)/.test(l))).toBe(
+      true,
+    );
   }, 60_000);
 });
 

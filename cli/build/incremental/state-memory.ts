@@ -53,7 +53,11 @@ export function createStateMemory(
       const read = taken && taken.generator === generator ? await taken.read : null;
       // The sampled pages are read again too (eight pages): a page changed while the process waited leaves
       // the stamps as they were, and the state read now then says why it does not hold.
-      if (read?.saved.state && read.stamps === (await stamps()) && (await whySampleDoesNotHold(options.outDir, read.saved.state.sample)) === null)
+      if (
+        read?.saved.state &&
+        read.stamps === (await stamps()) &&
+        (await whySampleDoesNotHold(options.outDir, read.saved.state.sample)) === null
+      )
         return read.saved;
       return load(options, generator);
     },

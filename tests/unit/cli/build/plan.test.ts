@@ -14,7 +14,17 @@ import type { ShardManifest } from '../../../../cli/build/shard.ts';
 import type { Logger } from '../../../../cli/terminal/logger.ts';
 
 function state(buildId: string, search: BuildState['search'] = null): BuildState {
-  return { buildId, save: 'save-1', pages: new Map(), outputs: new Map(), media: new Set(), search, feed: null, warnings: null, sample: [] };
+  return {
+    buildId,
+    save: 'save-1',
+    pages: new Map(),
+    outputs: new Map(),
+    media: new Set(),
+    search,
+    feed: null,
+    warnings: null,
+    sample: [],
+  };
 }
 
 const SEARCHED: BuildState['search'] = { partitions: [{ key: 'k', files: ['_search/0/a.pf_meta'] }], docs: [['/news/', 'h']] };

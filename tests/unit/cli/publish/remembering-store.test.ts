@@ -8,7 +8,8 @@ function bucket(objects: Record<string, string>): { store: ObjectStore; reads: s
   const reads: string[] = [];
   const store: ObjectStore = {
     location: 's3://test/',
-    list: async () => new Map<string, RemoteObject>(Object.entries(objects).map(([key, text]) => [key, { key, size: text.length, etag: '' }])),
+    list: async () =>
+      new Map<string, RemoteObject>(Object.entries(objects).map(([key, text]) => [key, { key, size: text.length, etag: '' }])),
     getText: async (key) => {
       reads.push(key);
       return objects[key] ?? null;

@@ -12,9 +12,10 @@ afterEach(async () => {
   server = null;
 });
 
-async function start(
-  { host = '127.0.0.1', failing = null }: { host?: string; failing?: FailedStage | null } = {},
-): Promise<{ host: string; port: number }> {
+async function start({ host = '127.0.0.1', failing = null }: { host?: string; failing?: FailedStage | null } = {}): Promise<{
+  host: string;
+  port: number;
+}> {
   server = await startLiveServer({
     host,
     port: 0,
