@@ -43,6 +43,7 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
   // unique even within one process and one millisecond; the first rename wins and the others use its
   // files.
   const staging = `${dir}.${process.pid}-${randomUUID()}`;
+  compiling++;
   try {
     await esbuild.build({
       entryPoints: {
@@ -68,6 +69,10 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
   } catch {
     return null;
   } finally {
+    // esbuild's service process (about 60 MiB) would otherwise live as long as the command: through the
+    // whole of a build that had to compile first, as every build of a fresh clone does. Stopped once no
+    // other compile of this process is using it.
+    if (--compiling === 0) await esbuild.stop();
     // Only this call writes into its staging folder, so nothing races this removal; a failure to
     // remove a leftover must not fail the command, which has its compiled files.
     await rm(staging, { recursive: true, force: true }).catch(() => undefined);
@@ -77,6 +82,9 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
 }
 
 // --- internal ---
+
+/** Compiles under way in this process, which share esbuild's service process. */
+let compiling = 0;
 
 /**
  * Every module keeps its own `import.meta.url`: the code finds files beside it (the project root, the

@@ -86,4 +86,23 @@ describe('compiledCli', () => {
     expect(await compiledCli(root, cache)).toBeNull();
     expect(await readdir(cache).catch(() => [])).toEqual([]);
   });
+  it("leaves no esbuild service process behind once it has compiled: it would stay for the whole command's run", async () => {
+    // In a process of its own, so that only compiledCli's children are counted; each child named by its
+    // command line, from Linux's /proc (the build's CI and its memory figures are Linux's).
+    const script = `
+      import { readFileSync, readdirSync } from 'node:fs';
+      const { compiledCli } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../../bin/compile-cli.js')).href)});
+      const dir = await compiledCli(${JSON.stringify(root)}, ${JSON.stringify(cache)});
+      const children = readdirSync('/proc/self/task').flatMap((task) =>
+        readFileSync('/proc/self/task/' + task + '/children', 'utf8').trim().split(' ').filter(Boolean),
+      );
+      const commands = children.map((pid) => { try { return readFileSync('/proc/' + pid + '/cmdline', 'utf8').replaceAll('\\0', ' '); } catch { return ''; } });
+      console.log(JSON.stringify({ compiled: dir !== null, commands: commands.filter(Boolean) }));
+    `;
+    const answer = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '--eval', script], { encoding: 'utf8' })) as {
+      compiled: boolean;
+      commands: string[];
+    };
+    expect(answer).toEqual({ compiled: true, commands: [] });
+  });
 });
