@@ -25,8 +25,9 @@ export default {
     'cli/publish/retention.ts',
     // The reload guard, the GraphQL client (token, redirects, de-duplication) and the shard split.
     'runtime/reload-guard.ts',
-    'runtime/shared/graphql.ts:91-200',
-    'runtime/shared/graphql.ts:326-332',
+    'runtime/shared/graphql.ts:55-152',
+    'runtime/shared/loopback.ts',
+    'runtime/shared/graphql.ts:279-285',
     'runtime/graphql-client.ts',
     'cli/build/shard.ts:17-72',
     // An indexed Kubernetes Job's shard (shardOfJob).

@@ -1,7 +1,8 @@
 // Compiles the CLI and the site code it loads (cli/, runtime/, site/, backend/) to plain JavaScript once
 // per version of the sources, so that `site` starts without a TypeScript loader: loading about 200
 // modules through tsx's hooks took a second per command and about 80 MB of memory per build.
-// npm packages stay external. Plain JavaScript, because it runs before anything can load TypeScript.
+// npm packages stay external, but for the embedded backend's server stack (packagesExternal). Plain
+// JavaScript, because it runs before anything can load TypeScript.
 import { createHash, randomUUID } from 'node:crypto';
 import { hashFiles } from '../cli/config/hash-files.js';
 import { existsSync } from 'node:fs';
@@ -57,11 +58,14 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
       format: 'esm',
       platform: 'node',
       target: 'node24',
-      packages: 'external',
       jsx: 'automatic',
+      // The CommonJS modules among the compiled packages require Node's own modules.
+      banner: {
+        js: "import { createRequire as __siteCreateRequire } from 'node:module'; const require = __siteCreateRequire(import.meta.url);",
+      },
       sourcemap: 'linked',
       logLevel: 'silent',
-      plugins: [keepModuleUrls],
+      plugins: [packagesExternal, keepModuleUrls],
     });
     await rename(staging, dir).catch(async (error) => {
       if (!existsSync(join(dir, 'main.js'))) throw error;
@@ -85,6 +89,27 @@ export async function compiledCli(root = PROJECT_ROOT, cacheDir = join(root, 'no
 
 /** Compiles under way in this process, which share esbuild's service process. */
 let compiling = 0;
+
+/**
+ * npm packages stay external (loaded from node_modules as they are), except the embedded backend's
+ * server stack: graphql-yoga and what it imports are about 480 small module files (a build of the sample
+ * opened 1,060 before, 577 since), whose resolving and loading cost every build with the embedded backend
+ * about a quarter of a second of CPU (docs/performance.md). They are compiled
+ * into the backend's chunk, loaded only when the backend starts; `graphql` itself stays external, so the
+ * backend, graphql-yoga and the CLI share one copy (its classes are checked with instanceof).
+ */
+const BUNDLED_PACKAGES = /^graphql-yoga(\/|$)/;
+const packagesExternal = {
+  name: 'packages-external',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+      if (path.startsWith('node:')) return { path, external: true };
+      const fromBundled = /[\\/]node_modules[\\/]/.test(importer);
+      if (BUNDLED_PACKAGES.test(path) || (fromBundled && !/^graphql(\/|$)/.test(path))) return undefined;
+      return { path, external: true };
+    });
+  },
+};
 
 /**
  * Every module keeps its own `import.meta.url`: the code finds files beside it (the project root, the

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ClientConfig } from '../../runtime/shared/contract.ts';
-import { isInsecureTokenEndpoint } from '../../runtime/shared/graphql.ts';
+import { isInsecureTokenEndpoint } from '../../runtime/shared/loopback.ts';
 import { redactUrl } from '../../runtime/shared/redact-url.ts';
 import { build as siteBuildOptions, type SiteBuildOptions } from '../../site/site.config.ts';
 import { parseShard, type Shard } from '../build/shard.ts';

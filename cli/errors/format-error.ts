@@ -1,4 +1,4 @@
-import { isGraphQLRequestError } from '../../runtime/shared/graphql.ts';
+import { isGraphQLRequestError } from '../../runtime/shared/graphql-error.ts';
 import { redactUrlsIn } from '../../runtime/shared/redact-url.ts';
 import { oneLine } from '../terminal/logger.ts';
 import { BuildErrors, createBuildError, isBuildError, type BuildError } from './errors.ts';

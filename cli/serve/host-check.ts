@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { isLoopbackHost } from '../../runtime/shared/graphql.ts';
+import { isLoopbackHost } from '../../runtime/shared/loopback.ts';
 
 /**
  * Which `Host` a local server (`site preview`, `site dev`) answers. A page elsewhere on the web can make

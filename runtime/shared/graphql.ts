@@ -1,4 +1,6 @@
 import { ClientError, GraphQLClient } from 'graphql-request';
+import { GraphQLRequestError } from './graphql-error.ts';
+import { isInsecureTokenEndpoint } from './loopback.ts';
 import { redactUrl } from './redact-url.ts';
 
 /**
@@ -38,45 +40,7 @@ export interface GraphQLClientOptions {
   onError?: (error: GraphQLRequestError) => void;
 }
 
-export type GraphQLErrorKind = 'network' | 'timeout' | 'http' | 'graphql' | 'invalid-response' | 'redirect' | 'insecure';
-
-/** A failed GraphQL operation. `operation` is the operation name from the document. */
-export class GraphQLRequestError extends Error {
-  readonly kind: GraphQLErrorKind;
-  readonly operation: string;
-  readonly status: number | null;
-  readonly graphqlErrors: readonly { message: string }[];
-  /** The endpoint, credentials redacted. */
-  readonly endpoint: string;
-  /** Short cause without the operation and endpoint, e.g. `ECONNREFUSED` or `HTTP 503`. */
-  readonly reason: string;
-  readonly isGraphQLRequestError = true;
-
-  constructor(init: {
-    kind: GraphQLErrorKind;
-    operation: string;
-    status: number | null;
-    endpoint: string;
-    message: string;
-    reason: string;
-    graphqlErrors?: readonly { message: string }[];
-    cause?: unknown;
-  }) {
-    super(init.message, { cause: init.cause });
-    this.name = 'GraphQLRequestError';
-    this.kind = init.kind;
-    this.operation = init.operation;
-    this.status = init.status;
-    this.endpoint = init.endpoint;
-    this.reason = init.reason;
-    this.graphqlErrors = init.graphqlErrors ?? [];
-  }
-}
-
-/** Guard that works across bundles, where `instanceof` would not. */
-export function isGraphQLRequestError(value: unknown): value is GraphQLRequestError {
-  return typeof value === 'object' && value !== null && (value as { isGraphQLRequestError?: unknown }).isGraphQLRequestError === true;
-}
+export { GraphQLRequestError, isGraphQLRequestError, type GraphQLErrorKind } from './graphql-error.ts';
 
 export interface GraphQLClientHandle {
   readonly name: string;
@@ -185,17 +149,6 @@ export function backoffDelay(attempt: number, base = 250, random: () => number =
 /** The first operation name in a document, or `anonymous`. */
 export function operationNameOf(document: string): string {
   return /\b(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.exec(document)?.[1] ?? 'anonymous';
-}
-
-/** Whether a token sent to `endpoint` would travel in clear over a network: plain http to a host that is not loopback. */
-export function isInsecureTokenEndpoint(endpoint: string): boolean {
-  const url = URL.canParse(endpoint) ? new URL(endpoint) : null;
-  return url !== null && url.protocol === 'http:' && !isLoopbackHost(url.hostname);
-}
-
-/** localhost, 127.0.0.0/8 or ::1, as a URL's hostname spells them (the URL parser normalises `127.1` and the like). */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 // --- internal ---

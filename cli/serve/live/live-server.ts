@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isLoopbackHost } from '../../../runtime/shared/graphql.ts';
+import { isLoopbackHost } from '../../../runtime/shared/loopback.ts';
 import { refusedHost } from '../host-check.ts';
 import { metricsText, type LiveMetrics } from './live-metrics.ts';
 import { createSeenSignatures, malformedWebhookHeaders, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from './webhook-signature.ts';

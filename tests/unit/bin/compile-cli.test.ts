@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compiledCli } from '../../../bin/compile-cli.js';
 
@@ -104,5 +104,36 @@ describe('compiledCli', () => {
       commands: string[];
     };
     expect(answer).toEqual({ compiled: true, commands: [] });
+  });
+
+  it("compiles the embedded backend's server stack in, and keeps graphql and the other packages external", async () => {
+    // graphql-yoga and what it imports are some 700 small files that every build with the embedded
+    // backend loaded one by one; `graphql` stays one copy shared by the CLI, the backend and yoga.
+    await symlink(fileURLToPath(new URL('../../../node_modules', import.meta.url)), join(root, 'node_modules'), 'dir');
+    await writeFile(
+      join(root, 'cli/main.ts'),
+      [
+        "import { GraphQLSchema, graphql } from 'graphql';",
+        "import { createSchema } from 'graphql-yoga';",
+        "import { createElement } from 'react';",
+        "const schema = createSchema({ typeDefs: 'type Query { a: Int }', resolvers: { Query: { a: () => 7 } } });",
+        "const result = await graphql({ schema, source: '{ a }' });",
+        'console.log(JSON.stringify({ shared: schema instanceof GraphQLSchema, data: result.data, react: typeof createElement }));',
+        '',
+      ].join('\n'),
+    );
+    const dir = (await compiledCli(root, cache))!;
+    expect(dir).not.toBeNull();
+    expect(JSON.parse(execFileSync(process.execPath, [join(dir, 'main.js')], { encoding: 'utf8' }))).toEqual({
+      shared: true,
+      data: { a: 7 },
+      react: 'function',
+    });
+    const compiled = (
+      await Promise.all((await readdir(dir)).filter((name) => name.endsWith('.js')).map((name) => readFile(join(dir, name), 'utf8')))
+    ).join('\n');
+    expect(compiled).not.toMatch(/from ["']graphql-yoga["']|from ["']@graphql-tools\//);
+    expect(compiled).toMatch(/from ["']graphql["']/);
+    expect(compiled).toMatch(/from ["']react["']/);
   });
 });

@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  authorizationFor,
-  createGraphQLClient,
-  isGraphQLRequestError,
-  isInsecureTokenEndpoint,
-  isLoopbackHost,
-  type GraphQLRequestError,
-} from '../../../runtime/shared/graphql.ts';
+import { authorizationFor, createGraphQLClient, isGraphQLRequestError, type GraphQLRequestError } from '../../../runtime/shared/graphql.ts';
+import { isInsecureTokenEndpoint, isLoopbackHost } from '../../../runtime/shared/loopback.ts';
 import { sendJson, startTestServer, type TestServer } from '../../helpers/http-server.ts';
 import { rejectionOf } from '../../helpers/rejection.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGraphQLClient, isGraphQLRequestError, isLoopbackHost, type GraphQLRequestError } from '../../../runtime/shared/graphql.ts';
+import { createGraphQLClient, isGraphQLRequestError, type GraphQLRequestError } from '../../../runtime/shared/graphql.ts';
+import { isLoopbackHost } from '../../../runtime/shared/loopback.ts';
 import { redactUrl, redactUrlsIn } from '../../../runtime/shared/redact-url.ts';
 import { createMemoryLogger } from '../../../cli/terminal/logger.ts';
 import { formatError } from '../../../cli/errors/format-error.ts';
