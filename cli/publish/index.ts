@@ -10,7 +10,7 @@ import { readLocalBuild, memoryFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
 import { FILES_DIR, isShardRecordOf, PENDING_DIR } from './policy.ts';
-import { readBucketBuilds, recordDigest, signAdopted } from './remote-builds.ts';
+import { readBucketBuilds, recordReadingOf, recordDigest, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { checkForeignObjects, planRetention } from './retention.ts';
 import { createS3Store } from './s3-store.ts';
@@ -59,9 +59,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       store,
       remote,
       logger,
-      concurrency: config.concurrency,
-      auth: config.records,
-      adopt: config.adoptRecords,
+      ...recordReadingOf(config),
       checked: deps.checkedRecords,
     });
     phase('records read');

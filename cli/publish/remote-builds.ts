@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
+import type { PublishConfig } from '../config/publish.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { memoryFile } from './local.ts';
 import {
@@ -49,6 +50,13 @@ export interface ReadBucketBuildsOptions {
   adopt?: boolean;
   /** What a process that publishes again and again knows of the records it checked (`site live`). @default null: every record checked */
   checked?: CheckedRecords | null;
+}
+
+/** What of the publish options decides how the bucket's records are read: one mapping for every caller. */
+export function recordReadingOf(
+  config: Pick<PublishConfig, 'concurrency' | 'records' | 'adoptRecords'>,
+): Pick<ReadBucketBuildsOptions, 'concurrency' | 'auth' | 'adopt'> {
+  return { concurrency: config.concurrency, auth: config.records, adopt: config.adoptRecords };
 }
 
 /**

@@ -9,7 +9,7 @@ import { memoryFile, readLocalBuild, type LocalBuild } from './local.ts';
 import type { FileManifest } from './manifest.ts';
 import { bytesOf, compareWithRemote, type PlannedUpload } from './plan.ts';
 import { stageIndex } from './policy.ts';
-import { latestJson, readBucketBuilds, signAdopted } from './remote-builds.ts';
+import { latestJson, readBucketBuilds, recordReadingOf, signAdopted } from './remote-builds.ts';
 import { reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { newestFirst } from './retention.ts';
 import { createS3Store, type ObjectStore, type RemoteObject } from './s3-store.ts';
@@ -37,9 +37,7 @@ export async function rollback(config: PublishConfig, deps: PublishDeps): Promis
       store,
       remote,
       logger,
-      concurrency: config.concurrency,
-      auth: config.records,
-      adopt: config.adoptRecords,
+      ...recordReadingOf(config),
     });
     const versions = newestFirst(bucket.versions.filter((m) => m.id === id));
     // Retention deletes a dropped build's meta first: a build without one is no longer offered.

@@ -8,7 +8,7 @@ import { memoryFile, readLocalFiles, type LocalFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
 import { bytesOf, compareWithRemote, planUploads } from './plan.ts';
 import { isContentAddressed, PENDING_DIR, shardRecordId, STAGE_MIN_BYTES, STAGED_DIR, stagedKeyFor } from './policy.ts';
-import { readBucketBuilds, signAdopted } from './remote-builds.ts';
+import { readBucketBuilds, recordReadingOf, signAdopted } from './remote-builds.ts';
 import { reportDryRun, type PublishResult } from './report.ts';
 import { checkForeignObjects } from './retention.ts';
 import { createS3Store, type RemoteObject } from './s3-store.ts';
@@ -40,9 +40,7 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
       store,
       remote,
       logger,
-      concurrency: config.concurrency,
-      auth: config.records,
-      adopt: config.adoptRecords,
+      ...recordReadingOf(config),
     });
     const local = own.map((file) => placeOf(file, shard.buildId, remote)).filter((file) => file !== null);
     const record = createManifest(
