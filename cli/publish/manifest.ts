@@ -86,7 +86,7 @@ export function signedRecord(manifest: FileManifest, recordKey: string, auth: Re
 }
 
 /** Why a stored record is not trusted. */
-export type RecordProblem = 'malformed' | 'unsigned' | 'forged';
+export type RecordProblem = 'malformed' | 'unsigned' | 'forged' | 'oversized';
 
 /**
  * Reads the record stored at `recordKey`. Only a record whose MAC verifies for this key, bucket and
@@ -98,6 +98,14 @@ export function readSignedRecord(
   recordKey: string,
   auth: RecordAuth,
 ): { manifest: FileManifest } | { problem: RecordProblem } {
+  // A large text is parsed only once its MAC verifies over the bytes before it, where publish puts it
+  // (signedRecord): JSON of small objects takes some twenty times its size in memory once parsed, and a
+  // record planted in the bucket must not cost that. A small one is parsed to say what is wrong with it.
+  if (text.length > PARSE_UNSIGNED_MAX_CHARS) {
+    const signed = SIGNED_TAIL.exec(text.slice(-SIGNED_TAIL_MAX));
+    if (!signed) return { problem: 'unsigned' };
+    if (!auth.verify(recordKey, `${text.slice(0, text.length - signed[0].length)}}`, signed[1]!)) return { problem: 'forged' };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -122,6 +130,12 @@ export function readRecordUnchecked(text: string): FileManifest | null {
 }
 
 // --- internal ---
+
+/** Records larger than this (in UTF-16 units) are parsed only once their MAC verified: a build's own is 4.8 MB at 25,800 files. */
+const PARSE_UNSIGNED_MAX_CHARS = 1024 * 1024;
+/** The MAC as signedRecord appends it: the last field, hex. */
+const SIGNED_TAIL = /,"mac":"([0-9a-f]{1,256})"\}$/;
+const SIGNED_TAIL_MAX = 300;
 
 /** The manifest as publish writes it (sorted keys, known fields only). */
 /**

@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 import type { PublishConfig } from '../config/publish.ts';
+import { BuildErrors, isBuildError } from '../errors/errors.ts';
 import type { Logger } from '../terminal/logger.ts';
 import { memoryFile } from './local.ts';
 import {
@@ -74,9 +75,10 @@ export async function readBucketBuilds({
   checked = null,
 }: ReadBucketBuildsOptions): Promise<BucketBuilds> {
   const limit = pLimit(concurrency);
+  const largeLimit = pLimit(1);
   const adopted = new Map<string, FileManifest>();
   const recordKeys = new Map<string, string>();
-  const read = { store, remote, logger, limit, auth, adopted: adopt ? adopted : null, recordKeys, checked };
+  const read = { store, remote, logger, limit, largeLimit, auth, adopted: adopt ? adopted : null, recordKeys, checked };
   // Records no longer in the bucket are forgotten.
   if (checked) for (const key of checked.keys()) if (!remote.has(key)) checked.delete(key);
   const [latestText, versions, pending] = await Promise.all([
@@ -135,6 +137,8 @@ interface RecordsRead {
   dir: string;
   logger: Logger;
   limit: ReturnType<typeof pLimit>;
+  /** Records over LARGE_RECORD_BYTES are read one at a time besides: a few such texts at once would be the process's memory. */
+  largeLimit: ReturnType<typeof pLimit>;
   auth: RecordAuth;
   /** With --adopt-records: collects the well-formed records taken without a valid signature. */
   adopted: Map<string, FileManifest> | null;
@@ -149,6 +153,7 @@ async function readRecords({
   dir,
   logger,
   limit,
+  largeLimit,
   auth,
   adopted,
   recordKeys,
@@ -159,7 +164,15 @@ async function readRecords({
   const judged = await Promise.all(
     keys.map((key) =>
       limit(async () => {
-        const text = await store.getText(key);
+        const large = (remote.get(key)?.size ?? 0) > LARGE_RECORD_BYTES;
+        let oversized = false;
+        const text = await (large ? largeLimit(() => store.getText(key)) : store.getText(key)).catch((error: unknown) => {
+          // Larger than any record publish writes: someone else's, ignored as any record not signed is.
+          if (!isBuildError(error) || error.code !== BuildErrors.StorageRecordTooLarge.code) throw error;
+          oversized = true;
+          return null;
+        });
+        if (oversized) return { read: { problem: 'oversized' as const }, problem: 'oversized' as const, unchecked: null };
         if (text === null) return null;
         const digest = recordDigest(text);
         const known = checked?.get(key);
@@ -200,7 +213,11 @@ async function readRecords({
   return records;
 }
 
+/** Records read one at a time: a build's own is 4.8 MB at 25,800 files. */
+const LARGE_RECORD_BYTES = 8 * 1024 * 1024;
+
 const WHY: Record<RecordProblem, string> = {
+  oversized: 'larger than any build record site publish writes (not read)',
   malformed: 'not a build record',
   unsigned: 'a build record without a signature (written by an earlier version of site publish, or by someone else)',
   forged:

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BuildErrors, createBuildError, isBuildError } from '../../cli/errors/errors.ts';
 import { createMemoryLogger } from '../../cli/terminal/logger.ts';
 import { publish, resolvePublishConfig, type ObjectStore } from '../../cli/publish/index.ts';
@@ -216,6 +216,34 @@ describe('publish planning', () => {
     expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('j'.repeat(32)), { bucket: 'site', prefix: 'www' }))).toEqual({
       problem: 'forged',
     });
+  });
+
+  it('parses a large record only once its MAC verifies: a planted one costs no parse, a genuine one is read as before', () => {
+    const auth = createRecordAuth(Buffer.from('k'.repeat(32)), { bucket: 'site', prefix: 'www' });
+    const key = '_assets/builds/files/big.json';
+    // About 25,000 files: as large as a 10,000-page site's record, past the size small records are parsed at.
+    const big = manifest(
+      'big',
+      7,
+      Array.from({ length: 25_000 }, (_, i) => `page/${i}/index.html`),
+    );
+    const text = signedRecord(big, key, auth);
+    expect(text.length).toBeGreaterThan(2 * 1024 * 1024);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      // JSON of small objects takes some twenty times its size once parsed: none of these is parsed.
+      const planted = `[${'{},'.repeat(800_000)}{}]`;
+      expect(readSignedRecord(planted, key, auth)).toEqual({ problem: 'unsigned' });
+      expect(readSignedRecord(serializeManifest(big), key, auth)).toEqual({ problem: 'unsigned' });
+      expect(readSignedRecord(`${planted.slice(0, -1)},"mac":"${'0'.repeat(64)}"}`, key, auth)).toEqual({ problem: 'forged' });
+      expect(readSignedRecord(text.replace('"timestamp":7', '"timestamp":9'), key, auth)).toEqual({ problem: 'forged' });
+      expect(readSignedRecord(text, '_assets/builds/pending/big.json', auth)).toEqual({ problem: 'forged' });
+      expect(parse).not.toHaveBeenCalled();
+      expect(readSignedRecord(text, key, auth)).toEqual({ manifest: big });
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('resolves options once: prefix without slashes, endpoint and region from the AWS environment, usage errors with exit 2', () => {

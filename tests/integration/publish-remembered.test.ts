@@ -26,7 +26,7 @@ let store: RememberingStore;
 const hashes: FileHashes = new Map();
 const checkedRecords: CheckedRecords = new Map();
 
-const config = (extra: { dryRun?: boolean } = {}) =>
+const config = (extra: { dryRun?: boolean; allowForeignObjects?: boolean } = {}) =>
   resolvePublishConfig(
     { outDir: dir, bucket: s3.bucket, prefix: 'www', endpointUrl: s3.endpoint, ...extra },
     { ...process.env, ...S3_ENV },
@@ -137,15 +137,18 @@ describe('publishing again and again through a remembering store', () => {
     expect(checked.get(key)?.read).toHaveProperty('manifest');
   });
 
-  it('refuses a record larger than any publish writes, naming its key, without reading it', async () => {
+  it('ignores a record larger than any publish writes, naming its key, without reading it: publishing goes on', async () => {
     const key = '_assets/builds/files/planted.1.json';
     await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `www/${key}`, Body: Buffer.alloc(MAX_TEXT_BYTES + 1, 32) }));
     // As at the hourly listing, or any listing after something else wrote the bucket.
     store.forget();
     const used = process.memoryUsage().rss;
-    await expect(remembered()).rejects.toThrow(
-      expect.objectContaining({ code: 'StorageRecordTooLarge', message: expect.stringContaining(`s3://${s3.bucket}/www/${key}`) }),
-    );
+    const logger = createMemoryLogger();
+    // Ignored as any record publish cannot prove its own: an object no build lists, which stops publish as
+    // any planted record does (named in the refusal) and is left alone under --allow-foreign-objects.
+    await expect(publish(config(), { logger, store, hashes })).rejects.toThrow(new RegExp(`no build published there lists \\(${key}\\)`));
+    expect(logger.lines.some((line) => line.includes(`ignoring ${JSON.stringify(key)}: larger than any build record`))).toBe(true);
+    await publish(config({ allowForeignObjects: true }), { logger: createMemoryLogger(), store, hashes });
     // Not read into memory: refused on its declared size.
     expect(process.memoryUsage().rss - used).toBeLessThan(MAX_TEXT_BYTES / 2);
     await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: `www/${key}` }));
