@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isLoopbackHost } from '../../../runtime/shared/loopback.ts';
+import { BlockList, isIPv4, type AddressInfo } from 'node:net';
 import { refusedHost } from '../host-check.ts';
 import { metricsText, type LiveMetrics } from './live-metrics.ts';
 import { createSeenSignatures, malformedWebhookHeaders, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from './webhook-signature.ts';
@@ -44,7 +43,8 @@ export interface LiveServer {
 
 export async function startLiveServer(options: LiveServerOptions): Promise<LiveServer> {
   const { metrics, now = Date.now } = options;
-  const loopback = isLoopbackHost(options.host.toLowerCase()) || options.host === '::1';
+  // Decided from the address the server is bound to once it listens, however --host spelled it (127.1, ::ffff:127.0.0.1, localhost6).
+  let loopback = true;
   const seen = createSeenSignatures();
   const send = (res: ServerResponse, status: number, body: string, type = 'application/json'): void => {
     res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
@@ -133,6 +133,7 @@ export async function startLiveServer(options: LiveServerOptions): Promise<LiveS
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
+  loopback = isLoopbackAddress(address.address);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}`,
@@ -151,3 +152,13 @@ function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? undefined : value;
 }
+
+/** Whether a bound address is a loopback one: 127.0.0.0/8, ::1, or an IPv4 loopback address mapped into IPv6. */
+export function isLoopbackAddress(address: string): boolean {
+  return isIPv4(address) ? LOOPBACK.check(address, 'ipv4') : LOOPBACK.check(address, 'ipv6');
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLiveMetrics } from '../../../../../cli/serve/live/live-metrics.ts';
-import { startLiveServer, type FailedStage, type LiveServer } from '../../../../../cli/serve/live/live-server.ts';
+import { isLoopbackAddress, startLiveServer, type FailedStage, type LiveServer } from '../../../../../cli/serve/live/live-server.ts';
 
 let server: LiveServer | null = null;
 const sockets: Socket[] = [];
@@ -29,10 +29,10 @@ async function start({ host = '127.0.0.1', failing = null }: { host?: string; fa
   return { host: url.hostname, port: Number(url.port) };
 }
 
-/** A request to 127.0.0.1:`port` with the Host header `host`: its status and body. */
-function ask(port: number, path: string, host: string, method = 'GET'): Promise<{ status: number; body: string }> {
+/** A request to `target` (127.0.0.1):`port` with the Host header `host`: its status and body. */
+function ask(port: number, path: string, host: string, method = 'GET', target = '127.0.0.1'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers: { host } }, (res) => {
+    const req = request({ host: target, port, path, method, headers: { host } }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode!, body }));
@@ -66,6 +66,23 @@ describe("site live's Host check", () => {
     }
     // The webhook is not checked (a page cannot sign a call; a proxy on this machine forwards its own name): an unsigned call is refused as unsigned.
     expect((await ask(port, '/webhook', 'hooks.institute.example', 'POST')).status).toBe(401);
+  });
+
+  it('decides loopback by the address it is bound to, however --host spells it', async () => {
+    for (const spelling of ['127.1', '127.0.0.2']) {
+      const { host, port } = await start({ host: spelling });
+      expect((await ask(port, '/health', `rebind.attacker.example:${port}`, 'GET', host)).status, spelling).toBe(403);
+      await server!.close();
+      server = null;
+    }
+    expect(['127.0.0.1', '127.255.0.9', '::1', '::ffff:127.0.0.1'].map(isLoopbackAddress)).toEqual([true, true, true, true]);
+    expect(['0.0.0.0', '::', '10.42.0.17', '::ffff:10.0.0.1', '128.0.0.1'].map(isLoopbackAddress)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("on every interface (a pod), answers probes with the pod's address and a Service's or Ingress's name", async () => {
