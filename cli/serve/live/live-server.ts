@@ -127,6 +127,9 @@ export async function startLiveServer(options: LiveServerOptions): Promise<LiveS
   });
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;
+  // An idle kept-alive connection holds one of the 64 places: after a second, not Node's five, so a
+  // client sending a cheap request now and then on each cannot keep probes and webhook calls out.
+  server.keepAliveTimeout = 1_000;
   server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

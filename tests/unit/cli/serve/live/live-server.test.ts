@@ -119,6 +119,14 @@ describe("site live's server, against a flood", () => {
     expect(await silent.closedAfter).toBeLessThan(8_000);
   }, 40_000);
 
+  it('closes a kept-alive connection idle for a second, so that 64 of them cannot hold every place for long', async () => {
+    const at = await start();
+    const kept = open(at, `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${at.port}\r\n\r\n`);
+    await expect.poll(kept.data, { timeout: 3_000 }).toMatch(/^HTTP\/1\.1 200/);
+    // Node's default keeps it five seconds.
+    expect(await kept.closedAfter).toBeLessThan(3_500);
+  }, 20_000);
+
   it('takes at most 64 connections at once, closing the others as they come', async () => {
     const at = await start();
     const many = Array.from({ length: 70 }, () => open(at));
