@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEFAULT_EDITOR } from '../../backend/auth.ts';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
 import { signWebhook } from '../../cli/serve/live/webhook-signature.ts';
@@ -446,6 +446,54 @@ describe('site live when the backend fails', () => {
 });
 
 describe("site live's build in a process of its own, when it fails", () => {
+  it('gets the endpoint, and not the webhook secret, the signing key or the storage credentials it never uses', async () => {
+    const { startLive: startInProcess } = await import('../../cli/serve/live/live.ts');
+    const { resolveConfig } = await import('../../cli/config/config.ts');
+    const { createMemoryLogger } = await import('../../cli/terminal/logger.ts');
+    const config = resolveConfig(
+      {
+        endpoint: backend.url,
+        outDir: join(root, 'env-out'),
+        cacheDir: join(root, 'env-cache'),
+        search: false,
+        report: false,
+        logLevel: 'info',
+      },
+      {},
+      ROOT,
+    );
+    const secrets = {
+      SITE_LIVE_SECRET: 's'.repeat(40),
+      SITE_PUBLISH_KEY: 'k'.repeat(44),
+      AWS_SECRET_ACCESS_KEY: 'aws-secret',
+      AWS_ACCESS_KEY_ID: 'aws-id',
+    };
+    for (const [name, value] of Object.entries(secrets)) vi.stubEnv(name, value);
+    onTestFinished(() => void vi.unstubAllEnvs());
+    // The "build" says which of these it was given, and fails.
+    const names = ['GRAPHQL_ENDPOINT', ...Object.keys(secrets), 'PATH'];
+    const script = `process.stderr.write('given: ' + ${JSON.stringify(names)}.filter((n) => process.env[n]).join(' ') + '\\n'); process.exitCode = 1;`;
+    const logger = createMemoryLogger();
+    const session = await startInProcess({
+      config,
+      publish: null,
+      host: '127.0.0.1',
+      port: 0,
+      pollIntervalMs: 0,
+      webhookSecret: null,
+      retryMs: 60_000,
+      logger,
+      childBuild: [process.execPath, '-e', script],
+    });
+    onTestFinished(() => session.close());
+    await waitFor(
+      () => session.metrics.updates.failed > 0,
+      30_000,
+      () => logger.lines.slice(-5).join('\n'),
+    );
+    expect(logger.lines).toContain('[build] warning: given: GRAPHQL_ENDPOINT PATH');
+  }, 60_000);
+
   it('logs its output line by line as it comes, and names its last lines in the error', async () => {
     const { startLive: startInProcess } = await import('../../cli/serve/live/live.ts');
     const { resolveConfig } = await import('../../cli/config/config.ts');
