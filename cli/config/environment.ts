@@ -69,3 +69,16 @@ export function liveWebhookSecret(env: Environment = process.env): string | null
     ]);
   return value;
 }
+
+/**
+ * The environment of the full build `site live` runs as a process of its own: this process's, without what only the webhook and the publish need (the
+ * webhook's secret, the record-signing key, the storage's credentials), which a build never uses; and the
+ * endpoint, which goes in the environment, not on the command line any user of the machine can read
+ * (`ps`), since its URL may carry credentials.
+ */
+export function childBuildEnvironment(endpoint: string, env: Environment = process.env): Environment {
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('AWS_') && !NOT_FOR_THE_BUILD.has(name)));
+  return { ...kept, GRAPHQL_ENDPOINT: endpoint };
+}
+
+const NOT_FOR_THE_BUILD = new Set(['SITE_LIVE_SECRET', 'SITE_PUBLISH_KEY']);

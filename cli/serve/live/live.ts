@@ -7,6 +7,7 @@ import { hasBuildState } from '../../build/incremental/build-state.ts';
 import { createStateMemory } from '../../build/incremental/state-memory.ts';
 import type { ResolvedConfig } from '../../config/config.ts';
 import type { PublishConfig } from '../../config/publish.ts';
+import { childBuildEnvironment } from '../../config/environment.ts';
 import { loadChangeFeed } from '../../config/site-modules.ts';
 import { generatorFingerprint } from '../../build/generator-fingerprint.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../../errors/errors.ts';
@@ -355,19 +356,6 @@ const LEASE_RENEW_MS = 10_000;
 const CHILD_OUTPUT_TAIL_CHARS = 64 * 1024;
 
 /**
- * The full build's environment: this process's, without what only the webhook and the publish need (the
- * webhook's secret, the record-signing key, the storage's credentials), which a build never uses; and the
- * endpoint, which goes in the environment, not on the command line any user of the machine can read
- * (`ps`), since its URL may carry credentials.
- */
-export function childBuildEnvironment(env: NodeJS.ProcessEnv, endpoint: string): NodeJS.ProcessEnv {
-  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('AWS_') && !NOT_FOR_THE_BUILD.has(name)));
-  return { ...kept, GRAPHQL_ENDPOINT: endpoint };
-}
-
-const NOT_FOR_THE_BUILD = new Set(['SITE_LIVE_SECRET', 'SITE_PUBLISH_KEY']);
-
-/**
  * Runs `site build` as a process of its own (`command`: node and its arguments), its warnings and errors
  * passed on as the build's; its result as far as an update needs it: a full build, and its build id.
  */
@@ -380,7 +368,7 @@ async function buildInChild(
   logger.info('live', `no saved state for ${outDir}: every page renders, in a process of its own so this one stays small`);
   const child = spawn(command[0]!, command.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: childBuildEnvironment(process.env, endpoint),
+    env: childBuildEnvironment(endpoint),
   });
   // Should this process end while the build runs (a second SIGTERM or Ctrl-C, an uncaught error), the
   // build ends with it: left running, it would hold the output's lock (and write the folder) until done,
