@@ -446,15 +446,16 @@ describe('site live when the backend fails', () => {
 });
 
 describe("site live's build in a process of its own, when it fails", () => {
-  it('gets the endpoint, and not the webhook secret, the signing key or the storage credentials it never uses', async () => {
+  /** `site live` in this process, its full build the node `script` in a process of its own, until that build has failed once; its log. */
+  async function failingChildBuild(name: string, script: string): Promise<{ lines: string[] }> {
     const { startLive: startInProcess } = await import('../../cli/serve/live/live.ts');
     const { resolveConfig } = await import('../../cli/config/config.ts');
     const { createMemoryLogger } = await import('../../cli/terminal/logger.ts');
     const config = resolveConfig(
       {
         endpoint: backend.url,
-        outDir: join(root, 'env-out'),
-        cacheDir: join(root, 'env-cache'),
+        outDir: join(root, `${name}-out`),
+        cacheDir: join(root, `${name}-cache`),
         search: false,
         report: false,
         logLevel: 'info',
@@ -462,6 +463,28 @@ describe("site live's build in a process of its own, when it fails", () => {
       {},
       ROOT,
     );
+    const logger = createMemoryLogger();
+    const session = await startInProcess({
+      config,
+      publish: null,
+      host: '127.0.0.1',
+      port: 0,
+      pollIntervalMs: 0,
+      webhookSecret: null,
+      retryMs: 60_000,
+      logger,
+      childBuild: [process.execPath, '-e', script],
+    });
+    onTestFinished(() => session.close());
+    await waitFor(
+      () => session.metrics.updates.failed > 0,
+      30_000,
+      () => logger.lines.slice(-5).join('\n'),
+    );
+    return logger;
+  }
+
+  it('gets the endpoint, and not the webhook secret, the signing key or the storage credentials it never uses', async () => {
     const secrets = {
       SITE_LIVE_SECRET: 's'.repeat(40),
       SITE_PUBLISH_KEY: 'k'.repeat(44),
@@ -473,43 +496,11 @@ describe("site live's build in a process of its own, when it fails", () => {
     // The "build" says which of these it was given, and fails.
     const names = ['GRAPHQL_ENDPOINT', ...Object.keys(secrets), 'PATH'];
     const script = `process.stderr.write('given: ' + ${JSON.stringify(names)}.filter((n) => process.env[n]).join(' ') + '\\n'); process.exitCode = 1;`;
-    const logger = createMemoryLogger();
-    const session = await startInProcess({
-      config,
-      publish: null,
-      host: '127.0.0.1',
-      port: 0,
-      pollIntervalMs: 0,
-      webhookSecret: null,
-      retryMs: 60_000,
-      logger,
-      childBuild: [process.execPath, '-e', script],
-    });
-    onTestFinished(() => session.close());
-    await waitFor(
-      () => session.metrics.updates.failed > 0,
-      30_000,
-      () => logger.lines.slice(-5).join('\n'),
-    );
+    const logger = await failingChildBuild('env', script);
     expect(logger.lines).toContain('[build] warning: given: GRAPHQL_ENDPOINT PATH');
   }, 60_000);
 
   it('logs its output line by line as it comes, and names its last lines in the error', async () => {
-    const { startLive: startInProcess } = await import('../../cli/serve/live/live.ts');
-    const { resolveConfig } = await import('../../cli/config/config.ts');
-    const { createMemoryLogger } = await import('../../cli/terminal/logger.ts');
-    const config = resolveConfig(
-      {
-        endpoint: backend.url,
-        outDir: join(root, 'noisy-out'),
-        cacheDir: join(root, 'noisy-cache'),
-        search: false,
-        report: false,
-        logLevel: 'info',
-      },
-      {},
-      ROOT,
-    );
     // A build that writes 8 MB of warnings, a line in two parts, its last words, and fails.
     const script = [
       "const noise = 'noise ' + 'x'.repeat(90) + '\\n';",
@@ -517,24 +508,7 @@ describe("site live's build in a process of its own, when it fails", () => {
       "process.stderr.write('Error: half');",
       "setTimeout(() => { process.stderr.write(' of a line\\nthe last words\\n'); process.exitCode = 1; }, 100);",
     ].join('\n');
-    const logger = createMemoryLogger();
-    const session = await startInProcess({
-      config,
-      publish: null,
-      host: '127.0.0.1',
-      port: 0,
-      pollIntervalMs: 0,
-      webhookSecret: null,
-      retryMs: 60_000,
-      logger,
-      childBuild: [process.execPath, '-e', script],
-    });
-    onTestFinished(() => session.close());
-    await waitFor(
-      () => session.metrics.updates.failed > 0,
-      30_000,
-      () => logger.lines.slice(-5).join('\n'),
-    );
+    const logger = await failingChildBuild('noisy', script);
     // Each line once, whole, as the memory logger writes a warning.
     const noise = `[build] warning: noise ${'x'.repeat(90)}`;
     expect(logger.lines.filter((l) => l === noise)).toHaveLength(80_000);
