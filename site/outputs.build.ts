@@ -1,5 +1,5 @@
 import type { BuiltPage, BuiltPages, OutputCollector, OutputContext, OutputDefinition, OutputFile } from '../runtime/shared/route-data.ts';
-import { renderCalendar, type CalendarEvent } from './build/ical.ts';
+import { calendarFile, renderEvent, type CalendarEvent } from './build/ical.ts';
 import { keepTop } from './build/keep-top.ts';
 import { renderRss, type Feed } from './build/rss.ts';
 import { absolutizeHtml } from './build/xml.ts';
@@ -125,26 +125,43 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
       if (!category || !slug) throw new Error(`The event page ${page.path} has no category or slug among its params.`);
       add(category, slug, page.path, note);
     },
-    // Each file made when the build takes it, so thousands of calendars are never held at once.
+    // Each file made when the build takes it, so thousands of calendars are never held at once. An event's
+    // block is made once, for its own file and its category's, and taken from the last build's where the
+    // event is as it was (lastEventBlocks).
     *files(): Generator<OutputFile> {
+      const blocks = new Map<string, string>();
+      const blockOf = (event: CalendarEvent): string => {
+        const key = JSON.stringify(event);
+        let block = blocks.get(key) ?? lastEventBlocks.get(key);
+        if (block === undefined) block = renderEvent(event);
+        blocks.set(key, block);
+        return block;
+      };
       events.sort((a, b) => compareText(a.event.startsAt, b.event.startsAt) || compareText(a.path, b.path));
       for (const { file, event } of events)
-        yield { file, content: renderCalendar({ name: `${event.title} · ${producer}`, producer, timeZone, events: [event] }) };
+        yield { file, content: calendarFile({ name: `${event.title} · ${producer}`, producer, timeZone }, [blockOf(event)]) };
       // Every category gets its file, an empty one too: the category page links to it either way.
       for (const category of categoriesOf(ctx.site, 'eventCategories')) {
         yield {
           file: categoryCalendarHref(category.slug).slice(1),
-          content: renderCalendar({
-            name: `${category.title} · ${producer}`,
-            producer,
-            timeZone,
-            events: events.filter((e) => e.category === category.slug).map((e) => e.event),
-          }),
+          content: calendarFile(
+            { name: `${category.title} · ${producer}`, producer, timeZone },
+            events.filter((e) => e.category === category.slug).map((e) => blockOf(e.event)),
+          ),
         };
       }
+      lastEventBlocks = blocks;
     },
   };
 }
+
+/**
+ * The VEVENT blocks of the calendars last made in this process, by their event's fields: a process that
+ * builds again and again (`site live`, `site dev`) makes only the blocks of events that changed. Only the
+ * last build's are kept (about 1,200 blocks, 0.5 MB, at 10,000 pages); the key is the whole entry, so a
+ * block is never taken for an event it was not made of, whichever build made it.
+ */
+let lastEventBlocks = new Map<string, string>();
 
 // --- internal ---
 

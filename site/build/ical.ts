@@ -32,7 +32,20 @@ export interface Calendar {
 
 /** The calendar file. */
 export function renderCalendar(calendar: Calendar): string {
-  const lines = [
+  return calendarFile(calendar, calendar.events.map(renderEvent));
+}
+
+/**
+ * One event's VEVENT block as a calendar file holds it: folded, its lines joined by CRLF (without the last
+ * one). Made once for each file that lists the event (calendarFile), where renderCalendar makes it again.
+ */
+export function renderEvent(event: CalendarEvent): string {
+  return eventLines(event).map(fold).join('\r\n');
+}
+
+/** The calendar file of `calendar` holding `events`, each made by renderEvent: the same bytes as renderCalendar's. */
+export function calendarFile(calendar: Omit<Calendar, 'events'>, events: readonly string[]): string {
+  const head = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     `PRODID:-//${escapeText(calendar.producer)}//Institute site//EN`,
@@ -40,10 +53,8 @@ export function renderCalendar(calendar: Calendar): string {
     'METHOD:PUBLISH',
     `X-WR-CALNAME:${escapeText(calendar.name)}`,
     ...(calendar.timeZone ? [`X-WR-TIMEZONE:${escapeText(calendar.timeZone)}`] : []),
-    ...calendar.events.flatMap(eventLines),
-    'END:VCALENDAR',
   ];
-  return lines.map(fold).join('\r\n') + '\r\n';
+  return [...head.map(fold), ...events, 'END:VCALENDAR'].join('\r\n') + '\r\n';
 }
 
 /** `2026-11-24T18:30:00Z` → `20261124T183000Z`. */

@@ -169,6 +169,45 @@ describe('iCalendar files', async () => {
     ]);
   });
 
+  it('gives an edited event its new lines when the same process made its calendars before (the blocks it keeps)', async () => {
+    // site live builds again and again in one process; the second build must not reuse the edited event's old block.
+    const edited = pages.map((p) =>
+      p.path === '/events/lectures/talk' ? { ...p, data: { event: { ...talk, title: 'Talk, moved', location: 'Hall B' } } } : p,
+    );
+    await collectOutput(eventCalendars, ctx, pages);
+    const again = await collectOutput(eventCalendars, ctx, edited);
+    const parsed = new ICAL.Event(
+      new ICAL.Component(ICAL.parse(fileOf(again, 'events/lectures/talk.ics'))).getAllSubcomponents('vevent')[0],
+    );
+    expect([parsed.summary, parsed.location]).toEqual(['Talk, moved', 'Hall B']);
+    const category = fileOf(again, 'events/lectures.ics');
+    expect(category).toContain('SUMMARY:Talk\\, moved');
+    expect(category).not.toContain('LOCATION:Auditorium\r\nDESCRIPTION:Line one.');
+    // Byte for byte what renderCalendar makes of the same events.
+    const [early, moved] = (
+      edited.filter((p) => p.routeId === 'event').map((p) => (p.data as { event: unknown }).event) as (typeof talk)[]
+    ).sort((a, b) => a.startsAt.localeCompare(b.startsAt));
+    const entry = (e: typeof talk) => ({
+      uid: `${e.id}@institute.example`,
+      title: e.title,
+      startsAt: e.startsAt,
+      endsAt: e.endsAt,
+      updatedAt: e.updatedAt,
+      location: e.location,
+      description: e.summary,
+      url: `${baseUrl}/events/${e.category.slug}/${e.slug}`,
+      categories: [e.category.title],
+    });
+    expect(category).toBe(
+      renderCalendar({
+        name: 'Lectures · Northlight Institute',
+        producer: 'Northlight Institute',
+        timeZone: 'Europe/Oslo',
+        events: [early!, moved!].map(entry),
+      }),
+    );
+  });
+
   it('ends lines with CRLF and folds long ones at 75 octets without splitting a character', () => {
     const content = renderCalendar({
       name: 'x',
