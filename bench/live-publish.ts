@@ -13,7 +13,7 @@
  *    full build wrote is in the bucket with the same bytes (`--no-compare` leaves it out).
  * 3. BURST title edits within 10 s, each with its webhook call: how many updates published them, and
  *    the time from the last edit's answer to all of them live (the target: within 10 s).
- * 4. `--memory-edits N` more title edits, the process's resident size after each: the peak over the
+ * 4. `--memory-edits N` more title edits, the process's resident size after each (and each edit to live, p50 and p95): the peak over the
  *    first 50 against the peak over all (target: within 10%) and against the full build's peak.
  *
  * Exits non-zero when an edit does not go live, the bucket differs from the full build, or a process fails.
@@ -354,6 +354,7 @@ try {
     let peak = 0;
     let peak50 = 0;
     const after: number[] = [];
+    const lags: number[] = [];
     const sampler = setInterval(() => {
       void memoryOf(pid)
         .then((m) => (peak = Math.max(peak, m.rss)))
@@ -364,7 +365,7 @@ try {
       await updateContent(backendOf, token, 'NewsItem', item.id, { title: `Memory edit ${i}` });
       const t0 = Date.now();
       await webhook(url, JSON.stringify({ type: 'NewsItem', id: item.id }));
-      await liveAfter(live.lines, t0);
+      lags.push((await liveAfter(live.lines, t0)) - t0);
       await idle(url);
       after.push((await memoryOf(pid)).rss);
       if (i === Math.min(49, MEMORY_EDITS - 1)) peak50 = peak;
@@ -373,6 +374,7 @@ try {
     console.log(
       `\n4. ${MEMORY_EDITS} title edits: resident ${Math.round(after[0]!)} MiB after the first, ${Math.round(median(after))} MiB median, ${Math.round(after.at(-1)!)} MiB after the last; peak ${Math.round(peak50)} MiB over the first 50, ${Math.round(peak)} MiB over all (${((peak / peak50 - 1) * 100).toFixed(1)}%; target ≤ 10%)${Number.isFinite(fullPeak) ? `, a full build's peak ${Math.round(fullPeak)} MiB (target: below it)` : ''}`,
     );
+    console.log(`   their edit to live: p50 ${fmt(percentile(lags, 0.5))}, p95 ${fmt(percentile(lags, 0.95))}`);
   }
   live.child.kill('SIGTERM');
   await new Promise((r) => live.child.once('exit', r));
