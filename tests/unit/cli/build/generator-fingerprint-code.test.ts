@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generatorFingerprint } from '../../../../cli/build/generator-fingerprint.ts';
@@ -49,6 +49,24 @@ describe('the generator fingerprint over the code', () => {
       file === 'package.json' ? JSON.stringify({ name: 'x', version: '2', dependencies: { react: '19' } }) : '// edited',
     );
     expect(await generatorFingerprint(config, root)).not.toBe(before);
+  });
+
+  it('changes with an edit of the same size made at once, and with a file removed, asked again in the same process', async () => {
+    // site live asks before every update; what it remembers of the last answer must never hide an edit.
+    const root = dir();
+    await put(root, 'package.json', '{}');
+    await put(root, 'site/routes/news.tsx', '// aaaa');
+    await put(root, 'site/routes/events.tsx', '// events');
+    const first = await generatorFingerprint(config, root);
+    await put(root, 'site/routes/news.tsx', '// bbbb');
+    const second = await generatorFingerprint(config, root);
+    expect(second).not.toBe(first);
+    await rm(join(root, 'site/routes/events.tsx'));
+    const third = await generatorFingerprint(config, root);
+    expect([first, second]).not.toContain(third);
+    await put(root, 'site/routes/events.tsx', '// events');
+    await put(root, 'site/routes/news.tsx', '// aaaa');
+    expect(await generatorFingerprint(config, root)).toBe(first);
   });
 
   it('changes when a file of the site is added', async () => {
