@@ -19,14 +19,17 @@ export type LinkResolution = 'page' | 'redirect' | 'file' | 'missing';
 export function classifyLink(href: string, pagePath: string, baseUrl: string): LinkTarget {
   const trimmed = href.trim();
   if (trimmed === '' || trimmed === '#') return { kind: 'external' };
-  const base = new URL(baseUrl);
+  // Nearly every link a build checks is a plain root-relative path: no URL parsing, which would give the same.
+  const plain = PLAIN_PATH.exec(trimmed);
+  if (plain && !NOT_PLAIN.test(plain[1]!)) return { kind: 'internal', path: normalizePath(plain[1]!), hash: plain[2] ? plain[2] : null };
+  const origin = originOf(baseUrl);
   let url: URL;
   try {
-    url = new URL(trimmed, base.origin + pagePath);
+    url = new URL(trimmed, origin + pagePath);
   } catch {
     return { kind: 'internal', path: trimmed, hash: null };
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== base.origin) return { kind: 'external' };
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) return { kind: 'external' };
   const hash = url.hash.length > 1 ? safeDecode(url.hash.slice(1)) : null;
   return { kind: 'internal', path: normalizePath(safeDecode(url.pathname)), hash };
 }
@@ -58,6 +61,23 @@ export async function resolvePath(
 }
 
 // --- internal ---
+
+/**
+ * A root-relative path of unreserved characters, with an optional fragment of the same: what URL parsing
+ * leaves as it is, neither encoded nor decoded (a test compares the two over many links); isPlain rules
+ * out what it would resolve. Group 1 the path, group 2 the fragment.
+ */
+const PLAIN_PATH = /^(\/[A-Za-z0-9._~/-]*)(?:#([A-Za-z0-9._~-]*))?$/;
+/** What URL parsing changes in such a path: a `.` or `..` segment, or `//` (at the start, another host). */
+const NOT_PLAIN = /\/\/|\/\.\.?(?:\/|$)/;
+
+/** The origin of the site's base URL, parsed once per base URL. */
+function originOf(baseUrl: string): string {
+  if (lastBase?.url !== baseUrl) lastBase = { url: baseUrl, origin: new URL(baseUrl).origin };
+  return lastBase.origin;
+}
+
+let lastBase: { url: string; origin: string } | null = null;
 
 function normalizePath(path: string): string {
   const withoutIndex = path.endsWith('/index.html') ? path.slice(0, -'index.html'.length) : path;

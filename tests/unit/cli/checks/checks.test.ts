@@ -63,6 +63,62 @@ describe('classifyLink', () => {
     for (const href of ['https://doi.org/10.1/x', 'mailto:info@institute.example', 'tel:+4722', '//cdn.example/x.js', '#'])
       expect(classifyLink(href, '/', BASE)).toEqual({ kind: 'external' });
   });
+
+  it('resolves a root-relative path as URL parsing does, dot segments, doubled slashes and encodings included', () => {
+    // Plain paths skip URL parsing: each of these must come out as the parser has it.
+    const viaUrl = (href: string, page: string) => {
+      const url = new URL(href.trim(), new URL(BASE).origin + page);
+      if (url.origin !== new URL(BASE).origin) return { kind: 'external' };
+      const decode = (v: string) => {
+        try {
+          return decodeURIComponent(v);
+        } catch {
+          return v;
+        }
+      };
+      const path = decode(url.pathname);
+      const withoutIndex = path.endsWith('/index.html') ? path.slice(0, -'index.html'.length) : path;
+      return {
+        kind: 'internal',
+        path: withoutIndex.length > 1 ? withoutIndex.replace(/\/+$/, '') || '/' : withoutIndex || '/',
+        hash: url.hash.length > 1 ? decode(url.hash.slice(1)) : null,
+      };
+    };
+    const hrefs = [
+      '/',
+      '/news',
+      '/news/',
+      '/news/a-b_c~d.e',
+      '/news/index.html',
+      '/news#',
+      '/news#top',
+      '/news/#x.y-z',
+      ' /about ',
+      '/a/./b',
+      '/a/../b',
+      '/a/..',
+      '/a/.',
+      '/./a',
+      '/../a',
+      '/a/.b',
+      '/a/..b',
+      '/a/b..',
+      '/.well-known/x',
+      '/a//b',
+      '//a/b',
+      '/a//',
+      '/news/caf%C3%A9',
+      '/news/a b',
+      '/news/ä',
+      '/news?page=2',
+      '/news#a/b',
+      '/news#%20',
+      '/A/B.PDF',
+      '/a/...',
+      '/a/.../b',
+    ];
+    for (const href of hrefs) expect([href, classifyLink(href, '/about/x', BASE)]).toEqual([href, viaUrl(href, '/about/x')]);
+  });
 });
 
 describe('runContentChecks', () => {
