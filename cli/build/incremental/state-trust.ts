@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { join, posix, sep } from 'node:path';
 import type { InspectedPages } from '../../checks/collect.ts';
 import { isSafePagePath } from '../../content/crawl.ts';
 import { mediaFileFor } from '../../content/media.ts';
@@ -142,9 +142,11 @@ const PAGE_FILE = /^(?:(.+)\/)?(?:index\.html|_payload\.json)$/;
  */
 async function firstKeptFileMissing(outDir: string, saved: SavedState, pages: readonly RememberedPage[]): Promise<string | null> {
   /** The file's size; ABSENT when nothing is there; -1 when it is not a plain file (a folder, a FIFO, a link) or cannot be looked at. */
+  // The names were checked (firstUnsafeName): joined without path.join's normalising, a third of the check's time and garbage.
+  const root = outDir.endsWith(sep) ? outDir : outDir + sep;
   const size = (file: string): number => {
     try {
-      const info = lstatSync(join(outDir, file), { throwIfNoEntry: false });
+      const info = lstatSync(root + file, { throwIfNoEntry: false });
       return info === undefined ? ABSENT : info.isFile() ? info.size : -1;
     } catch {
       // Not a folder on the way, a loop of links, no permission: as good as missing.
