@@ -48,10 +48,23 @@ export function filesToRemove(
   outputs: ReadonlyMap<string, string>,
   media: ReadonlySet<string>,
 ): string[] {
+  // Most updates remove nothing: every page, output and medium of the previous build is there again, by
+  // the same name. That is seen without the 50,000 file names (a fifth of an update's garbage at 10,803 pages).
+  const builtPaths = new Set(built);
+  const same = <T>(names: Iterable<T>, has: (name: T) => boolean): boolean => {
+    for (const name of names) if (!has(name)) return false;
+    return true;
+  };
+  if (
+    same(previous.pages.keys(), (path) => builtPaths.has(path)) &&
+    same(previous.outputs.keys(), (file) => outputs.has(file)) &&
+    same(previous.media, (url) => media.has(url))
+  )
+    return [];
   const pageFiles = (paths: Iterable<string>): string[] => [...paths].flatMap((path) => [htmlFileFor(path), payloadFileFor(path)]);
   // Whatever this build has or keeps stays, however the previous build's records spell it (another case,
   // a medium under an encoded slash, an output named like a page's file).
-  const kept = new Set([...pageFiles(built), ...outputs.keys(), ...[...media].map(mediaFileFor)]);
+  const kept = new Set([...pageFiles(builtPaths), ...outputs.keys(), ...[...media].map(mediaFileFor)]);
   const before = [...pageFiles(previous.pages.keys()), ...previous.outputs.keys(), ...[...previous.media].map(mediaFileFor)];
   // A name spelt as this build spells it stays; only the others are compared by their keys, made then
   // (50,000 names at 10,000 pages took a tenth of a second, where an edit changes none).
