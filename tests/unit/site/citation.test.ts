@@ -72,14 +72,34 @@ describe('related news', () => {
   it('picks again when a tag or the order changed since the last call, and takes the cards as they are now', () => {
     // site live calls it once per update in one process: what it keeps of the last call must never outlive the collection it was picked from.
     const articles = [article('a', ['x', 'y']), article('b', ['x']), article('c', ['z']), article('d', ['x', 'y']), article('e', [])];
-    expect(relatedArticles(articles, 3).get('a')?.map((n) => n.id)).toEqual(['d', 'b', 'c']);
+    expect(
+      relatedArticles(articles, 3)
+        .get('a')
+        ?.map((n) => n.id),
+    ).toEqual(['d', 'b', 'c']);
     const retitled = articles.map((a) => (a.id === 'd' ? { ...a, title: 'Retitled' } : a));
-    expect(relatedArticles(retitled, 3).get('a')?.map((n) => n.title)[0]).toBe('Retitled');
+    expect(
+      relatedArticles(retitled, 3)
+        .get('a')
+        ?.map((n) => n.title)[0],
+    ).toBe('Retitled');
     const retagged = articles.map((a) => (a.id === 'c' ? { ...a, tags: ['x', 'y'] } : a));
-    expect(relatedArticles(retagged, 3).get('a')?.map((n) => n.id)).toEqual(['c', 'd', 'b']);
+    expect(
+      relatedArticles(retagged, 3)
+        .get('a')
+        ?.map((n) => n.id),
+    ).toEqual(['c', 'd', 'b']);
     const reordered = [articles[3]!, articles[1]!, articles[2]!, articles[0]!, articles[4]!];
-    expect(relatedArticles(reordered, 3).get('e')?.map((n) => n.id)).toEqual(['a', 'c', 'b']);
-    expect(relatedArticles(articles, 2).get('a')?.map((n) => n.id)).toEqual(['d', 'b']);
+    expect(
+      relatedArticles(reordered, 3)
+        .get('e')
+        ?.map((n) => n.id),
+    ).toEqual(['a', 'c', 'b']);
+    expect(
+      relatedArticles(articles, 2)
+        .get('a')
+        ?.map((n) => n.id),
+    ).toEqual(['d', 'b']);
   });
 
   it('stays linear when one tag is on every article', () => {
