@@ -58,6 +58,8 @@ describe('the generator fingerprint over the code', () => {
     await put(root, 'site/routes/news.tsx', '// aaaa');
     await put(root, 'site/routes/events.tsx', '// events');
     const first = await generatorFingerprint(config, root);
+    // Asked again unchanged: the answer it remembers, with the files' stamps from now on.
+    expect(await generatorFingerprint(config, root)).toBe(first);
     await put(root, 'site/routes/news.tsx', '// bbbb');
     const second = await generatorFingerprint(config, root);
     expect(second).not.toBe(first);
