@@ -34,7 +34,7 @@ export type Verdict = UploadReason | 'unchanged' | 'check';
  */
 export function compareWithRemote(local: ManifestEntry, remote: RemoteObject | undefined): Verdict {
   if (!remote) return 'new';
-  if (remote.size === local.size && (remote.etag === local.md5 || remote.etag.toLowerCase() === local.md5)) return 'unchanged';
+  if (remote.size === local.size && remote.etag.toLowerCase() === local.md5) return 'unchanged';
   if (remote.size !== local.size || /^[0-9a-f]{32}$/i.test(remote.etag)) return 'changed';
   return 'check';
 }
@@ -48,27 +48,26 @@ export async function planUploads(
 ): Promise<UploadPlan> {
   // Decided from the listing where it can be (nearly every file of an update); only the rest are asked
   // for, at most `concurrency` at once. A task for each of 25,800 files was about 0.08 s of an update.
-  const verdicts = files.map((file) => compareWithRemote(file, remote.get(file.key)));
-  const checked = new Map<number, 'unchanged' | 'changed'>();
+  const verdicts: (UploadReason | 'unchanged' | 'check')[] = files.map((file) => compareWithRemote(file, remote.get(file.key)));
   const limit = pLimit(concurrency);
-  await Promise.all(
-    verdicts.flatMap((verdict, i) =>
-      verdict !== 'check'
-        ? []
-        : [
-            limit(async () => {
-              const file = files[i]!;
-              checked.set(i, (await headSha256(file.key)) === file.sha256 ? 'unchanged' : 'changed');
-            }),
-          ],
-    ),
-  );
+  const heads: Promise<void>[] = [];
+  verdicts.forEach((verdict, i) => {
+    const file = files[i]!;
+    if (verdict !== 'check') return;
+    heads.push(
+      limit(async () => {
+        verdicts[i] = (await headSha256(file.key)) === file.sha256 ? 'unchanged' : 'changed';
+      }),
+    );
+  });
+  await Promise.all(heads);
   const uploads: PlannedUpload[] = [];
   const unchanged: LocalFile[] = [];
   files.forEach((file, i) => {
-    const verdict = verdicts[i] === 'check' ? checked.get(i)! : verdicts[i]!;
+    const verdict = verdicts[i]!;
     if (verdict === 'unchanged') unchanged.push(file);
-    else uploads.push({ file, reason: verdict });
+    // Every 'check' was settled above; were one not, the file is uploaded, never taken as unchanged.
+    else uploads.push({ file, reason: verdict === 'check' ? 'changed' : verdict });
   });
   uploads.sort((a, b) => stageIndex(a.file.stage) - stageIndex(b.file.stage) || compareText(a.file.key, b.file.key));
   return { uploads, unchanged };
