@@ -129,24 +129,23 @@ export function eventCalendars(ctx: OutputContext): OutputCollector {
     // block is made once, for its own file and its category's, and taken from the last build's where the
     // event is as it was (lastEventBlocks).
     *files(): Generator<OutputFile> {
-      const blocks = new Map<string, string>();
-      const blockOf = (event: CalendarEvent): string => {
-        const key = JSON.stringify(event);
-        let block = blocks.get(key) ?? lastEventBlocks.get(key);
-        if (block === undefined) block = renderEvent(event);
-        blocks.set(key, block);
-        return block;
-      };
       events.sort((a, b) => compareText(a.event.startsAt, b.event.startsAt) || compareText(a.path, b.path));
-      for (const { file, event } of events)
-        yield { file, content: calendarFile({ name: `${event.title} · ${producer}`, producer, timeZone }, [blockOf(event)]) };
+      const blocks = new Map<string, string>();
+      const withBlocks = events.map((entry) => {
+        const key = JSON.stringify(entry.event);
+        const block = blocks.get(key) ?? lastEventBlocks.get(key) ?? renderEvent(entry.event);
+        blocks.set(key, block);
+        return { ...entry, block };
+      });
+      for (const { file, event, block } of withBlocks)
+        yield { file, content: calendarFile({ name: `${event.title} · ${producer}`, producer, timeZone }, [block]) };
       // Every category gets its file, an empty one too: the category page links to it either way.
       for (const category of categoriesOf(ctx.site, 'eventCategories')) {
         yield {
           file: categoryCalendarHref(category.slug).slice(1),
           content: calendarFile(
             { name: `${category.title} · ${producer}`, producer, timeZone },
-            events.filter((e) => e.category === category.slug).map((e) => blockOf(e.event)),
+            withBlocks.filter((e) => e.category === category.slug).map((e) => e.block),
           ),
         };
       }
