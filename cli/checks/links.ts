@@ -64,7 +64,7 @@ export async function resolvePath(
 
 /**
  * A root-relative path of unreserved characters, with an optional fragment of the same: what URL parsing
- * leaves as it is, neither encoded nor decoded (a test compares the two over many links); isPlain rules
+ * leaves as it is, neither encoded nor decoded (a test compares the two over many links); NOT_PLAIN rules
  * out what it would resolve. Group 1 the path, group 2 the fragment.
  */
 const PLAIN_PATH = /^(\/[A-Za-z0-9._~/-]*)(?:#([A-Za-z0-9._~-]*))?$/;

@@ -141,9 +141,9 @@ const PAGE_FILE = /^(?:(.+)\/)?(?:index\.html|_payload\.json)$/;
  * every media file. Only sizes: one stat per file, a few per page.
  */
 async function firstKeptFileMissing(outDir: string, saved: SavedState, pages: readonly RememberedPage[]): Promise<string | null> {
-  /** The file's size; ABSENT when nothing is there; -1 when it is not a plain file (a folder, a FIFO, a link) or cannot be looked at. */
   // The names were checked (firstUnsafeName): joined without path.join's normalising, a third of the check's time and garbage.
   const root = outDir.endsWith(sep) ? outDir : outDir + sep;
+  /** The file's size; ABSENT when nothing is there; -1 when it is not a plain file (a folder, a FIFO, a link) or cannot be looked at. */
   const size = (file: string): number => {
     try {
       const info = lstatSync(root + file, { throwIfNoEntry: false });
