@@ -75,12 +75,13 @@ export async function runContentChecks(site: InspectedSite, ctx: CheckContext): 
     }
   };
 
-  for (const [href, users] of site.links) {
+  for (const href of site.links.keys()) {
     // Most links (navigation, root-relative paths) mean the same on every page: resolve them once.
     const pageIndependent = !href.startsWith('#') && (href.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(href));
     const shared = pageIndependent ? await problemOf(href, classifyLink(href, '/', ctx.baseUrl)) : null;
+    // Its pages are asked for only when they are walked: nearly every link resolves, and they would be made for nothing.
     if (pageIndependent && shared === null) continue;
-    for (const index of users) {
+    for (const index of site.links.get(href)!) {
       const problem = pageIndependent ? shared : await problemOf(href, classifyLink(href, site.pages.path(index), ctx.baseUrl));
       if (problem) warn(site.pages.at(index), problem.check, problem.message);
     }
