@@ -13,7 +13,8 @@ import { join, relative } from 'node:path';
  * A process that asks again and again (`site live` asks three times an update: its own check for new
  * code, the build's generator and the bundle's inputs) reads the files again only when one of them is
  * not as it was the last time (remembered): its identity, size, and times of change to the nanosecond.
- * The stamps are taken from a set's second ask on (2-5 ms for 330 files).
+ * The stamps are taken from a set's second ask on (2-5 ms for 330 files), and not kept while a file is
+ * younger than the file system's clock can tell apart (stampsOf).
  */
 export async function hashFiles(root, dirs, files) {
   const names = [...files];
@@ -26,8 +27,8 @@ export async function hashFiles(root, dirs, files) {
   const key = JSON.stringify([root, dirs, files]);
   const seen = remembered.get(key);
   // Stamped from the second ask on: a command that asks once (nearly every one) does not pay for it.
-  const stamps = seen ? names.map((name) => `${name}\0${stampOf(join(root, name))}`).join('\n') : null;
-  if (stamps !== null && seen.stamps === stamps) return seen.hash;
+  const stamps = seen ? stampsOf(root, names) : null;
+  if (stamps !== null && seen.stamps === stamps.text) return seen.hash;
   const hash = createHash('sha256');
   for (const name of names)
     hash
@@ -36,18 +37,35 @@ export async function hashFiles(root, dirs, files) {
       .update(orNone(() => readFileSync(join(root, name)), ''))
       .update('\0');
   const digest = hash.digest('hex').slice(0, 16);
-  remembered.set(key, { stamps, hash: digest });
+  remembered.set(key, { stamps: stamps?.racy === false ? stamps.text : null, hash: digest });
   return digest;
 }
 
-/** The last hash of each set of files asked for, with the stamps of the files it was read from (null: not taken, the first ask). */
+/** The last hash of each set of files asked for, with the stamps of the files it was read from (null: not taken, at the first ask or while racy). */
 const remembered = new Map();
 
-/** What changes when a file is written, replaced or removed: its device and inode, size, and modification and change times in nanoseconds. */
-function stampOf(file) {
-  const info = orNone(() => statSync(file, { bigint: true, throwIfNoEntry: false }), undefined);
-  return info === undefined ? 'none' : `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+/**
+ * The stamps of the files: what changes when a file is written, replaced or removed (its device and
+ * inode, size, and modification and change times in nanoseconds). `racy` when a file changed within
+ * RACY_MS of now: a file system's clock may tick as coarsely as that (1 s on HFS+, 2 s on FAT, a few ms on
+ * older Linux kernels), so another write of the same size could still leave the same stamp; such stamps
+ * are not remembered, and the files are read again next time (git's "racy clean" rule).
+ */
+function stampsOf(root, names) {
+  const since = BigInt(Date.now() - RACY_MS) * 1_000_000n;
+  let racy = false;
+  const text = names
+    .map((name) => {
+      const info = orNone(() => statSync(join(root, name), { bigint: true, throwIfNoEntry: false }), undefined);
+      if (info === undefined) return `${name}\0none`;
+      if (info.mtimeNs >= since || info.ctimeNs >= since) racy = true;
+      return `${name}\0${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+    })
+    .join('\n');
+  return { text, racy };
 }
+
+const RACY_MS = 2000;
 
 function orNone(read, none) {
   try {
