@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,36 @@ const shards = async (count: number, prefix: string, env: Record<string, string 
   return dirs;
 };
 
+/**
+ * The shards of one build of the content, in `count` parts, each made once for the file: tests that only
+ * read them share them (a merge links their files and changes none), and a test that changes one works
+ * on a copy (`copyShards`). `asked` is what the backend was asked while they were made.
+ */
+const shared = new Map<number, Promise<{ dirs: string[]; asked: string[] }>>();
+const sharedShards = (count: number): Promise<{ dirs: string[]; asked: string[] }> => {
+  if (!shared.has(count)) {
+    shared.set(
+      count,
+      (async () => {
+        const from = asked.length;
+        const dirs = await shards(count, `shared-${count}`);
+        return { dirs, asked: asked.slice(from) };
+      })(),
+    );
+  }
+  return shared.get(count)!;
+};
+const copyShards = async (count: number, prefix: string): Promise<string[]> => {
+  const { dirs } = await sharedShards(count);
+  return Promise.all(
+    dirs.map(async (dir, i) => {
+      const copy = join(root, `${prefix}-${i + 1}`);
+      await cp(dir, copy, { recursive: true });
+      return copy;
+    }),
+  );
+};
+
 beforeAll(async () => {
   // A fixed clock: "upcoming events" are the same for every build of this file.
   backend = await startContentServer({
@@ -58,8 +88,7 @@ afterAll(async () => {
 
 describe('a sharded build', () => {
   it('of 3 shards run at once, merged, is byte for byte the build of one machine, and each shard renders and fetches only its share', async () => {
-    asked.length = 0;
-    const dirs = await shards(3, 'three');
+    const { dirs, asked } = await sharedShards(3);
     // No shard walked a collection in full: each listed what names the pages, and asked for its own items.
     expect(asked.filter((name) => FULL_WALKS.includes(name))).toEqual([]);
     expect(asked).toEqual(
@@ -99,7 +128,7 @@ describe('a sharded build', () => {
   }, 300_000);
 
   it('is not merged with a shard missing, twice, or from another build, and the previous output keeps serving', async () => {
-    const dirs = await shards(2, 'two');
+    const { dirs } = await sharedShards(2);
     const out = join(root, 'kept');
     expect((await build(['--merge', ...dirs, '--out', out])).code).toBe(0);
     const before = await snapshotTree(out);
@@ -122,7 +151,8 @@ describe('a sharded build', () => {
   }, 300_000);
 
   it('refuses, before reading any file for it, a page whose path the manifest of a shard forged, and the previous output keeps serving', async () => {
-    const dirs = await shards(2, 'forged');
+    // This test forges a shard's manifest: on a copy of the shared shards.
+    const dirs = await copyShards(2, 'forged');
     const out = join(root, 'forged-merged');
     expect((await build(['--out', out])).code).toBe(0);
     const before = await snapshotTree(out);
@@ -141,7 +171,7 @@ describe('a sharded build', () => {
   }, 300_000);
 
   it('completes when the failed shard is run again, with its index from a Kubernetes Indexed Job', async () => {
-    const dirs = await shards(2, 'rerun');
+    const dirs = await copyShards(2, 'rerun');
     // The second shard "failed": its folder is gone. Run again as the Job would (0-based index).
     await rm(dirs[1]!, { recursive: true, force: true });
     const again = await build(['--out', dirs[1]!], { JOB_COMPLETION_INDEX: '1', SITE_SHARD_COUNT: '2' });
@@ -165,7 +195,7 @@ describe('a sharded build', () => {
     try {
       expect((await publish(join(root, 'single'), 'one')).code).toBe(0);
 
-      const dirs = await shards(3, 'bucket');
+      const { dirs } = await sharedShards(3);
       const uploads = await Promise.all(dirs.map((dir) => publish(dir, 'many')));
       for (const upload of uploads) expect(upload.code, upload.stderr).toBe(0);
       // The shards' files are up, but no visitor can reach them: no latest.json, no page, payload or media
