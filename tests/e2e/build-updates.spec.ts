@@ -70,9 +70,11 @@ test.describe('route manifest', () => {
     await page.route('**/builds/meta/**', (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: '<html>not json</html>' }),
     );
+    const brokenManifest = page.waitForResponse((r) => r.url().includes('/builds/meta/'));
     await page.goto(site.url + '/about');
     await waitForHydration(page);
-    await page.waitForTimeout(1500);
+    // The fetch scheduled after hydration got the broken manifest before the click.
+    await brokenManifest;
     await (await addLink(page, '/news')).click();
     await expect(page.locator('[data-route]')).toHaveAttribute('data-route', 'news');
     await expect(page.locator('.error-screen')).toHaveCount(0);
@@ -172,10 +174,14 @@ test.describe('chunk load failures', () => {
   test('a route chunk that hangs 15 s and then fails gives one reload at the target, not a slow loop', async ({ page, site }) => {
     test.setTimeout(150_000);
     await emulateConnection(page, { saveData: true });
+    // The hang is 15 s of the page's clock, the one the guard reads (Date.now): the page's clock runs with
+    // real time, and each request for the chunk moves it 15 s on (running the page's timers due by then)
+    // before the request fails. The test no longer waits 2 × 15 s of real time for it.
+    await page.clock.install();
     const failures: number[] = [];
     await page.route(/\/_assets\/news-article-[^/]+\.js$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 15_000));
-      failures.push(Date.now());
+      await page.clock.fastForward(15_000);
+      failures.push(await page.evaluate(() => Date.now()));
       await route.abort('failed').catch(() => undefined);
     });
     await page.goto(site.url + '/news');
@@ -185,9 +191,10 @@ test.describe('chunk load failures', () => {
     await page.locator(`main a[href="${href}"]`).first().click();
     // The first failure (15 s in) makes the one automatic load of the target.
     await expect.poll(() => documents, { timeout: 40_000 }).toEqual([href]);
-    const reloadedAt = Date.now();
+    await expect.poll(() => failures.length).toBeGreaterThan(0);
+    const firstFailure = failures[0]!;
     // On the reloaded page the chunk hangs and fails again, more than 10 s after the reload.
-    await expect.poll(() => failures.filter((t) => t > reloadedAt).length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => failures.filter((t) => t > firstFailure).length, { timeout: 60_000 }).toBeGreaterThan(0);
     // What stops the loop is the guard's own record, not the clock: the automatic load it made is still
     // pending (never confirmed by a successful load), and it was made more than the 10 s window before
     // this failure, so a guard that only counted time would have reloaded again.
