@@ -17,7 +17,7 @@ export type LinkResolution = 'page' | 'redirect' | 'file' | 'missing';
  * internal; the path is decoded and loses a trailing slash or `/index.html`.
  */
 export function classifyLink(href: string, pagePath: string, baseUrl: string): LinkTarget {
-  const trimmed = href.trim();
+  const trimmed = withoutUrlEdges(href);
   if (trimmed === '' || trimmed === '#') return { kind: 'external' };
   // Nearly every link a build checks is a plain root-relative path: no URL parsing, which would give the same.
   const plain = PLAIN_PATH.exec(trimmed);
@@ -61,6 +61,20 @@ export async function resolvePath(
 }
 
 // --- internal ---
+
+/**
+ * `href` without what a browser strips around a URL: leading and trailing C0 controls and spaces (the URL
+ * standard). String.prototype.trim strips more (U+00A0, U+FEFF, other Unicode spaces), which a browser keeps
+ * as part of the link: trimmed, a link that leads elsewhere in the browser would be checked as the page it
+ * does not reach.
+ */
+function withoutUrlEdges(href: string): string {
+  let start = 0;
+  let end = href.length;
+  while (start < end && href.charCodeAt(start) <= 0x20) start++;
+  while (end > start && href.charCodeAt(end - 1) <= 0x20) end--;
+  return href.slice(start, end);
+}
 
 /**
  * A root-relative path of unreserved characters, with an optional fragment of the same: what URL parsing

@@ -64,6 +64,25 @@ describe('classifyLink', () => {
       expect(classifyLink(href, '/', BASE)).toEqual({ kind: 'external' });
   });
 
+  it('strips only what a browser strips around an href (controls and spaces), so a no-break space or BOM is part of the link', () => {
+    // The URL standard strips leading and trailing C0 controls and spaces; String.prototype.trim also
+    // strips U+00A0, U+FEFF and other Unicode spaces, which a browser keeps (and the link then leads elsewhere).
+    expect(classifyLink(' \t/about\n ', '/news', BASE)).toEqual({ kind: 'internal', path: '/about', hash: null });
+    expect(classifyLink('\u0000/about\u001f', '/news', BASE)).toEqual({ kind: 'internal', path: '/about', hash: null });
+    for (const space of ['\u00a0', '\ufeff', '\u2003']) {
+      const origin = new URL(BASE).origin;
+      const browser = new URL(`${space}/about`, `${origin}/news/item`);
+      expect(decodeURIComponent(browser.pathname)).not.toBe('/about');
+      expect(classifyLink(`${space}/about`, '/news/item', BASE)).toEqual({
+        kind: 'internal',
+        path: decodeURIComponent(browser.pathname),
+        hash: null,
+      });
+      expect(classifyLink(`/about${space}`, '/news/item', BASE)).toEqual({ kind: 'internal', path: `/about${space}`, hash: null });
+      expect(classifyLink(space, '/news/item', BASE)).not.toEqual({ kind: 'external' });
+    }
+  });
+
   it('resolves a root-relative path as URL parsing does, dot segments, doubled slashes and encodings included', () => {
     // Plain paths skip URL parsing: each of these must come out as the parser has it.
     const viaUrl = (href: string, page: string) => {
