@@ -36,9 +36,9 @@ beforeAll(async () => {
   // Two files per kind of photo (landscape, a phone's sideways portrait, Display P3), shared by the
   // sample's 93 images: a cold build encodes six photos, not 93, and every page still shows photos as
   // editors upload them. Each kind keeps two different files, so two uploads of one scene still make two
-  // derivative keys. Every photo encoded costs about 2 s of CPU, and this file encodes each three times
-  // (the first build, then both shards of a new cache): four per kind cost some 35 s of CPU more for
-  // nothing these tests check.
+  // derivative keys. This file encodes each photo three times (the first build, then both shards of a
+  // new cache), about 0.8 s of CPU each: four per kind cost some 10 s of CPU more for nothing these tests
+  // check (docs/performance.md, the suite's fourth pass).
   backend = await startContentServer({
     photos: { variants: 2 },
     extraMedia: new Map([
