@@ -1,6 +1,6 @@
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { RouteRule } from '../../runtime/shared/contract.ts';
-import { isFile } from '../serve/site-files.ts';
+import { siteFileAt } from '../serve/site-files.ts';
 
 /** Where a link in a page points, once resolved against the page and the site's base URL. */
 export type LinkTarget =
@@ -68,7 +68,9 @@ export async function resolvePath(
  * as part of the link: trimmed, a link that leads elsewhere in the browser would be checked as the page it
  * does not reach.
  */
-function withoutUrlEdges(href: string): string {
+function withoutUrlEdges(raw: string): string {
+  // The HTML parser reads a NUL in an attribute as U+FFFD before any URL parsing sees it: never stripped.
+  const href = raw.includes('\0') ? raw.replaceAll('\0', '\uFFFD') : raw;
   let start = 0;
   let end = href.length;
   while (start < end && href.charCodeAt(start) <= 0x20) start++;
@@ -112,6 +114,8 @@ function safeDecode(value: string): string {
  */
 export function siteFileExists(siteDir: string, known: Iterable<string> = []): (path: string) => Promise<boolean> {
   const knownPaths = new Set([...known].map(safeDecode));
-  // Paths come from classifyLink, normalised by URL parsing: no `..` segment is left to escape siteDir.
-  return async (path) => knownPaths.has(path) || (await isFile(join(siteDir, path))) || isFile(join(siteDir, path, 'index.html'));
+  // Looked up as the preview server answers a request: a decoded `%2F` can leave `..` segments URL parsing
+  // never resolved, and the path of an href URL parsing refused is the href itself; neither leaves the site.
+  const root = resolve(siteDir);
+  return async (path) => knownPaths.has(path) || (await siteFileAt(root, path)) !== null;
 }

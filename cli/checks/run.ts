@@ -77,7 +77,7 @@ export async function runContentChecks(site: InspectedSite, ctx: CheckContext): 
 
   for (const href of site.links.keys()) {
     // Most links (navigation, root-relative paths) mean the same on every page: resolve them once.
-    const pageIndependent = !href.startsWith('#') && (href.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(href));
+    const pageIndependent = !href.startsWith('#') && (href.startsWith('/') || ABSOLUTE.test(href));
     const shared = pageIndependent ? await problemOf(href, classifyLink(href, '/', ctx.baseUrl)) : null;
     // Its pages are asked for only when they are walked: nearly every link resolves, and they would be made for nothing.
     if (pageIndependent && shared === null) continue;
@@ -139,6 +139,13 @@ export async function runContentChecks(site: InspectedSite, ctx: CheckContext): 
 }
 
 // --- internal ---
+
+/**
+ * An href with a scheme that resolves the same on every page. `https:other` (a special scheme without
+ * `//` or a backslash after it) is the exception: the URL standard resolves it against the page when the page
+ * has that scheme, as `other` would be.
+ */
+const ABSOLUTE = /^(?!https?:(?![/\\]))[a-z][a-z0-9+.-]*:/i;
 
 /** The title the checks compare: trimmed, '' for none. */
 function titleOf(page: InspectedPage): string {

@@ -7,7 +7,16 @@ import { join, resolve, sep } from 'node:path';
  */
 export async function findSiteFile(root: string, requestUrl: string): Promise<string | null> {
   const pathname = safeDecode(new URL(requestUrl, 'http://x').pathname);
-  if (pathname === null) return null;
+  return pathname === null ? null : siteFileAt(root, pathname);
+}
+
+/**
+ * The file a decoded site path names under `root` (absolute): the file itself, else the folder's
+ * index.html; null for a miss or a path that resolves outside the site (`..` segments, which a
+ * decoded `%2F` can make) or holds a NUL.
+ */
+export async function siteFileAt(root: string, pathname: string): Promise<string | null> {
+  if (pathname.includes('\0')) return null;
   const target = resolve(root, '.' + pathname);
   if (target !== root && !target.startsWith(root + sep)) return null;
   if (await isFile(target)) return target;

@@ -1,7 +1,10 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LinkUsers, createPageInspector, inspectPage } from '../../../../cli/checks/collect.ts';
 import { extractPageFacts } from '../../../../cli/checks/extract.ts';
-import { classifyLink } from '../../../../cli/checks/links.ts';
+import { classifyLink, siteFileExists } from '../../../../cli/checks/links.ts';
 import { runContentChecks, type CheckContext } from '../../../../cli/checks/run.ts';
 
 const BASE = 'https://institute.example';
@@ -68,7 +71,10 @@ describe('classifyLink', () => {
     // The URL standard strips leading and trailing C0 controls and spaces; String.prototype.trim also
     // strips U+00A0, U+FEFF and other Unicode spaces, which a browser keeps (and the link then leads elsewhere).
     expect(classifyLink(' \t/about\n ', '/news', BASE)).toEqual({ kind: 'internal', path: '/about', hash: null });
-    expect(classifyLink('\u0000/about\u001f', '/news', BASE)).toEqual({ kind: 'internal', path: '/about', hash: null });
+    expect(classifyLink('\u0001/about\u001f', '/news', BASE)).toEqual({ kind: 'internal', path: '/about', hash: null });
+    // A NUL is no exception: the HTML parser reads it as U+FFFD, which stays in the URL.
+    expect(classifyLink('\u0000/about', '/news/item', BASE)).toEqual({ kind: 'internal', path: '/news/\ufffd/about', hash: null });
+    expect(classifyLink('/about\u0000', '/news/item', BASE)).toEqual({ kind: 'internal', path: '/about\ufffd', hash: null });
     for (const space of ['\u00a0', '\ufeff', '\u2003']) {
       const origin = new URL(BASE).origin;
       const browser = new URL(`${space}/about`, `${origin}/news/item`);
@@ -189,6 +195,16 @@ describe('runContentChecks', () => {
     expect(warnings.map((w) => w.message)).toEqual(['its _payload.json is 1.2 KiB, over the budget of 1000 B']);
   });
 
+  it('resolves `https:other` against each page, as a browser does on an https page, not once for every page', async () => {
+    const warnings = await check([
+      { path: '/other', body: '' },
+      { path: '/blog/other', body: '' },
+      { path: '/blog/post', body: '<a href="https:other">fine here</a>' },
+      { path: '/people/post', body: '<a href="https:other">broken here</a>' },
+    ]);
+    expect(warnings.map((w) => [w.page, w.check])).toEqual([['/people/post', 'link']]);
+  });
+
   it('asks the file system only once per distinct path that is not a page', async () => {
     const asked: string[] = [];
     await check(
@@ -259,5 +275,24 @@ describe('createPageInspector', () => {
     expect([...links.values()].map((users) => [...users])).toEqual([...expected.values()]);
     expect([...links.get('/nav/a')!].length).toBe(5000);
     expect(links.get('/nowhere')).toBeUndefined();
+  });
+});
+
+describe('siteFileExists', () => {
+  it('finds files and folders with an index.html of the site, and nothing outside it, whatever the path climbs through', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'site-files-exist-'));
+    try {
+      await mkdir(join(root, 'site/docs'), { recursive: true });
+      await writeFile(join(root, 'site/docs/index.html'), '');
+      await writeFile(join(root, 'site/feed.xml'), '');
+      await writeFile(join(root, 'secret.txt'), '');
+      const exists = siteFileExists(join(root, 'site'));
+      expect([await exists('/docs'), await exists('/feed.xml'), await exists('/missing')]).toEqual([true, true, false]);
+      // What classifyLink gives for `/%2e%2e%2fsecret.txt` (decoded after URL parsing) and for an href URL parsing refused.
+      for (const path of ['/../secret.txt', '/docs/../../secret.txt', 'https://exa mple/../../../secret.txt', '/feed.xml\0'])
+        expect(await exists(path), path).toBe(false);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
