@@ -4,10 +4,12 @@
 // non-zero when any of them failed, and the failed ones are named at the end, after each step's time and
 // the slowest test files (scripts/slowest-tests.js).
 //
-// Vitest keeps both cores busy and runs alone. The browser tests leave most of a core idle (they wait on
-// the browser and on timers), so the type check and the lint run beside them, their output held back and
-// shown when they end.
+// Vitest and the browser tests each keep both cores about nine tenths busy (/proc/stat; docs/performance.md,
+// "sixth pass"), one after the other. The type check and the lint run beside Vitest at the lowest
+// priority, so they take what Vitest leaves idle rather than time from either suite; their output is held
+// back and shown when they end.
 import { spawn } from 'node:child_process';
+import { constants, setPriority } from 'node:os';
 import { readReports, slowestFiles } from './slowest-tests.js';
 
 const STEPS = {
@@ -19,8 +21,10 @@ const STEPS = {
 
 const started = Date.now();
 const results = new Map();
+const gates = run('typecheck', { quiet: true, idle: true }).then(() => run('lint', { quiet: true, idle: true }));
 await run('test:unit');
-await Promise.all([run('test:e2e'), run('typecheck', { quiet: true }).then(() => run('lint', { quiet: true }))]);
+await run('test:e2e');
+await gates;
 
 const slowest = slowestFiles(readReports('test-results'), 10, process.cwd());
 if (slowest.length > 0) {
@@ -37,14 +41,24 @@ if (failed.length > 0) {
   process.exit(1);
 }
 
-/** Runs `npm run <script>`; with `quiet`, its output is shown when it ends rather than as it comes. */
-function run(script, { quiet = false } = {}) {
+/**
+ * Runs `npm run <script>`; with `quiet`, its output is shown when it ends rather than as it comes; with
+ * `idle`, at the lowest priority (the processes npm starts for it inherit it).
+ */
+function run(script, { quiet = false, idle = false } = {}) {
   const start = Date.now();
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], {
       stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       shell: process.platform === 'win32',
     });
+    if (idle && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, constants.priority.PRIORITY_LOW);
+      } catch {
+        // Not allowed here: it runs at the usual priority, which costs time and nothing else.
+      }
+    }
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));

@@ -7,7 +7,7 @@ import { ROOT } from '../../helpers/cli.ts';
 
 /** `npm test` runs every suite even when one failed, so CI's closing line counts them all (issue 17.7). */
 describe('npm test', () => {
-  it('runs the browser tests after a failed unit test and the lint beside them, and still fails, naming what failed', async () => {
+  it('runs the browser tests after a failed unit test, and the lint beside the unit tests, and still fails, naming what failed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'site-test-all-'));
     const mark = (name: string): string => `node -e "require('fs').writeFileSync('${name}.ran', '')"`;
     const scripts = {
@@ -22,7 +22,7 @@ describe('npm test', () => {
     expect(result.status).toBe(1);
     expect((await readdir(dir)).filter((f) => f.endsWith('.ran')).sort()).toEqual(['e2e.ran', 'lint.ran', 'typecheck.ran', 'unit.ran']);
     expect(result.stderr).toContain('Failed: lint (npm run lint: 4); unit and integration tests (npm run test:unit: 3)');
-    // The lint ran beside the browser tests, its output held back until it ended, and shown.
+    // The lint ran beside the unit tests, its output held back until it ended, and shown.
     expect(result.stdout).toContain('[lint]\na lint finding');
   });
 
