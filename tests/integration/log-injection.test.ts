@@ -142,7 +142,8 @@ describe('content in the build output', () => {
   }, 120_000);
 
   it('starts no line and runs no command through what `site cache` lists: folder and file names from the cache', async () => {
-    const cache = join(dir, 'listed-cache');
+    // Seeded with the run's client bundle, as a cache that has built before holds one: the listing shows it too.
+    const cache = await seedBundle(join(dir, 'listed-cache'));
     // An output folder's name, recorded in the cache, and a file someone put there: both chosen by whoever writes the cache.
     const built = await runCli([
       'build',
