@@ -1,4 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Unit test files that replace a module for the whole file (vi.mock): they run in a process of their own. */
+const MOCKS_MODULES = ['tests/unit/architecture/client-minifier.test.ts'];
 
 export default defineConfig({
   // Pages rendered in a test's own process (the full builds output is compared with, `site live`'s
@@ -8,13 +11,31 @@ export default defineConfig({
   esbuild: { jsxDev: false },
   test: {
     env: { NODE_ENV: 'production' },
-    include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.{ts,tsx}', 'tests/backend/**/*.test.ts'],
     // StrykerJS's sandbox copies of the repository (npm run mutation) are not this checkout's tests.
     exclude: ['**/node_modules/**', '.stryker-tmp/**'],
+    projects: [
+      {
+        // Files of pure functions and in-process servers share a process, one file after another: a
+        // process and its module imports per file were about two fifths of their CPU (docs/performance.md,
+        // "sixth pass"). A file that replaces a module (vi.mock) gets a process of its own below.
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/backend/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, '.stryker-tmp/**', ...MOCKS_MODULES],
+          isolate: false,
+        },
+      },
+      {
+        // Files that build, publish and serve: each in a process of its own, as the CLI's users run it.
+        extends: true,
+        test: { name: 'integration', include: ['tests/integration/**/*.test.{ts,tsx}', ...MOCKS_MODULES] },
+      },
+    ],
     environment: 'node',
     globalSetup: ['tests/global-setup.ts'],
     // The JSON report CI counts (scripts/count-tests.js) is written by `npm run test:unit` alone (package.json),
-    // never by another run of a few files, such as the lint's, which runs beside the browser tests after it.
+    // never by another run of a few files, such as the lint's, which runs beside it.
     reporters: ['default'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
