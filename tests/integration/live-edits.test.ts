@@ -41,6 +41,7 @@ const buildWith = async (environment: Record<string, string>, out: string, ...ar
  * The full build each update in place is compared with, of the backend's content now, into `out`: in this
  * process (the same build as `site build --full`, without starting a command and its threads for each of
  * the thirty comparisons), so that the updates in place, each a `site build`, are what the file times.
+ * Each test's first build, which the updates in place go on from, is one too.
  */
 const fullBuild = async (
   out: string,
@@ -148,7 +149,7 @@ async function randomEdit(pick: () => number, step: number, n: number): Promise<
 describe('an update in place with the change feed', () => {
   it('writes the same bytes as a full build after every random step of edits, additions and deletions', async () => {
     const out = join(root, 'live');
-    await build(out);
+    await fullBuild(out);
     const pick = random(SEED);
     const done: string[] = [];
     for (let step = 1; step <= STEPS; step++) {
@@ -167,7 +168,7 @@ describe('an update in place with the change feed', () => {
 
   it('keeps unasked, item by item, the pages of an asked route that no change reaches, with the bytes of a full build after every kind of edit', async () => {
     const out = join(root, 'items');
-    await build(out);
+    await fullBuild(out);
     const steps: string[] = [];
     const sameAsFull = async (): Promise<void> => {
       const full = join(root, 'items-full');
@@ -276,7 +277,7 @@ describe('an update in place with the change feed', () => {
 
   it('asks for nothing and writes nothing when nothing changed, and keeps the pages of routes no change reaches', async () => {
     const out = join(root, 'quiet');
-    await build(out);
+    await fullBuild(out);
     const before = await snapshotTree(out);
     expect(await build(out)).toMatch(/nothing any page reads changed since build \S+: the \d+ pages in .* stand as they are/);
     expect(await snapshotTree(out)).toEqual(before);
@@ -292,7 +293,7 @@ describe('an update in place with the change feed', () => {
   it('builds the search index when nothing changed but search was turned on, and removes it when turned off: the bytes of a full build', async () => {
     const out = join(root, 'search-toggle');
     const full = join(root, 'search-toggle-full');
-    await build(out, '--no-search');
+    await fullBuild(out, { search: false });
     // Turned on with nothing changed: the index of every searched page, as a full build with search writes it
     // (from the build cache, where the builds before put it).
     expect(await build(out)).toMatch(/\[search\] (?:\d+ entries from \d+ pages|from the build cache)/);
@@ -310,7 +311,7 @@ describe('an update in place with the change feed', () => {
 
   it('renders every page again when an option changes though the feed reports no change, with the bytes of a full build', async () => {
     const out = join(root, 'option');
-    await build(out);
+    await fullBuild(out);
     expect(await build(out)).toMatch(/nothing any page reads changed since build/);
     // One option every page carries (the site's address), one that decides what is written (the policy header's meta).
     for (const [options, user] of [
@@ -329,7 +330,7 @@ describe('an update in place with the change feed', () => {
   it('dates every page with a new SOURCE_DATE_EPOCH though the feed reports no change, with the bytes of a full build', async () => {
     const out = join(root, 'epoch');
     const full = join(root, 'epoch-full');
-    await build(out);
+    await fullBuild(out);
     const later = { SOURCE_DATE_EPOCH: String(Number(env.SOURCE_DATE_EPOCH) + 3600) };
     expect(await buildWith(later, out)).not.toMatch(/nothing any page reads changed/);
     await fullBuild(full, { environment: later });
@@ -338,7 +339,7 @@ describe('an update in place with the change feed', () => {
 
   it("fails, keeping the output, when a kept page's payload is not what the previous build wrote (its data would go into pages uncleaned)", async () => {
     const out = join(root, 'tampered');
-    await build(out);
+    await fullBuild(out);
     // An event page (a route a news edit does not reach) that is not among the pages the state samples
     // (those bytes are checked before the state is trusted at all, so a change there means a full compare).
     const states = await readdir(join(root, 'cache/builds'));
@@ -380,7 +381,7 @@ describe('an update in place with the change feed', () => {
 
   it('reads back, without the search index, only the kept pages an output needs, and fails on one changed on disk since', async () => {
     const out = join(root, 'unread');
-    await build(out, '--no-search');
+    await fullBuild(out, { search: false });
     const newest = await gqlData<{ newsItems: { nodes: { id: string; slug: string }[] } }>(
       backend,
       '{ newsItems(first: 20) { nodes { id slug } } }',
@@ -436,7 +437,7 @@ describe('an update in place with the change feed', () => {
 
   it('renders every page again, from the pages it kept, when only the site-wide data changed (no route asks for it), with the bytes of a full build', async () => {
     const out = join(root, 'site-data');
-    await build(out);
+    await fullBuild(out);
     // Put back afterwards: the backend's restart below starts from the original content, and must find the same site data.
     const { site } = await gqlData<{ site: { tagline: string } }>(backend, '{ site { tagline } }');
     onTestFinished(async () => void (await updateContent(backend, token, 'Site', 'site', { tagline: site.tagline })));
@@ -518,7 +519,7 @@ describe('an update in place with the change feed', () => {
 
   it('asks for every page and compares when the cursor is from another backend process (a restart at the same address)', async () => {
     const out = join(root, 'restart');
-    await build(out);
+    await fullBuild(out);
     const port = Number(new URL(backend.url).port);
     await backend.close();
     backend = await startContentServer({ port, now: () => new Date('2026-06-01T12:00:00Z') });
