@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_EDITOR } from '../../backend/auth.ts';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
 import { CHANGES_QUERY, changeFeed } from '../../site/queries/changes.ts';
@@ -680,6 +680,9 @@ describe('home, site, slugs and ids', () => {
   it('never give an added item the id of one added and deleted before, and date what they change by the clock', async () => {
     const first = await createContent(own, editor, 'NewsItem', { slug: 'added-once' });
     await deleteContent(own, editor, 'NewsItem', first.id);
+    // The clock is put back afterwards: the other tests of this backend date their edits by it.
+    const before = time;
+    onTestFinished(() => void (time = before));
     time = Date.parse('2026-06-02T08:30:00Z');
     const second = await createContent(own, editor, 'NewsItem', { slug: 'added-twice' });
     expect(second.id).not.toBe(first.id);
