@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/cli.ts';
@@ -9,7 +9,8 @@ import { ROOT } from '../../helpers/cli.ts';
 describe('npm test', () => {
   it('runs the browser tests after a failed unit test, and the lint beside the unit tests, and still fails, naming what failed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'site-test-all-'));
-    const mark = (name: string): string => `node -e "require('fs').writeFileSync('${name}.ran', '')"`;
+    // Each step records the priority it ran at.
+    const mark = (name: string): string => `node -e "require('fs').writeFileSync('${name}.ran', String(require('os').getPriority()))"`;
     const scripts = {
       typecheck: mark('typecheck'),
       lint: `${mark('lint')} && echo a lint finding && exit 4`,
@@ -24,6 +25,9 @@ describe('npm test', () => {
     expect(result.stderr).toContain('Failed: lint (npm run lint: 4); unit and integration tests (npm run test:unit: 3)');
     // The lint ran beside the unit tests, its output held back until it ended, and shown.
     expect(result.stdout).toContain('[lint]\na lint finding');
+    // The type check and the lint at the lowest priority, beside the unit tests; the suites at this process's.
+    const priority = async (name: string): Promise<number> => Number(await readFile(join(dir, `${name}.ran`), 'utf8'));
+    expect(await Promise.all(['typecheck', 'lint', 'unit', 'e2e'].map(priority))).toEqual([19, 19, getPriority(), getPriority()]);
   });
 
   it('ends with the time of each step and the slowest test files of both runners, slowest first', async () => {
