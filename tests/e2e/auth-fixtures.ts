@@ -1,11 +1,11 @@
 import { expect, type Page } from '@playwright/test';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_EDITOR, startContentServer, type ContentServer } from '../../backend/server.ts';
 import { readSitePolicy } from '../../cli/render/csp.ts';
 import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
-import type { LatestBuild } from '../../runtime/shared/contract.ts';
+import { latestBuildId } from './fixtures.ts';
 import { runCli } from '../helpers/cli.ts';
 
 /** A GraphQL request as the content backend saw it. */
@@ -44,7 +44,7 @@ export async function startLiveSite({ env = {} }: { env?: Record<string, string>
     // Served as `site preview` serves it: with the pages' own Content-Security-Policy as a header too.
     const policy = await readSitePolicy(dir);
     server = await startStaticServer({ root: dir, headers: policy ? { 'content-security-policy': policy } : {} });
-    const { id } = JSON.parse(await readFile(join(dir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild;
+    const id = await latestBuildId(dir);
     const site = server;
     return {
       url: site.url,

@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { LatestBuild } from '../../runtime/shared/contract.ts';
 import {
   addLink,
   emulateConnection,
   expect,
+  latestBuildId,
   publishNextBuild,
   recordDocuments,
   serveCopy,
@@ -93,7 +92,7 @@ test.describe('stale builds', () => {
       await shortenBuildChecks(page, 700);
       await page.goto(served.url + '/news');
       await waitForHydration(page);
-      const firstId = (JSON.parse(await readFile(join(served.dir, '_assets/builds/latest.json'), 'utf8')) as LatestBuild).id;
+      const firstId = await latestBuildId(served.dir);
       const polls: string[] = [];
       page.on('request', (r) => r.url().includes('/builds/latest.json') && polls.push(new URL(r.url()).search));
       await expect.poll(() => polls.length, { timeout: 5000 }).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
 import { readBuild } from '../../cli/output/output.ts';
 import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
+import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 
 /** The site built by global-setup, served by the preview server on a free 127.0.0.1 port. */
 export interface BuiltSite {
@@ -71,16 +72,22 @@ export async function publishNextBuild(
   dir: string,
   { files = () => true, latest = true }: { files?: (file: string) => boolean; latest?: boolean } = {},
 ): Promise<string> {
-  const { cp, readFile, stat } = await import('node:fs/promises');
+  const { cp, stat } = await import('node:fs/promises');
   const next = process.env.E2E_NEXT_SITE_DIR;
   if (!next) throw new Error('E2E_NEXT_SITE_DIR is not set: run the browser tests through playwright.config.ts.');
-  const latestFile = join(next, '_assets/builds/latest.json');
+  const latestFile = join(next, LATEST_FILE);
   await cp(next, dir, {
     recursive: true,
     filter: async (src) => (await stat(src)).isDirectory() || (src !== latestFile && files(src.slice(next.length))),
   });
-  if (latest) await cp(latestFile, join(dir, '_assets/builds/latest.json'));
-  return (JSON.parse(await readFile(latestFile, 'utf8')) as LatestBuild).id;
+  if (latest) await cp(latestFile, join(dir, LATEST_FILE));
+  return latestBuildId(next);
+}
+
+/** The id of the build a site folder's latest.json names. */
+export async function latestBuildId(siteDir: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  return (JSON.parse(await readFile(join(siteDir, LATEST_FILE), 'utf8')) as LatestBuild).id;
 }
 
 /** Makes the page check for new builds every `ms` instead of hourly, by rewriting the inlined boot config. */
