@@ -1,5 +1,7 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
+/** StrykerJS's sandbox copies of the repository (npm run mutation) are not this checkout's tests. */
+const EXCLUDE = ['**/node_modules/**', '.stryker-tmp/**'];
 /** Unit test files that replace a module for the whole file (vi.mock): they run in a process of their own. */
 const MOCKS_MODULES = ['tests/unit/architecture/client-minifier.test.ts'];
 
@@ -11,8 +13,7 @@ export default defineConfig({
   esbuild: { jsxDev: false },
   test: {
     env: { NODE_ENV: 'production' },
-    // StrykerJS's sandbox copies of the repository (npm run mutation) are not this checkout's tests.
-    exclude: ['**/node_modules/**', '.stryker-tmp/**'],
+    exclude: EXCLUDE,
     projects: [
       {
         // Files of pure functions and in-process servers share a process, one file after another: a
@@ -22,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/backend/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, '.stryker-tmp/**', ...MOCKS_MODULES],
+          exclude: [...EXCLUDE, ...MOCKS_MODULES],
           isolate: false,
         },
       },
