@@ -523,18 +523,16 @@ describe("site live's build in a process of its own, when it fails", () => {
 });
 
 describe('site live told twice to stop while a build runs in a process of its own', () => {
-  /**
-   * `site live` on a backend where every query hangs: its first update's build (a fresh folder, so a
-   * process of its own) takes the output's lock and then waits on the backend. `detached`: in a process
-   * group of its own, as a terminal starts a command, so that a signal can go to the whole group.
-   */
-  async function liveWithHangingBuild(name: string, { detached = false } = {}) {
+  it('ends that build with it, so the output folder is free for the next process', async () => {
     const { startFaultServer } = await import('../helpers/fault-server.ts');
+    const { lockOutput } = await import('../../cli/output/lock.ts');
     const faulty = await startFaultServer({ backend: { now: () => new Date('2026-06-01T12:00:00Z') } });
     onTestFinished(() => faulty.close());
+    // Every query hangs: the first update's build (a fresh folder, so a process of its own) takes the
+    // output's lock and then waits on the backend.
     faulty.setRules([{ operation: '*', fault: { kind: 'hang' } }]);
-    const outDir = join(root, `${name}-out`);
-    const cacheDir = await seedBundle(join(root, `${name}-cache`));
+    const outDir = join(root, 'child-out');
+    const cacheDir = await seedBundle(join(root, 'child-cache'));
     const child = spawn(
       process.execPath,
       [
@@ -552,19 +550,17 @@ describe('site live told twice to stop while a build runs in a process of its ow
         '--poll-interval',
         '0',
       ],
-      { cwd: ROOT, detached, env: { ...process.env, NODE_ENV: 'production', SOURCE_DATE_EPOCH: '1780000000' } },
+      { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', SOURCE_DATE_EPOCH: '1780000000' } },
     );
     let output = '';
     child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((ok) => child.once('exit', (code, signal) => ok(code ?? (signal ? -1 : null))));
-    onTestFinished(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    });
     // The build's lock names its process: not this one's child, but the build it started.
+    const lockFile = `${outDir}.lock`;
     const buildPid = await waitFor(
       async () => {
-        const owner = await readFile(`${outDir}.lock`, 'utf8').catch(() => null);
+        const owner = await readFile(lockFile, 'utf8').catch(() => null);
         return owner ? (JSON.parse(owner) as { pid: number }).pid : null;
       },
       30_000,
@@ -574,17 +570,11 @@ describe('site live told twice to stop while a build runs in a process of its ow
       if (isRunning(buildPid)) process.kill(buildPid, 'SIGKILL');
     });
     expect(buildPid).not.toBe(child.pid);
-    return { child, outDir, buildPid, exited, output: () => output };
-  }
-
-  it('ends that build with it, so the output folder is free for the next process', async () => {
-    const { lockOutput } = await import('../../cli/output/lock.ts');
-    const { child, outDir, buildPid, exited, output } = await liveWithHangingBuild('child');
     child.kill('SIGTERM');
     await waitFor(
-      () => output().includes('the running update finishes first'),
+      () => output.includes('the running update finishes first'),
       10_000,
-      () => `the first signal was not taken:\n${output()}`,
+      () => `the first signal was not taken:\n${output}`,
     );
     // The first signal waits for the update: the build goes on.
     expect(isRunning(buildPid)).toBe(true);
@@ -598,27 +588,6 @@ describe('site live told twice to stop while a build runs in a process of its ow
     // The folder's lock is free: the next build takes it (a lock whose process has gone is taken over).
     const lock = await lockOutput(outDir);
     await lock.release();
-  }, 90_000);
-
-  it("lets the build go on at the first Ctrl-C, which a terminal sends to the command's whole process group", async () => {
-    const { child, buildPid, exited, output } = await liveWithHangingBuild('ctrl-c', { detached: true });
-    // Ctrl-C: SIGINT to every process of the terminal's foreground group, the build's too unless it has a group of its own.
-    process.kill(-child.pid!, 'SIGINT');
-    await waitFor(
-      () => output().includes('the running update finishes first'),
-      10_000,
-      () => `the first Ctrl-C was not taken:\n${output()}`,
-    );
-    await new Promise((ok) => setTimeout(ok, 1_000));
-    expect(isRunning(buildPid), `the first Ctrl-C ended the build:\n${output()}`).toBe(true);
-    // The second ends site live at once, and the build with it.
-    process.kill(-child.pid!, 'SIGINT');
-    expect(await exited).toBe(130);
-    await waitFor(
-      () => !isRunning(buildPid),
-      5_000,
-      () => `the build (process ${buildPid}) still runs after site live ended`,
-    );
   }, 90_000);
 });
 

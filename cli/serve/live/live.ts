@@ -369,10 +369,6 @@ async function buildInChild(
   const child = spawn(command[0]!, command.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: childBuildEnvironment(endpoint),
-    // A process group of its own: a terminal's Ctrl-C goes to the whole foreground group, and the first
-    // one must leave the build running, as it leaves the update (docs/live.md); this process ends it below.
-    detached: true,
-    windowsHide: true,
   });
   // Should this process end while the build runs (a second SIGTERM or Ctrl-C, an uncaught error), the
   // build ends with it: left running, it would hold the output's lock (and write the folder) until done,
