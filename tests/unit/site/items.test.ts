@@ -38,7 +38,11 @@ function backend(
   const asked: Asked[] = [];
   const ctx: RouteDataContext = {
     async request<TData>(document: string, variables?: Record<string, unknown>): Promise<TData> {
-      const operation = (parse(document).definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode).name!.value;
+      const definition = parse(document).definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode;
+      const operation = definition.name!.value;
+      // Recorded as asked, in the order asked: batches in flight together may be answered in another order.
+      const aliases = definition.selectionSet.selections.filter((s) => s.kind === 'Field' && /^item\d+$/.test(s.alias?.value ?? '')).length;
+      asked.push({ operation, aliases });
       const response = await fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -46,7 +50,6 @@ function backend(
       });
       const { data, errors } = (await response.json()) as { data: Record<string, unknown>; errors?: { message: string }[] };
       if (errors) throw new Error(errors.map((e) => e.message).join('; '));
-      asked.push({ operation, aliases: Object.keys(data).filter((key) => /^item\d+$/.test(key)).length });
       return answer(operation, data) as TData;
     },
     ...(wants && { wants }),
