@@ -11,8 +11,12 @@ import { describeCause } from '../errors/format-error.ts';
 import { readBytes, readText } from '../output/read.ts';
 import type { AssetManifest } from './bundle.ts';
 
-/** Everything the client bundle is made from: when none of it changed, the previous bundle is reused. */
-const INPUT_DIRS = ['site', 'runtime', 'templates'];
+/**
+ * Everything the client bundle is made from: when none of it changed, the previous bundle is reused. The
+ * document shell (templates/) is not: rollup never reads it, and a shell edit re-renders every page
+ * (the generator fingerprint) with the bundle it had.
+ */
+const INPUT_DIRS = ['site', 'runtime'];
 const INPUT_FILES = ['package-lock.json', 'rollup.config.ts', 'tsconfig.json', 'tsconfig.base.json', 'cli/bundle/bundle.ts'];
 
 export interface CachedBundle {

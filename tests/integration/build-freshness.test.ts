@@ -106,9 +106,14 @@ describe('an incremental build after the generator changed', () => {
     const afterShell = await build('site');
     expect(afterShell.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
     expect(await readFile(join(dir, 'site/news/index.html'), 'utf8')).toContain('<meta name="shell" content="changed">');
+    // The shell is no input of the client bundle, which comes from the cache; the lock file is one.
+    expect(afterShell.output).toMatch(/\[bundle\] .*route chunks \(cached\)/);
 
     await edit('package-lock.json', (text) => text.replace(/("node_modules\/wouter": \{\s*"version": ")([^"]+)"/, '$1$2-patched"'));
-    expect((await build('site')).report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
+    const afterLock = await build('site');
+    expect(afterLock.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
+    expect(afterLock.output).toMatch(/\[bundle\] .*route chunks/);
+    expect(afterLock.output).not.toMatch(/route chunks \(cached\)/);
 
     // Another version installed than the lock file names (an install by hand, a stale node_modules).
     await unlink(join(project, 'node_modules/react-dom'));
