@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneCache } from '../../cli/build/cache-prune.ts';
 import type { BuildReport } from '../../cli/report/report.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
 import { runCli } from '../helpers/cli.ts';
 
 /**
@@ -51,6 +52,8 @@ beforeAll(async () => {
   cache = join(dir, 'cache');
   overrides = join(dir, 'overrides.json');
   await writeFile(overrides, '{}');
+  // The run's client bundle, as a build made it earlier: what these tests prune is what each state uses.
+  await seedBundle(cache);
   // Two output folders: `b` without the search, so its state refers to other entries than `a`'s.
   for (const [out, ...flags] of [['a'], ['b', '--no-search']]) {
     const result = await build(out!, ...flags);
