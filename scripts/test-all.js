@@ -9,7 +9,9 @@
 // priority, so they take what Vitest leaves idle rather than time from either suite; their output is held
 // back and shown when they end.
 import { spawn } from 'node:child_process';
-import { constants, setPriority } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { constants, setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readReports, slowestFiles } from './slowest-tests.js';
 
 const STEPS = {
@@ -21,10 +23,16 @@ const STEPS = {
 
 const started = Date.now();
 const results = new Map();
+// A folder both runners share (tests/helpers/run-temp-dir.ts): the browser tests take the client bundle the
+// unit run made rather than make it again, one build after another, before their first test.
+const shared = mkdtempSync(join(tmpdir(), 'site-test-shared-'));
+process.env.TEST_SHARED_DIR = shared;
 const gates = run('typecheck', { quiet: true, idle: true }).then(() => run('lint', { quiet: true, idle: true }));
 await run('test:unit');
 await run('test:e2e');
 await gates;
+if (process.env.KEEP_TEST_TMP) console.log(`Files both runners shared kept in ${shared}`);
+else rmSync(shared, { recursive: true, force: true, maxRetries: 3 });
 
 const slowest = slowestFiles(readReports('test-results'), 10, process.cwd());
 if (slowest.length > 0) {

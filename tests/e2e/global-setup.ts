@@ -19,12 +19,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const root = await mkdtemp(join(tmpdir(), 'site-e2e-'));
   const site = join(root, 'site');
   const next = join(root, 'next');
-  // The first build makes the client bundle in the project's build cache; the other builds take it from
-  // there, or from their own cache seeded with it (tests/helpers/bundle-seed.ts), rather than run rollup
-  // beside each other on the same cores.
-  await build(['--out', site]);
+  // The project's build cache gets the run's client bundle (tests/helpers/bundle-seed.ts: under `npm test`,
+  // the one the unit run made; alone, made here), so both builds take it from there, side by side, and so
+  // do the tests' builds, from their own caches seeded from it.
+  await seedBundle(join(ROOT, '.site-cache'));
   process.env.TEST_BUNDLE_SEED = join(ROOT, '.site-cache', 'bundle');
-  await build(['--out', next, '--base-url', 'https://next.institute.example']);
+  await Promise.all([build(['--out', site]), build(['--out', next, '--base-url', 'https://next.institute.example'])]);
   process.env.E2E_SITE_DIR = site;
   process.env.E2E_NEXT_SITE_DIR = next;
   return removeTempDir;

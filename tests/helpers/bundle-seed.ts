@@ -2,6 +2,7 @@ import { cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './cli.ts';
+import { sharedTestDir } from './run-temp-dir.ts';
 
 /**
  * The client bundle, made once per test run. A cold `site build` of the sample spends two thirds of its
@@ -12,9 +13,10 @@ import { ROOT } from './cli.ts';
  * every later one does. Tests of the bundle and of cold builds (cache-trust, build-threads, container-files,
  * the reproducible-build and shared-new-cache tests) do not seed.
  *
- * The entry is made by the first test that asks, in the run's temporary folder, while tests of other
- * files wait for it; or it is the folder `TEST_BUNDLE_SEED` names (the browser tests' global set-up
- * points it at the project's build cache, which its first build filled).
+ * The entry is made by the first test that asks, in the run's temporary folder (under `npm test`, the
+ * folder both runners share: the browser tests take the unit run's), while tests of other files wait for
+ * it; or it is the folder `TEST_BUNDLE_SEED` names (the browser tests' global set-up points it at the
+ * project's build cache, which it seeded).
  */
 export async function seedBundle(cacheDir: string): Promise<string> {
   const seed = process.env.TEST_BUNDLE_SEED ?? (await runSeed());
@@ -30,7 +32,7 @@ const WAIT_MS = 180_000;
 
 /** The run's bundle entries (`{cache}/bundle`), made by whichever test file asks first. */
 async function runSeed(): Promise<string> {
-  const dir = join(tmpdir(), 'bundle-seed');
+  const dir = join(sharedTestDir() ?? tmpdir(), 'bundle-seed');
   const bundles = join(dir, 'cache', 'bundle');
   const done = join(dir, 'done');
   if (await exists(done)) return bundles;

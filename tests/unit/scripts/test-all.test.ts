@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,25 @@ describe('npm test', () => {
     // The type check and the lint at the lowest priority, beside the unit tests; the suites at this process's.
     const priority = async (name: string): Promise<number> => Number(await readFile(join(dir, `${name}.ran`), 'utf8'));
     expect(await Promise.all(['typecheck', 'lint', 'unit', 'e2e'].map(priority))).toEqual([19, 19, getPriority(), getPriority()]);
+  });
+
+  it('gives both runners one folder to share, which is gone after them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-test-all-'));
+    // Each suite writes a file into the folder it was given and records the folder's name.
+    const share = (name: string): string =>
+      `node -e "const d = process.env.TEST_SHARED_DIR; require('fs').writeFileSync(d + '/${name}', ''); require('fs').writeFileSync('${name}.dir', d + ' ' + require('fs').readdirSync(d).sort().join(','))"`;
+    const scripts = { typecheck: 'node -e 0', lint: 'node -e 0', 'test:unit': share('unit'), 'test:e2e': share('e2e') };
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts }));
+    for (const script of ['test-all.js', 'slowest-tests.js']) await copyFile(join(ROOT, 'scripts', script), join(dir, script));
+    const result = spawnSync(process.execPath, ['test-all.js'], { cwd: dir, encoding: 'utf8', env: { ...process.env, KEEP_TEST_TMP: '' } });
+    expect(result.status, result.stderr).toBe(0);
+    const [unitDir, unitSaw] = (await readFile(join(dir, 'unit.dir'), 'utf8')).split(' ');
+    const [e2eDir, e2eSaw] = (await readFile(join(dir, 'e2e.dir'), 'utf8')).split(' ');
+    expect(unitDir).toMatch(/site-test-shared-/);
+    expect(e2eDir).toBe(unitDir);
+    // The browser tests find what the unit run left there.
+    expect([unitSaw, e2eSaw]).toEqual(['unit', 'e2e,unit']);
+    expect(existsSync(unitDir!)).toBe(false);
   });
 
   it('ends with the time of each step and the slowest test files of both runners, slowest first', async () => {
