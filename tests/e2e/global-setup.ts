@@ -10,8 +10,8 @@ import { useRunTempDir } from '../helpers/run-temp-dir.ts';
  * Builds the site twice from the embedded backend with the real CLI: the site the tests serve, and
  * a second build of other inputs (another base URL, so another build id) that tests publish over
  * the first while a page is open. The site whose every image is a 4000×3000 camera photo, as editors
- * upload them, is built by images.spec.ts when it runs (`buildPhotoSite`): encoding them took about
- * 12 s, which every test waited for here while the browser tests leave a core mostly idle.
+ * upload them, is built by images.spec.ts when it runs (`buildPhotoSite`): encoding them took seconds,
+ * which every test waited for here while the browser tests leave a core mostly idle.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   // Every temporary folder of the run (these builds, the tests' own, Chromium's) goes in one, removed at the end.
@@ -32,12 +32,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
 /**
  * Builds, into a new folder of the run's, the site whose every image is a camera photo (4000×3000 JPEGs
- * with GPS tags, four files shared by the sample's images), from a backend of its own; returns the folder.
+ * with GPS tags), from a backend of its own; returns the folder. The sample's images share two files per
+ * kind of photo (landscape, a phone's sideways portrait, Display P3), as in tests/integration/images.test.ts:
+ * every page shows photos as editors upload them, and the build encodes six of them, not twelve.
  */
 export async function buildPhotoSite(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'site-e2e-photos-'));
   const photos = join(root, 'photos');
-  const photoBackend = await startContentServer({ photos: { variants: 4 } });
+  const photoBackend = await startContentServer({ photos: { variants: 2 } });
   try {
     await build(['--out', photos, '--endpoint', photoBackend.url, '--cache-dir', await seedBundle(join(root, 'photos-cache'))]);
   } finally {

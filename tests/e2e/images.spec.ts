@@ -16,7 +16,7 @@ let server: StaticServer;
 let dir: string;
 
 test.beforeAll(async () => {
-  // A cold build that encodes a dozen camera photos, beside the other worker's tests.
+  // A cold build that encodes six camera photos, beside the other worker's tests.
   test.setTimeout(300_000);
   dir = await buildPhotoSite();
   server = await startStaticServer({ root: dir });
