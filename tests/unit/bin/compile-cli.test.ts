@@ -88,16 +88,20 @@ describe('compiledCli', () => {
   });
   it("leaves no esbuild service process behind once it has compiled: it would stay for the whole command's run", async () => {
     // In a process of its own, so that only compiledCli's children are counted; each child named by its
-    // command line, from Linux's /proc (the build's CI and its memory figures are Linux's).
+    // command line, from Linux's /proc (the build's CI and its memory figures are Linux's). esbuild's
+    // stop() signals its service and returns at once: on a busy machine the process takes a moment to
+    // end, so the children are looked for again for up to 5 s (a service left running stays).
     const script = `
       import { readFileSync, readdirSync } from 'node:fs';
       const { compiledCli } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../../bin/compile-cli.js')).href)});
       const dir = await compiledCli(${JSON.stringify(root)}, ${JSON.stringify(cache)});
-      const children = readdirSync('/proc/self/task').flatMap((task) =>
-        readFileSync('/proc/self/task/' + task + '/children', 'utf8').trim().split(' ').filter(Boolean),
-      );
-      const commands = children.map((pid) => { try { return readFileSync('/proc/' + pid + '/cmdline', 'utf8').replaceAll('\\0', ' '); } catch { return ''; } });
-      console.log(JSON.stringify({ compiled: dir !== null, commands: commands.filter(Boolean) }));
+      const running = () => readdirSync('/proc/self/task')
+        .flatMap((task) => readFileSync('/proc/self/task/' + task + '/children', 'utf8').trim().split(' ').filter(Boolean))
+        .map((pid) => { try { return readFileSync('/proc/' + pid + '/cmdline', 'utf8').replaceAll('\\0', ' '); } catch { return ''; } })
+        .filter(Boolean);
+      let commands = running();
+      for (const start = Date.now(); commands.length > 0 && Date.now() - start < 5000; commands = running()) await new Promise((r) => setTimeout(r, 50));
+      console.log(JSON.stringify({ compiled: dir !== null, commands }));
     `;
     const answer = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '--eval', script], { encoding: 'utf8' })) as {
       compiled: boolean;
