@@ -40,7 +40,9 @@ export default defineConfig({
     reporters: ['default'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Integration tests start real servers and write real folders; two cores do not gain from more.
-    maxWorkers: 2,
+    // Three files at a time on two cores: an integration file often waits (on its servers, on a `site`
+    // process starting, on a timer), and a third file fills that. Interleaved whole runs on this 2-core
+    // machine: 312 and 338 s with three, 367 and 359 s with two (docs/performance.md, "seventh pass").
+    maxWorkers: 3,
   },
 });
