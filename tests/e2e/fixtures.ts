@@ -2,7 +2,7 @@ import { test as base, expect, type ConsoleMessage, type Page } from '@playwrigh
 import { join } from 'node:path';
 import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
 import { readBuild } from '../../cli/output/output.ts';
-import type { BuildMeta, LatestBuild } from '../../runtime/shared/contract.ts';
+import type { BuildMeta } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 
 /** The site built by global-setup, served by the preview server on a free 127.0.0.1 port. */
@@ -86,8 +86,7 @@ export async function publishNextBuild(
 
 /** The id of the build a site folder's latest.json names. */
 export async function latestBuildId(siteDir: string): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  return (JSON.parse(await readFile(join(siteDir, LATEST_FILE), 'utf8')) as LatestBuild).id;
+  return (await readBuild(siteDir)).latest.id;
 }
 
 /** Makes the page check for new builds every `ms` instead of hourly, by rewriting the inlined boot config. */
