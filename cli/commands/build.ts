@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULTS, resolveConfig, type UserConfig } from '../config/config.ts';
-import { terminalOf } from '../config/environment.ts';
+import { exitWithStdin, terminalOf } from '../config/environment.ts';
 import { createLogger } from '../terminal/logger.ts';
 import { createBuildProgress } from '../terminal/progress.ts';
 import { progressModeFor, startProgressDisplay } from '../terminal/progress-display.ts';
@@ -148,6 +148,7 @@ export function addBuildCommand(program: Command): void {
           shard: flags.shard,
         };
         const config = resolveConfig(user);
+        const stopWatching = exitWithStdin() ? endWithStdin() : () => {};
         const progress = createBuildProgress();
         const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), terminalOf()));
         try {
@@ -165,7 +166,33 @@ export function addBuildCommand(program: Command): void {
           }
         } finally {
           display.stop();
+          stopWatching();
         }
       },
     );
+}
+
+/**
+ * Ends the process when its standard input closes: the pipe of the `site live` that started this build
+ * (SITE_EXIT_WITH_STDIN), closed by the system when that process ends, however it ends. Left running, the
+ * build would hold the output's lock, and a new `site live` for the folder would be refused until it
+ * ended. The folder is safe: the build writes a staging folder and swaps it in, steps that a later build
+ * finishes or undoes (cli/output/swap.ts), and a lock whose process has gone is taken over. Returns what
+ * stops the watch, so that a build that ended lets the process end.
+ */
+function endWithStdin(): () => void {
+  const stdin = process.stdin;
+  const end = (): void => {
+    process.stderr.write('[build] the process that started this build has ended: the build stops\n');
+    process.exit(1);
+  };
+  stdin.once('end', end);
+  stdin.once('close', end);
+  stdin.resume();
+  return () => {
+    stdin.off('end', end);
+    stdin.off('close', end);
+    stdin.pause();
+    stdin.destroy();
+  };
 }

@@ -47,6 +47,16 @@ export function cacheClock(env: Environment = process.env): number | undefined {
   return Number(value);
 }
 
+/**
+ * `SITE_EXIT_WITH_STDIN=1`: `site live` starts its full build with this set and the build's standard input
+ * a pipe it never writes to. When the pipe closes (site live has ended, killed with SIGKILL or by the
+ * out-of-memory killer, which no handler of its own sees), the build ends too rather than run on, holding
+ * the output's lock (cli/commands/build.ts). Only `1` turns it on.
+ */
+export function exitWithStdin(env: Environment = process.env): boolean {
+  return env.SITE_EXIT_WITH_STDIN === '1';
+}
+
 /** The shortest SITE_LIVE_SECRET `site live` takes: 32 characters, about the 256 bits of the HMAC's key. */
 export const WEBHOOK_SECRET_MIN_LENGTH = 32;
 
@@ -74,11 +84,11 @@ export function liveWebhookSecret(env: Environment = process.env): string | null
  * The environment of the full build `site live` runs as a process of its own: this process's, without what only the webhook and the publish need (the
  * webhook's secret, the record-signing key, the storage's credentials), which a build never uses; and the
  * endpoint, which goes in the environment, not on the command line any user of the machine can read
- * (`ps`), since its URL may carry credentials.
+ * (`ps`), since its URL may carry credentials; and SITE_EXIT_WITH_STDIN, so that the build ends with the process that started it.
  */
 export function childBuildEnvironment(endpoint: string, env: Environment = process.env): Environment {
   const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('AWS_') && !NOT_FOR_THE_BUILD.has(name)));
-  return { ...kept, GRAPHQL_ENDPOINT: endpoint };
+  return { ...kept, GRAPHQL_ENDPOINT: endpoint, SITE_EXIT_WITH_STDIN: '1' };
 }
 
 const NOT_FOR_THE_BUILD = new Set(['SITE_LIVE_SECRET', 'SITE_PUBLISH_KEY']);

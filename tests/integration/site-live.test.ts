@@ -525,17 +525,19 @@ describe("site live's build in a process of its own, when it fails", () => {
   }, 60_000);
 });
 
-describe('site live told twice to stop while a build runs in a process of its own', () => {
-  it('ends that build with it, so the output folder is free for the next process', async () => {
+describe('site live ended while a build runs in a process of its own', () => {
+  /**
+   * `site live` for a fresh folder (so its first update is a build in a process of its own) against a
+   * backend whose every query hangs: the build takes the output's lock and waits. Returns the live
+   * process, the build's process id (from the lock, which names it), its output so far and its exit.
+   */
+  async function liveWithHangingBuild(name: string) {
     const { startFaultServer } = await import('../helpers/fault-server.ts');
-    const { lockOutput } = await import('../../cli/output/lock.ts');
     const faulty = await startFaultServer({ backend: { now: () => new Date('2026-06-01T12:00:00Z') } });
     onTestFinished(() => faulty.close());
-    // Every query hangs: the first update's build (a fresh folder, so a process of its own) takes the
-    // output's lock and then waits on the backend.
     faulty.setRules([{ operation: '*', fault: { kind: 'hang' } }]);
-    const outDir = join(root, 'child-out');
-    const cacheDir = await seedBundle(join(root, 'child-cache'));
+    const outDir = join(root, `${name}-out`);
+    const cacheDir = await seedBundle(join(root, `${name}-cache`));
     const child = spawn(
       process.execPath,
       [
@@ -555,42 +557,61 @@ describe('site live told twice to stop while a build runs in a process of its ow
       ],
       { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', SOURCE_DATE_EPOCH: '1780000000' } },
     );
-    let output = '';
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const out = { text: '' };
+    child.stdout!.on('data', (d: Buffer) => (out.text += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out.text += d.toString()));
     const exited = new Promise<number | null>((ok) => child.once('exit', (code, signal) => ok(code ?? (signal ? -1 : null))));
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
     // The build's lock names its process: not this one's child, but the build it started.
-    const lockFile = `${outDir}.lock`;
     const buildPid = await waitFor(
       async () => {
-        const owner = await readFile(lockFile, 'utf8').catch(() => null);
+        const owner = await readFile(`${outDir}.lock`, 'utf8').catch(() => null);
         return owner ? (JSON.parse(owner) as { pid: number }).pid : null;
       },
       30_000,
-      () => `the build never took the output's lock:\n${output}`,
+      () => `the build never took the output's lock:\n${out.text}`,
     );
     onTestFinished(() => {
       if (isRunning(buildPid)) process.kill(buildPid, 'SIGKILL');
     });
     expect(buildPid).not.toBe(child.pid);
+    return { child, buildPid, out, exited, outDir };
+  }
+
+  async function expectBuildEndsAndFolderIsFree(buildPid: number, outDir: string, output: () => string): Promise<void> {
+    const { lockOutput } = await import('../../cli/output/lock.ts');
+    await waitFor(
+      () => !isRunning(buildPid),
+      5_000,
+      () => `the build (process ${buildPid}) still runs after site live ended:\n${output()}`,
+    );
+    // The folder's lock is free: the next build takes it (a lock whose process has gone is taken over).
+    const lock = await lockOutput(outDir);
+    await lock.release();
+  }
+
+  it('told twice to stop, ends that build with it, so the output folder is free for the next process', async () => {
+    const { child, buildPid, out, exited, outDir } = await liveWithHangingBuild('twice');
     child.kill('SIGTERM');
     await waitFor(
-      () => output.includes('the running update finishes first'),
+      () => out.text.includes('the running update finishes first'),
       10_000,
-      () => `the first signal was not taken:\n${output}`,
+      () => `the first signal was not taken:\n${out.text}`,
     );
     // The first signal waits for the update: the build goes on.
     expect(isRunning(buildPid)).toBe(true);
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
-    await waitFor(
-      () => !isRunning(buildPid),
-      5_000,
-      () => `the build (process ${buildPid}) still runs after site live ended`,
-    );
-    // The folder's lock is free: the next build takes it (a lock whose process has gone is taken over).
-    const lock = await lockOutput(outDir);
-    await lock.release();
+    await expectBuildEndsAndFolderIsFree(buildPid, outDir, () => out.text);
+  }, 90_000);
+
+  it('killed with SIGKILL (no handler of its own runs), the build ends too: its input pipe closed', async () => {
+    const { child, buildPid, out, exited, outDir } = await liveWithHangingBuild('killed');
+    child.kill('SIGKILL');
+    expect(await exited).toBe(-1);
+    await expectBuildEndsAndFolderIsFree(buildPid, outDir, () => out.text);
   }, 90_000);
 });
 

@@ -366,14 +366,19 @@ async function buildInChild(
   logger: Logger,
 ): Promise<{ buildId: string; report: { changes: null }; feedCursor: null; saveCaches?: undefined }> {
   logger.info('live', `no saved state for ${outDir}: every page renders, in a process of its own so this one stays small`);
+  // Its standard input is a pipe this process never writes to; the build ends when it closes
+  // (SITE_EXIT_WITH_STDIN, childBuildEnvironment), which the system does when this process ends, even
+  // by SIGKILL or the out-of-memory killer.
   const child = spawn(command[0]!, command.slice(1), {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: childBuildEnvironment(endpoint),
   });
+  child.stdin!.on('error', () => {});
   // Should this process end while the build runs (a second SIGTERM or Ctrl-C, an uncaught error), the
   // build ends with it: left running, it would hold the output's lock (and write the folder) until done,
   // and a new process for the folder would be refused with OutputLocked. The folder is safe either way
-  // (staging, then a swap that a later build finishes).
+  // (staging, then a swap that a later build finishes). Ended without a chance to run this (SIGKILL), the
+  // closed pipe ends the build.
   const stop = (): void => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
