@@ -150,9 +150,14 @@ export async function discardStagingDir(staging: string): Promise<void> {
   await releaseLock(staging);
 }
 
+/** The build `dir` serves now: its `builds/latest.json`. */
+export async function readLatest(dir: string): Promise<LatestBuild> {
+  return JSON.parse(await readText(join(dir, LATEST_FILE))) as LatestBuild;
+}
+
 /** The build a site folder holds: its latest.json and the meta file it points to. Throws when either cannot be read. */
 export async function readBuild(dir: string): Promise<{ latest: LatestBuild; meta: BuildMeta }> {
-  const latest = JSON.parse(await readText(join(dir, LATEST_FILE))) as LatestBuild;
+  const latest = await readLatest(dir);
   const meta = JSON.parse(await readText(join(dir, metaFileFor(latest.id)))) as BuildMeta;
   return { latest, meta };
 }

@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { LatestBuild } from '../../runtime/shared/contract.ts';
-import { LATEST_FILE } from '../../runtime/shared/paths.ts';
+import { readLatest } from '../output/output.ts';
 import { startDevBackend, type DevBackend } from './dev-backend.ts';
 import { startDevServer } from './dev-server.ts';
 import { createFirstPages } from './first-pages.ts';
@@ -153,7 +151,7 @@ export async function startDev(options: DevOptions): Promise<DevSession> {
           if (dropped.size > 0) liveReload.send({ type: 'reload', buildId: 'previous' }, (client) => dropped.has(client.path));
           continue;
         }
-        const latest = JSON.parse(await readFile(join(options.outDir, LATEST_FILE), 'utf8')) as LatestBuild;
+        const latest = await readLatest(options.outDir);
         const { current } = await first.settle(started, true);
         // A page loaded with what the build then wrote (rendered first, or the folder's unchanged file) stays as it is.
         const reloaded = liveReload.send({ type: 'reload', buildId: latest.id }, (client) => current.get(client.path) !== client.first);

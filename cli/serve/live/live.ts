@@ -1,7 +1,4 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { LATEST_FILE } from '../../../runtime/shared/paths.ts';
 import { build } from '../../build/build.ts';
 import { hasBuildState } from '../../build/incremental/build-state.ts';
 import { createStateMemory } from '../../build/incremental/state-memory.ts';
@@ -13,6 +10,7 @@ import { generatorFingerprint } from '../../build/generator-fingerprint.ts';
 import { BuildErrors, createBuildError, isBuildError } from '../../errors/errors.ts';
 import { describeCause } from '../../errors/format-error.ts';
 import { lockOutput } from '../../output/lock.ts';
+import { readLatest } from '../../output/output.ts';
 import { publish } from '../../publish/index.ts';
 import type { FileHashes } from '../../publish/local.ts';
 import { createRememberingStore, type RememberingStore } from '../../publish/remembering-store.ts';
@@ -395,7 +393,7 @@ async function buildInChild(
   stdout.end();
   stderr.end();
   if (code !== 0) throw createBuildError(BuildErrors.LiveBuildFailed, [output.lines().slice(-3).join(' / ') || `exit status ${code}`]);
-  const latest = JSON.parse(await readFile(join(outDir, LATEST_FILE), 'utf8')) as { id: string };
+  const latest = await readLatest(outDir);
   return { buildId: latest.id, report: { changes: null }, feedCursor: null };
 }
 
