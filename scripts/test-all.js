@@ -10,8 +10,9 @@
 // back and shown when they end.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { constants, setPriority, tmpdir } from 'node:os';
+import { constants, setPriority } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from './scratch-dir.js';
 import { readReports, slowestFiles } from './slowest-tests.js';
 
 const STEPS = {
@@ -23,9 +24,14 @@ const STEPS = {
 
 const started = Date.now();
 const results = new Map();
+// Every temporary folder of both runners, and of what they start, goes in memory when the machine has
+// room there (scripts/scratch-dir.js).
+const scratch = scratchDir();
+process.env.TMPDIR = scratch.dir;
+console.log(`Temporary files of the tests go to ${scratch.dir}: ${scratch.reason} (TEST_TMPDIR=<folder> picks another).`);
 // A folder both runners share (tests/helpers/run-temp-dir.ts): the browser tests take the client bundle the
 // unit run made rather than make it again, one build after another, before their first test.
-const shared = mkdtempSync(join(tmpdir(), 'site-test-shared-'));
+const shared = mkdtempSync(join(scratch.dir, 'site-test-shared-'));
 process.env.TEST_SHARED_DIR = shared;
 const gates = run('typecheck', { quiet: true, idle: true }).then(() => run('lint', { quiet: true, idle: true }));
 await run('test:unit');

@@ -19,7 +19,8 @@ describe('npm test', () => {
       'test:e2e': mark('e2e'),
     };
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts }));
-    for (const script of ['test-all.js', 'slowest-tests.js']) await copyFile(join(ROOT, 'scripts', script), join(dir, script));
+    for (const script of ['test-all.js', 'slowest-tests.js', 'scratch-dir.js'])
+      await copyFile(join(ROOT, 'scripts', script), join(dir, script));
     const result = spawnSync(process.execPath, ['test-all.js'], { cwd: dir, encoding: 'utf8' });
     expect(result.status).toBe(1);
     expect((await readdir(dir)).filter((f) => f.endsWith('.ran')).sort()).toEqual(['e2e.ran', 'lint.ran', 'typecheck.ran', 'unit.ran']);
@@ -31,19 +32,28 @@ describe('npm test', () => {
     expect(await Promise.all(['typecheck', 'lint', 'unit', 'e2e'].map(priority))).toEqual([19, 19, getPriority(), getPriority()]);
   });
 
-  it('gives both runners one folder to share, which is gone after them', async () => {
+  it('gives both runners one folder to share, which is gone after them, and their temporary folder (TEST_TMPDIR when set)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'site-test-all-'));
-    // Each suite writes a file into the folder it was given and records the folder's name.
+    const scratch = join(dir, 'scratch');
+    await mkdir(scratch);
+    // Each suite writes a file into the folder it was given and records the folder's name and its TMPDIR.
     const share = (name: string): string =>
-      `node -e "const d = process.env.TEST_SHARED_DIR; require('fs').writeFileSync(d + '/${name}', ''); require('fs').writeFileSync('${name}.dir', d + ' ' + require('fs').readdirSync(d).sort().join(','))"`;
+      `node -e "const d = process.env.TEST_SHARED_DIR; require('fs').writeFileSync(d + '/${name}', ''); require('fs').writeFileSync('${name}.dir', d + ' ' + require('fs').readdirSync(d).sort().join(',') + ' ' + process.env.TMPDIR)"`;
     const scripts = { typecheck: 'node -e 0', lint: 'node -e 0', 'test:unit': share('unit'), 'test:e2e': share('e2e') };
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts }));
-    for (const script of ['test-all.js', 'slowest-tests.js']) await copyFile(join(ROOT, 'scripts', script), join(dir, script));
-    const result = spawnSync(process.execPath, ['test-all.js'], { cwd: dir, encoding: 'utf8', env: { ...process.env, KEEP_TEST_TMP: '' } });
+    for (const script of ['test-all.js', 'slowest-tests.js', 'scratch-dir.js'])
+      await copyFile(join(ROOT, 'scripts', script), join(dir, script));
+    const result = spawnSync(process.execPath, ['test-all.js'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, KEEP_TEST_TMP: '', TEST_TMPDIR: scratch },
+    });
     expect(result.status, result.stderr).toBe(0);
-    const [unitDir, unitSaw] = (await readFile(join(dir, 'unit.dir'), 'utf8')).split(' ');
-    const [e2eDir, e2eSaw] = (await readFile(join(dir, 'e2e.dir'), 'utf8')).split(' ');
-    expect(unitDir).toMatch(/site-test-shared-/);
+    expect(result.stdout).toContain(`Temporary files of the tests go to ${scratch}: TEST_TMPDIR`);
+    const [unitDir, unitSaw, unitTmp] = (await readFile(join(dir, 'unit.dir'), 'utf8')).split(' ');
+    const [e2eDir, e2eSaw, e2eTmp] = (await readFile(join(dir, 'e2e.dir'), 'utf8')).split(' ');
+    expect([unitTmp, e2eTmp]).toEqual([scratch, scratch]);
+    expect(unitDir).toMatch(new RegExp(`^${scratch}/site-test-shared-`));
     expect(e2eDir).toBe(unitDir);
     // The browser tests find what the unit run left there.
     expect([unitSaw, e2eSaw]).toEqual(['unit', 'e2e,unit']);
@@ -54,7 +64,8 @@ describe('npm test', () => {
     const dir = await mkdtemp(join(tmpdir(), 'site-test-all-'));
     const scripts = { typecheck: 'node -e 0', lint: 'node -e 0', 'test:unit': 'node -e 0', 'test:e2e': 'node -e 0' };
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts }));
-    for (const script of ['test-all.js', 'slowest-tests.js']) await copyFile(join(ROOT, 'scripts', script), join(dir, script));
+    for (const script of ['test-all.js', 'slowest-tests.js', 'scratch-dir.js'])
+      await copyFile(join(ROOT, 'scripts', script), join(dir, script));
     await mkdir(join(dir, 'test-results'));
     const vitest = {
       testResults: [
