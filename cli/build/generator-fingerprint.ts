@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { hashFiles } from '../config/hash-files.js';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
+import { declaredManifests } from '../config/installed-packages.ts';
 
 /**
  * Everything besides a page's data that decides its bytes (issue 17.1): the generator's own server-side
@@ -15,7 +14,7 @@ import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
  * Reading the ~250 source files takes a few tens of milliseconds, once per build.
  */
 export async function generatorFingerprint(config: FingerprintOptions, root = config.root): Promise<string> {
-  const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...(await installedManifests(root))]);
+  const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...declaredManifests(root)]);
   const options = {
     client: clientConfigOf(config),
     baseUrl: config.baseUrl,
@@ -71,11 +70,3 @@ function imageOptionsOf(images: ResolvedConfig['images']): unknown {
 export const CODE_DIRS = ['cli', 'runtime', 'site', 'templates'];
 /** Files that name the tool's version and pin its dependencies. */
 export const CODE_FILES = ['package.json', 'package-lock.json'];
-
-/** The package.json of each installed dependency the tool declares (a version bump changes it). */
-async function installedManifests(root: string): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8').catch(() => '{}')) as {
-    dependencies?: Record<string, string>;
-  };
-  return Object.keys(manifest.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`);
-}

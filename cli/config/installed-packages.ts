@@ -30,6 +30,22 @@ export function installedPackages(name: string, from: string, { optional = false
   return [...found].sort();
 }
 
+/**
+ * The package.json, as installed under `root`, of each dependency the project's package.json declares
+ * (paths relative to `root`): what a hash of the code includes, so that an install that does not match
+ * the lock file (a version bump, `npm install x --no-save`) counts as other code. Used by the generator
+ * fingerprint (build/generator-fingerprint.ts) and the client bundle's cache key (bundle/bundle-cache.ts).
+ */
+export function declaredManifests(root: string): string[] {
+  let manifest: { dependencies?: Record<string, string> } = {};
+  try {
+    manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as typeof manifest;
+  } catch {
+    // No package.json: no dependencies to name.
+  }
+  return Object.keys(manifest.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`);
+}
+
 // --- internal ---
 
 /** The package.json of package `name` as `from` would load it, also when its exports hide the file. */

@@ -122,8 +122,13 @@ describe('an incremental build after the generator changed', () => {
     const afterInstall = await build('site', '--verbose');
     expect(afterInstall.report.changes).toMatchObject({ mode: 'full', pagesKept: 0 });
     expect(afterInstall.output).toContain('a dependency');
-    // And with nothing changed since, incremental again.
-    expect((await build('site')).report.changes).toMatchObject({ mode: 'incremental', pagesRendered: 0 });
+    // The client is bundled again with what is installed, not taken from the cache made for the lock file.
+    expect(afterInstall.output).toMatch(/\[bundle\] .*route chunks/);
+    expect(afterInstall.output).not.toMatch(/route chunks \(cached\)/);
+    // And with nothing changed since, incremental again, the bundle from the cache.
+    const unchanged = await build('site');
+    expect(unchanged.report.changes).toMatchObject({ mode: 'incremental', pagesRendered: 0 });
+    expect(unchanged.output).toMatch(/\[bundle\] .*route chunks \(cached\)/);
   }, 300_000);
 });
 
