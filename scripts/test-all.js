@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import { join } from 'node:path';
-import { scratchDir } from './scratch-dir.js';
+import { MEMORY_DIR, scratchDir, sweepStaleRuns } from './scratch-dir.js';
 import { readReports, slowestFiles } from './slowest-tests.js';
 
 const STEPS = {
@@ -29,9 +29,21 @@ const results = new Map();
 const scratch = scratchDir();
 process.env.TMPDIR = scratch.dir;
 console.log(`Temporary files of the tests go to ${scratch.dir}: ${scratch.reason} (TEST_TMPDIR=<folder> picks another).`);
+if (scratch.dir === MEMORY_DIR) {
+  const stale = sweepStaleRuns(scratch.dir);
+  if (stale.length > 0) console.log(`Removed ${stale.length} folders that stopped test runs left in memory.`);
+}
 // A folder both runners share (tests/helpers/run-temp-dir.ts): the browser tests take the client bundle the
 // unit run made rather than make it again, one build after another, before their first test.
 const shared = mkdtempSync(join(scratch.dir, 'site-test-shared-'));
+// Stopped (Ctrl-C, a CI job cancelled), the run removes that folder; the runners, which get the same
+// signal, remove their own.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    if (!process.env.KEEP_TEST_TMP) rmSync(shared, { recursive: true, force: true, maxRetries: 3 });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
 process.env.TEST_SHARED_DIR = shared;
 const gates = run('typecheck', { quiet: true, idle: true }).then(() => run('lint', { quiet: true, idle: true }));
 await run('test:unit');

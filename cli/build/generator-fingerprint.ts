@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hashFiles } from '../config/hash-files.js';
 import { clientConfigOf, type ResolvedConfig } from '../config/config.ts';
-import { declaredManifests } from '../config/installed-packages.ts';
+import { installedManifests } from '../config/installed-packages.ts';
 
 /**
  * Everything besides a page's data that decides its bytes (issue 17.1): the generator's own server-side
@@ -14,7 +14,7 @@ import { declaredManifests } from '../config/installed-packages.ts';
  * Reading the ~250 source files takes a few tens of milliseconds, once per build.
  */
 export async function generatorFingerprint(config: FingerprintOptions, root = config.root): Promise<string> {
-  const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...declaredManifests(root)]);
+  const code = await hashFiles(root, CODE_DIRS, [...CODE_FILES, ...installedManifests(root)]);
   const options = {
     client: clientConfigOf(config),
     baseUrl: config.baseUrl,

@@ -6,7 +6,7 @@ import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../config/worker-module.ts';
 import { cacheKeyFor, type CacheKey } from '../config/cache-key.ts';
-import { declaredManifests } from '../config/installed-packages.ts';
+import { installedManifests } from '../config/installed-packages.ts';
 import { BuildErrors, createBuildError, reviveError, type ThreadError } from '../errors/errors.ts';
 import { describeCause } from '../errors/format-error.ts';
 import { readBytes, readText } from '../output/read.ts';
@@ -14,8 +14,8 @@ import type { AssetManifest } from './bundle.ts';
 
 /**
  * Everything the client bundle is made from: when none of it changed, the previous bundle is reused; with
- * them, the installed package.json of every declared dependency (declaredManifests), so that packages
- * installed unlike the lock file make the bundle again. The document shell (templates/) is not: rollup
+ * them, what is installed (installedManifests: npm's record of the installed tree and each declared dependency's
+ * package.json), so that packages installed unlike the lock file make the bundle again. The document shell (templates/) is not: rollup
  * never reads it, and a shell edit re-renders every page (the generator fingerprint) with the bundle it had.
  */
 const INPUT_DIRS = ['site', 'runtime'];
@@ -37,7 +37,7 @@ export interface CachedBundle {
  * that made it. The files written are the bytes that were checked, never read again from the cache.
  */
 export async function bundleWithCache(root: string, siteDir: string, cacheDir: string): Promise<CachedBundle> {
-  const inputs = await hashFiles(root, INPUT_DIRS, [...INPUT_FILES, ...declaredManifests(root)]);
+  const inputs = await hashFiles(root, INPUT_DIRS, [...INPUT_FILES, ...installedManifests(root)]);
   const entry = join(cacheDir, 'bundle', inputs);
   const assetsDir = join(siteDir, ASSETS_DIR);
   const key = cacheKeyFor(cacheDir);

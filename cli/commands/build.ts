@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { fstatSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULTS, resolveConfig, type UserConfig } from '../config/config.ts';
+import { DEFAULTS, resolveConfig, type ResolvedConfig, type UserConfig } from '../config/config.ts';
 import { exitWithStdin, terminalOf } from '../config/environment.ts';
 import { createLogger } from '../terminal/logger.ts';
 import { createBuildProgress } from '../terminal/progress.ts';
@@ -149,27 +150,35 @@ export function addBuildCommand(program: Command): void {
         };
         const config = resolveConfig(user);
         const stopWatching = exitWithStdin() ? endWithStdin() : () => {};
-        const progress = createBuildProgress();
-        const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), terminalOf()));
         try {
-          const deps = { logger: createLogger(config.logLevel, display.streams), progress };
-          if (flags.merge) {
-            const { mergeShards } = await import('../build/merge.ts');
-            await mergeShards(
-              config,
-              flags.merge.map((dir) => resolve(dir)),
-              deps,
-            );
-          } else {
-            const { build } = await import('../build/build.ts');
-            await build(config, deps);
-          }
+          await runBuild(config, flags.merge);
         } finally {
-          display.stop();
           stopWatching();
         }
       },
     );
+}
+
+/** The build (or the merge of shards' folders) with a progress display. */
+async function runBuild(config: ResolvedConfig, merge: string[] | undefined): Promise<void> {
+  const progress = createBuildProgress();
+  const display = startProgressDisplay(progress, progressModeFor(config.logLevel, Boolean(process.stderr.isTTY), terminalOf()));
+  try {
+    const deps = { logger: createLogger(config.logLevel, display.streams), progress };
+    if (merge) {
+      const { mergeShards } = await import('../build/merge.ts');
+      await mergeShards(
+        config,
+        merge.map((dir) => resolve(dir)),
+        deps,
+      );
+    } else {
+      const { build } = await import('../build/build.ts');
+      await build(config, deps);
+    }
+  } finally {
+    display.stop();
+  }
 }
 
 /**
@@ -181,15 +190,28 @@ export function addBuildCommand(program: Command): void {
  * stops the watch, so that a build that ended lets the process end.
  */
 function endWithStdin(): () => void {
+  // Only a pipe (or a socket) closes when the process at its other end ends: a terminal, /dev/null or a
+  // file as input (the variable set by hand) would end the build at once, or swallow what is typed.
+  let input: Stats;
+  try {
+    input = fstatSync(0);
+  } catch {
+    return () => {};
+  }
+  if (!input.isFIFO() && !input.isSocket()) return () => {};
   const stdin = process.stdin;
   const end = (): void => {
     process.stderr.write('[build] the process that started this build has ended: the build stops\n');
+    // Exit hooks run: the output's lock is released (cli/output/lock.ts); the staging folder is left
+    // for the next build, which removes it.
     process.exit(1);
   };
+  stdin.on('error', end);
   stdin.once('end', end);
   stdin.once('close', end);
   stdin.resume();
   return () => {
+    stdin.off('error', end);
     stdin.off('end', end);
     stdin.off('close', end);
     stdin.pause();

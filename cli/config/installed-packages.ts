@@ -31,20 +31,34 @@ export function installedPackages(name: string, from: string, { optional = false
 }
 
 /**
- * The package.json, as installed under `root`, of each dependency the project's package.json declares
- * (paths relative to `root`): what a hash of the code includes, so that an install that does not match
- * the lock file (a version bump, `npm install x --no-save`) counts as other code. Used by the generator
+ * What says which packages are installed under `root` (paths relative to it): npm's record of the whole
+ * installed tree (`node_modules/.package-lock.json`, rewritten by every install), and the package.json
+ * of each dependency the project's package.json declares (also changed by hand or by a tool that skips
+ * the record). A hash of the code includes them, so that an install unlike the lock file (a version bump,
+ * `npm install x --no-save`, a stale node_modules) counts as other code. Used by the generator
  * fingerprint (build/generator-fingerprint.ts) and the client bundle's cache key (bundle/bundle-cache.ts).
+ * A missing package.json names no dependency; one that does not parse fails, naming it.
  */
-export function declaredManifests(root: string): string[] {
-  let manifest: { dependencies?: Record<string, string> } = {};
+export function installedManifests(root: string): string[] {
+  let text: string;
   try {
-    manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as typeof manifest;
+    text = readFileSync(join(root, 'package.json'), 'utf8');
   } catch {
-    // No package.json: no dependencies to name.
+    return [INSTALLED_TREE];
   }
-  return Object.keys(manifest.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`);
+  let manifest: { dependencies?: Record<string, string> };
+  try {
+    manifest = JSON.parse(text) as typeof manifest;
+  } catch (cause) {
+    throw new SyntaxError(`${join(root, 'package.json')} is not valid JSON (${(cause as Error).message}): fix it, or run npm ci again.`, {
+      cause,
+    });
+  }
+  return [INSTALLED_TREE, ...Object.keys(manifest.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`)];
 }
+
+/** npm's record of the installed tree (its "hidden lockfile"). */
+const INSTALLED_TREE = 'node_modules/.package-lock.json';
 
 // --- internal ---
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -72,6 +73,7 @@ export async function lockOutput(
       // Claims left by builds killed while taking over an earlier lock: that lock is gone (this one
       // could be created), so they no longer mean anything.
       await removeClaims(file);
+      releaseOnExit(file, me.token);
       return { file, renew: () => renewLock(file, me, now), release: () => releaseLock(file, me.token) };
     }
     const owner = await readOwner(file);
@@ -221,9 +223,37 @@ async function renewLock(file: string, me: LockOwner, now: () => Date): Promise<
 }
 
 async function releaseLock(file: string, token: string): Promise<void> {
+  held.delete(file);
   const owner = await readOwner(file);
   if (owner?.token === token) await rm(file, { force: true });
 }
+
+/** The locks this process holds and has not released: each file, with its token. */
+const held = new Map<string, string>();
+
+/**
+ * Removes `file` when the process exits still holding it (process.exit, an uncaught error), if it is
+ * still this process's: a build ended that way (the pipe of the `site live` that started it closed, say:
+ * cli/commands/build.ts) would otherwise leave a lock that only a later build on this machine takes over,
+ * and that one on another machine sharing the folder, or after the pid was reused, must be deleted by
+ * hand. A process killed outright (SIGKILL, a power cut) runs no hook: its lock is taken over as stale.
+ */
+function releaseOnExit(file: string, token: string): void {
+  if (held.size === 0 && !exitHooked) {
+    exitHooked = true;
+    process.on('exit', () => {
+      for (const [lock, mine] of held) {
+        try {
+          if ((JSON.parse(readFileSync(lock, 'utf8')) as Partial<LockOwner>).token === mine) unlinkSync(lock);
+        } catch {
+          // Gone, or not readable: nothing of ours to remove.
+        }
+      }
+    });
+  }
+  held.set(file, token);
+}
+let exitHooked = false;
 
 function isProcessAlive(pid: number): boolean {
   try {

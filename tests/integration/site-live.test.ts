@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -611,6 +612,13 @@ describe('site live ended while a build runs in a process of its own', () => {
     const { child, buildPid, out, exited, outDir } = await liveWithHangingBuild('killed');
     child.kill('SIGKILL');
     expect(await exited).toBe(-1);
+    await waitFor(
+      () => !isRunning(buildPid),
+      5_000,
+      () => `the build (process ${buildPid}) still runs after site live was killed:\n${out.text}`,
+    );
+    // It ended on its own, releasing its lock (not left for the next build to find stale).
+    expect(existsSync(`${outDir}.lock`)).toBe(false);
     await expectBuildEndsAndFolderIsFree(buildPid, outDir, () => out.text);
   }, 90_000);
 });

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isBuildError } from '../../../../cli/errors/errors.ts';
 import { checkPageCount, commitStagingDir, createStagingDir, discardStagingDir } from '../../../../cli/output/output.ts';
@@ -35,6 +38,34 @@ describe('the output lock', () => {
     const second = await lockOutput(dir);
     await second.release();
     expect(await readdir(join(dir, '..'))).toEqual([]);
+  });
+
+  it('is released when its process exits without releasing it (process.exit, an uncaught error), not when killed outright', async () => {
+    const lockModule = pathToFileURL(join(import.meta.dirname, '../../../../cli/output/lock.ts')).href;
+    // A process that takes the lock, then ends: with process.exit, with an uncaught error, or with SIGKILL.
+    const holdAndEnd = (dir: string, how: string): number | null =>
+      spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `const { lockOutput } = await import(${JSON.stringify(lockModule)}); await lockOutput(${JSON.stringify(dir)}); ${how}`,
+        ],
+        { encoding: 'utf8' },
+      ).status;
+    const exited = await outDir();
+    expect(holdAndEnd(exited, 'process.exit(3);')).toBe(3);
+    expect(existsSync(`${exited}.lock`)).toBe(false);
+    const threw = await outDir();
+    expect(holdAndEnd(threw, "setTimeout(() => { throw new Error('uncaught'); });")).toBe(1);
+    expect(existsSync(`${threw}.lock`)).toBe(false);
+    const killed = await outDir();
+    expect(holdAndEnd(killed, "process.kill(process.pid, 'SIGKILL');")).toBe(null);
+    expect(existsSync(`${killed}.lock`)).toBe(true);
+    // Taken over by the next build here, as stale.
+    await (await lockOutput(killed)).release();
   });
 
   it('takes over the lock of a build whose process is gone', async () => {
