@@ -3,7 +3,9 @@
 // (the `typescript-go` dev dependency, an alias of typescript@7): the same checks as TypeScript 5's
 // `tsc` in about a sixth of the CPU time (docs/performance.md, "eighth pass"). TypeScript 5 stays the
 // `typescript` package: typescript-eslint and the architecture tests use its JavaScript API, which
-// TypeScript 7 does not have. Every project is checked even when one before it failed; the exit status
+// TypeScript 7 does not have. Both packages name their command `tsc`: which one node_modules/.bin/tsc is
+// depends on how npm linked them, so this script runs TypeScript 7's by its path, never `tsc` from the PATH
+// (editors use TypeScript 5's language service either way). Every project is checked even when one before it failed; the exit status
 // is non-zero when any failed. Projects given as arguments are checked instead (the script's test does).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
