@@ -15,7 +15,19 @@ const SOURCE_DIRS = ['cli', 'runtime', 'site', 'backend'];
 const SOURCE_FILE = /\.(ts|tsx|js|mjs)$/;
 // rollup.config.ts is compiled in too (cli/bundle/bundle.ts imports it): a change to the client build's
 // configuration must reach the compiled command, or it bundles with the previous one.
-const INPUT_FILES = ['tsconfig.json', 'tsconfig.base.json', 'package.json', 'package-lock.json', 'rollup.config.ts', 'bin/compile-cli.js'];
+const INPUT_FILES = [
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'package.json',
+  'package-lock.json',
+  'rollup.config.ts',
+  'bin/compile-cli.js',
+  // What is installed of the packages compiled in (BUNDLED_PACKAGES and what they import): npm's record
+  // of the installed tree, and graphql-yoga's own package.json, so an install unlike the lock file
+  // compiles them again.
+  'node_modules/.package-lock.json',
+  'node_modules/graphql-yoga/package.json',
+];
 /** Versions not started for this long are removed when a new one is compiled. */
 const KEEP_MS = 60 * 60 * 1000;
 

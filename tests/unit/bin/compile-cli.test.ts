@@ -57,7 +57,16 @@ describe('compiledCli', () => {
 
     // So does the client build's configuration at the project's root, which cli/bundle/bundle.ts imports.
     await writeFile(join(root, 'rollup.config.ts'), 'export const minify = false;\n');
-    expect(await compiledCli(root, cache)).not.toBe(third);
+    const fourth = (await compiledCli(root, cache))!;
+    expect(fourth).not.toBe(third);
+
+    // And what is installed of the packages compiled in: npm's record of the tree, graphql-yoga's manifest.
+    await mkdir(join(root, 'node_modules/graphql-yoga'), { recursive: true });
+    await writeFile(join(root, 'node_modules/.package-lock.json'), '{"packages":{"node_modules/graphql-yoga":{"version":"5.0.0"}}}');
+    const fifth = (await compiledCli(root, cache))!;
+    expect(fifth).not.toBe(fourth);
+    await writeFile(join(root, 'node_modules/graphql-yoga/package.json'), '{"name":"graphql-yoga","version":"5.0.0-local"}');
+    expect(await compiledCli(root, cache)).not.toBe(fifth);
   });
 
   it('compiles the same sources in another folder on their own, each module keeping the URL of its own copy', async () => {
