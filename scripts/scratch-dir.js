@@ -3,7 +3,7 @@
 // discard, as this project's machines are), the kernel's share of that work was about a third of the
 // suite's CPU time; in memory (tmpfs) it is a fraction of it (docs/performance.md, "eighth pass"). The
 // tests are about what the files hold, not the disk under them.
-import { readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import { freemem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,7 +27,7 @@ export const MEMORY_DIR = '/dev/shm';
  * @param {{ env?: Record<string, string | undefined>, statfs?: (path: string) => { type: number, bavail: number, bsize: number }, available?: () => number, fallback?: string }} [options]
  * @returns {{ dir: string, reason: string }}
  */
-export function scratchDir({ env = process.env, statfs = statfsSync, available = freemem, fallback = tmpdir() } = {}) {
+export function scratchDir({ env = process.env, statfs = statfsSync, available = availableMemory, fallback = tmpdir() } = {}) {
   if (env.TEST_TMPDIR) return { dir: env.TEST_TMPDIR, reason: 'TEST_TMPDIR' };
   let info;
   try {
@@ -51,7 +51,7 @@ export const STALE_AFTER_MS = 12 * 60 * 60 * 1000;
 
 /**
  * Removes from `dir` the folders of earlier test runs that were stopped before they removed them
- * (Ctrl-C, a killed CI job), last changed more than STALE_AFTER_MS ago: in memory they would hold it
+ * (Ctrl-C, a killed CI job), this user's and last changed more than STALE_AFTER_MS ago: in memory they would hold it
  * until the machine restarts. A run that is going on changes its folder far more often than that.
  * @param {string} dir
  * @param {number} [now]
@@ -68,8 +68,9 @@ export function sweepStaleRuns(dir, now = Date.now()) {
   for (const name of names.filter((n) => RUN_FOLDER.test(n))) {
     const path = join(dir, name);
     try {
-      const stats = statSync(path);
-      if (!stats.isDirectory() || now - stats.mtimeMs <= STALE_AFTER_MS) continue;
+      // A folder of this user's, not a link to one, nor another user's run (KEEP_TEST_TMP may have kept it).
+      const stats = lstatSync(path);
+      if (!stats.isDirectory() || stats.uid !== process.getuid?.() || now - stats.mtimeMs <= STALE_AFTER_MS) continue;
       rmSync(path, { recursive: true, force: true, maxRetries: 3 });
       removed.push(path);
     } catch {
@@ -77,6 +78,11 @@ export function sweepStaleRuns(dir, now = Date.now()) {
     }
   }
   return removed;
+}
+
+/** The memory this process may still use: its container's limit where there is one (cgroups), else the machine's. */
+function availableMemory() {
+  return typeof process.availableMemory === 'function' ? process.availableMemory() : freemem();
 }
 
 function gib(bytes) {

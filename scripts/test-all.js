@@ -40,7 +40,11 @@ const shared = mkdtempSync(join(scratch.dir, 'site-test-shared-'));
 // signal, remove their own.
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    if (!process.env.KEEP_TEST_TMP) rmSync(shared, { recursive: true, force: true, maxRetries: 3 });
+    try {
+      if (!process.env.KEEP_TEST_TMP) rmSync(shared, { recursive: true, force: true, maxRetries: 3 });
+    } catch (error) {
+      console.error(`Could not remove ${shared}: ${error.message}`);
+    }
     process.exit(signal === 'SIGINT' ? 130 : 143);
   });
 }

@@ -72,8 +72,8 @@ export async function lockOutput(
     if (await createExclusive(file, JSON.stringify(me), outDir)) {
       // Claims left by builds killed while taking over an earlier lock: that lock is gone (this one
       // could be created), so they no longer mean anything.
-      await removeClaims(file);
       releaseOnExit(file, me.token);
+      await removeClaims(file);
       return { file, renew: () => renewLock(file, me, now), release: () => releaseLock(file, me.token) };
     }
     const owner = await readOwner(file);
@@ -223,9 +223,9 @@ async function renewLock(file: string, me: LockOwner, now: () => Date): Promise<
 }
 
 async function releaseLock(file: string, token: string): Promise<void> {
-  held.delete(file);
   const owner = await readOwner(file);
   if (owner?.token === token) await rm(file, { force: true });
+  if (held.get(file) === token) held.delete(file);
 }
 
 /** The locks this process holds and has not released: each file, with its token. */

@@ -605,6 +605,13 @@ describe('site live ended while a build runs in a process of its own', () => {
     expect(isRunning(buildPid)).toBe(true);
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
+    await waitFor(
+      () => !isRunning(buildPid),
+      5_000,
+      () => `the build (process ${buildPid}) still runs after site live ended:\n${out.text}`,
+    );
+    // Ended through its input pipe, not killed: its lock is released, not left for the next build to find stale.
+    expect(existsSync(`${outDir}.lock`)).toBe(false);
     await expectBuildEndsAndFolderIsFree(buildPid, outDir, () => out.text);
   }, 90_000);
 

@@ -372,13 +372,15 @@ async function buildInChild(
     env: childBuildEnvironment(endpoint),
   });
   child.stdin!.on('error', () => {});
-  // Should this process end while the build runs (a second SIGTERM or Ctrl-C, an uncaught error), the
-  // build ends with it: left running, it would hold the output's lock (and write the folder) until done,
-  // and a new process for the folder would be refused with OutputLocked. The folder is safe either way
-  // (staging, then a swap that a later build finishes). Ended without a chance to run this (SIGKILL), the
-  // closed pipe ends the build.
+  // Should this process end while the build runs (a second SIGTERM or Ctrl-C, an uncaught error, SIGKILL),
+  // the build ends with it: left running, it would hold the output's lock (and write the folder) until done,
+  // and a new process for the folder would be refused with OutputLocked. The pipe closes as this process
+  // ends, however it ends, and the build then exits, releasing its lock (cli/commands/build.ts). Closed here
+  // at once when this process exits by itself; never SIGKILL, which would leave the lock behind for the
+  // next build to find stale (and on another machine sharing the folder, to be deleted by hand). The
+  // folder is safe either way (staging, then a swap that a later build finishes).
   const stop = (): void => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) child.stdin?.destroy();
   };
   process.once('exit', stop);
   // Its warnings and errors are logged as they come; only the last 64 KiB are kept, for the error message.

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
+import { lutimes, mkdir, mkdtemp, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,9 +82,14 @@ describe('the test runs’ temporary folder', () => {
     const other = await folder('someone-elses-folder', 3 * STALE_AFTER_MS);
     await writeFile(join(dir, 'site-vitest-a-file'), 'not a folder');
     await utimes(join(dir, 'site-vitest-a-file'), 0, 0);
+    // A link named like a run's folder, to a folder that is not one: neither is removed.
+    const target = await folder('kept-elsewhere', 3 * STALE_AFTER_MS);
+    await symlink(target, join(dir, 'site-vitest-link'));
+    await lutimes(join(dir, 'site-vitest-link'), 0, 0);
     expect(sweepStaleRuns(dir, now).sort()).toEqual([...old, oldShared].sort());
     for (const path of [...old, oldShared]) expect(existsSync(path)).toBe(false);
-    for (const path of [running, other, join(dir, 'site-vitest-a-file')]) expect(existsSync(path)).toBe(true);
+    for (const path of [running, other, target, join(dir, 'site-vitest-link'), join(dir, 'site-vitest-a-file')])
+      expect(existsSync(path)).toBe(true);
     expect(sweepStaleRuns(join(dir, 'missing'), now)).toEqual([]);
   });
 });
