@@ -206,13 +206,12 @@ function endWithStdin(): () => void {
     // for the next build, which removes it.
     process.exit(1);
   };
+  // 'close' follows the pipe's end and any error; an error needs a listener of its own, or it is thrown.
   stdin.on('error', end);
-  stdin.once('end', end);
   stdin.once('close', end);
   stdin.resume();
   return () => {
     stdin.off('error', end);
-    stdin.off('end', end);
     stdin.off('close', end);
     stdin.pause();
     stdin.destroy();

@@ -239,7 +239,7 @@ const held = new Map<string, string>();
  * hand. A process killed outright (SIGKILL, a power cut) runs no hook: its lock is taken over as stale.
  */
 function releaseOnExit(file: string, token: string): void {
-  if (held.size === 0 && !exitHooked) {
+  if (!exitHooked) {
     exitHooked = true;
     process.on('exit', () => {
       for (const [lock, mine] of held) {

@@ -1,7 +1,7 @@
 import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { startStaticServer, type StaticServer } from '../../cli/serve/static-server.ts';
-import { readBuild } from '../../cli/output/output.ts';
+import { readBuild, readLatest } from '../../cli/output/output.ts';
 import type { BuildMeta } from '../../runtime/shared/contract.ts';
 import { LATEST_FILE } from '../../runtime/shared/paths.ts';
 
@@ -86,7 +86,7 @@ export async function publishNextBuild(
 
 /** The id of the build a site folder's latest.json names. */
 export async function latestBuildId(siteDir: string): Promise<string> {
-  return (await readBuild(siteDir)).latest.id;
+  return (await readLatest(siteDir)).id;
 }
 
 /** Makes the page check for new builds every `ms` instead of hourly, by rewriting the inlined boot config. */

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EDITOR } from '../../backend/auth.ts';
 import { startContentServer, type ContentServer } from '../../backend/server.ts';
-import { htmlFileFor, LATEST_FILE, metaFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
+import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
+import { readBuild } from '../../cli/output/output.ts';
 import { startOpenPages, type OpenPages } from '../../cli/serve/open-pages.ts';
 import { MAX_OPEN_PAGES, type OpenPage } from '../../cli/serve/open-page-renderer.ts';
 import { createLogger } from '../../cli/terminal/logger.ts';
@@ -77,8 +78,7 @@ afterAll(async () => {
 
 describe('the open pages rendered first', () => {
   it('are, page for page, the bytes the full build wrote: every page of the sample site, each rendered alone', async () => {
-    const latest = JSON.parse(await readFile(join(out(), LATEST_FILE), 'utf8')) as { id: string };
-    const meta = JSON.parse(await readFile(join(out(), metaFileFor(latest.id)), 'utf8')) as { prerendered: string[] };
+    const { meta } = await readBuild(out());
     expect(meta.prerendered.length).toBeGreaterThan(100);
     // As many at a time as are rendered after one edit.
     const pages = new Map<string, OpenPage>();
@@ -159,8 +159,7 @@ describe('the open pages rendered first', () => {
 
 describe('the renderer of open pages', () => {
   it('renders at most a few pages an edit, however many are said to be open', async () => {
-    const latest = JSON.parse(await readFile(join(out(), LATEST_FILE), 'utf8')) as { id: string };
-    const meta = JSON.parse(await readFile(join(out(), metaFileFor(latest.id)), 'utf8')) as { prerendered: string[] };
+    const { meta } = await readBuild(out());
     const { pages, skipped } = await render(meta.prerendered.slice(0, MAX_OPEN_PAGES + 5));
     expect(pages.size).toBe(MAX_OPEN_PAGES);
     expect([...skipped.values()]).toEqual(Array(5).fill(`more than ${MAX_OPEN_PAGES} pages are open`));
