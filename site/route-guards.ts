@@ -1,6 +1,6 @@
 import type { RouteParams } from '../runtime/index.ts';
 import type { SiteData } from '../runtime/shared/contract.ts';
-import { isLaterPage } from './data/paging.ts';
+import { isArchivePage, isLaterPage } from './data/paging.ts';
 import { categoriesOf } from './queries/site.ts';
 
 /**
@@ -42,6 +42,9 @@ export const validateSlug = (params: RouteParams): boolean => hasSlugParams(para
 
 /** Later pages of a list: `/news/page/2`; page 1 is the list's own path, so `/news/page/1` does not exist. */
 export const validatePage = (params: RouteParams): boolean => isLaterPage(params.page);
+
+/** Archive pages of a list numbered from its oldest end (the news): `/news/page/1` is the oldest. */
+export const validateArchivePage = (params: RouteParams): boolean => isArchivePage(params.page);
 
 export const validateEventCategoryPage = (params: RouteParams, site: SiteData): boolean =>
   validatePage(params) && validateEventCategory(params, site);

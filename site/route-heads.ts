@@ -2,8 +2,17 @@ import type { PageHead, RouteParams } from '../runtime/index.ts';
 import type { SiteData } from '../runtime/shared/contract.ts';
 import { imagePreload } from './components/image.tsx';
 import { categoryCalendarHref, EVENTS_FEED, NEWS_FEED, type FeedLink } from './data/feeds.ts';
-import { pageNumber } from './data/paging.ts';
-import { ABOUT_CRUMB, EVENTS_CRUMB, listTrail, NEWS_CRUMB, PUBLICATIONS_CRUMB, RESEARCH_CRUMB, type Crumb } from './data/trails.ts';
+import { archivePageNumber, pageNumber } from './data/paging.ts';
+import {
+  ABOUT_CRUMB,
+  EVENTS_CRUMB,
+  laterTrail,
+  listTrail,
+  NEWS_CRUMB,
+  PUBLICATIONS_CRUMB,
+  RESEARCH_CRUMB,
+  type Crumb,
+} from './data/trails.ts';
 import type { CoursesResult } from './queries/courses.ts';
 import type { EventResult } from './queries/events.ts';
 import type { HomeResult } from './queries/home.ts';
@@ -45,20 +54,24 @@ export interface ListHeadOptions {
   alternates?: readonly FeedLink[];
   /** Structured data from the page's items (the course list). */
   items?: (data: never, site: SiteData) => JsonLd | null;
+  /** The later pages are archive pages, numbered from the oldest: `/news/page/1` is one (site/data/paging.ts). */
+  archive?: boolean;
 }
 
 /** A list page and its later pages: `News`, `News · Page 2`, each with its place in the breadcrumb trail. */
 export function listHead(
   title: string,
   description: string,
-  { base, alternates, items }: ListHeadOptions,
+  { base, alternates, items, archive = false }: ListHeadOptions,
 ): (data: unknown, params: RouteParams, site: SiteData) => PageHead {
   return (data, params, site) => {
-    const page = pageNumber(params);
-    const trail = listTrail(title, base, page);
+    // An archive's page 1 is its oldest page, not the list's own path (site/data/paging.ts).
+    const page = archive ? archivePageNumber(params) : pageNumber(params);
+    const later = page !== null && (archive || page > 1);
+    const trail = later ? laterTrail(title, base, page) : [{ label: title }];
     const listed = data ? items?.(data as never, site) : null;
     return {
-      title: page > 1 ? `${title} · Page ${page}` : title,
+      title: later ? `${title} · Page ${page}` : title,
       description,
       ...(alternates ? { alternates } : {}),
       structuredData: [breadcrumbList(trail), ...(listed ? [listed] : [])],

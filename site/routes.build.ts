@@ -8,7 +8,7 @@ import {
   researchProjectEntries,
 } from './build/entries.ts';
 import { eventCategoryEntries, eventCategoryPageEntries, eventsPageEntries } from './build/event-pages.ts';
-import { keysFrom, laterCategoryPages, laterPages } from './build/list-entries.ts';
+import { archivePages, keysFrom, laterCategoryPages, laterPages } from './build/list-entries.ts';
 import {
   coursesSearch,
   documentsSearch,
@@ -31,7 +31,13 @@ import {
   type EventsPageResult,
 } from './queries/events.ts';
 import type { HomeResult } from './queries/home.ts';
-import { NEWS_INDEX_KEYS_QUERY, NEWS_INDEX_QUERY, type NewsArticleResult, type NewsIndexResult } from './queries/news.ts';
+import {
+  NEWS_INDEX_KEYS_QUERY,
+  NEWS_INDEX_QUERY,
+  type NewsArchiveResult,
+  type NewsArticleResult,
+  type NewsIndexResult,
+} from './queries/news.ts';
 import type { PageData } from './queries/pages.ts';
 import {
   PUBLICATION_CATEGORY_QUERY,
@@ -143,7 +149,7 @@ export const routeData = defineRouteData({
   home: { ...liveQueries.home, lastmod: (data: HomeResult) => data.home.updatedAt },
 
   news: { ...liveQueries.news, lastmod: (data: NewsIndexResult) => newest(data.newsItems.nodes) },
-  'news-page': laterPage(NEWS_INDEX_QUERY, laterPages(newsList), (data: NewsIndexResult) => data.newsItems.nodes),
+  'news-page': laterPage(NEWS_INDEX_QUERY, archivePages(newsList), (data: NewsArchiveResult) => data.newsItems.nodes),
   'news-article': {
     ...liveQueries['news-article'],
     entries: newsArticleEntries,

@@ -2,6 +2,7 @@ import { defineRoutes, type RouteDefinition, type RouteDetails } from '../runtim
 import { EVENTS_FEED, NEWS_FEED } from './data/feeds.ts';
 import { EVENTS_CRUMB, PUBLICATIONS_CRUMB } from './data/trails.ts';
 import {
+  validateArchivePage,
   validateEvent,
   validateEventCategory,
   validateEventCategoryPage,
@@ -29,6 +30,7 @@ export type { RouteId } from './route-table.ts';
 const newsHead = listHead('News', 'Announcements, stories and results from across the institute.', {
   base: '/news',
   alternates: [NEWS_FEED],
+  archive: true,
 });
 const eventsHead = listHead('Events', 'Lectures, concerts, workshops and open days at the institute.', {
   base: '/events',
@@ -50,7 +52,7 @@ const publicationCategoryHead = categoryHead('publicationCategories', PUBLICATIO
 const details: Record<RouteId, RouteDetails> = {
   home: { head: homeHead },
   news: { head: newsHead },
-  'news-page': { validate: validatePage, head: newsHead },
+  'news-page': { validate: validateArchivePage, head: newsHead },
   'news-article': { validate: validateSlug, head: newsArticleHead },
   about: { head: editorialHead('About', { top: true }) },
   'about-people': { head: editorialHead('People') },

@@ -1,6 +1,7 @@
 import type { RouteDataContext, RouteEntry } from '../../runtime/shared/route-data.ts';
 import { CARD_BATCH_SIZE, type ConnectionPage, type PagedList } from '../queries/document.ts';
 import { entry } from './entry.ts';
+import { archiveLayout, newerArchivePages, type ArchiveLayout } from '../data/paging.ts';
 import { connectionBatches } from './paginate.ts';
 
 /**
@@ -49,6 +50,25 @@ export function laterCategoryPages<TResult>(
     for (const category of await categories(ctx)) {
       for await (const page of listPages(ctx, source, { category })) yield pageEntry({ category, page: String(page.number) }, page);
     }
+  };
+}
+
+/**
+ * The archive pages of a list numbered from its oldest end (site/data/paging.ts, archiveLayout): page 1
+ * holds the oldest items, every page is full, and the list's own route shows the newest items the pages do
+ * not. Each page's data is its items and how many pages are newer, never the collection's size, so an item
+ * added at the newest end leaves every page's key as it was, and an update in place asks for no page.
+ */
+export function archivePages<TResult>(source: ListSource<TResult>): (ctx: RouteDataContext) => AsyncGenerator<RouteEntry> {
+  return async function* (ctx) {
+    if (source.keys && ctx.unchanged) {
+      const kept = await keptArchivePages(ctx, source, source.keys);
+      if (kept) {
+        yield* kept;
+        return;
+      }
+    }
+    yield* wholeArchive(ctx, source);
   };
 }
 
@@ -185,13 +205,8 @@ function* slices<TNode>(
  */
 function* cutIntoPages<TResult>(source: ListSource<TResult>, result: TResult, before: number): Generator<ListPageOf<TResult>> {
   const connection = source.select(result);
-  const field = Object.keys(result as object).find((k) => (result as Record<string, unknown>)[k] === connection);
   for (const { number, nodes, more } of slices(connection, source.pageSize, before)) {
-    // A result that nests the list deeper than the top level cannot be cut into pages here: say so rather than guess.
-    if (!field)
-      throw new Error(
-        `The list query's connection must be a top-level field of its result to be paged in bulk (${source.document.slice(0, 60)}…).`,
-      );
+    const field = connectionField(source, result);
     const page = { ...connection, nodes, pageInfo: { hasNextPage: more, endCursor: null } };
     const key = source.keys && listKey(nodes as { id: string }[], (connection as PagedList<unknown>).totalCount, more);
     yield { number, result: { ...(result as object), [field]: page } as TResult, ...(key !== undefined && { key }) };
@@ -201,4 +216,137 @@ function* cutIntoPages<TResult>(source: ListSource<TResult>, result: TResult, be
 /** A list page's key: the items it shows, in order, the collection's size and whether more pages follow. */
 function listKey(nodes: readonly { id: string }[], totalCount: number, more: boolean): string {
   return `${nodes.map((node) => node.id).join(' ')}|${totalCount}|${more ? 'more' : 'last'}`;
+}
+
+/** One archive page: its number, its items (newest first) and how many archive pages are newer. */
+interface ArchiveSlice<TNode> {
+  number: number;
+  nodes: TNode[];
+  newer: number;
+}
+
+/**
+ * The archive pages of a walk of the whole list, as its responses come: the first names the collection's
+ * size, which places every page's start; the items the list's own route shows are passed over, and each
+ * full page is handed on as soon as its last item has come.
+ */
+async function* wholeArchive<TResult>(ctx: RouteDataContext, source: ListSource<TResult>): AsyncGenerator<RouteEntry> {
+  let layout: ArchiveLayout | undefined;
+  let field: string | undefined;
+  let seen = 0;
+  let pending: unknown[] = [];
+  let number = 0;
+  for await (const result of connectionBatches(ctx, {
+    document: source.document,
+    select: source.select,
+    batchSize: perRequestOf(source),
+  })) {
+    const connection = source.select(result) as PagedList<unknown>;
+    if (!layout) {
+      layout = archiveLayout(connection.totalCount, source.pageSize);
+      field = connectionField(source, result);
+      number = layout.pages;
+    }
+    for (const node of connection.nodes) {
+      if (seen++ < layout.newest) continue;
+      pending.push(node);
+      if (pending.length === source.pageSize) {
+        yield archiveEntry(source, field!, { number, nodes: pending, newer: newerArchivePages(number, layout.pages) });
+        pending = [];
+        number--;
+      }
+    }
+  }
+  if (layout && (seen !== layout.newest + layout.pages * source.pageSize || pending.length > 0)) {
+    throw new Error(
+      `The list walked for its archive pages (${source.document.slice(0, 60)}…) held ${seen} items where its totalCount said ${layout.newest + layout.pages * source.pageSize}: it changed while it was walked, or the backend counts it otherwise than it lists it. Build again; should it persist, the backend's totalCount is wrong.`,
+    );
+  }
+}
+
+/**
+ * An update in place of a keyed archive: the keys are walked (ids only), each page's key is made from
+ * them, and only the pages `ctx.unchanged` does not keep are asked for, a batch of the list query each
+ * (a page can straddle two of the keys' batches, so each asks for one page more than a batch). Undefined,
+ * for a walk of the whole list instead, when the keys disagree with their own totalCount, more than
+ * MAX_BATCHES_ASKED batches would be asked for, or an answer does not list the very items the keys
+ * listed at those places (see keptLaterPages).
+ */
+async function keptArchivePages<TResult>(
+  ctx: RouteDataContext,
+  source: ListSource<TResult>,
+  keys: NonNullable<ListSource<TResult>['keys']>,
+): Promise<RouteEntry[] | undefined> {
+  const perRequest = perRequestOf(source);
+  const ids: string[] = [];
+  const cursors: (string | null)[] = [];
+  let total = -1;
+  let after: string | null = null;
+  for await (const result of connectionBatches(ctx, { document: keys.document, select: keys.select, batchSize: perRequest })) {
+    const connection = keys.select(result);
+    if (total < 0) total = connection.totalCount;
+    cursors.push(after);
+    ids.push(...connection.nodes.map((node) => node.id));
+    after = connection.pageInfo.endCursor;
+  }
+  const layout = archiveLayout(total, source.pageSize);
+  if (ids.length !== total) return undefined;
+  const pages = Array.from({ length: layout.pages }, (_, i) => {
+    const number = layout.pages - i;
+    const start = layout.newest + i * source.pageSize;
+    const params = { page: String(number) };
+    const key = archiveKey(ids.slice(start, start + source.pageSize), newerArchivePages(number, layout.pages));
+    return { params, key, start, kept: ctx.unchanged!(params, key) };
+  });
+  const batches = [...new Set(pages.filter((page) => !page.kept).map((page) => Math.floor(page.start / perRequest)))];
+  if (batches.length > MAX_BATCHES_ASKED) return undefined;
+  const asked = new Map<number, { result: TResult; field: string }>();
+  for (const batch of batches) {
+    const result = await ctx.request<TResult>(source.document, { first: perRequest + source.pageSize, after: cursors[batch] ?? null });
+    const nodes = source.select(result).nodes as { id: string }[];
+    const expected = ids.slice(batch * perRequest, batch * perRequest + perRequest + source.pageSize);
+    if (nodes.length !== expected.length || nodes.some((node, i) => node.id !== expected[i])) return undefined;
+    asked.set(batch, { result, field: connectionField(source, result) });
+  }
+  return pages.map(({ params, key, start, kept }) => {
+    if (kept) return { params, key, unchanged: true };
+    const batch = Math.floor(start / perRequest);
+    const { result, field } = asked.get(batch)!;
+    const from = start - batch * perRequest;
+    const nodes = source.select(result).nodes.slice(from, from + source.pageSize);
+    const number = Number(params.page);
+    return archiveEntry(source, field, { number, nodes, newer: newerArchivePages(number, layout.pages) });
+  });
+}
+
+/** An archive page's entry: its data in the shape NewsArchiveResult describes, with its key when the list has keys. */
+function archiveEntry<TResult>(source: ListSource<TResult>, field: string, slice: ArchiveSlice<unknown>): RouteEntry {
+  const data = {
+    [field]: { nodes: slice.nodes, pageInfo: { hasNextPage: slice.number > 1, endCursor: null } },
+    archive: { newer: slice.newer },
+  };
+  const key =
+    source.keys &&
+    archiveKey(
+      (slice.nodes as { id: string }[]).map((node) => node.id),
+      slice.newer,
+    );
+  return { ...entry({ page: String(slice.number) }, data), ...(key !== undefined && { key }) };
+}
+
+/** An archive page's key: the items it shows, in order, and how many pages are newer (all its links depend on). */
+function archiveKey(ids: readonly string[], newer: number): string {
+  return `${ids.join(' ')}|newer ${newer}`;
+}
+
+/** The field of a list query's result that holds the connection: the one archive and list pages replace. */
+function connectionField<TResult>(source: ListSource<TResult>, result: TResult): string {
+  const connection = source.select(result);
+  const field = Object.keys(result as object).find((k) => (result as Record<string, unknown>)[k] === connection);
+  // A result that nests the list deeper than the top level cannot be cut into pages here: say so rather than guess.
+  if (!field)
+    throw new Error(
+      `The list query's connection must be a top-level field of its result to be paged in bulk (${source.document.slice(0, 60)}…).`,
+    );
+  return field;
 }

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import { Link } from '../../runtime/index.ts';
-import { pageHref, pageWindow } from '../data/paging.ts';
+import { archiveHref, archiveWindow, pageHref, pageWindow } from '../data/paging.ts';
 
 export interface PaginationProps {
   /** Path of page 1 of the list, e.g. `/news`. */
@@ -53,5 +53,70 @@ export function Pagination({ base, page, pageCount, label }: PaginationProps): R
         </Link>
       ) : null}
     </nav>
+  );
+}
+
+export interface ArchivePaginationProps {
+  /** Path of the list's own page, e.g. `/news`. */
+  base: string;
+  /** The archive page shown, or `top` on the list's own path. */
+  current: number;
+  /** The number that stands for the list's own path (site/data/paging.ts, archiveWindow). */
+  top: number;
+  /** Names the navigation for screen readers, e.g. "News pages". */
+  label: string;
+}
+
+/**
+ * Links between the pages of an archive (site/data/paging.ts): newest first, the list's own path ("Latest")
+ * then the archive pages down to page 1, the oldest. What an archive page links to depends on its own
+ * number and how many pages are newer (at most 3), so it stays the same page as the list grows.
+ */
+export function ArchivePagination({ base, current, top, label }: ArchivePaginationProps): ReactElement | null {
+  if (top <= 1) return null;
+  const href = (n: number): string => (n >= top ? base : archiveHref(base, n));
+  return (
+    <nav className="pagination" aria-label={label}>
+      {current < top ? (
+        <Link href={href(current + 1)} rel="prev" className="pagination__step pagination__step--prev">
+          Newer
+        </Link>
+      ) : null}
+      <ol className="pagination__pages">
+        {archiveWindow(current, top).map((n, i) =>
+          n === null ? (
+            <li key={`gap-${i}`} className="pagination__gap" aria-hidden="true">
+              …
+            </li>
+          ) : (
+            <li key={n}>
+              {n === current ? (
+                <span className="pagination__page" aria-current="page">
+                  {n === top ? 'Latest' : <PageNumber n={n} />}
+                </span>
+              ) : (
+                <Link href={href(n)} className="pagination__page">
+                  {n === top ? 'Latest' : <PageNumber n={n} />}
+                </Link>
+              )}
+            </li>
+          ),
+        )}
+      </ol>
+      {current > 1 ? (
+        <Link href={href(current - 1)} rel="next" className="pagination__step pagination__step--next">
+          Older
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+function PageNumber({ n }: { n: number }): ReactElement {
+  return (
+    <>
+      <span className="visually-hidden">Page </span>
+      {n}
+    </>
   );
 }

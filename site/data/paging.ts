@@ -45,3 +45,57 @@ export function pageWindow(current: number, count: number, neighbours = 1): (num
   });
   return out;
 }
+
+/**
+ * A list whose later pages are numbered from its oldest end, as the news archive is
+ * (docs/decisions/stable-news-archive.md): `{list}/page/1` holds the oldest `size` items, and every later
+ * page is full, so an item added at the newest end changes the list's own path and not the pages behind
+ * it. The list's own path shows what the archive pages do not: `newest` items, from `size` up to
+ * `2 × size − 1` (all of them on a list shorter than that).
+ */
+export interface ArchiveLayout {
+  /** How many items the list's own path shows. */
+  newest: number;
+  /** How many archive pages there are (`{list}/page/1` … `{list}/page/{pages}`). */
+  pages: number;
+}
+
+/** The archive layout of a list of `total` items, `size` to a page. */
+export function archiveLayout(total: number, size: number): ArchiveLayout {
+  const pages = Math.max(0, Math.floor(total / size) - 1);
+  return { newest: total - pages * size, pages };
+}
+
+/**
+ * How many archive pages are newer than `page`, at most 3: all an archive page's links depend on (its
+ * pagination bar shows at most the next two newer pages before a gap), so a page deep in the archive stays
+ * byte for byte the same as the list grows.
+ */
+export function newerArchivePages(page: number, pages: number): number {
+  return Math.min(Math.max(0, pages - page), 3);
+}
+
+/**
+ * The page numbers an archive's pagination bar shows, newest first, `null` for a gap. `top` stands for the
+ * list's own path: on the list's own path it is `current` (pages + 1); on an archive page,
+ * `current + newerArchivePages + 1`, so that the bar of a page deep in the archive does not depend on how
+ * long the list is.
+ */
+export function archiveWindow(current: number, top: number): (number | null)[] {
+  return pageWindow(current, top).reverse();
+}
+
+/** The archive page a route's params name, or null on the list's own path (which has no `page`). */
+export function archivePageNumber(params: Readonly<Record<string, string | undefined>>): number | null {
+  return params.page === undefined ? null : pageNumber(params);
+}
+
+/** True for a `page` param an archive page can have: 1 or more, digits only, no leading zero. */
+export function isArchivePage(value: string | undefined): boolean {
+  return value !== undefined && new RegExp(`^[1-9]\\d{0,${MAX_PAGE_DIGITS - 1}}$`).test(value);
+}
+
+/** The path of archive page `page` of the list at `base` (page 1 is the oldest, so it is not the list's own path). */
+export function archiveHref(base: string, page: number): string {
+  return `${base}/page/${page}`;
+}

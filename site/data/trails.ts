@@ -17,5 +17,13 @@ export const ABOUT_CRUMB = { label: 'About', href: '/about' } as const;
 
 /** The trail of a list page: just the list on page 1; the list, then the page, on later pages. */
 export function listTrail(label: string, base: string, page: number): Crumb[] {
-  return page > 1 ? [{ label, href: base }, { label: `Page ${page}` }] : [{ label }];
+  return page > 1 ? laterTrail(label, base, page) : [{ label }];
+}
+
+/**
+ * The trail of an archive page (site/data/paging.ts: numbered from the oldest, so page 1 is not the list's
+ * own path) or of a later page: the list, then the page.
+ */
+export function laterTrail(label: string, base: string, page: number): Crumb[] {
+  return [{ label, href: base }, { label: `Page ${page}` }];
 }

@@ -59,12 +59,14 @@ fragment NewsArticleFields on NewsItem {
 );
 
 /**
- * /news and /news/page/:page: one page of articles, newest first (the API's order). Without variables it is
- * the first page; the build walks the later ones with `after`.
+ * /news and its archive pages (/news/page/:page), newest first (the API's order). Without variables it is
+ * what /news may show: the newest `2 × NEWS_PAGE_SIZE − 1` articles, of which the page shows those no
+ * archive page holds (site/data/paging.ts, archiveLayout). The build walks the list with `after` for the
+ * archive pages.
  */
 export const NEWS_INDEX_QUERY = composeDocument(
   `
-query NewsIndex($first: Int = ${NEWS_PAGE_SIZE}, $after: String) {
+query NewsIndex($first: Int = ${2 * NEWS_PAGE_SIZE - 1}, $after: String) {
   newsItems(first: $first, after: $after) {
     nodes {
       ...NewsCardFields
@@ -80,6 +82,16 @@ query NewsIndex($first: Int = ${NEWS_PAGE_SIZE}, $after: String) {
 );
 
 export type NewsIndexResult = { newsItems: PagedList<NewsCardData> };
+
+/**
+ * An archive page of the news (/news/page/:page), cut by the build from a walk of NEWS_INDEX_QUERY: its
+ * articles and how many archive pages are newer (newerArchivePages), and not the collection's size, which
+ * would change every archive page whenever an article is added.
+ */
+export type NewsArchiveResult = {
+  newsItems: { nodes: NewsCardData[]; pageInfo: { hasNextPage: boolean; endCursor: null } };
+  archive: { newer: number };
+};
 
 /** The news list's keys: which articles each list page shows, for an update in place (site/build/list-entries.ts). */
 export const NEWS_INDEX_KEYS_QUERY = listKeysQuery('NewsIndexKeys', 'newsItems');

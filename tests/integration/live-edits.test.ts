@@ -192,9 +192,10 @@ describe('an update in place with the change feed', () => {
     expect(log).toMatch(/updated in place: [1-9]\d* pages rendered/);
     await sameAsFull();
 
-    // A title on the news list's second page: that page is asked for, the third kept by its key (the ids it shows).
-    steps.push(`retitle ${news[15]!.id}`);
-    await updateContent(backend, token, 'NewsItem', news[15]!.id, { title: 'Retitled on a later list page' });
+    // A title on the news archive's newest page (/news shows the newest 18 of 42, the archive pages 12 each):
+    // that page is asked for, page 1 kept by its key (the ids it shows).
+    steps.push(`retitle ${news[20]!.id}`);
+    await updateContent(backend, token, 'NewsItem', news[20]!.id, { title: 'Retitled on a later list page' });
     const listed = await build(out);
     expect(listed).toMatch(/updated in place: [1-9]\d* pages rendered/);
     expect(await readFile(join(out, 'news/page/2/index.html'), 'utf8')).toContain('Retitled on a later list page');

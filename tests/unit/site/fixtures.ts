@@ -188,7 +188,11 @@ export const routeSamples: Record<string, { path: string; params: Record<string,
     },
   },
   news: { path: '/news', params: {}, data: { newsItems: list([newsItem]) } },
-  'news-page': { path: '/news/page/2', params: { page: '2' }, data: { newsItems: list([newsItem]) } },
+  'news-page': {
+    path: '/news/page/2',
+    params: { page: '2' },
+    data: { newsItems: { nodes: [newsItem], pageInfo: { hasNextPage: true, endCursor: null } }, archive: { newer: 1 } },
+  },
   'news-article': {
     path: '/news/open-day',
     params: { slug: 'open-day' },

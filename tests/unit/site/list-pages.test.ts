@@ -3,7 +3,16 @@ import { findRoute, type RouteDefinition } from '../../../runtime/routes.ts';
 import type { RouteDataContext, RouteEntry } from '../../../runtime/shared/route-data.ts';
 import { categoryPages, eventsArchivePages, type EventLists } from '../../../site/build/event-pages.ts';
 import { eventsPageCount, eventsPageStart } from '../../../site/data/event-timeline.ts';
-import { isLaterPage, pageCount, pageHref, pageNumber, pageWindow } from '../../../site/data/paging.ts';
+import {
+  archiveLayout,
+  archiveWindow,
+  isLaterPage,
+  newerArchivePages,
+  pageCount,
+  pageHref,
+  pageNumber,
+  pageWindow,
+} from '../../../site/data/paging.ts';
 import { LIST_PAGE_SIZE, NEWS_PAGE_SIZE } from '../../../site/queries/document.ts';
 import type { EventCardData } from '../../../site/queries/events.ts';
 import { routeData } from '../../../site/routes.build.ts';
@@ -50,14 +59,14 @@ const nodesOf = (entry: RouteEntry | undefined, field: string): { id: string }[]
 
 describe('later pages of a list', () => {
   it('asks for many pages of the list at once and prerenders every page after the first', async () => {
-    const { ctx, calls } = listBackend('newsItems', 30);
-    const entries = await collect(routeData['news-page'].entries!(ctx));
+    const { ctx, calls } = listBackend('publications', 60);
+    const entries = await collect(routeData['publications-page'].entries!(ctx));
     expect(entries.map((e) => e.params)).toEqual([{ page: '2' }, { page: '3' }]);
-    // One request for all 30 items, in a multiple of the page size.
+    // One request for all 60 items, in a multiple of the page size.
     expect(calls).toHaveLength(1);
-    expect(Number(calls[0]!.first) % NEWS_PAGE_SIZE).toBe(0);
-    expect(nodesOf(entries[0], 'newsItems').map((n) => n.id)).toEqual(Array.from({ length: 12 }, (_, i) => String(12 + i)));
-    expect(nodesOf(entries[1], 'newsItems')).toHaveLength(30 - 2 * NEWS_PAGE_SIZE);
+    expect(Number(calls[0]!.first) % LIST_PAGE_SIZE).toBe(0);
+    expect(nodesOf(entries[0], 'publications').map((n) => n.id)).toEqual(Array.from({ length: 24 }, (_, i) => String(24 + i)));
+    expect(nodesOf(entries[1], 'publications')).toHaveLength(60 - 2 * LIST_PAGE_SIZE);
   });
 
   it('has no later pages for a list that fits on one page', async () => {
@@ -113,7 +122,10 @@ describe('page numbers', () => {
     expect(validate('/events/page/2')).toEqual(['events-page', true]);
     expect(validate('/events/lectures/page/2')).toEqual(['event-category-page', true]);
     expect(validate('/publication/articles/page/3')).toEqual(['publication-category-page', true]);
-    expect(validate('/news/page/1')).toEqual(['news-page', false]);
+    expect(validate('/publications/page/1')).toEqual(['publications-page', false]);
+    // The news archive is numbered from its oldest page, which is page 1.
+    expect(validate('/news/page/1')).toEqual(['news-page', true]);
+    expect(validate('/news/page/01')).toEqual(['news-page', false]);
     expect(validate('/events/nope/page/2')).toEqual(['event-category-page', false]);
   });
 });
@@ -209,7 +221,8 @@ describe('later pages of a keyed list, updated in place', () => {
     const saved = await remembered(1000);
     const { ctx, sent } = updating(1000, saved, ['500']);
     const entries = await collect(routeData['news-page'].entries!(ctx));
-    const page = String(Math.floor(500 / NEWS_PAGE_SIZE) + 1);
+    // The archive is numbered from its oldest end: 1,000 items are /news's 16 and 82 pages of 12 (archiveLayout).
+    const page = String(82 - Math.floor((500 - 16) / NEWS_PAGE_SIZE));
     const asked = entries.filter((e) => !e.unchanged);
     expect(asked.map((e) => e.params.page)).toEqual([page]);
     expect(nodesOf(asked[0], 'newsItems').map((n) => n.id)).toContain('500');
@@ -236,10 +249,12 @@ describe('later pages of a keyed list, updated in place', () => {
       ...ctx,
       request: (document, variables) => ctx.request(document, /query NewsIndex\(/.test(document) ? skew(variables ?? {}) : variables),
     };
-    const entries = await collect(routeData['news-page'].entries!(skewed));
-    const plain = await collect(routeData['news-page'].entries!({ request: skewed.request }));
+    // A walk that skips items fails as a whole walk does (an archive page is placed by the count), never half-kept.
+    const run = (c: RouteDataContext) => collect(routeData['news-page'].entries!(c)).catch((error: Error) => error.message);
+    const entries = await run(skewed);
+    const plain = await run({ request: skewed.request });
     expect(entries).toEqual(plain);
-    expect(entries.some((e) => e.unchanged)).toBe(false);
+    if (typeof entries !== 'string') expect(entries.some((e) => e.unchanged)).toBe(false);
   });
 
   it('asks again for the pages an added item shifts, and their keys differ', async () => {
@@ -249,6 +264,122 @@ describe('later pages of a keyed list, updated in place', () => {
     // One more item: the collection's size is in every page's key, so none is kept.
     expect(entries.filter((e) => e.unchanged)).toEqual([]);
     expect(entries.every((e) => e.key !== saved.get(e.params.page!))).toBe(true);
+  });
+});
+
+describe('the news archive, numbered from its oldest article', () => {
+  /** `n` article ids, newest first (the API's order): `a{from + n - 1}` … `a{from}`, a0 the oldest. */
+  const articles = (n: number): string[] => Array.from({ length: n }, (_, i) => `a${n - 1 - i}`);
+
+  /** A backend whose news list is `ids` (newest first), with offset cursors, recording each request. */
+  function newsBackend(ids: readonly string[], { totalCount = ids.length } = {}) {
+    const sent: string[] = [];
+    const ctx: RouteDataContext = {
+      async request<T>(document: string, variables: Record<string, unknown> = {}): Promise<T> {
+        sent.push(`${/query (\w+)/.exec(document)![1]} ${String(variables.after ?? null)}`);
+        const start = typeof variables.after === 'string' ? Number(variables.after) : 0;
+        const nodes = ids.slice(start, start + Number(variables.first ?? 20)).map((id) => ({ id, updatedAt: '2026-01-01T00:00:00Z' }));
+        const end = start + nodes.length;
+        return { newsItems: { nodes, totalCount, pageInfo: { hasNextPage: end < ids.length, endCursor: String(end) } } } as T;
+      },
+    };
+    return { ctx, sent };
+  }
+
+  /** Every archive page of a full walk, by number. */
+  async function walk(ids: readonly string[]): Promise<Map<string, RouteEntry>> {
+    const entries = await collect(routeData['news-page'].entries!(newsBackend(ids).ctx));
+    return new Map(entries.map((e) => [e.params.page!, e]));
+  }
+
+  /** An update in place after the previous build's walk `before`, as the build runs it (ctx.unchanged compares keys). */
+  async function update(ids: readonly string[], before: Map<string, RouteEntry>) {
+    const { ctx, sent } = newsBackend(ids);
+    const entries = await collect(
+      routeData['news-page'].entries!({ ...ctx, unchanged: (params, key) => before.get(params.page!)?.key === key }),
+    );
+    return { entries, sent, asked: entries.filter((e) => !e.unchanged).map((e) => e.params.page) };
+  }
+
+  it('fills every archive page, and shows the rest, newest, on the list’s own path', () => {
+    expect([0, 11, 12, 23, 24, 35, 36, 1000].map((n) => archiveLayout(n, 12))).toEqual([
+      { newest: 0, pages: 0 },
+      { newest: 11, pages: 0 },
+      { newest: 12, pages: 0 },
+      { newest: 23, pages: 0 },
+      { newest: 12, pages: 1 },
+      { newest: 23, pages: 1 },
+      { newest: 12, pages: 2 },
+      { newest: 16, pages: 82 },
+    ]);
+  });
+
+  it('links each archive page to what its own number and up to three newer pages decide', () => {
+    // Page 40 of 82: the list's own path ("Latest", the top) is shown beyond a gap, as on page 40 of 500.
+    expect(archiveWindow(40, 40 + newerArchivePages(40, 82) + 1)).toEqual([44, null, 41, 40, 39, null, 1]);
+    expect(archiveWindow(40, 40 + newerArchivePages(40, 500) + 1)).toEqual([44, null, 41, 40, 39, null, 1]);
+    // The newest archive pages, and the list's own path (its number is the top).
+    expect(archiveWindow(82, 82 + newerArchivePages(82, 82) + 1)).toEqual([83, 82, 81, null, 1]);
+    expect(archiveWindow(80, 80 + newerArchivePages(80, 82) + 1)).toEqual([83, 82, 81, 80, 79, null, 1]);
+    expect(archiveWindow(83, 83)).toEqual([83, 82, null, 1]);
+  });
+
+  it('puts the oldest articles on page 1 and every article on exactly one page', async () => {
+    const ids = articles(1000);
+    const pages = await walk(ids);
+    expect([...pages.keys()]).toEqual(Array.from({ length: 82 }, (_, i) => String(82 - i)));
+    expect(nodesOf(pages.get('1'), 'newsItems').map((n) => n.id)).toEqual(articles(12));
+    const shown = [...ids.slice(0, 16), ...[...pages.values()].flatMap((e) => nodesOf(e, 'newsItems').map((n) => n.id))];
+    expect(shown).toEqual(ids);
+    // No page carries the collection's size, which every added article would change.
+    const data = pages.get('40')!.data as { newsItems: Record<string, unknown>; archive: { newer: number } };
+    expect(Object.keys(data.newsItems).sort()).toEqual(['nodes', 'pageInfo']);
+    expect(data.archive).toEqual({ newer: 3 });
+  });
+
+  it('keeps every archive page when an article is added or deleted at the newest end, asking for the keys alone', async () => {
+    const before = await walk(articles(1000));
+    const added = await update(['added', ...articles(1000)], before);
+    expect(added.asked).toEqual([]);
+    expect(added.entries).toHaveLength(82);
+    expect(added.sent.every((request) => request.startsWith('NewsIndexKeys '))).toBe(true);
+    const deleted = await update(articles(999), before);
+    expect(deleted.asked).toEqual([]);
+  });
+
+  it('asks only for the pages a newly filled page moves, and gives them as a full walk does', async () => {
+    // 1,007 articles: /news shows 23; one more fills archive page 83, and pages 80-82 link to one more newer page.
+    const before = await walk(articles(1007));
+    const ids = ['added', ...articles(1007)];
+    const { entries, asked, sent } = await update(ids, before);
+    expect(asked).toEqual(['83', '82', '81', '80']);
+    const full = await walk(ids);
+    for (const entry of entries.filter((e) => !e.unchanged)) expect(entry).toEqual(full.get(entry.params.page!));
+    expect(sent.filter((request) => request.startsWith('NewsIndex ')).length).toBeLessThanOrEqual(2);
+  });
+
+  it('asks for the one batch that holds an edited article in the middle', async () => {
+    const ids = articles(1000);
+    const before = await walk(ids);
+    // The build keeps a page only when no article on it changed: here the one whose id is a500.
+    const { ctx, sent } = newsBackend(ids);
+    const entries = await collect(
+      routeData['news-page'].entries!({
+        ...ctx,
+        unchanged: (params, key) => before.get(params.page!)?.key === key && !key.split('|')[0]!.split(' ').includes('a500'),
+      }),
+    );
+    const asked = entries.filter((e) => !e.unchanged);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toEqual(before.get(asked[0]!.params.page!));
+    expect(nodesOf(asked[0], 'newsItems').map((n) => n.id)).toContain('a500');
+    expect(sent.filter((request) => request.startsWith('NewsIndex '))).toHaveLength(1);
+  });
+
+  it('fails and says why when the list holds more or fewer articles than its totalCount', async () => {
+    await expect(collect(routeData['news-page'].entries!(newsBackend(articles(100), { totalCount: 101 }).ctx))).rejects.toThrow(
+      /held 100 items where its totalCount said 101/,
+    );
   });
 });
 
