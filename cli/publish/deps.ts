@@ -22,4 +22,9 @@ export interface PublishDeps {
   checkedRecords?: CheckedRecords;
   /** With `hashes`: what the build that just updated the folder wrote and removed; only those are read (`site live`). @default the folder is walked */
   changed?: FolderChanges;
+  /**
+   * Called once latest.json names the new build (the build is live for visitors), before the run deletes
+   * what the builds it keeps no longer list. Not called on a dry run, nor when the uploads fail.
+   */
+  onLive?: () => void;
 }

@@ -162,6 +162,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       throw error;
     }
 
+    deps.onLive?.();
     logRetention(logger, retention.kept, retention.dropped, retention.deferred, config.maxDeletes);
     const deleting = { store, logger, concurrency: config.concurrency, onAction: record };
     const removed = await deleteKeys(retention.deletes, deleting);

@@ -35,7 +35,9 @@ export function createManifest(id: string, timestamp: number, entries: Iterable<
   // No prototype: a key such as `__proto__` is a key like any other.
   const files: Record<string, ManifestEntry> = Object.create(null) as Record<string, ManifestEntry>;
   for (const [key, { size, md5, sha256 }] of sorted) files[key] = { size, md5, sha256 };
-  return { v: 1, id, timestamp, files };
+  const manifest: FileManifest = { v: 1, id, timestamp, files };
+  canonicalManifests.add(manifest);
+  return manifest;
 }
 
 /** The canonical text of a manifest: what its MAC covers. */
@@ -50,7 +52,9 @@ export function serializeManifest(manifest: FileManifest): string {
  * can only add a record beside the newer one, never replace it.
  */
 export function recordKeyFor(dir: string, manifest: FileManifest): string {
-  const version = createHash('sha256').update(canonicalText(manifest)).digest('hex').slice(0, 16);
+  let version = versions.get(manifest);
+  if (version === undefined)
+    versions.set(manifest, (version = createHash('sha256').update(canonicalText(manifest)).digest('hex').slice(0, 16)));
   return `${dir}/${manifest.id}.${version}.json`;
 }
 
@@ -145,11 +149,20 @@ const SIGNED_TAIL_MAX = 300;
  */
 function canonicalText(manifest: FileManifest): string {
   let text = canonicalTexts.get(manifest);
-  if (text === undefined) canonicalTexts.set(manifest, (text = serializeManifest(canonicalManifest(manifest))));
+  if (text === undefined)
+    canonicalTexts.set(manifest, (text = serializeManifest(canonicalManifests.has(manifest) ? manifest : canonicalManifest(manifest))));
   return text;
 }
 
 const canonicalTexts = new WeakMap<FileManifest, string>();
+/** A manifest's version (recordKeyFor), the SHA-256 of its canonical text: made once, though a publish asks for two records' keys. */
+const versions = new WeakMap<FileManifest, string>();
+/**
+ * Manifests createManifest made, in canonical form already (keys sorted, entries of three fields, no
+ * prototype): their text needs no second copy sorted. Only while unchanged: a manifest is never changed
+ * after it is made (mergeById copies the records it merges).
+ */
+const canonicalManifests = new WeakSet<FileManifest>();
 
 function canonicalManifest(manifest: FileManifest): FileManifest {
   return createManifest(manifest.id, manifest.timestamp, Object.entries(manifest.files));

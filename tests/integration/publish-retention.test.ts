@@ -61,7 +61,12 @@ describe('site publish keeps the files of the last N builds', () => {
     for (const n of [1, 2, 3]) for (const key of fakeBuildOwnKeys(n)) expect(await keys('four'), key).toContain(key);
 
     const requestsBefore = s3.requests.length;
-    const fourth = await run(4, 'four', { keepBuilds: 3 });
+    // The moment publish says the build is live (site live's "live in"): the requests the server had then.
+    let requestsAtLive = -1;
+    const fourth = await publish(
+      resolvePublishConfig({ outDir: dirs[4], bucket: s3.bucket, prefix: 'four', endpointUrl: s3.endpoint, keepBuilds: 3 }),
+      { logger: createMemoryLogger(), onLive: () => void (requestsAtLive = s3.requests.length) },
+    );
     const stored = await keys('four');
 
     expect(fourth.keptBuilds).toEqual(['build-4', 'build-3', 'build-2']);
@@ -78,6 +83,9 @@ describe('site publish keeps the files of the last N builds', () => {
     const firstDelete = requests.findIndex((r) => r.method === 'DELETE');
     expect(latestPut).toBeGreaterThan(-1);
     expect(firstDelete).toBeGreaterThan(latestPut);
+    // Live once latest.json is in, not before, and without waiting for the deletions.
+    expect(requestsAtLive - requestsBefore).toBeGreaterThan(latestPut);
+    expect(requestsAtLive - requestsBefore).toBeLessThanOrEqual(firstDelete);
   });
 
   it('keeps the live build when an older build is published again, with the newest others', async () => {

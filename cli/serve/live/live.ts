@@ -213,6 +213,13 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
           states.readAhead();
         }
       };
+      // The moment the edit is live: latest.json names the new build (the publish deletes what is no longer listed after).
+      let liveAt: number | null = null;
+      const announce = (at: number): void =>
+        logger.info(
+          'live',
+          `live in ${formatDuration(at - batch.firstAtMs)} from the first change noticed (${plural(batch.changes, 'change')}; update ${formatDuration(at - started)})${publishing ? `: published to ${store!.location}` : ''}`,
+        );
       if (publishing) {
         try {
           stage = 'publish';
@@ -227,6 +234,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
             hashes,
             checkedRecords,
             changed: walk ? undefined : changes!,
+            onLive: () => announce((liveAt = now())),
           }).catch((error: unknown) => {
             metrics.failures.publish++;
             throw error;
@@ -240,7 +248,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
           throw error;
         }
       }
-      const live = now();
+      const live = liveAt ?? now();
       lastCursor = result.feedCursor;
       const wentLive = changed || publishing || !metrics.lastPublished;
       if (wentLive) metrics.lastPublished = { buildId: result.buildId, atMs: live };
@@ -253,10 +261,7 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
         const lagS = (live - batch.firstAtMs) / 1000;
         observe(metrics.lag, lagS);
         metrics.lastLagS = lagS;
-        logger.info(
-          'live',
-          `live in ${formatDuration(live - batch.firstAtMs)} from the first change noticed (${plural(batch.changes, 'change')}; update ${formatDuration(live - started)})${publishing ? `: published to ${store!.location}` : ''}`,
-        );
+        if (liveAt === null) announce(live);
       }
       await saveState();
     } catch (error) {
