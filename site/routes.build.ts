@@ -19,6 +19,7 @@ import {
   publicationSearch,
   researchProjectSearch,
 } from './build/search-entries.ts';
+import { archiveLayout } from './data/paging.ts';
 import { COURSES_KEYS_QUERY, COURSES_QUERY, type CoursesResult } from './queries/courses.ts';
 import { LIST_PAGE_SIZE, NEWS_PAGE_SIZE } from './queries/document.ts';
 import { DOCUMENTS_KEYS_QUERY, DOCUMENTS_QUERY, type DocumentsResult } from './queries/documents.ts';
@@ -148,7 +149,17 @@ const documentsList = {
 export const routeData = defineRouteData({
   home: { ...liveQueries.home, lastmod: (data: HomeResult) => data.home.updatedAt },
 
-  news: { ...liveQueries.news, lastmod: (data: NewsIndexResult) => newest(data.newsItems.nodes) },
+  news: {
+    ...liveQueries.news,
+    // The query asks for as many articles as /news may show; the payload keeps those it does show.
+    select: (data: NewsIndexResult) => ({
+      newsItems: {
+        ...data.newsItems,
+        nodes: data.newsItems.nodes.slice(0, archiveLayout(data.newsItems.totalCount, NEWS_PAGE_SIZE).newest),
+      },
+    }),
+    lastmod: (data: NewsIndexResult) => newest(data.newsItems.nodes),
+  },
   'news-page': laterPage(NEWS_INDEX_QUERY, archivePages(newsList), (data: NewsArchiveResult) => data.newsItems.nodes),
   'news-article': {
     ...liveQueries['news-article'],

@@ -110,7 +110,12 @@ export async function* queryPages(
       else if (done) yield done;
     } else {
       const def = routeData[job.route.id]!;
-      track(job, () => limit(async () => record(job, await client.request(def.query, def.variables?.(job.params) ?? {}))));
+      track(job, () =>
+        limit(async () => {
+          const answer = await client.request(def.query, def.variables?.(job.params) ?? {});
+          return record(job, def.select ? def.select(answer as never) : answer);
+        }),
+      );
     }
     // Backpressure: a crawl of pages without data (or waiting for images) waits rather than queueing every page at once.
     if (pending.size >= concurrency * 4) await Promise.race(pending);

@@ -51,6 +51,12 @@ export interface RouteDataDefinition {
   query: string;
   /** Variables for `query` from the route params. @default no variables */
   variables?: (params: RouteParamsRecord) => Record<string, unknown>;
+  /**
+   * What of the query's answer the page keeps, at build time: the payload and the render get this, not
+   * the whole answer (the browser, running `query` for editor preview, gets the whole answer, so the page
+   * must render either alike). @default the whole answer
+   */
+  select?: (data: never) => unknown;
   /** Every page of a dynamic route (required when the path has params); static routes have one page. */
   entries?: (ctx: RouteDataContext) => AsyncIterable<RouteEntry>;
   /** False when the data says the page does not exist (e.g. a null item): the build fails for that page. @default always true */

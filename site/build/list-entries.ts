@@ -1,7 +1,7 @@
 import type { RouteDataContext, RouteEntry } from '../../runtime/shared/route-data.ts';
 import { CARD_BATCH_SIZE, type ConnectionPage, type PagedList } from '../queries/document.ts';
 import { entry } from './entry.ts';
-import { archiveLayout, newerArchivePages, type ArchiveLayout } from '../data/paging.ts';
+import { archiveLayout, newerArchivePages } from '../data/paging.ts';
 import { connectionBatches } from './paginate.ts';
 
 /**
@@ -58,19 +58,42 @@ export function laterCategoryPages<TResult>(
  * holds the oldest items, every page is full, and the list's own route shows the newest items the pages do
  * not. Each page's data is its items and how many pages are newer, never the collection's size, so an item
  * added at the newest end leaves every page's key as it was, and an update in place asks for no page.
+ *
+ * The list's keys are walked first (ids only): pages are placed by what the list lists to the build (a
+ * draft the build drops, cli/content/drafts.ts, is not counted), and every page handed on holds the very
+ * items the keys walk found at its place. An update in place asks only for the batches that hold the
+ * pages it cannot keep; a full walk compares each page with the keys walk before it hands it on.
  */
-export function archivePages<TResult>(source: ListSource<TResult>): (ctx: RouteDataContext) => AsyncGenerator<RouteEntry> {
+export function archivePages<TResult>(source: ArchiveSource<TResult>): (ctx: RouteDataContext) => AsyncGenerator<RouteEntry> {
   return async function* (ctx) {
-    if (source.keys && ctx.unchanged) {
-      const kept = await keptArchivePages(ctx, source, source.keys);
-      if (kept) {
-        yield* kept;
-        return;
+    for (let attempt = 1; ; attempt++) {
+      const walked = await walkKeys(ctx, source);
+      if (ctx.unchanged) {
+        const kept = await keptArchivePages(ctx, source, walked);
+        if (kept) {
+          yield* kept;
+          return;
+        }
       }
+      // An item added, moved or deleted between the two walks shows on the first page compared, before any is
+      // handed on: the walks are made again (twice at most), as a build started a moment later would.
+      const pages = wholeArchive(ctx, source, walked);
+      const first = await pages.next().catch((error: unknown) => {
+        if (error instanceof ListChanged && attempt < ARCHIVE_ATTEMPTS) return null;
+        throw error;
+      });
+      if (first === null) continue;
+      if (!first.done) {
+        yield first.value;
+        yield* pages;
+      }
+      return;
     }
-    yield* wholeArchive(ctx, source);
   };
 }
+
+/** A list whose archive pages are numbered from its oldest end: it has keys, which place the pages. */
+export type ArchiveSource<TResult> = ListSource<TResult> & { keys: NonNullable<ListSource<TResult>['keys']> };
 
 // --- internal ---
 
@@ -225,86 +248,121 @@ interface ArchiveSlice<TNode> {
   newer: number;
 }
 
+/** A keys walk of an archive's list: its ids in the list's order, the cursor before each batch, and where the pages go. */
+interface WalkedKeys {
+  ids: string[];
+  cursors: (string | null)[];
+  /** How many archive pages there are; page k starts at `ids.length - k × pageSize`. */
+  pages: number;
+}
+
+/** How many times an archive is walked when the list changes between the keys walk and the full one. */
+const ARCHIVE_ATTEMPTS = 3;
+
+/** The list changed between the keys walk and the full walk: the pages cannot be placed. */
+class ListChanged extends Error {}
+
 /**
- * The archive pages of a walk of the whole list, as its responses come: the first names the collection's
- * size, which places every page's start; the items the list's own route shows are passed over, and each
- * full page is handed on as soon as its last item has come.
+ * Walks the list's keys. The pages are as many as the list's totalCount gives (archiveLayout, as the list's
+ * own route counts them, so its link to the newest page leads to one), and at most as many full pages as
+ * the walk listed (a backend that counts drafts it lists, which the build drops, counts more than it lists).
  */
-async function* wholeArchive<TResult>(ctx: RouteDataContext, source: ListSource<TResult>): AsyncGenerator<RouteEntry> {
-  let layout: ArchiveLayout | undefined;
+async function walkKeys<TResult>(ctx: RouteDataContext, source: ArchiveSource<TResult>): Promise<WalkedKeys> {
+  const ids: string[] = [];
+  const cursors: (string | null)[] = [];
+  let total = 0;
+  let after: string | null = null;
+  for await (const result of connectionBatches(ctx, {
+    document: source.keys.document,
+    select: source.keys.select,
+    batchSize: perRequestOf(source),
+  })) {
+    const connection = source.keys.select(result);
+    if (cursors.length === 0) total = connection.totalCount;
+    cursors.push(after);
+    ids.push(...connection.nodes.map((node) => node.id));
+    after = connection.pageInfo.endCursor;
+  }
+  const pages = Math.min(archiveLayout(total, source.pageSize).pages, Math.floor(ids.length / source.pageSize));
+  return { ids, cursors, pages };
+}
+
+/** Where archive page `number` starts in the list (newest first). */
+function pageStart(walked: WalkedKeys, number: number, pageSize: number): number {
+  return walked.ids.length - number * pageSize;
+}
+
+/**
+ * The archive pages from a walk of the whole list, as its responses come: the items before the newest page
+ * are passed over, and each full page is handed on as soon as its last item has come, once its items are
+ * the ones the keys walk found there (ListChanged otherwise).
+ */
+async function* wholeArchive<TResult>(
+  ctx: RouteDataContext,
+  source: ArchiveSource<TResult>,
+  walked: WalkedKeys,
+): AsyncGenerator<RouteEntry> {
+  const skip = pageStart(walked, walked.pages, source.pageSize);
   let field: string | undefined;
   let seen = 0;
-  let pending: unknown[] = [];
-  let number = 0;
+  let pending: { id: string }[] = [];
+  let number = walked.pages;
   for await (const result of connectionBatches(ctx, {
     document: source.document,
     select: source.select,
     batchSize: perRequestOf(source),
   })) {
-    const connection = source.select(result) as PagedList<unknown>;
-    if (!layout) {
-      layout = archiveLayout(connection.totalCount, source.pageSize);
-      field = connectionField(source, result);
-      number = layout.pages;
-    }
-    for (const node of connection.nodes) {
-      if (seen++ < layout.newest) continue;
+    field ??= connectionField(source, result);
+    for (const node of source.select(result).nodes as { id: string }[]) {
+      if (seen++ < skip || number < 1) continue;
       pending.push(node);
-      if (pending.length === source.pageSize) {
-        yield archiveEntry(source, field!, { number, nodes: pending, newer: newerArchivePages(number, layout.pages) });
-        pending = [];
-        number--;
-      }
+      if (pending.length < source.pageSize) continue;
+      const start = pageStart(walked, number, source.pageSize);
+      if (pending.some((item, i) => item.id !== walked.ids[start + i])) throw listChanged(source);
+      yield archiveEntry(field, { number, nodes: pending, newer: newerArchivePages(number, walked.pages) });
+      pending = [];
+      number--;
     }
   }
-  if (layout && (seen !== layout.newest + layout.pages * source.pageSize || pending.length > 0)) {
-    throw new Error(
-      `The list walked for its archive pages (${source.document.slice(0, 60)}…) held ${seen} items where its totalCount said ${layout.newest + layout.pages * source.pageSize}: it changed while it was walked, or the backend counts it otherwise than it lists it. Build again; should it persist, the backend's totalCount is wrong.`,
-    );
-  }
+  if (seen !== walked.ids.length || number > 0) throw listChanged(source);
+}
+
+function listChanged(source: { document: string }): ListChanged {
+  return new ListChanged(
+    `The list walked for its archive pages (${source.document.slice(0, 60).trim()}…) changed while the build walked it (an item added, moved or deleted): build again once the edits have settled.`,
+  );
 }
 
 /**
- * An update in place of a keyed archive: the keys are walked (ids only), each page's key is made from
- * them, and only the pages `ctx.unchanged` does not keep are asked for, a batch of the list query each
- * (a page can straddle two of the keys' batches, so each asks for one page more than a batch). Undefined,
- * for a walk of the whole list instead, when the keys disagree with their own totalCount, more than
- * MAX_BATCHES_ASKED batches would be asked for, or an answer does not list the very items the keys
- * listed at those places (see keptLaterPages).
+ * An update in place of an archive: each page's key is made from the keys walk, and only the pages
+ * `ctx.unchanged` does not keep are asked for, a batch of the list query each (a page can straddle two of
+ * the keys' batches, so each asks for one page more than a batch). Undefined, for a walk of the whole list
+ * instead, when more than MAX_BATCHES_ASKED batches would be asked for, or an answer does not list the very
+ * items the keys listed at those places (see keptLaterPages).
  */
 async function keptArchivePages<TResult>(
   ctx: RouteDataContext,
-  source: ListSource<TResult>,
-  keys: NonNullable<ListSource<TResult>['keys']>,
+  source: ArchiveSource<TResult>,
+  walked: WalkedKeys,
 ): Promise<RouteEntry[] | undefined> {
   const perRequest = perRequestOf(source);
-  const ids: string[] = [];
-  const cursors: (string | null)[] = [];
-  let total = -1;
-  let after: string | null = null;
-  for await (const result of connectionBatches(ctx, { document: keys.document, select: keys.select, batchSize: perRequest })) {
-    const connection = keys.select(result);
-    if (total < 0) total = connection.totalCount;
-    cursors.push(after);
-    ids.push(...connection.nodes.map((node) => node.id));
-    after = connection.pageInfo.endCursor;
-  }
-  const layout = archiveLayout(total, source.pageSize);
-  if (ids.length !== total) return undefined;
-  const pages = Array.from({ length: layout.pages }, (_, i) => {
-    const number = layout.pages - i;
-    const start = layout.newest + i * source.pageSize;
+  const pages = Array.from({ length: walked.pages }, (_, i) => {
+    const number = walked.pages - i;
+    const start = pageStart(walked, number, source.pageSize);
     const params = { page: String(number) };
-    const key = archiveKey(ids.slice(start, start + source.pageSize), newerArchivePages(number, layout.pages));
+    const key = archiveKey(walked.ids.slice(start, start + source.pageSize), newerArchivePages(number, walked.pages));
     return { params, key, start, kept: ctx.unchanged!(params, key) };
   });
   const batches = [...new Set(pages.filter((page) => !page.kept).map((page) => Math.floor(page.start / perRequest)))];
   if (batches.length > MAX_BATCHES_ASKED) return undefined;
   const asked = new Map<number, { result: TResult; field: string }>();
   for (const batch of batches) {
-    const result = await ctx.request<TResult>(source.document, { first: perRequest + source.pageSize, after: cursors[batch] ?? null });
+    const result = await ctx.request<TResult>(source.document, {
+      first: perRequest + source.pageSize,
+      after: walked.cursors[batch] ?? null,
+    });
     const nodes = source.select(result).nodes as { id: string }[];
-    const expected = ids.slice(batch * perRequest, batch * perRequest + perRequest + source.pageSize);
+    const expected = walked.ids.slice(batch * perRequest, batch * perRequest + perRequest + source.pageSize);
     if (nodes.length !== expected.length || nodes.some((node, i) => node.id !== expected[i])) return undefined;
     asked.set(batch, { result, field: connectionField(source, result) });
   }
@@ -315,23 +373,21 @@ async function keptArchivePages<TResult>(
     const from = start - batch * perRequest;
     const nodes = source.select(result).nodes.slice(from, from + source.pageSize);
     const number = Number(params.page);
-    return archiveEntry(source, field, { number, nodes, newer: newerArchivePages(number, layout.pages) });
+    return archiveEntry(field, { number, nodes, newer: newerArchivePages(number, walked.pages) });
   });
 }
 
-/** An archive page's entry: its data in the shape NewsArchiveResult describes, with its key when the list has keys. */
-function archiveEntry<TResult>(source: ListSource<TResult>, field: string, slice: ArchiveSlice<unknown>): RouteEntry {
+/** An archive page's entry: its data in the shape NewsArchiveResult describes, and its key. */
+function archiveEntry(field: string, slice: ArchiveSlice<unknown>): RouteEntry {
   const data = {
     [field]: { nodes: slice.nodes, pageInfo: { hasNextPage: slice.number > 1, endCursor: null } },
     archive: { newer: slice.newer },
   };
-  const key =
-    source.keys &&
-    archiveKey(
-      (slice.nodes as { id: string }[]).map((node) => node.id),
-      slice.newer,
-    );
-  return { ...entry({ page: String(slice.number) }, data), ...(key !== undefined && { key }) };
+  const key = archiveKey(
+    (slice.nodes as { id: string }[]).map((node) => node.id),
+    slice.newer,
+  );
+  return { ...entry({ page: String(slice.number) }, data), key };
 }
 
 /** An archive page's key: the items it shows, in order, and how many pages are newer (all its links depend on). */
