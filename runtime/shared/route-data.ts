@@ -54,7 +54,8 @@ export interface RouteDataDefinition {
   /**
    * What of the query's answer the page keeps, at build time: the payload and the render get this, not
    * the whole answer (the browser, running `query` for editor preview, gets the whole answer, so the page
-   * must render either alike). @default the whole answer
+   * must render either alike). For pages that run `query` (static routes, and entries that carry no data);
+   * entries that carry their data give it as the page keeps it. @default the whole answer
    */
   select?: (data: never) => unknown;
   /** Every page of a dynamic route (required when the path has params); static routes have one page. */

@@ -75,19 +75,27 @@ export function archivePages<TResult>(source: ArchiveSource<TResult>): (ctx: Rou
           return;
         }
       }
-      // An item added, moved or deleted between the two walks shows on the first page compared, before any is
-      // handed on: the walks are made again (twice at most), as a build started a moment later would.
+      // An item added or deleted at the newest end between the two walks (the usual edit) shows on the first
+      // page compared, before any page is handed on: the walks are made again (twice at most), as a build
+      // started a moment later would. A change deeper in the list shows later, once newer pages were handed
+      // on: the build then fails on it and says so (site live tries the update again).
       const pages = wholeArchive(ctx, source, walked);
-      const first = await pages.next().catch((error: unknown) => {
-        if (error instanceof ListChanged && attempt < ARCHIVE_ATTEMPTS) return null;
-        throw error;
-      });
-      if (first === null) continue;
-      if (!first.done) {
-        yield first.value;
-        yield* pages;
+      try {
+        const first = await pages.next().catch((error: unknown) => {
+          if (error instanceof ListChanged && attempt < ARCHIVE_ATTEMPTS) return null;
+          throw error;
+        });
+        if (first === null) continue;
+        if (!first.done) {
+          yield first.value;
+          yield* pages;
+        }
+        return;
+      } finally {
+        // Stopped early (the crawl closes its lists when the build fails elsewhere): the walk's request
+        // fetched ahead is awaited, not left to fail unheard.
+        await pages.return(undefined);
       }
-      return;
     }
   };
 }
@@ -264,8 +272,9 @@ class ListChanged extends Error {}
 
 /**
  * Walks the list's keys. The pages are as many as the list's totalCount gives (archiveLayout, as the list's
- * own route counts them, so its link to the newest page leads to one), and at most as many full pages as
- * the walk listed (a backend that counts drafts it lists, which the build drops, counts more than it lists).
+ * own route counts them, so its link to the newest page leads to one); a list that lists too few items to
+ * fill them fails (a backend that counts drafts it lists, which the build drops: up to one page's worth
+ * less one, the pages are filled and the drafts' places show articles on both /news and the newest page).
  */
 async function walkKeys<TResult>(ctx: RouteDataContext, source: ArchiveSource<TResult>): Promise<WalkedKeys> {
   const ids: string[] = [];
@@ -283,7 +292,12 @@ async function walkKeys<TResult>(ctx: RouteDataContext, source: ArchiveSource<TR
     ids.push(...connection.nodes.map((node) => node.id));
     after = connection.pageInfo.endCursor;
   }
-  const pages = Math.min(archiveLayout(total, source.pageSize).pages, Math.floor(ids.length / source.pageSize));
+  const { pages } = archiveLayout(total, source.pageSize);
+  // /news counts the archive's pages by totalCount, so the build makes that many, which takes that many full pages.
+  if (pages * source.pageSize > ids.length)
+    throw new Error(
+      `The list walked for its archive pages (${source.document.slice(0, 60).trim()}…) counts ${total} items (totalCount) but lists ${ids.length} to the build, too few for the ${pages} archive pages the count gives: a backend that counts drafts it lists (the build drops them) or counts otherwise than it lists. Make it count what it lists with the published-only header (x-content-perspective: published).`,
+    );
   return { ids, cursors, pages };
 }
 

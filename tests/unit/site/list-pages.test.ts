@@ -384,6 +384,33 @@ describe('the news archive, numbered from its oldest article', () => {
     expect(entries.every((e) => nodesOf(e, 'newsItems').length === 12)).toBe(true);
   });
 
+  it('fails and says what to do when the list lists too few items for the pages its totalCount gives', async () => {
+    // 13 drafts counted but not listed: 9 pages by the count, 107 items cannot fill them.
+    await expect(collect(routeData['news-page'].entries!(newsBackend(articles(107), { totalCount: 120 }).ctx))).rejects.toThrow(
+      /counts 120 items \(totalCount\) but lists 107 to the build, too few for the 9 archive pages[\s\S]*x-content-perspective: published/,
+    );
+  });
+
+  it('leaves no request behind when the build stops reading after the first page', async () => {
+    const { ctx } = newsBackend(articles(1000));
+    let open = 0;
+    const counting: RouteDataContext = {
+      async request<T>(document: string, variables?: Record<string, unknown>): Promise<T> {
+        open++;
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return await ctx.request<T>(document, variables);
+        } finally {
+          open--;
+        }
+      },
+    };
+    const pages = routeData['news-page'].entries!(counting)[Symbol.asyncIterator]();
+    expect((await pages.next()).done).toBe(false);
+    await pages.return!(undefined);
+    expect(open).toBe(0);
+  });
+
   /** A backend whose list has one more article at its newest end each time its keys are walked, `changes` times. */
   function changingBackend(changes: number) {
     let walks = 0;
