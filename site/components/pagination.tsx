@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { Link } from '../../runtime/index.ts';
 import { archiveHref, archiveWindow, pageHref, pageWindow } from '../data/paging.ts';
 
@@ -18,41 +18,15 @@ export interface PaginationProps {
 export function Pagination({ base, page, pageCount, label }: PaginationProps): ReactElement | null {
   if (pageCount <= 1) return null;
   return (
-    <nav className="pagination" aria-label={label}>
-      {page > 1 ? (
-        <Link href={pageHref(base, page - 1)} rel="prev" className="pagination__step pagination__step--prev">
-          Previous page
-        </Link>
-      ) : null}
-      <ol className="pagination__pages">
-        {pageWindow(page, pageCount).map((n, i) =>
-          n === null ? (
-            <li key={`gap-${i}`} className="pagination__gap" aria-hidden="true">
-              …
-            </li>
-          ) : (
-            <li key={n}>
-              {n === page ? (
-                <span className="pagination__page" aria-current="page">
-                  <span className="visually-hidden">Page </span>
-                  {n}
-                </span>
-              ) : (
-                <Link href={pageHref(base, n)} className="pagination__page">
-                  <span className="visually-hidden">Page </span>
-                  {n}
-                </Link>
-              )}
-            </li>
-          ),
-        )}
-      </ol>
-      {page < pageCount ? (
-        <Link href={pageHref(base, page + 1)} rel="next" className="pagination__step pagination__step--next">
-          Next page
-        </Link>
-      ) : null}
-    </nav>
+    <PaginationBar
+      label={label}
+      current={page}
+      pages={pageWindow(page, pageCount)}
+      href={(n) => pageHref(base, n)}
+      name={(n) => <PageNumber n={n} />}
+      previous={page > 1 ? { page: page - 1, text: 'Previous page' } : null}
+      next={page < pageCount ? { page: page + 1, text: 'Next page' } : null}
+    />
   );
 }
 
@@ -74,16 +48,43 @@ export interface ArchivePaginationProps {
  */
 export function ArchivePagination({ base, current, top, label }: ArchivePaginationProps): ReactElement | null {
   if (top <= 1) return null;
-  const href = (n: number): string => (n >= top ? base : archiveHref(base, n));
+  return (
+    <PaginationBar
+      label={label}
+      current={current}
+      pages={archiveWindow(current, top)}
+      href={(n) => (n >= top ? base : archiveHref(base, n))}
+      name={(n) => (n === top ? 'Latest' : <PageNumber n={n} />)}
+      previous={current < top ? { page: current + 1, text: 'Newer' } : null}
+      next={current > 1 ? { page: current - 1, text: 'Older' } : null}
+    />
+  );
+}
+
+// --- internal ---
+
+interface PaginationBarProps {
+  label: string;
+  current: number;
+  /** The page numbers shown, in order; null for a gap. */
+  pages: readonly (number | null)[];
+  href: (page: number) => string;
+  name: (page: number) => ReactNode;
+  /** The step before the numbers (rel="prev") and after them (rel="next"), or null where there is none. */
+  previous: { page: number; text: string } | null;
+  next: { page: number; text: string } | null;
+}
+
+function PaginationBar({ label, current, pages, href, name, previous, next }: PaginationBarProps): ReactElement {
   return (
     <nav className="pagination" aria-label={label}>
-      {current < top ? (
-        <Link href={href(current + 1)} rel="prev" className="pagination__step pagination__step--prev">
-          Newer
+      {previous ? (
+        <Link href={href(previous.page)} rel="prev" className="pagination__step pagination__step--prev">
+          {previous.text}
         </Link>
       ) : null}
       <ol className="pagination__pages">
-        {archiveWindow(current, top).map((n, i) =>
+        {pages.map((n, i) =>
           n === null ? (
             <li key={`gap-${i}`} className="pagination__gap" aria-hidden="true">
               …
@@ -92,20 +93,20 @@ export function ArchivePagination({ base, current, top, label }: ArchivePaginati
             <li key={n}>
               {n === current ? (
                 <span className="pagination__page" aria-current="page">
-                  {n === top ? 'Latest' : <PageNumber n={n} />}
+                  {name(n)}
                 </span>
               ) : (
                 <Link href={href(n)} className="pagination__page">
-                  {n === top ? 'Latest' : <PageNumber n={n} />}
+                  {name(n)}
                 </Link>
               )}
             </li>
           ),
         )}
       </ol>
-      {current > 1 ? (
-        <Link href={href(current - 1)} rel="next" className="pagination__step pagination__step--next">
-          Older
+      {next ? (
+        <Link href={href(next.page)} rel="next" className="pagination__step pagination__step--next">
+          {next.text}
         </Link>
       ) : null}
     </nav>
