@@ -351,8 +351,9 @@ function listChanged(source: { document: string }): ListChanged {
  * An update in place of an archive: each page's key is made from the keys walk, and only the pages
  * `ctx.unchanged` does not keep are asked for, a batch of the list query each (a page can straddle two of
  * the keys' batches, so each asks for one page more than a batch). Undefined, for a walk of the whole list
- * instead, when more than MAX_BATCHES_ASKED batches would be asked for, or an answer does not list the very
- * items the keys listed at those places (see keptLaterPages).
+ * instead, when more than MAX_BATCHES_ASKED batches would be asked for, a batch asked for fails (a backend
+ * whose cap on `first` is a batch), or an answer does not list the very items the keys listed at those
+ * places (see keptLaterPages).
  */
 async function keptArchivePages<TResult>(
   ctx: RouteDataContext,
@@ -371,10 +372,11 @@ async function keptArchivePages<TResult>(
   if (batches.length > MAX_BATCHES_ASKED) return undefined;
   const asked = new Map<number, { result: TResult; field: string }>();
   for (const batch of batches) {
-    const result = await ctx.request<TResult>(source.document, {
-      first: perRequest + source.pageSize,
-      after: walked.cursors[batch] ?? null,
-    });
+    // A backend that refuses one page more than a batch (its own cap on `first`) is walked whole instead, in batches it takes.
+    const result = await ctx
+      .request<TResult>(source.document, { first: perRequest + source.pageSize, after: walked.cursors[batch] ?? null })
+      .catch(() => null);
+    if (result === null) return undefined;
     const nodes = source.select(result).nodes as { id: string }[];
     const expected = walked.ids.slice(batch * perRequest, batch * perRequest + perRequest + source.pageSize);
     if (nodes.length !== expected.length || nodes.some((node, i) => node.id !== expected[i])) return undefined;

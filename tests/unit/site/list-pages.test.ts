@@ -384,6 +384,21 @@ describe('the news archive, numbered from its oldest article', () => {
     expect(entries.every((e) => nodesOf(e, 'newsItems').length === 12)).toBe(true);
   });
 
+  it('walks the list whole when the backend refuses one page more than a batch, as a backend capping `first` at 480 would', async () => {
+    const ids = articles(1000);
+    const before = await walk(ids);
+    const { ctx } = newsBackend(ids);
+    const capped: RouteDataContext = {
+      request: (document, variables) =>
+        Number(variables?.first) > 480
+          ? Promise.reject(new Error('Argument "first" must be at most 480'))
+          : ctx.request(document, variables),
+      unchanged: (params, key) => before.get(params.page!)?.key === key && !key.split('|')[0]!.split(' ').includes('a500'),
+    };
+    const entries = await collect(routeData['news-page'].entries!(capped));
+    expect(entries).toEqual([...before.values()]);
+  });
+
   it('fails and says what to do when the list lists too few items for the pages its totalCount gives', async () => {
     // 13 drafts counted but not listed: 9 pages by the count, 107 items cannot fill them.
     await expect(collect(routeData['news-page'].entries!(newsBackend(articles(107), { totalCount: 120 }).ctx))).rejects.toThrow(
