@@ -9,7 +9,7 @@
 // priority, so they take what Vitest leaves idle rather than time from either suite; their output is held
 // back and shown when they end.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { MEMORY_DIR, scratchDir, sweepStaleRuns } from './scratch-dir.js';
@@ -36,10 +36,19 @@ if (scratch.dir === MEMORY_DIR) {
 // A folder both runners share (tests/helpers/run-temp-dir.ts): the browser tests take the client bundle the
 // unit run made rather than make it again, one build after another, before their first test.
 const shared = mkdtempSync(join(scratch.dir, 'site-test-shared-'));
-// Stopped (Ctrl-C, a CI job cancelled), the run removes that folder; the runners, which get the same
-// signal, remove their own.
+// Stopped (Ctrl-C, a CI job cancelled), the run passes the signal on to the runners and what they started
+// (a SIGTERM sent to this process alone would otherwise leave them running; a Ctrl-C reaches them anyway,
+// and a second signal does them no harm), which remove their own folders; it removes that one.
+const running = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
+    for (const pid of [...running].flatMap((child) => [child.pid, ...descendantsOf(child.pid)])) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // Already gone.
+      }
+    }
     try {
       if (!process.env.KEEP_TEST_TMP) rmSync(shared, { recursive: true, force: true, maxRetries: 3 });
     } catch (error) {
@@ -82,6 +91,7 @@ function run(script, { quiet = false, idle = false } = {}) {
       stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       shell: process.platform === 'win32',
     });
+    if (child.pid !== undefined) running.add(child);
     if (idle && child.pid !== undefined) {
       try {
         setPriority(child.pid, constants.priority.PRIORITY_LOW);
@@ -93,11 +103,43 @@ function run(script, { quiet = false, idle = false } = {}) {
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
     child.on('close', (code, signal) => {
+      running.delete(child);
       results.set(script, { status: code ?? signal, ms: Date.now() - start });
       if (output.length > 0) process.stdout.write(`\n[${STEPS[script]}]\n${Buffer.concat(output).toString()}`);
       resolve();
     });
   });
+}
+
+/**
+ * The processes below `pid` (npm's shell, the runner, its workers), from /proc where there is one: a
+ * signal to npm alone may stop at the shell it started. Elsewhere none, and `pid` alone gets the signal.
+ */
+function descendantsOf(pid) {
+  let names;
+  try {
+    names = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const children = new Map();
+  for (const name of names) {
+    try {
+      // The parent is the fourth field, after the name in parentheses (which may hold spaces).
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const found = [];
+  for (let queue = [pid]; queue.length > 0; ) {
+    const next = children.get(queue.shift()) ?? [];
+    found.push(...next);
+    queue.push(...next);
+  }
+  return found;
 }
 
 function seconds(ms) {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
@@ -30,6 +30,46 @@ describe('npm test', () => {
     // The type check and the lint at the lowest priority, beside the unit tests; the suites at this process's.
     const priority = async (name: string): Promise<number> => Number(await readFile(join(dir, `${name}.ran`), 'utf8'));
     expect(await Promise.all(['typecheck', 'lint', 'unit', 'e2e'].map(priority))).toEqual([19, 19, getPriority(), getPriority()]);
+  });
+
+  it('passes a SIGTERM sent to it alone on to the runner, which then stops and cleans up', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'site-test-all-'));
+    // The unit run writes its pid, then waits; told to stop, it records the signal and ends.
+    await writeFile(
+      join(dir, 'unit.cjs'),
+      `const fs = require('fs'); process.on('SIGTERM', () => { fs.writeFileSync('unit.stopped', 'SIGTERM'); process.exit(143); }); fs.writeFileSync('unit.pid', String(process.pid)); setInterval(() => {}, 1000);`,
+    );
+    const scripts = { typecheck: 'node -e 0', lint: 'node -e 0', 'test:unit': 'node unit.cjs', 'test:e2e': 'node -e 0' };
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts }));
+    for (const script of ['test-all.js', 'slowest-tests.js', 'scratch-dir.js'])
+      await copyFile(join(ROOT, 'scripts', script), join(dir, script));
+    const run = spawn(process.execPath, ['test-all.js'], { cwd: dir, stdio: 'ignore', env: { ...process.env, TEST_TMPDIR: dir } });
+    const ended = new Promise<number | null>((resolve) => run.on('close', (code) => resolve(code)));
+    const until = async (check: () => boolean, ms: number): Promise<boolean> => {
+      for (const stop = Date.now() + ms; Date.now() < stop; await new Promise((resolve) => setTimeout(resolve, 50)))
+        if (check()) return true;
+      return check();
+    };
+    expect(await until(() => existsSync(join(dir, 'unit.pid')), 15_000)).toBe(true);
+    run.kill('SIGTERM');
+    expect(await ended).toBe(143);
+    await until(() => existsSync(join(dir, 'unit.stopped')), 5_000);
+    const pid = Number(await readFile(join(dir, 'unit.pid'), 'utf8'));
+    const gone = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    try {
+      expect(existsSync(join(dir, 'unit.stopped'))).toBe(true);
+      expect(await until(gone, 5_000)).toBe(true);
+    } finally {
+      // A runner left running (the signal not passed on) is not left behind by the test.
+      if (!gone()) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('gives both runners one folder to share, which is gone after them, and their temporary folder (TEST_TMPDIR when set)', async () => {
