@@ -167,8 +167,7 @@ async function* keptLaterPages<TResult>(
   for (const batch of batches) {
     if (!whole && asking.includes(batch)) {
       const full = await ctx.request<TResult>(source.document, { first: perRequest, after: batch.after });
-      const ids = (source.select(full).nodes as { id: string }[]).map((node) => node.id);
-      whole = ids.length !== batch.ids.length || ids.some((id, i) => id !== batch.ids[i]);
+      whole = !listsIds(source, full, batch.ids);
       batch.asked = new Map([...cutIntoPages(source, full, before)].map((page) => [String(page.number), page]));
     }
     before += Math.ceil(batch.ids.length / source.pageSize);
@@ -236,12 +235,22 @@ function* slices<TNode>(
  */
 function* cutIntoPages<TResult>(source: ListSource<TResult>, result: TResult, before: number): Generator<ListPageOf<TResult>> {
   const connection = source.select(result);
+  let field: string | undefined;
   for (const { number, nodes, more } of slices(connection, source.pageSize, before)) {
-    const field = connectionField(source, result);
+    field ??= connectionField(source, result);
     const page = { ...connection, nodes, pageInfo: { hasNextPage: more, endCursor: null } };
     const key = source.keys && listKey(nodes as { id: string }[], (connection as PagedList<unknown>).totalCount, more);
     yield { number, result: { ...(result as object), [field]: page } as TResult, ...(key !== undefined && { key }) };
   }
+}
+
+/** Whether a response of the list query lists exactly `ids`, in that order: the items the keys walk found at its place. */
+function listsIds<TResult>(source: ListSource<TResult>, result: TResult, ids: readonly string[]): boolean {
+  return sameIds(source.select(result).nodes as { id: string }[], ids);
+}
+
+function sameIds(nodes: readonly { id: string }[], ids: readonly string[]): boolean {
+  return nodes.length === ids.length && nodes.every((node, i) => node.id === ids[i]);
 }
 
 /** A list page's key: the items it shows, in order, the collection's size and whether more pages follow. */
@@ -332,7 +341,7 @@ async function* wholeArchive<TResult>(
       pending.push(node);
       if (pending.length < source.pageSize) continue;
       const start = pageStart(walked, number, source.pageSize);
-      if (pending.some((item, i) => item.id !== walked.ids[start + i])) throw listChanged(source);
+      if (!sameIds(pending, walked.ids.slice(start, start + source.pageSize))) throw listChanged(source);
       yield archiveEntry(field, { number, nodes: pending, newer: newerArchivePages(number, walked.pages) });
       pending = [];
       number--;
@@ -377,9 +386,8 @@ async function keptArchivePages<TResult>(
       .request<TResult>(source.document, { first: perRequest + source.pageSize, after: walked.cursors[batch] ?? null })
       .catch(() => null);
     if (result === null) return undefined;
-    const nodes = source.select(result).nodes as { id: string }[];
-    const expected = walked.ids.slice(batch * perRequest, batch * perRequest + perRequest + source.pageSize);
-    if (nodes.length !== expected.length || nodes.some((node, i) => node.id !== expected[i])) return undefined;
+    if (!listsIds(source, result, walked.ids.slice(batch * perRequest, batch * perRequest + perRequest + source.pageSize)))
+      return undefined;
     asked.set(batch, { result, field: connectionField(source, result) });
   }
   return pages.map(({ params, key, start, kept }) => {

@@ -14,7 +14,7 @@ export function pageNumber(params: Readonly<Record<string, string | undefined>>)
 
 /** True for a `page` param a later page can have: 2 or more, digits only, no leading zero (so one URL per page). */
 export function isLaterPage(value: string | undefined): boolean {
-  return value !== undefined && new RegExp(`^[1-9]\\d{0,${MAX_PAGE_DIGITS - 1}}$`).test(value) && value !== '1';
+  return isArchivePage(value) && value !== '1';
 }
 
 /** The path of page `page` of the list at `base`. */
@@ -92,8 +92,11 @@ export function archivePageNumber(params: Readonly<Record<string, string | undef
 
 /** True for a `page` param an archive page can have: 1 or more, digits only, no leading zero. */
 export function isArchivePage(value: string | undefined): boolean {
-  return value !== undefined && new RegExp(`^[1-9]\\d{0,${MAX_PAGE_DIGITS - 1}}$`).test(value);
+  return value !== undefined && PAGE_PARAM.test(value);
 }
+
+/** A page number as a URL carries it: digits, no leading zero, at most MAX_PAGE_DIGITS. */
+const PAGE_PARAM = new RegExp(`^[1-9]\\d{0,${MAX_PAGE_DIGITS - 1}}$`);
 
 /** The path of archive page `page` of the list at `base` (page 1 is the oldest, so it is not the list's own path). */
 export function archiveHref(base: string, page: number): string {
