@@ -1,7 +1,7 @@
 import type { RouteDataContext, RouteEntry } from '../../runtime/shared/route-data.ts';
 import { CARD_BATCH_SIZE, type ConnectionPage, type PagedList } from '../queries/document.ts';
 import { entry } from './entry.ts';
-import { archiveLayout, newerArchivePages } from '../data/paging.ts';
+import { archiveLayout, isCount, newerArchivePages } from '../data/paging.ts';
 import { connectionBatches } from './paginate.ts';
 
 /**
@@ -301,11 +301,19 @@ async function walkKeys<TResult>(ctx: RouteDataContext, source: ArchiveSource<TR
     ids.push(...connection.nodes.map((node) => node.id));
     after = connection.pageInfo.endCursor;
   }
-  const { pages } = archiveLayout(total, source.pageSize);
-  // /news counts the archive's pages by totalCount, so the build makes that many, which takes that many full pages.
+  const { pages, newest } = archiveLayout(total, source.pageSize);
+  // /news counts the archive's pages by totalCount and shows the `newest` items before them: the walk must
+  // fill those pages, and leave no more than that before them.
+  const what = `The list walked for its archive pages (${source.document.slice(0, 60).trim()}…) counts ${String(total)} items (totalCount) but lists ${ids.length} to the build`;
+  if (!isCount(total))
+    throw new Error(`${what}: its totalCount is not a count (an integer from 0 to 2^31 − 1). Fix the backend's totalCount for this list.`);
   if (pages * source.pageSize > ids.length)
     throw new Error(
-      `The list walked for its archive pages (${source.document.slice(0, 60).trim()}…) counts ${total} items (totalCount) but lists ${ids.length} to the build, too few for the ${pages} archive pages the count gives: a backend that counts drafts it lists (the build drops them) or counts otherwise than it lists. Make it count what it lists with the published-only header (x-content-perspective: published).`,
+      `${what}, too few for the ${pages} archive pages the count gives: a backend that counts drafts it lists (the build drops them) or counts otherwise than it lists. Make it count what it lists with the published-only header (x-content-perspective: published).`,
+    );
+  if (ids.length - pages * source.pageSize > newest)
+    throw new Error(
+      `${what}, more than the ${pages} archive pages the count gives and /news hold: articles would be on no page. Make the backend's totalCount count every item it lists.`,
     );
   return { ids, cursors, pages };
 }

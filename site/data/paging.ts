@@ -33,7 +33,11 @@ export function pageCount(total: number, size: number): number {
  */
 export function pageWindow(current: number, count: number, neighbours = 1): (number | null)[] {
   const shown = new Set([1, count]);
-  for (let page = current - neighbours; page <= current + neighbours; page++) if (page >= 1 && page <= count) shown.add(page);
+  // By offset: a page number counted up could stop changing (past 2^53) and never end the loop.
+  for (let offset = -neighbours; offset <= neighbours; offset++) {
+    const page = current + offset;
+    if (page >= 1 && page <= count) shown.add(page);
+  }
   const sorted = [...shown].sort((a, b) => a - b);
   const out: (number | null)[] = [];
   sorted.forEach((page, i) => {
@@ -60,11 +64,24 @@ export interface ArchiveLayout {
   pages: number;
 }
 
-/** The archive layout of a list of `total` items, `size` to a page. */
+/**
+ * The archive layout of a list of `total` items, `size` to a page. `total` is the backend's count: one that
+ * is not a count GraphQL's Int can carry (missing, negative, fractional, past 2^31 − 1) counts as none, so no
+ * backend makes a page's numbers run away (the build then fails on it, site/build/list-entries.ts).
+ */
 export function archiveLayout(total: number, size: number): ArchiveLayout {
-  const pages = Math.max(0, Math.floor(total / size) - 1);
-  return { newest: total - pages * size, pages };
+  const count = isCount(total) ? total : 0;
+  const pages = Math.max(0, Math.floor(count / size) - 1);
+  return { newest: count - pages * size, pages };
 }
+
+/** Whether `value` is a count a list's totalCount can be: an integer from 0 to GraphQL's largest Int. */
+export function isCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_COUNT;
+}
+
+/** GraphQL's largest Int (2^31 − 1). */
+const MAX_COUNT = 2 ** 31 - 1;
 
 /**
  * How many archive pages are newer than `page`, at most 3: all an archive page's links depend on (its

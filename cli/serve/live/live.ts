@@ -254,7 +254,8 @@ export async function startLive(options: LiveOptions): Promise<LiveSession> {
       if (wentLive) metrics.lastPublished = { buildId: result.buildId, atMs: live };
       else metrics.unchanged++;
       metrics.updates.ok++;
-      observe(metrics.duration, (live - started) / 1000);
+      // The update's whole time, the publish's deletions included; the lag below ends when the edit is live.
+      observe(metrics.duration, (now() - started) / 1000);
       failing = null;
       if (!wentLive) logger.info('live', `nothing to publish: no page or file changed (${formatDuration(live - started)})`);
       else {

@@ -314,6 +314,14 @@ describe('the news archive, numbered from its oldest article', () => {
     ]);
   });
 
+  it('takes a totalCount that is no count as none, and ends however large the page numbers', () => {
+    for (const total of [NaN, -1, 2.5, 1.1e17, 2 ** 31, undefined as unknown as number])
+      expect(archiveLayout(total, 12)).toEqual({ newest: 0, pages: 0 });
+    expect(archiveLayout(2 ** 31 - 1, 12).pages).toBe(178956969);
+    // Past 2^53 a page number counted up stops changing: the window is made by offsets.
+    expect(pageWindow(2 ** 53, 2 ** 53)).toEqual([1, null, 2 ** 53 - 1, 2 ** 53]);
+  });
+
   it('links each archive page to what its own number and up to three newer pages decide', () => {
     // Page 40 of 82: the list's own path ("Latest", the top) is shown beyond a gap, as on page 40 of 500.
     expect(archiveWindow(40, 40 + newerArchivePages(40, 82) + 1)).toEqual([44, null, 41, 40, 39, null, 1]);
@@ -397,6 +405,16 @@ describe('the news archive, numbered from its oldest article', () => {
     };
     const entries = await collect(routeData['news-page'].entries!(capped));
     expect(entries).toEqual([...before.values()]);
+  });
+
+  it('fails when the list lists more items than its totalCount leaves room for, or its totalCount is no count', async () => {
+    // 200 listed, 50 counted: /news would show 14 and the 3 pages 36, and 150 articles would be on no page.
+    await expect(collect(routeData['news-page'].entries!(newsBackend(articles(200), { totalCount: 50 }).ctx))).rejects.toThrow(
+      /counts 50 items \(totalCount\) but lists 200 to the build, more than the 3 archive pages the count gives and \/news hold/,
+    );
+    await expect(
+      collect(routeData['news-page'].entries!(newsBackend(articles(200), { totalCount: 'n/a' as unknown as number }).ctx)),
+    ).rejects.toThrow(/counts n\/a items \(totalCount\) but lists 200 to the build: its totalCount is not a count/);
   });
 
   it('fails and says what to do when the list lists too few items for the pages its totalCount gives', async () => {
