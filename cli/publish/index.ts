@@ -12,7 +12,7 @@ import { bytesOf, planUploads } from './plan.ts';
 import { FILES_DIR, isShardRecordOf, PENDING_DIR } from './policy.ts';
 import { readBucketBuilds, recordReadingOf, recordDigest, signAdopted } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
-import { checkForeignObjects, planRetention } from './retention.ts';
+import { checkForeignObjects, planRetention, refuseForeignInTheWay } from './retention.ts';
 import { createS3Store } from './s3-store.ts';
 import { shardHandover } from './staged.ts';
 
@@ -76,19 +76,26 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     const manifestKey = recordKeyFor(FILES_DIR, manifest);
     const manifestText = signedRecord(manifest, manifestKey, config.records);
     const files = [...local.files, memoryFile(manifestKey, Buffer.from(manifestText))];
-    const pendingKey = recordKeyFor(PENDING_DIR, manifest);
-    const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(manifest, pendingKey, config.records)));
     // Publish never writes over or deletes what it did not write, and writes beside it only when told to.
-    const { foreign, listing } = checkForeignObjects(remote, bucket, files, pendingRecord.key, {
-      allowForeign: config.allowForeignObjects,
-      location: store.location,
-    });
+    const location = store.location;
+    const { foreign, listing } = checkForeignObjects(remote, bucket, files, { allowForeign: config.allowForeignObjects, location });
     if (foreign.length > 0)
       logger.warn(
         'publish',
         `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`,
       );
     const plan = await planUploads(files, listing, (key) => store.headSha256(key), config.concurrency);
+    // The pending record lists the keys this run writes, its manifest but for itself: every other key of
+    // the build is in the bucket already, listed by a record of publish's own (checkForeignObjects leaves
+    // no other object unchanged), so the record is an edit's few keys rather than the manifest again.
+    const pending = createManifest(
+      id,
+      local.meta.timestamp,
+      plan.uploads.filter((u) => u.file.key !== manifestKey && u.file.key !== LATEST_FILE).map((u) => [u.file.key, u.file] as const),
+    );
+    const pendingKey = recordKeyFor(PENDING_DIR, pending);
+    refuseForeignInTheWay(foreign, [pendingKey], location);
+    const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(pending, pendingKey, config.records)));
     phase('manifest and plan');
     // What this build's shards uploaded beforehand: copied into place, then removed as housekeeping.
     const handover = shardHandover(manifest, bucket.manifests, bucket.pending, remote, bucket.recordKeys);

@@ -111,8 +111,7 @@ export interface ForeignObjects {
 }
 
 /**
- * Sorts out, for a run (a publish or a shard's) that writes `files` after its pending record
- * `pendingKey`, the objects under the prefix that no record of publish's own lists. Those that already
+ * Sorts out, for a run (a publish or a shard's) that writes `files`, the objects under the prefix that no record of publish's own lists. Those that already
  * hold exactly the bytes the run writes at their key (equal size and a single-part MD5 ETag) lose
  * nothing by being written again, and the run's new signed record owns them: they neither block it nor
  * count as foreign, so a build whose record was deleted or overwritten is taken back by publishing it
@@ -124,7 +123,6 @@ export function checkForeignObjects(
   remote: ReadonlyMap<string, RemoteObject>,
   records: Pick<BucketBuilds, 'manifests' | 'pending' | 'recordKeys'>,
   files: readonly (ManifestEntry & { key: string })[],
-  pendingKey: string,
   options: { allowForeign: boolean; location: string },
 ): ForeignObjects {
   const listed = foreignKeys(remote.keys(), ownedKeys(records.manifests, records.pending, records.recordKeys.keys()));
@@ -133,10 +131,14 @@ export function checkForeignObjects(
   const foreign = listed.filter((key) => !reclaimed.has(key));
   if (foreign.length > 0 && !options.allowForeign)
     throw createBuildError(BuildErrors.StorageHoldsForeignObjects, [options.location, foreign.length, someOf(foreign)]);
-  const inTheWay = foreignInTheWay(foreign, [...byKey.keys(), pendingKey]);
-  if (inTheWay.length > 0)
-    throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [options.location, inTheWay.length, someOf(inTheWay)]);
+  refuseForeignInTheWay(foreign, byKey.keys(), options.location);
   return { foreign, listing: reclaimed.size === 0 ? remote : new Map([...remote].filter(([key]) => !reclaimed.has(key))) };
+}
+
+/** StorageForeignObjectInTheWay when a run would write one of `keys` over a foreign object (checkForeignObjects's `foreign`). */
+export function refuseForeignInTheWay(foreign: readonly string[], keys: Iterable<string>, location: string): void {
+  const inTheWay = foreignInTheWay(foreign, keys);
+  if (inTheWay.length > 0) throw createBuildError(BuildErrors.StorageForeignObjectInTheWay, [location, inTheWay.length, someOf(inTheWay)]);
 }
 
 /** Builds ordered by their meta timestamp, newest first; the id breaks ties so the order is stable. */

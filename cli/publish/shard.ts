@@ -10,7 +10,7 @@ import { bytesOf, compareWithRemote, planUploads } from './plan.ts';
 import { isContentAddressed, PENDING_DIR, shardRecordId, STAGE_MIN_BYTES, STAGED_DIR, stagedKeyFor } from './policy.ts';
 import { readBucketBuilds, recordReadingOf, signAdopted } from './remote-builds.ts';
 import { reportDryRun, type PublishResult } from './report.ts';
-import { checkForeignObjects } from './retention.ts';
+import { checkForeignObjects, refuseForeignInTheWay } from './retention.ts';
 import { createS3Store, type RemoteObject } from './s3-store.ts';
 
 /**
@@ -51,10 +51,9 @@ export async function publishShard(config: PublishConfig, deps: PublishDeps, sha
     const pendingKey = recordKeyFor(PENDING_DIR, record);
     const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(record, pendingKey, config.records)));
     // As a publish does (retention.ts checkForeignObjects): never over what publish did not write, beside it only when told to.
-    const { listing } = checkForeignObjects(remote, bucket, local, pendingRecord.key, {
-      allowForeign: config.allowForeignObjects,
-      location: store.location,
-    });
+    const location = store.location;
+    const { foreign, listing } = checkForeignObjects(remote, bucket, local, { allowForeign: config.allowForeignObjects, location });
+    refuseForeignInTheWay(foreign, [pendingKey], location);
     const plan = await planUploads(local, listing, (key) => store.headSha256(key), config.concurrency);
     // latest.json names the same build before and after a shard's upload.
     const base = {

@@ -146,6 +146,7 @@ describe('site publish never deletes an object it did not write', () => {
   let s3: S3TestServer;
   let client: S3Client;
   const dirs: string[] = [];
+  const fakes: { files: Record<string, string> }[] = [];
   const put = (key: string, body: string): Promise<unknown> =>
     client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body }));
   const config = (n: number, extra: PublishOptions = {}): ReturnType<typeof resolvePublishConfig> =>
@@ -158,7 +159,7 @@ describe('site publish never deletes an object it did not write', () => {
     const root = await mkdtemp(join(tmpdir(), 'site-foreign-'));
     for (let n = 1; n <= 5; n++) {
       dirs[n] = join(root, `build-${n}`);
-      await writeFakeBuild(dirs[n]!, n);
+      fakes[n] = await writeFakeBuild(dirs[n]!, n);
     }
   });
   afterAll(async () => {
@@ -276,6 +277,18 @@ describe('site publish never deletes an object it did not write', () => {
       own = await startS3Server({ directory: own.directory });
       const halfway = await snapshot();
       expect(halfway['_assets/builds/pending/build-2.json']).toBeDefined();
+      // The pending record lists the keys build 2 writes, not the ones build 1 already put there with the same bytes.
+      const reading = s3Client(own.endpoint);
+      const pendingKey = Object.keys(await bucketSnapshot(reading, own.bucket)).find((k) =>
+        k.startsWith('_assets/builds/pending/build-2.'),
+      )!;
+      const pendingRecord = JSON.parse((await getObject(reading, own.bucket, pendingKey))!.body.toString()) as {
+        files: Record<string, unknown>;
+      };
+      reading.destroy();
+      const unchanged = ['_assets/shared-0000.js', 'media/logo.svg', 'robots.txt', 'sitemap.xml', '_assets/builds/latest.json'];
+      const written = Object.keys(fakes[2]!.files).filter((k) => !unchanged.includes(k));
+      expect(Object.keys(pendingRecord.files).sort()).toEqual(written.sort());
       const orphans = Object.keys(halfway).filter((k) => k.includes('-v2'));
       expect(orphans.length).toBeGreaterThan(0);
 
