@@ -70,7 +70,14 @@ export function isRecordKeyOf(key: string, dir: string, manifest: FileManifest):
  */
 export function mergeById(records: readonly FileManifest[]): FileManifest[] {
   const byId = new Map<string, FileManifest>();
+  // A build id with a single record, the usual case, is that record: no copy of its 25,800 entries made each publish.
+  const recordsOf = new Map<string, number>();
+  for (const record of records) recordsOf.set(record.id, (recordsOf.get(record.id) ?? 0) + 1);
   for (const record of records) {
+    if (recordsOf.get(record.id) === 1) {
+      byId.set(record.id, record);
+      continue;
+    }
     const seen = byId.get(record.id);
     if (!seen) byId.set(record.id, { ...record, files: Object.assign(Object.create(null) as Record<string, ManifestEntry>, record.files) });
     else {
@@ -145,7 +152,7 @@ const SIGNED_TAIL_MAX = 300;
 /**
  * The canonical text of a manifest, made once per manifest object: a build's record, at 25,800 files,
  * is 4.8 MB of JSON, and a publish names, signs and checks it several times. Manifests are not changed
- * once made (mergeById changes only the copies it makes, before it returns them).
+ * once made (mergeById changes only the copies it makes, before it returns them; a build id's only record it returns as it is).
  */
 function canonicalText(manifest: FileManifest): string {
   let text = canonicalTexts.get(manifest);
