@@ -90,7 +90,8 @@ export function streamPages({
   let joined = 0;
   const stream = readAhead<HeldPage>(
     afterLast(
-      reuse ? concat(queried, reuse.pages) : queried,
+      queried,
+      reuse?.pages ?? null,
       (count, asked) => {
         recorder.queried();
         const kept = reuse
@@ -164,32 +165,27 @@ const READ_AHEAD_CHARS = 64 * 1024 * 1024;
 const SPILL_BYTES = 4 * READ_AHEAD_CHARS;
 
 /**
- * Passes `source` through, each item as `onItem` gives it back, and calls `onEnd` once it is exhausted with
- * the number of items, and of those that came before a concat()'s second part (all of them without one).
+ * Passes `first` then `second` through (the pages asked of the backend, then the kept ones), each item as
+ * `onItem` gives it back, and calls `onEnd` once both are exhausted with the number of items, and of those
+ * from `first`. One generator: each layer an item passes costs promises, and an update in place hands
+ * on every kept page.
  */
 async function* afterLast<T, H = T>(
-  source: AsyncIterable<T | typeof SECOND_PART>,
+  first: AsyncIterable<T>,
+  second: AsyncIterable<T> | null,
   onEnd: (count: number, first: number) => void,
   onItem: (item: T) => H,
 ): AsyncGenerator<H> {
   let count = 0;
-  let first: number | null = null;
-  for await (const item of source) {
-    if (item === SECOND_PART) first = count;
-    else {
+  for await (const item of first) {
+    count++;
+    yield onItem(item);
+  }
+  const asked = count;
+  if (second)
+    for await (const item of second) {
       count++;
       yield onItem(item);
     }
-  }
-  onEnd(count, first ?? count);
-}
-
-/** Where concat()'s second part starts. */
-const SECOND_PART: unique symbol = Symbol('second part');
-
-/** The pages asked of the backend, then the kept ones, with the mark between them. */
-async function* concat<T>(first: AsyncIterable<T>, second: AsyncIterable<T>): AsyncGenerator<T | typeof SECOND_PART> {
-  yield* first;
-  yield SECOND_PART;
-  yield* second;
+  onEnd(count, asked);
 }

@@ -38,12 +38,26 @@ export async function* keptPages(
   const read = async ({ path, routeId, hash }: KeptPage): Promise<PageRecord> => {
     const route = byId.get(routeId)!;
     const params = findRoute([route], path)?.params ?? {};
-    if (!needsData(routeId, path)) return { job: { route, path, params }, data: undefined, json: '', hash, unread: true };
     const json = await keptDataJson(outDir, path, routeId, hash);
     const data: unknown = JSON.parse(json);
     return { job: { route, path, params }, data, json, lastmod: pageLastmod(routeData[routeId], data), hash };
   };
-  yield* mapAhead(pages, READ_AT_ONCE, read);
+  // Nearly every kept page is kept unread and needs no file: it is handed on as it is found, without a
+  // promise of the read-ahead's (an edit at 10,000 pages keeps some 10,700 so). The pages to read are read
+  // ahead in runs, in the pages' order.
+  for (let i = 0; i < pages.length; ) {
+    const { path, routeId, hash } = pages[i]!;
+    if (!needsData(routeId, path)) {
+      const route = byId.get(routeId)!;
+      yield { job: { route, path, params: findRoute([route], path)?.params ?? {} }, data: undefined, json: '', hash, unread: true };
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < pages.length && needsData(pages[end]!.routeId, pages[end]!.path)) end++;
+    yield* mapAhead(pages.slice(i, end), READ_AT_ONCE, read);
+    i = end;
+  }
 }
 
 /**
