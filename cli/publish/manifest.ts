@@ -31,7 +31,9 @@ export interface FileManifest {
 
 /** Builds the manifest with its keys sorted, so the same build always serialises to the same bytes. */
 export function createManifest(id: string, timestamp: number, entries: Iterable<[string, ManifestEntry]>): FileManifest {
-  const sorted = [...entries].sort(([a], [b]) => compareText(a, b));
+  const sorted = [...entries];
+  // A build's files come sorted already (local.ts readLocalBuild): checked in one pass, sorted only if not.
+  if (!sorted.every((entry, i) => i === 0 || compareText(sorted[i - 1]![0], entry[0]) < 0)) sorted.sort(([a], [b]) => compareText(a, b));
   // No prototype: a key such as `__proto__` is a key like any other.
   const files: Record<string, ManifestEntry> = Object.create(null) as Record<string, ManifestEntry>;
   for (const [key, { size, md5, sha256 }] of sorted) files[key] = { size, md5, sha256 };
