@@ -31,6 +31,8 @@ export interface InspectedLinks extends Iterable<[string, Iterable<number>]> {
   get(link: string): Iterable<number> | undefined;
   keys(): Iterable<string>;
   values(): Iterable<Iterable<number>>;
+  /** Calls `visit` with each link's place in the order of `keys()` and each page using it, in order, without a list of them made per link. @default walks values() */
+  forEachUse?(visit: (link: number, page: number) => void): void;
 }
 
 /**
@@ -250,6 +252,10 @@ export class LinkUsers implements InspectedLinks {
     for (const [link, id] of this.ids) yield [link, this.users(id)];
   }
 
+  forEachUse(visit: (link: number, page: number) => void): void {
+    for (let id = 0; id < this.ids.size; id++) this.walk(id, (page) => visit(id, page));
+  }
+
   /**
    * The pages of link `id`, in the order they came: an array, which for-of walks without an object per
    * page (a generator made one per page, about 20 MB of garbage for each pass over a 10,000-page site's
@@ -257,15 +263,20 @@ export class LinkUsers implements InspectedLinks {
    */
   private users(id: number): number[] {
     const pages: number[] = [];
+    this.walk(id, (page) => void pages.push(page));
+    return pages;
+  }
+
+  /** Calls `visit` with each page of link `id`, in the order they came. */
+  private walk(id: number, visit: (page: number) => void): void {
     let cell = this.heads[id]!;
     let previous = -1;
     for (let i = 0; i < this.sizes[id]!; i++) {
       if (i > 0 && i % CELL_ENTRIES === 0) cell = this.pool[cell * CELL + CELL_ENTRIES]!;
       const entry = this.pool[cell * CELL + (i % CELL_ENTRIES)]!;
-      if (entry < RUN) pages.push((previous = entry));
-      else for (const end = previous + entry - RUN; previous < end; ) pages.push(++previous);
+      if (entry < RUN) visit((previous = entry));
+      else for (const end = previous + entry - RUN; previous < end; ) visit(++previous);
     }
-    return pages;
   }
 
   private append(id: number, entry: number): void {

@@ -273,6 +273,9 @@ describe('createPageInspector', () => {
     expect([...links.keys()]).toEqual([...expected.keys()]);
     expect([...links].map(([link, users]) => [link, [...users]])).toEqual([...expected]);
     expect([...links.values()].map((users) => [...users])).toEqual([...expected.values()]);
+    const uses: number[][] = [];
+    links.forEachUse((link, page) => void (uses[link] ??= []).push(page));
+    expect(uses).toEqual([...expected.values()]);
     expect([...links.get('/nav/a')!].length).toBe(5000);
     expect(links.get('/nowhere')).toBeUndefined();
   });
