@@ -65,6 +65,7 @@ function signatureOf(articles: readonly NewsRelatedData[], size: number): string
  * -1 where it has fewer (and for an article not wanted).
  */
 function rank(articles: readonly NewsRelatedData[], size: number, wanted: (article: NewsRelatedData) => boolean): Int32Array {
+  // Each tag's articles by index, ascending (they are pushed in order): an article's place in a list is found by bisection.
   const byTag = new Map<string, number[]>();
   articles.forEach((article, index) => {
     for (const tag of new Set(article.tags)) {
@@ -73,30 +74,58 @@ function rank(articles: readonly NewsRelatedData[], size: number, wanted: (artic
       else byTag.set(tag, [index]);
     }
   });
-  const positions = new Map<string, Map<number, number>>();
-  for (const [tag, list] of byTag) positions.set(tag, new Map(list.map((index, position) => [index, position])));
 
   const picked = new Int32Array(articles.length * size).fill(-1);
+  // The candidates of one article and their scores (shared tags), reused from one article to the next:
+  // at most 2 × TAG_WINDOW per tag, so looked up by a scan. An object or two per article instead of a
+  // map, lists and pairs: at 10,000 articles, ranking made some 30 MB of garbage.
+  const candidates: number[] = [];
+  const scores: number[] = [];
+  const order: number[] = [];
   articles.forEach((article, index) => {
     if (!wanted(article)) return;
-    const scores = new Map<number, number>();
+    candidates.length = 0;
+    scores.length = 0;
     for (const tag of new Set(article.tags)) {
-      const list = byTag.get(tag) ?? [];
-      const at = positions.get(tag)?.get(index) ?? 0;
-      for (const other of list.slice(Math.max(0, at - TAG_WINDOW), at + TAG_WINDOW + 1)) {
-        if (other !== index) scores.set(other, (scores.get(other) ?? 0) + 1);
+      const list = byTag.get(tag)!;
+      const at = placeOf(list, index);
+      for (let k = Math.max(0, at - TAG_WINDOW); k <= Math.min(list.length - 1, at + TAG_WINDOW); k++) {
+        const other = list[k]!;
+        if (other === index) continue;
+        const seen = candidates.indexOf(other);
+        if (seen >= 0) scores[seen]!++;
+        else {
+          candidates.push(other);
+          scores.push(1);
+        }
       }
     }
-    const ranked = [...scores]
-      .sort(([a, scoreA], [b, scoreB]) => scoreB - scoreA || Math.abs(a - index) - Math.abs(b - index) || a - b)
-      .map(([other]) => other);
+    order.length = 0;
+    for (let c = 0; c < candidates.length; c++) order.push(c);
+    order.sort(
+      (x, y) =>
+        scores[y]! - scores[x]! || Math.abs(candidates[x]! - index) - Math.abs(candidates[y]! - index) || candidates[x]! - candidates[y]!,
+    );
+    let filled = 0;
+    for (; filled < order.length && filled < size; filled++) picked[index * size + filled] = candidates[order[filled]!]!;
     // Untagged or unusual articles still point somewhere: the articles published around them.
-    for (let distance = 1; ranked.length < size && distance < articles.length; distance++) {
+    for (let distance = 1; filled < size && distance < articles.length; distance++) {
       for (const other of [index - distance, index + distance]) {
-        if (other >= 0 && other < articles.length && !scores.has(other) && ranked.length < size) ranked.push(other);
+        if (other >= 0 && other < articles.length && filled < size && !candidates.includes(other)) picked[index * size + filled++] = other;
       }
     }
-    picked.set(ranked.slice(0, size), index * size);
   });
   return picked;
+}
+
+/** Where `index` is in `list` (ascending), or where it would go. */
+function placeOf(list: readonly number[], index: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (list[middle]! < index) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

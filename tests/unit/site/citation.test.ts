@@ -61,6 +61,41 @@ describe('related news', () => {
     expect(related.get('a')?.[0]).not.toHaveProperty('body');
   });
 
+  it('on a large collection picks what the rule says: most shared tags among each tag’s 6 neighbours on either side, then the nearest, then the earlier; then the articles around it', () => {
+    let seed = 11;
+    const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    // Repeated tags, untagged articles, tags on thousands of articles and on a few.
+    const articles = Array.from({ length: 3000 }, (_, i) =>
+      article(
+        `n${i}`,
+        Array.from({ length: random(5) }, () => (random(3) === 0 ? 'common' : `t${random(40)}`)),
+      ),
+    );
+    const reference = (index: number, size: number): string[] => {
+      const scores = new Map<number, number>();
+      for (const tag of new Set(articles[index]!.tags)) {
+        const list = articles.flatMap((a, i) => (new Set(a.tags).has(tag) ? [i] : []));
+        const at = list.indexOf(index);
+        for (const other of list.slice(Math.max(0, at - 6), at + 7)) if (other !== index) scores.set(other, (scores.get(other) ?? 0) + 1);
+      }
+      const ranked = [...scores]
+        .sort(([a, x], [b, y]) => y - x || Math.abs(a - index) - Math.abs(b - index) || a - b)
+        .map(([other]) => other);
+      for (let d = 1; ranked.length < size; d++)
+        for (const other of [index - d, index + d])
+          if (other >= 0 && other < articles.length && !scores.has(other) && ranked.length < size) ranked.push(other);
+      return ranked.slice(0, size).map((i) => articles[i]!.id);
+    };
+    for (const size of [3, 8]) {
+      const related = relatedArticles(articles, size);
+      for (let i = 0; i < articles.length; i += 7)
+        expect(
+          related.get(`n${i}`)?.map((n) => n.id),
+          `n${i}`,
+        ).toEqual(reference(i, size));
+    }
+  });
+
   it('picks for the wanted articles only (a shard’s), from the whole collection all the same', () => {
     const articles = [article('a', ['x', 'y']), article('b', ['x']), article('c', ['z']), article('d', ['x', 'y']), article('e', [])];
     const related = relatedArticles(articles, 3, (a) => a.id === 'a' || a.id === 'e');
