@@ -44,6 +44,8 @@ export interface InspectedPages extends Iterable<InspectedPage> {
   at(index: number): InspectedPage;
   /** The page's path alone, without making its object. */
   path(index: number): string;
+  /** The length of the page's HTML or of its payload alone, without making its object (the report's measure walks every page for them). */
+  chars(index: number, of: 'html' | 'payload'): number;
 }
 
 /** What is read from one rendered page where it is rendered (possibly a worker thread), for the inspector. */
@@ -159,6 +161,10 @@ class PackedPages implements InspectedPages {
     const path = this.paths[index];
     if (path === undefined) throw new RangeError(`page ${index} of ${this.paths.length}`);
     return path;
+  }
+
+  chars(index: number, of: 'html' | 'payload'): number {
+    return (of === 'html' ? this.htmlChars : this.payloadChars).at(index);
   }
 
   at(index: number): InspectedPage {

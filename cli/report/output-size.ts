@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ASSETS_DIR } from '../../runtime/shared/contract.ts';
 import { htmlFileFor, payloadFileFor } from '../../runtime/shared/paths.ts';
-import type { InspectedPage, InspectedPages } from '../checks/collect.ts';
+import type { InspectedPages } from '../checks/collect.ts';
 
 /** Files and bytes of one kind of output. */
 export interface OutputTally {
@@ -36,23 +36,11 @@ export async function measureOutput(
     sizeTree(join(siteDir, ASSETS_DIR)),
     sizeTree(join(siteDir, 'media')),
     sizeTopFiles(siteDir),
-    largest(
-      siteDir,
-      pages,
-      top,
-      (p) => p.htmlChars,
-      (p) => htmlFileFor(p.path),
-    ),
-    largest(
-      siteDir,
-      pages,
-      top,
-      (p) => p.payloadChars,
-      (p) => payloadFileFor(p.path),
-    ),
+    largest(siteDir, pages, top, 'html', htmlFileFor),
+    largest(siteDir, pages, top, 'payload', payloadFileFor),
   ]);
   let payloads = 0;
-  for (const page of pages) if (page.payloadChars > 0) payloads++;
+  for (let i = 0; i < pages.length; i++) if (pages.chars(i, 'payload') > 0) payloads++;
   const byKind = {
     pages: { files: pages.length + payloads, bytes: pageBytes },
     assets,
@@ -74,23 +62,29 @@ export async function measureOutput(
 /** The `top` largest files of one kind: ranked by string length, then measured on disk (UTF-8 may reorder close ones). */
 async function largest(
   siteDir: string,
-  pages: Iterable<InspectedPage>,
+  pages: InspectedPages,
   top: number,
-  chars: (p: InspectedPage) => number,
-  file: (p: InspectedPage) => string,
+  kind: 'html' | 'payload',
+  file: (path: string) => string,
 ): Promise<{ path: string; bytes: number }[]> {
   if (top <= 0) return [];
-  // The longest `top * 2`, the earlier page first among equals, kept as the pages go by: not every page sorted.
-  const candidates: InspectedPage[] = [];
-  for (const page of pages) {
-    const length = chars(page);
-    if (length === 0 || (candidates.length === top * 2 && chars(candidates.at(-1)!) >= length)) continue;
+  // The longest `top * 2`, the earlier page first among equals, kept as the pages go by: not every page
+  // sorted, and no page's object made (pages.chars).
+  const candidates: { index: number; length: number }[] = [];
+  for (let index = 0; index < pages.length; index++) {
+    const length = pages.chars(index, kind);
+    if (length === 0 || (candidates.length === top * 2 && candidates.at(-1)!.length >= length)) continue;
     let at = candidates.length;
-    while (at > 0 && chars(candidates[at - 1]!) < length) at--;
-    candidates.splice(at, 0, page);
+    while (at > 0 && candidates[at - 1]!.length < length) at--;
+    candidates.splice(at, 0, { index, length });
     if (candidates.length > top * 2) candidates.pop();
   }
-  const sized = await Promise.all(candidates.map(async (p) => ({ path: p.path, bytes: (await stat(join(siteDir, file(p)))).size })));
+  const sized = await Promise.all(
+    candidates.map(async ({ index }) => {
+      const path = pages.path(index);
+      return { path, bytes: (await stat(join(siteDir, file(path)))).size };
+    }),
+  );
   return sized.sort((a, b) => b.bytes - a.bytes).slice(0, top);
 }
 
