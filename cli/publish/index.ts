@@ -7,12 +7,12 @@ import { publishShard } from './shard.ts';
 import type { PublishConfig } from '../config/publish.ts';
 import { deleteKeys, uploadInStages, uploadsDone, type PublishAction } from './execute.ts';
 import { readLocalBuild, memoryFile } from './local.ts';
-import { createManifest, recordKeyFor, signedRecord } from './manifest.ts';
+import { createManifest, recordKeyFor, signedRecord, type FileManifest, type ManifestEntry } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
 import { FILES_DIR, isShardRecordOf, PENDING_DIR } from './policy.ts';
-import { readBucketBuilds, recordReadingOf, recordDigest, signAdopted } from './remote-builds.ts';
+import { readBucketBuilds, recordReadingOf, recordDigest, signAdopted, type BucketBuilds } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
-import { checkForeignObjects, planRetention, refuseForeignInTheWay } from './retention.ts';
+import { checkForeignObjects, ownedKeys, planRetention, refuseForeignInTheWay } from './retention.ts';
 import { createS3Store } from './s3-store.ts';
 import { shardHandover } from './staged.ts';
 
@@ -30,6 +30,18 @@ export type { PublishDeps } from './deps.ts';
  * ones are deleted only after latest.json names the new build. Any failure before that leaves
  * latest.json naming the previous complete build.
  */
+/**
+ * The keys of build `id`'s trusted pending records other than `own` (not its shards'), when `live` lists
+ * every key they list: nothing they own is left unlisted once they go.
+ */
+function attemptsOf(id: string, bucket: BucketBuilds, live: FileManifest, own: string): string[] {
+  const earlier = bucket.pending.find((p) => p.id === id);
+  if (!earlier || !Object.keys(earlier.files).every((key) => Object.hasOwn(live.files, key))) return [];
+  return [...bucket.recordKeys]
+    .filter(([key, recordId]) => recordId === id && key.startsWith(`${PENDING_DIR}/`) && key !== own)
+    .map(([key]) => key);
+}
+
 export async function publish(config: PublishConfig, deps: PublishDeps): Promise<PublishResult> {
   const { logger, now = Date.now, onAction = () => {} } = deps;
   const started = now();
@@ -85,21 +97,28 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
         `${foreign.length} objects under ${store.location} belong to no build published there (--allow-foreign-objects): they are never deleted or written over`,
       );
     const plan = await planUploads(files, listing, (key) => store.headSha256(key), config.concurrency);
-    // The pending record lists the keys this run writes, its manifest but for itself: every other key of
-    // the build is in the bucket already, listed by a record of publish's own (checkForeignObjects leaves
-    // no other object unchanged), so the record is an edit's few keys rather than the manifest again.
-    const pending = createManifest(
-      id,
-      local.meta.timestamp,
-      plan.uploads.filter((u) => u.file.key !== manifestKey && u.file.key !== LATEST_FILE).map((u) => [u.file.key, u.file] as const),
-    );
+    // The pending record lists the keys this run writes, its manifest but for itself, and the keys it
+    // finds unchanged that only pending records list (another run's, which a third run's retention may
+    // delete before this one ends): every other key of the build is in the bucket already and listed by a
+    // signed file manifest (checkForeignObjects leaves no unlisted object unchanged). An edit's record is
+    // then its few keys rather than the manifest again.
+    const inManifests = ownedKeys(bucket.manifests, [], []);
+    const pending = createManifest(id, local.meta.timestamp, [
+      ...plan.uploads
+        .filter((u) => u.file.key !== manifestKey && u.file.key !== LATEST_FILE)
+        .map((u): [string, ManifestEntry] => [u.file.key, u.file]),
+      ...plan.unchanged.filter((f) => f.key !== LATEST_FILE && !inManifests.has(f.key)).map((f): [string, ManifestEntry] => [f.key, f]),
+    ]);
     const pendingKey = recordKeyFor(PENDING_DIR, pending);
     refuseForeignInTheWay(foreign, [pendingKey], location);
     const pendingRecord = memoryFile(pendingKey, Buffer.from(signedRecord(pending, pendingKey, config.records)));
     phase('manifest and plan');
     // What this build's shards uploaded beforehand: copied into place, then removed as housekeeping.
     const handover = shardHandover(manifest, bucket.manifests, bucket.pending, remote, bucket.recordKeys);
-    const housekeeping = new Set([pendingRecord.key, ...handover.leftovers, ...handover.records]);
+    // Earlier attempts' pending records of this build id, when the new manifest lists every key they do
+    // (a retry, or an edit published again): housekeeping like this run's own, not left to retention.
+    const attempts = attemptsOf(id, bucket, manifest, pendingRecord.key);
+    const housekeeping = new Set([pendingRecord.key, ...attempts, ...handover.leftovers, ...handover.records]);
     const retention = planRetention({
       live: manifest,
       stored: bucket.manifests,
@@ -185,11 +204,9 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       deleted: removed.deleted + records.deleted + leftovers.deleted + shardRecords.deleted,
       failed: [...removed.failed, ...records.failed, ...leftovers.failed, ...shardRecords.failed],
     };
-    // The build is live and listed by its manifest now; its pending record has served its purpose.
-    if (plan.uploads.length > 0)
-      await store
-        .delete(pendingRecord.key)
-        .catch(() => logger.warn('publish', `could not delete ${pendingRecord.key}; the next publish removes it`));
+    // The build is live and listed by its manifest now; its pending records have served their purpose.
+    for (const key of [...(plan.uploads.length > 0 ? [pendingRecord.key] : []), ...attempts])
+      await store.delete(key).catch(() => logger.warn('publish', `could not delete ${key}; the next publish removes it`));
     const result: PublishResult = {
       ...base,
       uploaded: plan.uploads.length,

@@ -36,8 +36,8 @@ export function createManifest(id: string, timestamp: number, entries: Iterable<
   if (!sorted.every((entry, i) => i === 0 || compareText(sorted[i - 1]![0], entry[0]) < 0)) sorted.sort(([a], [b]) => compareText(a, b));
   // No prototype: a key such as `__proto__` is a key like any other.
   const files: Record<string, ManifestEntry> = Object.create(null) as Record<string, ManifestEntry>;
-  for (const [key, { size, md5, sha256 }] of sorted) files[key] = { size, md5, sha256 };
-  const manifest: FileManifest = { v: 1, id, timestamp, files };
+  for (const [key, { size, md5, sha256 }] of sorted) files[key] = Object.freeze({ size, md5, sha256 });
+  const manifest: FileManifest = frozen({ v: 1, id, timestamp, files });
   canonicalManifests.add(manifest);
   return manifest;
 }
@@ -89,7 +89,7 @@ export function mergeById(records: readonly FileManifest[]): FileManifest[] {
       seen.timestamp = Math.max(seen.timestamp, record.timestamp);
     }
   }
-  return [...byId.values()];
+  return [...byId.values()].map((manifest) => (Object.isFrozen(manifest) ? manifest : frozen(manifest)));
 }
 
 /** The record as stored at `recordKey`: the manifest with its MAC (record-auth.ts) as a last field. */
@@ -185,9 +185,20 @@ function parseManifest(value: unknown): FileManifest | null {
   for (const [key, entry] of Object.entries(value.files)) {
     if (!isRecord(entry) || typeof entry.size !== 'number' || typeof entry.md5 !== 'string' || typeof entry.sha256 !== 'string')
       return null;
-    files[key] = { size: entry.size, md5: entry.md5, sha256: entry.sha256 };
+    files[key] = Object.freeze({ size: entry.size, md5: entry.md5, sha256: entry.sha256 });
   }
-  return { v: 1, id: value.id, timestamp: value.timestamp, files };
+  return frozen({ v: 1, id: value.id, timestamp: value.timestamp, files });
+}
+
+/**
+ * A manifest and its file list made read-only (its entries are frozen as they are made): its canonical
+ * text, version and checks are cached by object (canonicalText, recordKeyFor, remote-builds.ts
+ * CheckedRecords), and mergeById hands a build id's only record on as it is, so a change to one after it
+ * is made would be a record whose caches no longer match it.
+ */
+function frozen(manifest: FileManifest): FileManifest {
+  Object.freeze(manifest.files);
+  return Object.freeze(manifest);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -8,7 +8,14 @@ import { BuildErrors, createBuildError, isBuildError } from '../../cli/errors/er
 import { createMemoryLogger } from '../../cli/terminal/logger.ts';
 import { publish, resolvePublishConfig, type ObjectStore } from '../../cli/publish/index.ts';
 import { memoryFile } from '../../cli/publish/local.ts';
-import { createManifest, readSignedRecord, serializeManifest, signedRecord, type FileManifest } from '../../cli/publish/manifest.ts';
+import {
+  createManifest,
+  mergeById,
+  readSignedRecord,
+  serializeManifest,
+  signedRecord,
+  type FileManifest,
+} from '../../cli/publish/manifest.ts';
 import { createRecordAuth } from '../../cli/publish/record-auth.ts';
 import { compareWithRemote, planUploads } from '../../cli/publish/plan.ts';
 import { CACHE_IMMUTABLE, CACHE_MEDIA, CACHE_REVALIDATE, policyFor } from '../../cli/publish/policy.ts';
@@ -216,6 +223,21 @@ describe('publish planning', () => {
     expect(readSignedRecord(text, key, createRecordAuth(Buffer.from('j'.repeat(32)), { bucket: 'site', prefix: 'www' }))).toEqual({
       problem: 'forged',
     });
+  });
+
+  it('makes records read-only: made, read back or merged by build id, none can be changed after its text and version are cached', () => {
+    const auth = createRecordAuth(Buffer.from('k'.repeat(32)), { bucket: 'site', prefix: 'www' });
+    const made = manifest('abc', 5, ['a', 'b']);
+    const key = '_assets/builds/files/abc.json';
+    const read = readSignedRecord(signedRecord(made, key, auth), key, auth);
+    const later = manifest('abc', 6, ['c']);
+    const merged = mergeById([made, later, manifest('def', 1, ['d'])]);
+    for (const record of [made, 'manifest' in read ? read.manifest : null, ...merged]) {
+      expect(Object.isFrozen(record) && Object.isFrozen(record!.files), JSON.stringify(record)).toBe(true);
+      for (const entry of Object.values(record!.files)) expect(Object.isFrozen(entry)).toBe(true);
+      expect(() => ((record!.files as Record<string, unknown>).x = {})).toThrow(TypeError);
+    }
+    expect(Object.keys(merged[0]!.files)).toEqual(['a', 'b', 'c']);
   });
 
   it('parses a large record only once its MAC verifies: a planted one costs no parse, a genuine one is read as before', () => {
