@@ -30,18 +30,6 @@ export type { PublishDeps } from './deps.ts';
  * ones are deleted only after latest.json names the new build. Any failure before that leaves
  * latest.json naming the previous complete build.
  */
-/**
- * The keys of build `id`'s trusted pending records other than `own` (not its shards'), when `live` lists
- * every key they list: nothing they own is left unlisted once they go.
- */
-function attemptsOf(id: string, bucket: BucketBuilds, live: FileManifest, own: string): string[] {
-  const earlier = bucket.pending.find((p) => p.id === id);
-  if (!earlier || !Object.keys(earlier.files).every((key) => Object.hasOwn(live.files, key))) return [];
-  return [...bucket.recordKeys]
-    .filter(([key, recordId]) => recordId === id && key.startsWith(`${PENDING_DIR}/`) && key !== own)
-    .map(([key]) => key);
-}
-
 export async function publish(config: PublishConfig, deps: PublishDeps): Promise<PublishResult> {
   const { logger, now = Date.now, onAction = () => {} } = deps;
   const started = now();
@@ -150,7 +138,7 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       const actions = reportDryRun(
         logger,
         plan.uploads,
-        [...retention.deletes, ...retention.records, ...handover.leftovers, ...handover.records],
+        [...retention.deletes, ...retention.records, ...attempts, ...handover.leftovers, ...handover.records],
         plan.unchanged.length,
       );
       return { ...base, uploaded: 0, deleted: 0, bytes: 0, actions, durationMs: now() - started };
@@ -223,4 +211,18 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
   } finally {
     if (!deps.store) store.close();
   }
+}
+
+// --- internal ---
+
+/**
+ * The keys of build `id`'s trusted pending records other than `own` (not its shards'), when `live` lists
+ * every key they list: nothing they own is left unlisted once they go.
+ */
+function attemptsOf(id: string, bucket: BucketBuilds, live: FileManifest, own: string): string[] {
+  const earlier = bucket.pending.find((p) => p.id === id);
+  if (!earlier || !Object.keys(earlier.files).every((key) => Object.hasOwn(live.files, key))) return [];
+  return [...bucket.recordKeys]
+    .filter(([key, recordId]) => recordId === id && key.startsWith(`${PENDING_DIR}/`) && key !== own)
+    .map(([key]) => key);
 }

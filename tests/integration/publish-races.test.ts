@@ -146,8 +146,14 @@ describe('site publish, stopped and overlapping', () => {
     expect(await pending()).toEqual([]);
     // Stopped again, and then the edited build published: its pending record differs from the stopped one's.
     expect(await run(5, prefix, { beforeWrite: (write) => stopAt(write, 3, 'stopped') }, options)).toMatch(/stopped/);
-    expect(await pending()).toHaveLength(1);
+    const stopped = await pending();
+    expect(stopped).toHaveLength(1);
     await writeFile(join(dirs[5]!, 'news/index.html'), '<!doctype html><title>/news</title><h1>/news, edited again</h1>');
+    const dry = await publish(
+      resolvePublishConfig({ outDir: dirs[5], bucket: s3.bucket, prefix, endpointUrl: s3.endpoint, ...options, dryRun: true }),
+      { logger: createMemoryLogger() },
+    );
+    expect(dry.actions.filter((a) => a.kind === 'delete').map((a) => a.key)).toEqual(stopped);
     expect(await run(5, prefix, {}, options)).toBe('published');
     expect(await pending()).toEqual([]);
     client.destroy();
