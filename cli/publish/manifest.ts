@@ -71,25 +71,14 @@ export function isRecordKeyOf(key: string, dir: string, manifest: FileManifest):
  * timestamp nor shrinks its file list.
  */
 export function mergeById(records: readonly FileManifest[]): FileManifest[] {
-  const byId = new Map<string, FileManifest>();
-  // A build id with a single record, the usual case, is that record: no copy of its 25,800 entries made each publish.
-  const recordsOf = new Map<string, number>();
-  for (const record of records) recordsOf.set(record.id, (recordsOf.get(record.id) ?? 0) + 1);
+  const byId = new Map<string, FileManifest[]>();
   for (const record of records) {
-    if (recordsOf.get(record.id) === 1) {
-      byId.set(record.id, record);
-      continue;
-    }
-    const seen = byId.get(record.id);
-    if (!seen) byId.set(record.id, { ...record, files: Object.assign(Object.create(null) as Record<string, ManifestEntry>, record.files) });
-    else {
-      // Where versions differ on a key, the newer one's entry stands.
-      const newer = record.timestamp >= seen.timestamp;
-      for (const [key, entry] of Object.entries(record.files)) if (newer || !(key in seen.files)) seen.files[key] = entry;
-      seen.timestamp = Math.max(seen.timestamp, record.timestamp);
-    }
+    const versions = byId.get(record.id);
+    if (versions) versions.push(record);
+    else byId.set(record.id, [record]);
   }
-  return [...byId.values()].map((manifest) => (Object.isFrozen(manifest) ? manifest : frozen(manifest)));
+  // A build id with a single record, the usual case, is that record: no copy of its 25,800 entries made each publish.
+  return [...byId.values()].map((versions) => (versions.length === 1 ? versions[0]! : merged(versions)));
 }
 
 /** The record as stored at `recordKey`: the manifest with its MAC (record-auth.ts) as a last field. */
@@ -154,7 +143,7 @@ const SIGNED_TAIL_MAX = 300;
 /**
  * The canonical text of a manifest, made once per manifest object: a build's record, at 25,800 files,
  * is 4.8 MB of JSON, and a publish names, signs and checks it several times. Manifests are not changed
- * once made (mergeById changes only the copies it makes, before it returns them; a build id's only record it returns as it is).
+ * once made (mergeById returns a build id's only record as it is, and the union of several as a new one).
  */
 function canonicalText(manifest: FileManifest): string {
   let text = canonicalTexts.get(manifest);
@@ -188,6 +177,19 @@ function parseManifest(value: unknown): FileManifest | null {
     files[key] = Object.freeze({ size: entry.size, md5: entry.md5, sha256: entry.sha256 });
   }
   return frozen({ v: 1, id: value.id, timestamp: value.timestamp, files });
+}
+
+/** The union of the records of one build id, as mergeById describes it: a new manifest, frozen. */
+function merged([first, ...later]: readonly FileManifest[]): FileManifest {
+  const files: Record<string, ManifestEntry> = Object.assign(Object.create(null) as Record<string, ManifestEntry>, first!.files);
+  let timestamp = first!.timestamp;
+  for (const record of later) {
+    // Where versions differ on a key, the newer one's entry stands.
+    const newer = record.timestamp >= timestamp;
+    for (const [key, entry] of Object.entries(record.files)) if (newer || !(key in files)) files[key] = entry;
+    timestamp = Math.max(timestamp, record.timestamp);
+  }
+  return frozen({ ...first!, timestamp, files });
 }
 
 /**
