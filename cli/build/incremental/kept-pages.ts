@@ -35,26 +35,28 @@ export async function* keptPages(
 ): AsyncGenerator<PageRecord> {
   const byId = new Map(routes.map((r) => [r.id, r]));
   const needsData = await reading;
-  const read = async ({ path, routeId, hash }: KeptPage): Promise<PageRecord> => {
+  const jobOf = ({ path, routeId }: KeptPage): PageRecord['job'] => {
     const route = byId.get(routeId)!;
-    const params = findRoute([route], path)?.params ?? {};
-    const json = await keptDataJson(outDir, path, routeId, hash);
-    const data: unknown = JSON.parse(json);
-    return { job: { route, path, params }, data, json, lastmod: pageLastmod(routeData[routeId], data), hash };
+    return { route, path, params: findRoute([route], path)?.params ?? {} };
   };
+  const read = async (page: KeptPage): Promise<PageRecord> => {
+    const json = await keptDataJson(outDir, page.path, page.routeId, page.hash);
+    const data: unknown = JSON.parse(json);
+    return { job: jobOf(page), data, json, lastmod: pageLastmod(routeData[page.routeId], data), hash: page.hash };
+  };
+  const unread = (page: KeptPage): boolean => !needsData(page.routeId, page.path);
   // Nearly every kept page is kept unread and needs no file: it is handed on as it is found, without a
   // promise of the read-ahead's (an edit at 10,000 pages keeps some 10,700 so). The pages to read are read
   // ahead in runs, in the pages' order.
   for (let i = 0; i < pages.length; ) {
-    const { path, routeId, hash } = pages[i]!;
-    if (!needsData(routeId, path)) {
-      const route = byId.get(routeId)!;
-      yield { job: { route, path, params: findRoute([route], path)?.params ?? {} }, data: undefined, json: '', hash, unread: true };
+    const page = pages[i]!;
+    if (unread(page)) {
+      yield { job: jobOf(page), data: undefined, json: '', hash: page.hash, unread: true };
       i++;
       continue;
     }
     let end = i + 1;
-    while (end < pages.length && needsData(pages[end]!.routeId, pages[end]!.path)) end++;
+    while (end < pages.length && !unread(pages[end]!)) end++;
     yield* mapAhead(pages.slice(i, end), READ_AT_ONCE, read);
     i = end;
   }
