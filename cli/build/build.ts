@@ -609,20 +609,28 @@ async function commitAndSaveCaches(
       },
       previous && (await loadCacheUses(config.cacheDir, config.outDir)),
     );
-    if (extras)
-      await saveBuildState(config.cacheDir, config.outDir, {
-        buildId: ctx.buildId,
-        generator,
-        timestamp,
-        site: recorder.inspected(),
-        records: rendered.records,
-        outputs: extras.outputHashes,
-        media: media.urls,
-        search: searchState,
-        feed: feedState,
-        warnings,
-        uses,
-      });
+    if (extras) {
+      const kept = await saveBuildState(
+        config.cacheDir,
+        config.outDir,
+        {
+          buildId: ctx.buildId,
+          generator,
+          timestamp,
+          site: recorder.inspected(),
+          records: rendered.records,
+          outputs: extras.outputHashes,
+          media: media.urls,
+          search: searchState,
+          feed: feedState,
+          warnings,
+          uses,
+        },
+        { keep: run.states !== null },
+      );
+      // A process that builds the folder again goes on from it without reading it back.
+      if (kept) await run.states?.keep(generator, kept);
+    }
     // A shard keeps no state, but what it used stays for its next build.
     else await saveCacheUses(config.cacheDir, config.outDir, uses);
     await pruneAfterBuild(config, logger, run.pruneNow);

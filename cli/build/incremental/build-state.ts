@@ -93,25 +93,27 @@ export async function loadBuildState(
     );
     const distrust = await whyStateDoesNotHold(outDir, saved, rows);
     if (distrust !== null) return none(distrust);
-    if (saved.feed) saved.feed = { ...saved.feed, cursor: (await movedCursor(cacheDir, outDir, saved.save)) ?? saved.feed.cursor };
-    const pages = new Map<string, RememberedPage>();
-    for (const page of rows as RememberedPage[]) pages.set(page.inspected.path, page);
-    return {
-      state: {
-        buildId: saved.buildId,
-        save: saved.save,
-        pages,
-        outputs: new Map(Object.entries(saved.outputs)),
-        media: new Set(saved.media),
-        search: savedSearch(saved.search),
-        feed: saved.feed ?? null,
-        warnings: savedWarnings(saved.warnings),
-        sample: saved.sample,
-      },
-    };
+    return { state: stateOf(saved, rows as RememberedPage[], await movedCursor(cacheDir, outDir, saved.save)) };
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
   }
+}
+
+/** The state a saved state's text holds, its rows decoded as `pages`, its feed at the moved cursor when there is one. */
+function stateOf(saved: SavedState, pages: readonly RememberedPage[], movedTo: string | null): BuildState {
+  const byPath = new Map<string, RememberedPage>();
+  for (const page of pages) byPath.set(page.inspected.path, page);
+  return {
+    buildId: saved.buildId,
+    save: saved.save,
+    pages: byPath,
+    outputs: new Map(Object.entries(saved.outputs)),
+    media: new Set(saved.media),
+    search: savedSearch(saved.search),
+    feed: saved.feed ? { ...saved.feed, cursor: movedTo ?? saved.feed.cursor } : null,
+    warnings: savedWarnings(saved.warnings),
+    sample: saved.sample,
+  };
 }
 
 /** The files loadBuildState reads of the build cache's record of `outDir`: the state and its moved cursor. */
@@ -134,7 +136,12 @@ export function hasBuildState(cacheDir: string, outDir: string): boolean {
   return existsSync(stateFileFor(cacheDir, outDir));
 }
 
-/** Saves the state of the build just committed to `outDir` (atomically: a torn file would be read as none). */
+/**
+ * Saves the state of the build just committed to `outDir` (atomically: a torn file would be read as none).
+ * With `keep`, returns that state as the next build would read it back (loadBuildState): the same text
+ * parsed and decoded, for a process that builds the folder again (state-memory.ts), without reading the
+ * file back, checking its signature or looking at every kept file.
+ */
 export async function saveBuildState(
   cacheDir: string,
   outDir: string,
@@ -152,7 +159,8 @@ export async function saveBuildState(
     /** The cache entries the build used, by kind (build/cache-kinds.ts): what pruning keeps for this state. */
     uses: CacheUses;
   },
-): Promise<void> {
+  { keep = false }: { keep?: boolean } = {},
+): Promise<BuildState | null> {
   // What the state refers to in the cache, first: a state is never on disk without it (build/cache-prune.ts).
   await saveCacheUses(cacheDir, outDir, state.uses);
   const pages = state.site.pages;
@@ -166,6 +174,24 @@ export async function saveBuildState(
   const index = { item: itemIndex, media: (url: string): number => mediaIndex.get(url) ?? -1 };
   // A link's id is its place in the inspector's map of links, which the state lists in that order.
   const pageLinks = linksByPage(state.site.links, pages.length);
+  const links = keep ? [...state.site.links.keys()] : state.site.links.keys();
+  const head: Omit<SavedState, 'pages' | 'links' | 'items' | 'outputs' | 'media' | 'warnings'> = {
+    version: STATE_VERSION,
+    save: randomUUID(),
+    buildId: state.buildId,
+    generator: state.generator,
+    timestamp: state.timestamp,
+    outDir,
+    folder,
+    sample,
+    search: state.search,
+    feed: state.feed,
+  };
+  const headText = JSON.stringify(head);
+  const outputsText = JSON.stringify(Object.fromEntries(state.outputs));
+  const warningsText = JSON.stringify(state.warnings);
+  // With keep: the rows as the file holds them, parsed again part by part.
+  const rows: unknown[] = [];
   // Written a thousand pages at a time, and the long lists of strings in parts: at 100,000 pages the
   // whole state as one string would be the largest thing the build ever holds, and the list of links
   // alone (160,000 of them) was a 10 MB string at the build's end, where its memory peaks.
@@ -175,39 +201,43 @@ export async function saveBuildState(
     const seal = cacheKeyFor(cacheDir).jsonSeal(STATE_MAC_CONTEXT);
     const out = { write: (text: string) => (seal.update(text), file.write(text)) };
     try {
-      const head: Omit<SavedState, 'pages' | 'links' | 'items' | 'outputs' | 'media' | 'warnings'> = {
-        version: STATE_VERSION,
-        save: randomUUID(),
-        buildId: state.buildId,
-        generator: state.generator,
-        timestamp: state.timestamp,
-        outDir,
-        folder,
-        sample,
-        search: state.search,
-        feed: state.feed,
-      };
-      await out.write(`${JSON.stringify(head).slice(0, -1)},"links":`);
-      await writeJsonList(out, state.site.links.keys());
+      await out.write(`${headText.slice(0, -1)},"links":`);
+      await writeJsonList(out, links);
       await out.write(`,"pages":[`);
       for (let start = 0; start < pages.length; start += 1000) {
-        const rows: string[] = [];
+        const part: string[] = [];
         for (let i = start; i < Math.min(start + 1000, pages.length); i++) {
-          const links = [...pageLinks.ids.subarray(pageLinks.starts[i], pageLinks.starts[i + 1])];
-          rows.push(JSON.stringify(encodePage(pages.at(i), state.records.at(i)!, links, index)));
+          const ids = [...pageLinks.ids.subarray(pageLinks.starts[i], pageLinks.starts[i + 1])];
+          part.push(JSON.stringify(encodePage(pages.at(i), state.records.at(i)!, ids, index)));
         }
-        await out.write((start > 0 ? ',' : '') + rows.join(','));
+        const text = part.join(',');
+        await out.write((start > 0 ? ',' : '') + text);
+        if (keep) for (const row of JSON.parse(`[${text}]`) as unknown[]) rows.push(row);
       }
       await out.write(`],"items":`);
       await writeJsonList(out, itemIds.keys());
-      await out.write(`,"outputs":${JSON.stringify(Object.fromEntries(state.outputs))},"media":`);
+      await out.write(`,"outputs":${outputsText},"media":`);
       await writeJsonList(out, media);
-      await out.write(`,"warnings":${JSON.stringify(state.warnings)}`);
+      await out.write(`,"warnings":${warningsText}`);
       await file.write(seal.end());
     } finally {
       await file.close();
     }
   });
+  if (!keep) return null;
+  const saved: SavedState = {
+    ...(JSON.parse(headText) as typeof head),
+    links: links as string[],
+    pages: [],
+    items: [...itemIds.keys()],
+    outputs: JSON.parse(outputsText) as SavedState['outputs'],
+    media,
+    warnings: JSON.parse(warningsText) as unknown,
+  };
+  const decoded = rows.map((row) => decodePage(row, { links: saved.links, items: saved.items!, media }));
+  const damaged = decoded.find((page) => 'damaged' in page);
+  if (damaged) throw new Error(`the state of the page ${JSON.stringify(String(damaged.damaged))} does not read back as saved`);
+  return stateOf(saved, decoded as RememberedPage[], null);
 }
 
 /**

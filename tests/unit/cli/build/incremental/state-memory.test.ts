@@ -35,9 +35,79 @@ async function folder() {
     reads.push(generator);
     return { state: { buildId: `read ${reads.length}`, sample } as unknown as BuildState };
   };
-  const memory = createStateMemory({ incremental: true, cacheDir, outDir }, load);
-  return { memory, reads, stateFile: stateFile!, cursorFile: cursorFile!, outDir, page };
+  const memory = createStateMemory({ incremental: true, cacheDir, outDir }, { load, quietMs: 50 });
+  // The state a build just saved, as it would read back: its one page, its index.html only.
+  const kept = {
+    buildId: 'kept',
+    sample,
+    pages: new Map([['/news/a', { bytes: '<p>as built</p>'.length, inspected: { path: '/news/a' } }]]),
+    outputs: new Map(),
+    media: new Set(),
+  } as unknown as BuildState;
+  return { memory, reads, stateFile: stateFile!, cursorFile: cursorFile!, outDir, page, kept };
 }
+
+const wait = (ms: number): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the state a build saved, kept (site live)', () => {
+  it('is what the next build gets, without reading the state, once', async () => {
+    const { memory, reads, kept } = await folder();
+    await memory.saved('g1');
+    await memory.keep('g1', kept);
+    // Nothing to read ahead while a state is kept.
+    memory.readAhead();
+    expect((await memory.saved('g1')).state).toBe(kept);
+    expect(reads).toEqual(['g1']);
+    expect((await memory.saved('g1')).state?.buildId).toBe('read 2');
+  });
+
+  it('is still what the next build gets once its files were looked at', async () => {
+    const { memory, reads, kept } = await folder();
+    await memory.keep('g1', kept);
+    await wait(200);
+    expect((await memory.saved('g1')).state).toBe(kept);
+    expect(reads).toEqual([]);
+  });
+
+  it.each([
+    ['the state', 'stateFile'],
+    ['its moved cursor', 'cursorFile'],
+  ] as const)('is read again when %s was written since', async (_what, file) => {
+    const made = await folder();
+    await made.memory.keep('g1', made.kept);
+    await writeFile(made[file], '{"written":"again"}');
+    expect((await made.memory.saved('g1')).state?.buildId).toBe('read 1');
+  });
+
+  it('is read again when a sampled page changed since, or for another generator', async () => {
+    const made = await folder();
+    await made.memory.keep('g1', made.kept);
+    expect((await made.memory.saved('g2')).state?.buildId).toBe('read 1');
+    await made.memory.keep('g1', made.kept);
+    await writeFile(made.page, '<p>as edited</p>'.slice(0, '<p>as built</p>'.length));
+    expect((await made.memory.saved('g1')).state?.buildId).toBe('read 2');
+  });
+
+  it('is dropped when, once the process waited, a file it keeps is missing: the build reads the state (which then says why)', async () => {
+    const made = await folder();
+    await made.memory.keep('g1', made.kept);
+    // Gone without a stamp of the state's files, latest.json or the folder changing (the sample aside).
+    const { sample: _sample, ...unsampled } = made.kept;
+    await made.memory.keep('g1', { ...unsampled, sample: [] } as BuildState);
+    await rm(made.page);
+    await wait(200);
+    expect((await made.memory.saved('g1')).state?.buildId).toBe('read 1');
+  });
+
+  it('is not looked at when the next build comes first', async () => {
+    const made = await folder();
+    const { sample: _sample, ...unsampled } = made.kept;
+    const state = { ...unsampled, sample: [] } as BuildState;
+    await made.memory.keep('g1', state);
+    await rm(made.page);
+    expect((await made.memory.saved('g1')).state).toBe(state);
+  });
+});
 
 describe('the state read ahead (site live)', () => {
   it('is what the next build gets, read once, when nothing was written since', async () => {

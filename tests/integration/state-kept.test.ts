@@ -1,0 +1,85 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_EDITOR } from '../../backend/auth.ts';
+import { startContentServer, type ContentServer } from '../../backend/server.ts';
+import { build } from '../../cli/build/build.ts';
+import { loadBuildState, type BuildState } from '../../cli/build/incremental/build-state.ts';
+import { savedBuild } from '../../cli/build/incremental/incremental.ts';
+import { createStateMemory, type StateMemory } from '../../cli/build/incremental/state-memory.ts';
+import { resolveConfig } from '../../cli/config/config.ts';
+import { createMemoryLogger } from '../../cli/terminal/logger.ts';
+import { htmlFileFor } from '../../runtime/shared/paths.ts';
+import { loginToken } from '../backend/client.ts';
+import { seedBundle } from '../helpers/bundle-seed.ts';
+import { ROOT } from '../helpers/cli.ts';
+import { createContent, deleteContent, updateContent } from '../helpers/content-edits.ts';
+
+/**
+ * A process that updates the same folder again and again (site live) keeps the state each update saved
+ * and goes on from it, rather than reading the file it just wrote back: the kept state must be the
+ * state the file reads back as, to the last field, or the next update keeps, removes or says otherwise
+ * than one that read it.
+ */
+
+let root: string;
+let backend: ContentServer;
+let token: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'site-state-kept-'));
+  await seedBundle(join(root, 'cache'));
+  backend = await startContentServer({ now: () => new Date('2026-06-01T12:00:00Z') });
+  token = await loginToken(backend, DEFAULT_EDITOR.email, DEFAULT_EDITOR.password);
+}, 120_000);
+
+afterAll(async () => {
+  await backend?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('the state an update in place saved, kept in memory', () => {
+  it('is the state the build cache reads back, and the next update goes on from it without reading', async () => {
+    const config = resolveConfig(
+      { endpoint: backend.url, outDir: join(root, 'out'), cacheDir: join(root, 'cache'), search: false, report: false, logLevel: 'silent' },
+      { SOURCE_DATE_EPOCH: '1780000000' },
+      ROOT,
+    );
+    const reads: string[] = [];
+    const memory = createStateMemory(config, {
+      load: (options, generator) => (reads.push(generator), savedBuild(options, generator)),
+    });
+    // The states kept, as the build handed them over.
+    const kept: { generator: string; state: BuildState }[] = [];
+    const states: StateMemory = {
+      ...memory,
+      keep: (generator, state) => (kept.push({ generator, state }), memory.keep(generator, state)),
+    };
+    const update = async (): Promise<void> => {
+      const result = await build(config, { logger: createMemoryLogger(), states, saveCachesLater: true });
+      await result.saveCaches?.();
+    };
+    await update();
+    expect(reads).toHaveLength(1);
+    // Edits of several kinds: a title, an item added (a new page, its media), one deleted (pages and files removed).
+    const edits = [
+      () => updateContent(backend, token, 'NewsItem', 'news-3', { title: 'Kept state, edited' }),
+      () => createContent(backend, token, 'NewsItem', { slug: 'kept-state-added', title: 'Kept state, added' }),
+      () => deleteContent(backend, token, 'NewsItem', 'news-4'),
+    ];
+    for (const edit of edits) {
+      await edit();
+      const before = kept.length;
+      await update();
+      expect(kept.length, 'the update kept the state it saved').toBe(before + 1);
+      const { generator, state } = kept.at(-1)!;
+      const readBack = await loadBuildState(config.cacheDir, config.outDir, generator);
+      expect(readBack.state, 'reason' in readBack ? readBack.reason : '').not.toBeNull();
+      expect(state).toStrictEqual(readBack.state);
+    }
+    // Every update after the first went on from the state kept: none read the cache's.
+    expect(reads).toHaveLength(1);
+    expect(await readFile(join(config.outDir, htmlFileFor('/news/kept-state-added')), 'utf8')).toContain('Kept state, added');
+  }, 240_000);
+});
