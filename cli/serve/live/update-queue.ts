@@ -18,7 +18,12 @@ export interface Batch {
 }
 
 export interface UpdateQueueOptions {
-  /** Quiet time after a change before an idle queue starts an update, so changes saved together go together. @default 50 */
+  /**
+   * Time after a change before an idle queue starts an update, for changes saved together to go together.
+   * @default 0: at once (the next turn of the event loop). An update asks the feed for every change since
+   * the last build when it starts, so changes saved together mostly go in it anyway, and a call about one
+   * that came too late makes an update that finds nothing to do in a few milliseconds, not a second build.
+   */
   debounceMs?: number;
   /** Delay before the first retry of a failed update, doubling per failure. @default 1000 */
   retryMs?: number;
@@ -44,7 +49,7 @@ export interface UpdateQueue {
 const REASONS_KEPT = 3;
 
 export function createUpdateQueue(run: (batch: Batch) => Promise<void>, options: UpdateQueueOptions = {}): UpdateQueue {
-  const { debounceMs = 50, retryMs = 1_000, maxRetryMs = 60_000, now = Date.now, onFailure = () => undefined } = options;
+  const { debounceMs = 0, retryMs = 1_000, maxRetryMs = 60_000, now = Date.now, onFailure = () => undefined } = options;
   let waiting: Batch | null = null;
   let failures = 0;
   let stopped = false;

@@ -34,7 +34,17 @@ describe("site live's update queue", () => {
     expect(queue.depth).toBe(0);
   });
 
-  it('waits the quiet time after a change, so changes saved together go together', async () => {
+  it('starts an update at once when none runs: an edit waits for nothing but its own update', async () => {
+    const r = recorder(5);
+    const queue = createUpdateQueue(r.run);
+    queue.add('edit');
+    // Timers fire in the order they fall due: the queue's, set first for sooner, before this one.
+    await tick(5);
+    expect(r.batches.map((b) => b.reasons)).toEqual([['edit']]);
+    await queue.idle();
+  });
+
+  it('waits the quiet time after a change when given one, so changes saved together go together', async () => {
     const r = recorder(5);
     const queue = createUpdateQueue(r.run, { debounceMs: 40 });
     queue.add('a');
