@@ -626,7 +626,7 @@ async function commitAndSaveCaches(
           warnings,
           uses,
         },
-        { keep: run.states !== null },
+        { keep: run.states !== null && config.incremental },
       );
       // A process that builds the folder again goes on from it without reading it back.
       if (kept) await run.states?.keep(generator, kept);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,11 +42,7 @@ afterAll(async () => {
 
 describe('the state an update in place saved, kept in memory', () => {
   it('is the state the build cache reads back, and the next update goes on from it without reading', async () => {
-    const config = resolveConfig(
-      { endpoint: backend.url, outDir: join(root, 'out'), cacheDir: join(root, 'cache'), search: false, report: false, logLevel: 'silent' },
-      { SOURCE_DATE_EPOCH: '1780000000' },
-      ROOT,
-    );
+    const config = configFor('out');
     const reads: string[] = [];
     const memory = createStateMemory(config, {
       load: (options, generator) => (reads.push(generator), savedBuild(options, generator)),
@@ -54,7 +51,7 @@ describe('the state an update in place saved, kept in memory', () => {
     const kept: { generator: string; state: BuildState }[] = [];
     const states: StateMemory = {
       ...memory,
-      keep: (generator, state) => (kept.push({ generator, state }), memory.keep(generator, state)),
+      keep: (generator, saved) => (kept.push({ generator, state: saved.state }), memory.keep(generator, saved)),
     };
     const update = async (): Promise<void> => {
       const result = await build(config, { logger: createMemoryLogger(), states, saveCachesLater: true });
@@ -82,4 +79,56 @@ describe('the state an update in place saved, kept in memory', () => {
     expect(reads).toHaveLength(1);
     expect(await readFile(join(config.outDir, htmlFileFor('/news/kept-state-added')), 'utf8')).toContain('Kept state, added');
   }, 240_000);
+
+  it('is checked as a state read back is: a kept file removed right after an update is found by the next, however soon', async () => {
+    const config = configFor('removed');
+    const states = createStateMemory(config);
+    // As site live runs an update: build, save the caches after the publish, read ahead.
+    const update = async (): Promise<string | undefined> => {
+      const result = await build(config, { logger: createMemoryLogger(), states, saveCachesLater: true });
+      await result.saveCaches?.();
+      states.readAhead();
+      return result.report.changes?.mode;
+    };
+    await update();
+    // A page no edit below reaches, removed at once (a cleaner of temporary folders, an operator).
+    const removed = join(config.outDir, htmlFileFor('/about'));
+    await rm(removed);
+    await updateContent(backend, token, 'NewsItem', 'news-5', { title: 'Kept state, right after' });
+    expect(await update()).toBe('full');
+    expect(existsSync(removed)).toBe(true);
+    await updateContent(backend, token, 'NewsItem', 'news-5', { title: 'Kept state, and after that' });
+    expect(await update()).toBe('incremental');
+  }, 240_000);
+
+  it('is not gone on from with --full: every update renders every page', async () => {
+    const config = configFor('full', { full: true });
+    const states = createStateMemory(config);
+    const update = async (): Promise<string | undefined> => {
+      const result = await build(config, { logger: createMemoryLogger(), states, saveCachesLater: true });
+      await result.saveCaches?.();
+      states.readAhead();
+      return result.report.changes?.mode;
+    };
+    expect(await update()).toBe('full');
+    await updateContent(backend, token, 'NewsItem', 'news-5', { title: 'Kept state, with --full' });
+    expect(await update()).toBe('full');
+  }, 240_000);
 });
+
+/** A build's config for its own output folder (and the shared cache). */
+function configFor(name: string, user: { full?: boolean } = {}): ReturnType<typeof resolveConfig> {
+  return resolveConfig(
+    {
+      endpoint: backend.url,
+      outDir: join(root, name),
+      cacheDir: join(root, 'cache'),
+      search: false,
+      report: false,
+      logLevel: 'silent',
+      ...user,
+    },
+    { SOURCE_DATE_EPOCH: '1780000000' },
+    ROOT,
+  );
+}

@@ -140,7 +140,8 @@ export function hasBuildState(cacheDir: string, outDir: string): boolean {
  * Saves the state of the build just committed to `outDir` (atomically: a torn file would be read as none).
  * With `keep`, returns that state as the next build would read it back (loadBuildState): the same text
  * parsed and decoded, for a process that builds the folder again (state-memory.ts), without reading the
- * file back, checking its signature or looking at every kept file.
+ * file back or checking its signature; and `whyNot`, loadBuildState's trust checks of that text against
+ * the folder (state-trust.ts whyStateDoesNotHold), to run before the state is used.
  */
 export async function saveBuildState(
   cacheDir: string,
@@ -160,7 +161,7 @@ export async function saveBuildState(
     uses: CacheUses;
   },
   { keep = false }: { keep?: boolean } = {},
-): Promise<BuildState | null> {
+): Promise<KeptState | null> {
   // What the state refers to in the cache, first: a state is never on disk without it (build/cache-prune.ts).
   await saveCacheUses(cacheDir, outDir, state.uses);
   const pages = state.site.pages;
@@ -235,9 +236,20 @@ export async function saveBuildState(
     warnings: JSON.parse(warningsText) as unknown,
   };
   const decoded = rows.map((row) => decodePage(row, { links: saved.links, items: saved.items!, media }));
-  const damaged = decoded.find((page) => 'damaged' in page);
-  if (damaged) throw new Error(`the state of the page ${JSON.stringify(String(damaged.damaged))} does not read back as saved`);
-  return stateOf(saved, decoded as RememberedPage[], null);
+  return {
+    state: stateOf(
+      saved,
+      decoded.filter((page): page is RememberedPage => !('damaged' in page)),
+      null,
+    ),
+    whyNot: () => whyStateDoesNotHold(outDir, saved, decoded),
+  };
+}
+
+/** A state saveBuildState saved and kept, and why it does not hold for its folder (null: it holds), as loadBuildState would say. */
+export interface KeptState {
+  state: BuildState;
+  whyNot(): Promise<string | null>;
 }
 
 /**

@@ -1,107 +1,90 @@
 import { join } from 'node:path';
 import { LATEST_FILE } from '../../../runtime/shared/paths.ts';
 import { fileStamp } from '../../output/read.ts';
-import { stateFilesFor, type BuildState } from './build-state.ts';
+import { stateFilesFor, type KeptState } from './build-state.ts';
 import { savedBuild, type SavedBuild } from './incremental.ts';
-import { folderIdentity, whyKeptFilesDoNotHold, whySampleDoesNotHold } from './state-trust.ts';
+import { folderIdentity, whySampleDoesNotHold } from './state-trust.ts';
 
 /**
  * The saved state of one output folder, for a process that builds the same folder again and again
  * (`site live`), so that the next update does not start by reading it (a third of a second at 10,000
- * pages, most of it the trust checks' look at every kept file).
+ * pages: 5.8 MB read, its signature checked, parsed and decoded, and every kept file looked at).
  *
  * - **Kept:** the state the last build saved, as the next build would read it back (build-state.ts
- *   saveBuildState with `keep`), held in memory. Its kept files are looked at (their sizes, as
- *   loadBuildState does) once the process has waited QUIET_MS for the next update: edits in quick
- *   succession do not each pay for 25,800 stats, and a file found missing drops the kept state.
- * - **Read ahead:** when nothing is kept (the build saved no state, or a build used it without saving
- *   another), the state is read from the build cache while the process waits, with every trust check.
+ *   saveBuildState with `keep`), held in memory. The trust checks a state read from the cache passes
+ *   (state-trust.ts whyStateDoesNotHold: its names, the folder's build, identity and sampled pages, the
+ *   size of every file it keeps) start as soon as it is kept, while the process waits for the next
+ *   change; the next build waits for them to end, and reads the state from the cache if they fail.
+ * - **Read ahead:** when the last build kept none (it found nothing to change, or ran in a process of
+ *   its own), the state is read from the cache while the process waits, with every check.
  *
  * Either is used only if nothing was written since: the state's files and the folder's latest.json
  * have the stamps they had once it was saved or read (inode, size, times), the folder is the same
- * folder, and the pages the trust checks sample are still as the build wrote them (state-trust.ts).
- * Anything else, and the build reads the state as any build does (incremental.ts savedBuild).
+ * folder, and the pages the trust checks sample are still as the build wrote them, read again when the
+ * next build starts. Anything else, and the build reads the state as any build does (incremental.ts
+ * savedBuild). A build with `--full` (incremental off) gets no state, kept or read.
  */
 export interface StateMemory {
-  /** Keeps `state`, which a build by `generator` has just saved, for the next build. */
-  keep(generator: string, state: BuildState): Promise<void>;
-  /** Starts reading the folder's state for the next build, as the last build asked for it (nothing before a build asked, nothing while a state is kept). */
+  /** Keeps the state a build by `generator` has just saved, for the next build, and starts checking it. */
+  keep(generator: string, kept: KeptState): Promise<void>;
+  /** After a build: starts reading the folder's state for the next build, unless that build kept one (nothing before a build asked for a state). */
   readAhead(): void;
   /** The folder's state for a build by `generator`: the one kept or read ahead when it still holds, else read now. Each is used once. */
   saved(generator: string): Promise<SavedBuild>;
 }
 
-/** How long the process waits for another update before it looks at a kept state's files. */
-export const QUIET_MS = 1000;
-
-/** `load`: how a build reads the state; `quietMs`: QUIET_MS (both for tests). */
+/** `load`: how a build reads the state (for tests). */
 export function createStateMemory(
   options: { incremental: boolean; cacheDir: string; outDir: string },
-  { load = savedBuild, quietMs = QUIET_MS }: { load?: typeof savedBuild; quietMs?: number } = {},
+  { load = savedBuild }: { load?: typeof savedBuild } = {},
 ): StateMemory {
-  type Held = { generator: string; stamps: string; saved: SavedBuild };
-  let ahead: { generator: string; read: Promise<Held | null> } | null = null;
-  let kept: (Held & { stop(): void; dropped: boolean }) | null = null;
+  /** A state for the next build: its generator, the stamps once saved or read, and whether it holds (null: it does). */
+  type Held = { generator: string; stamps: string; saved: SavedBuild; whyNot: Promise<string | null> };
+  let held: Promise<Held | null> | null = null;
+  /** Whether the build that ran last kept its state (keep since the last readAhead). */
+  let keptByLast = false;
   let lastGenerator: string | null = null;
   const stamps = async (): Promise<string> => {
     const files = [...stateFilesFor(options.cacheDir, options.outDir), join(options.outDir, LATEST_FILE)];
     const each = await Promise.all(files.map((file) => fileStamp(file).catch(() => 'none')));
     return [...each, await folderIdentity(options.outDir).catch(() => 'none')].join('|');
   };
-  const stillHolds = async (held: Held | null, generator: string): Promise<boolean> =>
-    !!held?.saved.state &&
-    held.generator === generator &&
-    held.stamps === (await stamps()) &&
-    // The sampled pages are read again too (eight pages): a page changed while the process waited leaves
-    // the stamps as they were.
-    (await whySampleDoesNotHold(options.outDir, held.saved.state.sample)) === null;
   return {
-    async keep(generator, state) {
-      kept?.stop();
-      ahead = null;
+    async keep(generator, kept) {
       lastGenerator = generator;
-      let stopped = false;
-      const held: NonNullable<typeof kept> = {
-        generator,
-        stamps: await stamps(),
-        saved: { state },
-        dropped: false,
-        stop: () => {
-          stopped = true;
-          clearTimeout(look);
-        },
-      };
-      const look = setTimeout(() => {
-        void whyKeptFilesDoNotHold(options.outDir, state, () => stopped)
-          .catch((error: unknown) => (error as Error).message)
-          .then((why) => {
-            if (why !== null && !stopped) held.dropped = true;
-          });
-      }, quietMs);
-      look.unref();
-      kept = held;
+      keptByLast = true;
+      const taken = await stamps();
+      // Checked from now on, as loadBuildState checks a state it reads; a check that throws is a state not used.
+      const whyNot = kept.whyNot().catch((error: unknown) => `the kept state could not be checked (${(error as Error).message})`);
+      held = Promise.resolve({ generator, stamps: taken, saved: { state: kept.state }, whyNot });
     },
     readAhead() {
       const generator = lastGenerator;
-      if (generator === null || kept !== null) return;
+      if (keptByLast || generator === null) {
+        keptByLast = false;
+        return;
+      }
       // Read after the stamps are taken: a write during the read changes them, and the read is not used.
-      const read = (async () => {
+      held = (async () => {
         const before = await stamps();
-        return { generator, stamps: before, saved: await load(options, generator) };
+        return { generator, stamps: before, saved: await load(options, generator), whyNot: Promise.resolve(null) };
       })().catch(() => null);
-      ahead = { generator, read };
     },
     async saved(generator) {
       lastGenerator = generator;
-      const taken = kept;
-      kept = null;
-      // Not looked at further: the build goes on from it now, or reads the state.
-      taken?.stop();
-      if (taken && !taken.dropped && (await stillHolds(taken, generator))) return taken.saved;
-      const read = ahead;
-      ahead = null;
-      const readAhead = read && read.generator === generator ? await read.read : null;
-      if (await stillHolds(readAhead, generator)) return readAhead!.saved;
+      const taken = held && (await held);
+      held = null;
+      if (
+        options.incremental &&
+        taken?.saved.state &&
+        taken.generator === generator &&
+        (await taken.whyNot) === null &&
+        taken.stamps === (await stamps()) &&
+        // The sampled pages are read again too (eight pages): a page changed while the process waited
+        // leaves the stamps as they were.
+        (await whySampleDoesNotHold(options.outDir, taken.saved.state.sample)) === null
+      )
+        return taken.saved;
       return load(options, generator);
     },
   };

@@ -43,27 +43,9 @@ export async function whyStateDoesNotHold(
     return 'the output folder was replaced or restored since the previous build (it is not the folder that build wrote)';
   const changed = await whySampleDoesNotHold(outDir, saved.sample);
   if (changed !== null) return changed;
-  const missing = await firstKeptFileMissing(outDir, pages, [
-    ...Object.keys(saved.outputs),
-    ...saved.media.map((url) => mediaFileFor(url)),
-  ]);
+  const missing = await firstKeptFileMissing(outDir, saved, pages);
   if (missing) return `the output folder's ${missing} is missing or not the size the previous build wrote`;
   return null;
-}
-
-/**
- * Why the files an update in place would keep of a state are not on disk as its build wrote them, or null:
- * the last of the checks above, for a state kept in memory since its build (state-memory.ts). `stopped`
- * ends the look between runs of files (null: nothing found so far).
- */
-export async function whyKeptFilesDoNotHold(
-  outDir: string,
-  state: { pages: ReadonlyMap<string, RememberedPage>; outputs: ReadonlyMap<string, string>; media: ReadonlySet<string> },
-  stopped: () => boolean = () => false,
-): Promise<string | null> {
-  const files = [...state.outputs.keys(), ...[...state.media].map((url) => mediaFileFor(url))];
-  const missing = await firstKeptFileMissing(outDir, [...state.pages.values()], files, stopped);
-  return missing && `the output folder's ${missing} is missing or not the size the previous build wrote`;
 }
 
 /** A few pages spread over the site and the hash of each as it is on disk, which the next build reads again to see that the folder is this one. */
@@ -156,15 +138,9 @@ const PAGE_FILE = /^(?:(.+)\/)?(?:index\.html|_payload\.json)$/;
  * The first file an incremental build would keep that is not on disk as the previous build wrote it,
  * or null: every page's index.html and _payload.json (their sizes together must be the page's recorded
  * bytes; a page may have no payload file, but not one that is something else), every extra output and
- * every media file (`files`). Only sizes: one stat per file, a few per page. `stopped`: asked between
- * files, ends the look (null).
+ * every media file. Only sizes: one stat per file, a few per page.
  */
-async function firstKeptFileMissing(
-  outDir: string,
-  pages: readonly RememberedPage[],
-  files: readonly string[],
-  stopped: () => boolean = () => false,
-): Promise<string | null> {
+async function firstKeptFileMissing(outDir: string, saved: SavedState, pages: readonly RememberedPage[]): Promise<string | null> {
   // The names were checked (firstUnsafeName): joined without path.join's normalising, a third of the check's time and garbage.
   const root = outDir.endsWith(sep) ? outDir : outDir + sep;
   /** The file's size; ABSENT when nothing is there; -1 when it is not a plain file (a folder, a FIFO, a link) or cannot be looked at. */
@@ -179,9 +155,8 @@ async function firstKeptFileMissing(
   };
   let checked = 0;
   // Between runs of files the event loop turns, so the requests and reads started beside it go on.
-  const turn = async (): Promise<boolean> => {
+  const turn = async (): Promise<void> => {
     if (++checked % KEPT_CHECK_RUN === 0) await new Promise((resolve) => setImmediate(resolve));
-    return stopped();
   };
   for (const {
     inspected: { path },
@@ -190,11 +165,11 @@ async function firstKeptFileMissing(
     const html = size(htmlFileFor(path));
     const payload = size(payloadFileFor(path));
     if (html < 0 || payload === -1 || html + Math.max(payload, 0) !== bytes) return path;
-    if (await turn()) return null;
+    await turn();
   }
-  for (const file of files) {
+  for (const file of [...Object.keys(saved.outputs), ...saved.media.map((url) => mediaFileFor(url))]) {
     if (size(file) < 0) return `/${file}`;
-    if (await turn()) return null;
+    await turn();
   }
   return null;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LATEST_FILE } from '../../../../../runtime/shared/paths.ts';
-import { stateFilesFor, type BuildState } from '../../../../../cli/build/incremental/build-state.ts';
+import { stateFilesFor, type BuildState, type KeptState } from '../../../../../cli/build/incremental/build-state.ts';
 import type { SavedBuild } from '../../../../../cli/build/incremental/incremental.ts';
 import { createStateMemory } from '../../../../../cli/build/incremental/state-memory.ts';
 import { samplePages } from '../../../../../cli/build/incremental/state-trust.ts';
@@ -35,38 +35,50 @@ async function folder() {
     reads.push(generator);
     return { state: { buildId: `read ${reads.length}`, sample } as unknown as BuildState };
   };
-  const memory = createStateMemory({ incremental: true, cacheDir, outDir }, { load, quietMs: 50 });
-  // The state a build just saved, as it would read back: its one page, its index.html only.
-  const kept = {
-    buildId: 'kept',
-    sample,
-    pages: new Map([['/news/a', { bytes: '<p>as built</p>'.length, inspected: { path: '/news/a' } }]]),
-    outputs: new Map(),
-    media: new Set(),
-  } as unknown as BuildState;
-  return { memory, reads, stateFile: stateFile!, cursorFile: cursorFile!, outDir, page, kept };
+  const memory = createStateMemory({ incremental: true, cacheDir, outDir }, { load });
+  // The state a build just saved, as it would read back, and its checks (whyNot) as given.
+  const kept = (whyNot: () => Promise<string | null> = async () => null): KeptState => ({
+    state: { buildId: 'kept', sample } as unknown as BuildState,
+    whyNot,
+  });
+  return { memory, reads, stateFile: stateFile!, cursorFile: cursorFile!, outDir, page, kept, cacheDir, load };
 }
 
-const wait = (ms: number): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('the state a build saved, kept (site live)', () => {
-  it('is what the next build gets, without reading the state, once', async () => {
+  it('is what the next build gets once its checks passed, without reading the state, once', async () => {
     const { memory, reads, kept } = await folder();
     await memory.saved('g1');
-    await memory.keep('g1', kept);
-    // Nothing to read ahead while a state is kept.
+    await memory.keep('g1', kept());
+    // Nothing is read ahead after a build that kept its state.
     memory.readAhead();
-    expect((await memory.saved('g1')).state).toBe(kept);
+    expect((await memory.saved('g1')).state?.buildId).toBe('kept');
     expect(reads).toEqual(['g1']);
     expect((await memory.saved('g1')).state?.buildId).toBe('read 2');
   });
 
-  it('is still what the next build gets once its files were looked at', async () => {
+  it('is checked from the moment it is kept, and the next build, however soon, waits for the checks and reads the state when they fail', async () => {
     const { memory, reads, kept } = await folder();
-    await memory.keep('g1', kept);
-    await wait(200);
-    expect((await memory.saved('g1')).state).toBe(kept);
-    expect(reads).toEqual([]);
+    const checks: string[] = [];
+    await memory.keep(
+      'g1',
+      kept(async () => {
+        checks.push('started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return "the output folder's /news/a is missing or not the size the previous build wrote";
+      }),
+    );
+    expect(checks).toEqual(['started']);
+    expect((await memory.saved('g1')).state?.buildId).toBe('read 1');
+    expect(reads).toEqual(['g1']);
+  });
+
+  it('is not used when its checks throw', async () => {
+    const { memory, kept } = await folder();
+    await memory.keep(
+      'g1',
+      kept(() => Promise.reject(new Error('EIO'))),
+    );
+    expect((await memory.saved('g1')).state?.buildId).toBe('read 1');
   });
 
   it.each([
@@ -74,38 +86,36 @@ describe('the state a build saved, kept (site live)', () => {
     ['its moved cursor', 'cursorFile'],
   ] as const)('is read again when %s was written since', async (_what, file) => {
     const made = await folder();
-    await made.memory.keep('g1', made.kept);
+    await made.memory.keep('g1', made.kept());
     await writeFile(made[file], '{"written":"again"}');
     expect((await made.memory.saved('g1')).state?.buildId).toBe('read 1');
   });
 
   it('is read again when a sampled page changed since, or for another generator', async () => {
     const made = await folder();
-    await made.memory.keep('g1', made.kept);
+    await made.memory.keep('g1', made.kept());
     expect((await made.memory.saved('g2')).state?.buildId).toBe('read 1');
-    await made.memory.keep('g1', made.kept);
+    await made.memory.keep('g1', made.kept());
     await writeFile(made.page, '<p>as edited</p>'.slice(0, '<p>as built</p>'.length));
     expect((await made.memory.saved('g1')).state?.buildId).toBe('read 2');
   });
 
-  it('is dropped when, once the process waited, a file it keeps is missing: the build reads the state (which then says why)', async () => {
+  it('is not what a build with --full gets (the state is read, and says so)', async () => {
     const made = await folder();
-    await made.memory.keep('g1', made.kept);
-    // Gone without a stamp of the state's files, latest.json or the folder changing (the sample aside).
-    const { sample: _sample, ...unsampled } = made.kept;
-    await made.memory.keep('g1', { ...unsampled, sample: [] } as BuildState);
-    await rm(made.page);
-    await wait(200);
-    expect((await made.memory.saved('g1')).state?.buildId).toBe('read 1');
+    const memory = createStateMemory({ incremental: false, cacheDir: made.cacheDir, outDir: made.outDir }, { load: made.load });
+    await memory.keep('g1', made.kept());
+    expect((await memory.saved('g1')).state?.buildId).toBe('read 1');
   });
 
-  it('is not looked at when the next build comes first', async () => {
-    const made = await folder();
-    const { sample: _sample, ...unsampled } = made.kept;
-    const state = { ...unsampled, sample: [] } as BuildState;
-    await made.memory.keep('g1', state);
-    await rm(made.page);
-    expect((await made.memory.saved('g1')).state).toBe(state);
+  it('gives way to a read-ahead after a build that kept none (one that ran elsewhere)', async () => {
+    const { memory, reads, kept } = await folder();
+    await memory.keep('g1', kept());
+    memory.readAhead();
+    // The next build ran in a process of its own: it kept nothing, and the state on disk is its.
+    memory.readAhead();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reads).toEqual(['g1']);
+    expect((await memory.saved('g1')).state?.buildId).toBe('read 1');
   });
 });
 
