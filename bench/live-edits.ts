@@ -14,7 +14,7 @@
  * `--dev-compare` alternates two sessions each with `site dev --no-open-pages-first`, which waits for the
  * update in place of the whole folder before it reloads the page).
  */
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -36,7 +36,10 @@ const SITE = join(import.meta.dirname, '../bin/site.js');
 
 const work = await mkdtemp(join(tmpdir(), 'bench-live-'));
 const backend = await startScaledBackend(SITE, PAGES);
-const s3 = await startS3Server({ bucket: 'site' });
+// The bucket's folder goes with the bench's outputs (removeAfterwards).
+const bucketDir = join(work, 's3');
+await mkdir(bucketDir);
+const s3 = await startS3Server({ bucket: 'site', directory: bucketDir });
 const env = { NODE_ENV: 'production', CI: 'true' };
 const run = async (out: string, ...flags: string[]): Promise<Measurement> => {
   const m = await measure(

@@ -18,7 +18,7 @@
  *
  * Exits non-zero when an edit does not go live, the bucket differs from the full build, or a process fails.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +43,10 @@ const ENV = { ...S3_ENV, SITE_LIVE_SECRET: SECRET, SOURCE_DATE_EPOCH: '178000000
 
 const work = await mkdtemp(join(tmpdir(), 'bench-live-publish-'));
 const backend = await startScaledBackend(SITE, PAGES);
-const s3 = await startS3Server({ bucket: 'site' });
+// The bucket's folder goes with the bench's outputs (removeAfterwards).
+const bucketDir = join(work, 's3');
+await mkdir(bucketDir);
+const s3 = await startS3Server({ bucket: 'site', directory: bucketDir });
 const client = s3Client(s3.endpoint);
 let failed = false;
 
