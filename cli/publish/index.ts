@@ -10,7 +10,7 @@ import { readLocalBuild, memoryFile } from './local.ts';
 import { createManifest, recordKeyFor, signedRecord, type FileManifest, type ManifestEntry } from './manifest.ts';
 import { bytesOf, planUploads } from './plan.ts';
 import { FILES_DIR, isShardRecordOf, PENDING_DIR } from './policy.ts';
-import { readBucketBuilds, recordReadingOf, recordDigest, signAdopted, type BucketBuilds } from './remote-builds.ts';
+import { digestOfSha256, readBucketBuilds, recordReadingOf, signAdopted, type BucketBuilds } from './remote-builds.ts';
 import { logRetention, reportDryRun, summaryLine, type PublishResult } from './report.ts';
 import { checkForeignObjects, ownedKeys, planRetention, refuseForeignInTheWay } from './retention.ts';
 import { createS3Store } from './s3-store.ts';
@@ -75,7 +75,8 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
     // Each at its version's own key (manifest.ts recordKeyFor), so no other version of this build id is written over.
     const manifestKey = recordKeyFor(FILES_DIR, manifest);
     const manifestText = signedRecord(manifest, manifestKey, config.records);
-    const files = [...local.files, memoryFile(manifestKey, Buffer.from(manifestText))];
+    const manifestFile = memoryFile(manifestKey, Buffer.from(manifestText));
+    const files = [...local.files, manifestFile];
     // Publish never writes over or deletes what it did not write, and writes beside it only when told to.
     const location = store.location;
     const { foreign, listing } = checkForeignObjects(remote, bucket, files, { allowForeign: config.allowForeignObjects, location });
@@ -166,7 +167,8 @@ export async function publish(config: PublishConfig, deps: PublishDeps): Promise
       });
       phase('uploads');
       // The record this run signed and put needs no check when the next publish reads these bytes back.
-      deps.checkedRecords?.set(manifestKey, { digest: recordDigest(manifestText), auth: config.records, read: { manifest } });
+      // Its digest is the SHA-256 its upload was hashed with (recordDigest of the same bytes), not a sixth pass over them.
+      deps.checkedRecords?.set(manifestKey, { digest: digestOfSha256(manifestFile.sha256), auth: config.records, read: { manifest } });
     } catch (error) {
       const run = uploadsDone(progress);
       logger.warn(

@@ -106,7 +106,12 @@ export type CheckedRecords = Map<string, { digest: string; auth: RecordAuth; rea
 
 /** The digest CheckedRecords knows a record's text by. */
 export function recordDigest(text: string): string {
-  return createHash('sha256').update(text).digest('base64url');
+  return digestOfSha256(createHash('sha256').update(text).digest('hex'));
+}
+
+/** recordDigest of a text whose UTF-8 bytes' hex SHA-256 is `sha256` (one taken already, for its upload). */
+export function digestOfSha256(sha256: string): string {
+  return Buffer.from(sha256, 'hex').toString('base64url');
 }
 
 /** Writes the adopted records (--adopt-records) back signed, but for `skip` (records this run writes anyway). */

@@ -137,6 +137,8 @@ export function checkForeignObjects(
   options: { allowForeign: boolean; location: string },
 ): ForeignObjects {
   const listed = foreignKeys(remote.keys(), ownedKeys(records.manifests, records.pending, records.recordKeys.keys()));
+  // Every object listed by a record, the usual case: nothing to reclaim or refuse, and no map of the build's files made.
+  if (listed.length === 0) return { foreign: [], listing: remote };
   const byKey = new Map(files.map((file) => [file.key, file] as const));
   const reclaimed = new Set(listed.filter((key) => byKey.has(key) && compareWithRemote(byKey.get(key)!, remote.get(key)) === 'unchanged'));
   const foreign = listed.filter((key) => !reclaimed.has(key));

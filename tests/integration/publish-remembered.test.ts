@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publish, resolvePublishConfig } from '../../cli/publish/index.ts';
 import type { FileHashes } from '../../cli/publish/local.ts';
 import { createRememberingStore, type RememberingStore } from '../../cli/publish/remembering-store.ts';
-import type { CheckedRecords } from '../../cli/publish/remote-builds.ts';
+import { recordDigest, type CheckedRecords } from '../../cli/publish/remote-builds.ts';
 import { createS3Store, MAX_TEXT_BYTES } from '../../cli/publish/s3-store.ts';
 import { createMemoryLogger } from '../../cli/terminal/logger.ts';
 import { getObject, S3_ENV, s3Client, startS3Server, writeFakeBuild, type S3TestServer } from '../helpers/s3-server.ts';
@@ -135,6 +135,16 @@ describe('publishing again and again through a remembering store', () => {
     await put(genuine);
     await plain();
     expect(checked.get(key)?.read).toHaveProperty('manifest');
+  });
+
+  it('knows the record it wrote by the digest of the bytes the bucket holds, so the next publish reads it without checking it again', async () => {
+    await rm(dir, { recursive: true, force: true });
+    await writeFakeBuild(dir, 7);
+    const checked: CheckedRecords = new Map();
+    const { actions } = await publish(config(), { logger: createMemoryLogger(), hashes, checkedRecords: checked });
+    const written = actions.find((action) => action.kind === 'upload' && action.key.startsWith('_assets/builds/files/'))!.key;
+    const text = (await getObject(client, s3.bucket, `www/${written}`))!.body.toString();
+    expect(checked.get(written)?.digest).toBe(recordDigest(text));
   });
 
   it('ignores a record larger than any publish writes, naming its key, without reading it: publishing goes on', async () => {
