@@ -15,9 +15,11 @@ import {
   savedWarnings,
   STATE_VERSION,
   writeJsonList,
+  type DamagedPage,
   type FeedState,
   type PageRecordForState,
   type RememberedPage,
+  type SavedPage,
   type SavedState,
 } from './state-format.ts';
 import { folderIdentity, samplePages, whyStateDoesNotHold } from './state-trust.ts';
@@ -87,16 +89,23 @@ export async function loadBuildState(
       return none(
         "the generator's or the site's code, the document shell, a dependency, Node.js or an option changed since the previous build",
       );
-    const links = Array.isArray(saved.links) ? saved.links : [];
-    const rows = saved.pages.map((row) =>
-      decodePage(row, { links, items: Array.isArray(saved.items) ? saved.items : [], media: saved.media }),
-    );
+    const rows = decodedPages(saved);
     const distrust = await whyStateDoesNotHold(outDir, saved, rows);
     if (distrust !== null) return none(distrust);
     return { state: stateOf(saved, rows as RememberedPage[], await movedCursor(cacheDir, outDir, saved.save)) };
   } catch (error) {
     return none(`the previous build could not be read (${(error as Error).message})`);
   }
+}
+
+/** A saved state's rows, each decoded (decodePage) against its tables; a table of the wrong shape is an empty one. */
+function decodedPages(saved: SavedState): (RememberedPage | DamagedPage)[] {
+  const tables = {
+    links: Array.isArray(saved.links) ? saved.links : [],
+    items: Array.isArray(saved.items) ? saved.items : [],
+    media: saved.media,
+  };
+  return saved.pages.map((row) => decodePage(row, tables));
 }
 
 /** The state a saved state's text holds, its rows decoded as `pages`, its feed at the moved cursor when there is one. */
@@ -229,13 +238,13 @@ export async function saveBuildState(
   const saved: SavedState = {
     ...(JSON.parse(headText) as typeof head),
     links: links as string[],
-    pages: [],
+    pages: rows as SavedPage[],
     items: [...itemIds.keys()],
     outputs: JSON.parse(outputsText) as SavedState['outputs'],
     media,
     warnings: JSON.parse(warningsText) as unknown,
   };
-  const decoded = rows.map((row) => decodePage(row, { links: saved.links, items: saved.items!, media }));
+  const decoded = decodedPages(saved);
   return {
     state: stateOf(
       saved,
